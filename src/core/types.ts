@@ -1,0 +1,54 @@
+// Shared domain types of the scoring core. Pure data: no DOM, storage, worker or model runtime.
+
+export type MemoryId = string;
+export type MemoryStatus = 'active' | 'quarantined' | 'archived';
+
+/** The thirteen embedding spaces of seed 002 (E1..E13). */
+export type SpaceId =
+  | 'E1' | 'E2' | 'E3' | 'E4' | 'E5' | 'E6' | 'E7'
+  | 'E8' | 'E9' | 'E10' | 'E11' | 'E12' | 'E13';
+
+export interface MediaRef {
+  caption?: string;
+  alt?: string;
+  mime?: string;
+}
+
+/** A stored memory as the core sees it (the database row minus storage details). */
+export interface Memory {
+  id: MemoryId;
+  text: string;
+  tags: string[];
+  /** Tags derived at ingest (key phrases, entities), offered as suggestions. */
+  suggestedTags: string[];
+  importance: number; // 0..1
+  source?: string;
+  createdAt: number; // epoch ms
+  updatedAt: number;
+  validFrom: number;
+  validTo: number | null; // null = open-ended
+  sessionId: string;
+  status: MemoryStatus;
+  deletedAt: number | null; // tombstone
+  media?: MediaRef[];
+  /** True when the text was longer than the encoder's bounded prefix. */
+  embedTruncated: boolean;
+}
+
+/** Why a hit matched: per-signal contributions to the fused score. */
+export interface MatchExplanation {
+  lexical: number; // contribution of BM25 to the fused score
+  semantic: number; // contribution of the dense encoder to the fused score
+  bm25: number; // raw BM25 score
+  cosine: number; // raw cosine similarity
+  matchedTerms: string[];
+}
+
+export type RetrievalMode = 'standard' | 'lateral' | 'associative';
+
+export interface ScoredHit {
+  id: MemoryId;
+  score: number;
+  mode: RetrievalMode;
+  why: MatchExplanation;
+}
