@@ -49,5 +49,13 @@ export default defineConfig({
       output: { minify: { compress: false, mangle: true } },
     },
   },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 4096 },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 4096,
+    rolldownOptions: {
+      // diagnostics.html: encoder / engine checks and in-browser benchmarks; graph-lab.html: graph bench.
+      input: { main: 'index.html', diagnostics: 'diagnostics.html', graphLab: 'graph-lab.html' },
+    },
+  },
 });
