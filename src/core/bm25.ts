@@ -1,0 +1,261 @@
+// An incremental BM25 inverted index (Robertson & Zaragoza, "The Probabilistic Relevance
+// Framework: BM25 and Beyond", 2009), with Lucene's always-positive idf:
+//   idf(t)      = ln(1 + (N - df + 0.5) / (df + 0.5))
+//   score(d, q) = sum over unique query terms t in d of
+//                 idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avgdl))
+//
+// Layout: each term owns a postings list of two growable typed arrays (doc slot, term
+// frequency). Removing a document marks its slot dead and fixes df / N / total length at once,
+// so scores stay exact; dead postings are skipped while scoring and dropped by a compaction
+// once dead slots outnumber live ones. Slots are never reused before compaction, so a stale
+// posting can never be credited to a new document.
+
+import { AppError } from './errors';
+import type { MemoryId } from './types';
+import { analyzeWithSurface, type AnalyzeOptions } from './text';
+import { TopK } from './topk';
+
+export interface Bm25Params {
+  /** Term-frequency saturation (>= 0). */
+  k1: number;
+  /** Length normalisation, 0 (none) .. 1 (full). */
+  b: number;
+}
+
+export const DEFAULT_BM25_PARAMS: Bm25Params = { k1: 1.2, b: 0.75 };
+
+export interface Bm25Hit {
+  id: MemoryId;
+  score: number;
+  /** The query's surface words that matched this document (query order, unique). */
+  terms: string[];
+}
+
+export interface Bm25SearchOptions {
+  topK: number;
+  /** Only documents for which this returns true are ranked (applied to matching docs only). */
+  accept?: (id: MemoryId) => boolean;
+  params?: Partial<Bm25Params>;
+}
+
+export function validateBm25Params(p: Partial<Bm25Params>): void {
+  if (p.k1 !== undefined && !(Number.isFinite(p.k1) && p.k1 >= 0)) {
+    throw new AppError('INVALID_CONFIG', `BM25 k1 must be a finite number >= 0 (got ${p.k1}).`);
+  }
+  if (p.b !== undefined && !(Number.isFinite(p.b) && p.b >= 0 && p.b <= 1)) {
+    throw new AppError('INVALID_CONFIG', `BM25 b must be between 0 and 1 (got ${p.b}).`);
+  }
+}
+
+class Postings {
+  docs = new Int32Array(4);
+  tfs = new Uint32Array(4);
+  len = 0;
+  df = 0; // live documents only
+
+  push(slot: number, tf: number): void {
+    if (this.len === this.docs.length) {
+      const docs = new Int32Array(this.len * 2);
+      docs.set(this.docs);
+      this.docs = docs;
+      const tfs = new Uint32Array(this.len * 2);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+    }
+    this.docs[this.len] = slot;
+    this.tfs[this.len] = tf;
+    this.len++;
+  }
+}
+
+export class Bm25Index {
+  private params: Bm25Params;
+  private readonly analyzeOpts: AnalyzeOptions;
+  private readonly termIds = new Map<string, number>();
+  private readonly postings: Postings[] = [];
+  private readonly idToSlot = new Map<MemoryId, number>();
+  private slotIds: (MemoryId | null)[] = [];
+  private slotLen = new Float64Array(16);
+  /** Sorted unique term ids per slot (for removal and matched-term lookup). */
+  private slotTerms: Int32Array[] = [];
+  private totalLen = 0;
+  private deadSlots = 0;
+  private scratch = new Float64Array(16);
+
+  constructor(params: Partial<Bm25Params> = {}, analyzeOpts: AnalyzeOptions = {}) {
+    validateBm25Params(params);
+    this.params = { ...DEFAULT_BM25_PARAMS, ...params };
+    this.analyzeOpts = analyzeOpts;
+  }
+
+  get size(): number {
+    return this.idToSlot.size;
+  }
+
+  get averageLength(): number {
+    return this.size === 0 ? 0 : this.totalLen / this.size;
+  }
+
+  setParams(params: Partial<Bm25Params>): void {
+    validateBm25Params(params);
+    this.params = { ...this.params, ...params };
+  }
+
+  has(id: MemoryId): boolean {
+    return this.idToSlot.has(id);
+  }
+
+  /** Add or replace the document `id`. */
+  upsert(id: MemoryId, text: string): void {
+    if (this.idToSlot.has(id)) this.remove(id);
+    const counts = new Map<number, number>();
+    let length = 0;
+    for (const { term } of analyzeWithSurface(text, this.analyzeOpts)) {
+      let t = this.termIds.get(term);
+      if (t === undefined) {
+        t = this.postings.length;
+        this.termIds.set(term, t);
+        this.postings.push(new Postings());
+      }
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+      length++;
+    }
+    const slot = this.slotIds.length;
+    this.slotIds.push(id);
+    if (slot >= this.slotLen.length) {
+      const grown = new Float64Array(this.slotLen.length * 2);
+      grown.set(this.slotLen);
+      this.slotLen = grown;
+    }
+    this.slotLen[slot] = length;
+    const terms = Int32Array.from(counts.keys()).sort();
+    this.slotTerms.push(terms);
+    for (const t of terms) {
+      const p = this.postings[t];
+      p.push(slot, counts.get(t)!);
+      p.df++;
+    }
+    this.totalLen += length;
+    this.idToSlot.set(id, slot);
+  }
+
+  /** Remove `id`; returns false when it was not indexed. */
+  remove(id: MemoryId): boolean {
+    const slot = this.idToSlot.get(id);
+    if (slot === undefined) return false;
+    this.idToSlot.delete(id);
+    this.slotIds[slot] = null;
+    this.totalLen -= this.slotLen[slot];
+    for (const t of this.slotTerms[slot]) this.postings[t].df--;
+    this.slotTerms[slot] = EMPTY;
+    this.deadSlots++;
+    if (this.deadSlots > 64 && this.deadSlots > this.idToSlot.size) this.compact();
+    return true;
+  }
+
+  /** Rebuild slots and postings without dead documents. */
+  compact(): void {
+    const remap = new Int32Array(this.slotIds.length).fill(-1);
+    const ids: (MemoryId | null)[] = [];
+    const lens = new Float64Array(Math.max(16, this.idToSlot.size));
+    const terms: Int32Array[] = [];
+    for (let s = 0; s < this.slotIds.length; s++) {
+      const id = this.slotIds[s];
+      if (id === null) continue;
+      remap[s] = ids.length;
+      lens[ids.length] = this.slotLen[s];
+      terms.push(this.slotTerms[s]);
+      this.idToSlot.set(id, ids.length);
+      ids.push(id);
+    }
+    for (const p of this.postings) {
+      let w = 0;
+      for (let r = 0; r < p.len; r++) {
+        const ns = remap[p.docs[r]];
+        if (ns < 0) continue;
+        p.docs[w] = ns;
+        p.tfs[w] = p.tfs[r];
+        w++;
+      }
+      p.len = w;
+    }
+    this.slotIds = ids;
+    this.slotLen = lens;
+    this.slotTerms = terms;
+    this.deadSlots = 0;
+  }
+
+  /** Rank documents for `query` by BM25, best first (ties: id ascending). Only documents sharing a term score. */
+  search(query: string, opts: Bm25SearchOptions): Bm25Hit[] {
+    if (opts.params) validateBm25Params(opts.params);
+    const { k1, b } = { ...this.params, ...opts.params };
+    const n = this.size;
+    if (n === 0 || !(opts.topK > 0)) return [];
+    const avgdl = this.totalLen / n || 1;
+
+    // Unique query terms, each remembered with its first surface form for explanations.
+    const qTerms: { id: number; surface: string; idf: number }[] = [];
+    const seen = new Set<number>();
+    for (const { term, surface } of analyzeWithSurface(query, this.analyzeOpts)) {
+      const t = this.termIds.get(term);
+      if (t === undefined || seen.has(t)) continue;
+      seen.add(t);
+      const df = this.postings[t].df;
+      if (df <= 0) continue;
+      qTerms.push({ id: t, surface, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) });
+    }
+    if (qTerms.length === 0) return [];
+
+    const slots = this.slotIds.length;
+    if (this.scratch.length < slots) this.scratch = new Float64Array(Math.max(slots, this.scratch.length * 2));
+    const acc = this.scratch;
+    const touched: number[] = [];
+    const lenNorm = k1 * (1 - b);
+    const lenScale = (k1 * b) / avgdl;
+    for (const q of qTerms) {
+      const p = this.postings[q.id];
+      const docs = p.docs;
+      const tfs = p.tfs;
+      const w = q.idf * (k1 + 1);
+      for (let r = 0; r < p.len; r++) {
+        const s = docs[r];
+        if (this.slotIds[s] === null) continue;
+        const tf = tfs[r];
+        if (acc[s] === 0) touched.push(s);
+        acc[s] += (w * tf) / (tf + lenNorm + lenScale * this.slotLen[s]);
+      }
+    }
+
+    const heap = new TopK<number>(opts.topK);
+    for (const s of touched) {
+      const score = acc[s];
+      acc[s] = 0; // reset scratch for the next query
+      const id = this.slotIds[s]!;
+      if (opts.accept && !opts.accept(id)) continue;
+      heap.push(id, score, s);
+    }
+    return heap.sorted().map(({ id, score, item: slot }) => ({ id, score, terms: this.matchedTerms(slot, qTerms) }));
+  }
+
+  private matchedTerms(slot: number, qTerms: { id: number; surface: string }[]): string[] {
+    const terms = this.slotTerms[slot];
+    const out: string[] = [];
+    for (const q of qTerms) if (binarySearch(terms, q.id)) out.push(q.surface);
+    return out;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+function binarySearch(a: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = a[mid];
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}

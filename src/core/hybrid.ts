@@ -1,0 +1,321 @@
+// The hybrid index: BM25 over text + tags, and a dense cosine scan over unit vectors, fused
+// into one ranking (weighted min-max or RRF). Both candidate lists are exposed before fusion
+// so later retrieval modes (spaces, lateral, associative) can reuse them.
+//
+// Vectors live in one growable row-major Float32Array (row per embedded doc); delete is a
+// swap-remove, so the dense scan is a single tight loop over a contiguous buffer. Visibility
+// (status, tombstone, validity interval) is mirrored into typed arrays per row so the scan
+// never touches a Map.
+
+import { AppError } from './errors';
+import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
+import { Bm25Index, validateBm25Params } from './bm25';
+import { fuseRRF, fuseWeighted, type FusionInput } from './fusion';
+import { TopK } from './topk';
+import { dot, dotRow, isFiniteVector, normalize } from './vector';
+
+export interface IndexDoc {
+  id: MemoryId;
+  text: string;
+  tags: string[];
+  importance: number;
+  createdAt: number;
+  validFrom: number;
+  validTo: number | null;
+  status: MemoryStatus;
+  vector: Float32Array | null; // unit-norm; null = not embedded yet
+  /** Tombstone time (optional extension): a doc with deletedAt set is never returned. */
+  deletedAt?: number | null;
+}
+
+export interface HybridConfig {
+  fusion: 'weighted' | 'rrf';
+  lexicalWeight: number;
+  semanticWeight: number;
+  candidateK: number;
+  k1: number;
+  b: number;
+  rrfK: number;
+}
+
+/**
+ * The shipped hybrid, chosen on LoCoMo dev (scripts/eval-locomo.ts, 5 conversations,
+ * categories 1-4); see the tuning notes in scripts/eval-locomo.ts. Recall@10 on dev:
+ * BM25 alone -, encoder alone -, this config -.
+ */
+export const DEFAULT_HYBRID_CONFIG: HybridConfig = {
+  fusion: 'weighted',
+  lexicalWeight: 0.5,
+  semanticWeight: 0.5,
+  candidateK: 60,
+  k1: 1.2,
+  b: 0.75,
+  rrfK: 60,
+};
+
+export interface HybridQuery {
+  text: string;
+  vector: Float32Array | null;
+}
+
+export interface HybridSearchOptions {
+  topK: number;
+  includeQuarantined?: boolean;
+  includeArchived?: boolean;
+  asOf?: number;
+  config?: Partial<HybridConfig>;
+}
+
+export interface LexicalCandidate {
+  id: MemoryId;
+  score: number;
+  terms: string[];
+}
+export interface DenseCandidate {
+  id: MemoryId;
+  score: number;
+}
+
+const STATUS_CODE: Record<MemoryStatus, number> = { active: 0, quarantined: 1, archived: 2 };
+
+export function resolveHybridConfig(base: HybridConfig, patch: Partial<HybridConfig> | undefined): HybridConfig {
+  const c = { ...base, ...patch };
+  if (c.fusion !== 'weighted' && c.fusion !== 'rrf') {
+    throw new AppError('INVALID_CONFIG', `Fusion must be 'weighted' or 'rrf' (got ${String(c.fusion)}).`);
+  }
+  for (const key of ['lexicalWeight', 'semanticWeight', 'rrfK'] as const) {
+    if (!Number.isFinite(c[key]) || c[key] < 0) {
+      throw new AppError('INVALID_CONFIG', `${key} must be a finite number >= 0 (got ${c[key]}).`);
+    }
+  }
+  if (!Number.isInteger(c.candidateK) || c.candidateK < 1) {
+    throw new AppError('INVALID_CONFIG', `candidateK must be a whole number >= 1 (got ${c.candidateK}).`);
+  }
+  validateBm25Params({ k1: c.k1, b: c.b });
+  return c;
+}
+
+function lexicalText(doc: IndexDoc): string {
+  return doc.tags.length > 0 ? `${doc.text}\n${doc.tags.join(' ')}` : doc.text;
+}
+
+export class HybridIndex {
+  readonly dim: number;
+  private readonly config: HybridConfig;
+  private readonly bm25: Bm25Index;
+  private readonly docs = new Map<MemoryId, IndexDoc>();
+  // Dense rows.
+  private matrix: Float32Array;
+  private capacity: number;
+  private rowIds: MemoryId[] = [];
+  private readonly idToRow = new Map<MemoryId, number>();
+  private rowStatus: Uint8Array;
+  private rowDeleted: Uint8Array;
+  private rowFrom: Float64Array;
+  private rowTo: Float64Array;
+
+  constructor(dim: number, config: Partial<HybridConfig> = {}) {
+    if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
+    this.dim = dim;
+    this.config = resolveHybridConfig(DEFAULT_HYBRID_CONFIG, config);
+    this.bm25 = new Bm25Index({ k1: this.config.k1, b: this.config.b });
+    this.capacity = 64;
+    this.matrix = new Float32Array(this.capacity * dim);
+    this.rowStatus = new Uint8Array(this.capacity);
+    this.rowDeleted = new Uint8Array(this.capacity);
+    this.rowFrom = new Float64Array(this.capacity);
+    this.rowTo = new Float64Array(this.capacity);
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  has(id: MemoryId): boolean {
+    return this.docs.has(id);
+  }
+
+  /** The stored doc; its `vector` is a view of the (unit-normalised) stored row. */
+  doc(id: MemoryId): IndexDoc | undefined {
+    const d = this.docs.get(id);
+    return d && { ...d, tags: [...d.tags], vector: this.vectorOf(id) ?? null };
+  }
+
+  ids(): MemoryId[] {
+    return [...this.docs.keys()];
+  }
+
+  /** The stored (unit-normalised) vector of `id`: a view into the index. Do not mutate it, and copy it if you keep it past the next upsert / remove (rows move). */
+  vectorOf(id: MemoryId): Float32Array | undefined {
+    const row = this.idToRow.get(id);
+    if (row === undefined) return undefined;
+    return this.matrix.subarray(row * this.dim, (row + 1) * this.dim);
+  }
+
+  /** Add or replace a document. Invalid input throws an AppError and leaves the index unchanged. */
+  upsert(doc: IndexDoc): void {
+    this.validate(doc);
+    // Stored without its vector: the vector lives only in the matrix row.
+    const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
+    this.bm25.upsert(doc.id, lexicalText(doc));
+    this.removeRow(doc.id);
+    if (doc.vector) {
+      const unit = normalize(doc.vector);
+      const row = this.rowIds.length;
+      this.ensureCapacity(row + 1);
+      this.matrix.set(unit, row * this.dim);
+      this.rowIds.push(doc.id);
+      this.idToRow.set(doc.id, row);
+      this.writeRowMeta(row, doc);
+    }
+    this.docs.set(doc.id, stored);
+  }
+
+  remove(id: MemoryId): void {
+    if (!this.docs.has(id)) return;
+    this.docs.delete(id);
+    this.bm25.remove(id);
+    this.removeRow(id);
+  }
+
+  candidates(q: HybridQuery, opts: HybridSearchOptions): { lexical: LexicalCandidate[]; dense: DenseCandidate[] } {
+    const config = resolveHybridConfig(this.config, opts.config);
+    checkTopK(opts.topK);
+    const visible = this.visibility(opts);
+    const lexical = q.text.trim()
+      ? this.bm25.search(q.text, {
+          topK: config.candidateK,
+          params: { k1: config.k1, b: config.b },
+          accept: (id) => visible(this.docs.get(id)!),
+        })
+      : [];
+    const dense = this.denseScan(q.vector, config.candidateK, opts);
+    return { lexical, dense };
+  }
+
+  search(q: HybridQuery, opts: HybridSearchOptions): ScoredHit[] {
+    const config = resolveHybridConfig(this.config, opts.config);
+    if (opts.topK === 0) return [];
+    const { lexical, dense } = this.candidates(q, { ...opts, config });
+    const lists: FusionInput[][] = [lexical, dense];
+    const weights = [config.lexicalWeight, config.semanticWeight];
+    const fused = config.fusion === 'rrf' ? fuseRRF(lists, { k: config.rrfK, weights }) : fuseWeighted(lists, weights);
+    const lexById = new Map(lexical.map((h) => [h.id, h]));
+    const denseById = new Map(dense.map((h) => [h.id, h.score]));
+    const qUnit = q.vector ? normalize(q.vector) : null;
+    return fused.slice(0, opts.topK).map((f): ScoredHit => {
+      const lex = lexById.get(f.id);
+      let cos = denseById.get(f.id);
+      if (cos === undefined) {
+        const v = qUnit ? this.vectorOf(f.id) : undefined;
+        cos = v && qUnit ? dot(qUnit, v) : 0;
+      }
+      const why: MatchExplanation = {
+        lexical: f.contributions[0],
+        semantic: f.contributions[1],
+        bm25: lex?.score ?? 0,
+        cosine: cos,
+        matchedTerms: lex?.terms ?? [],
+      };
+      return { id: f.id, score: f.score, mode: 'standard', why };
+    });
+  }
+
+  private denseScan(vector: Float32Array | null, k: number, opts: HybridSearchOptions): DenseCandidate[] {
+    const rows = this.rowIds.length;
+    if (!vector || rows === 0) return [];
+    if (vector.length !== this.dim) {
+      throw new AppError('INVALID_EMBEDDING', `The query vector has ${vector.length} dimensions; the index expects ${this.dim}.`);
+    }
+    if (!isFiniteVector(vector)) throw new AppError('INVALID_EMBEDDING');
+    const q = normalize(vector);
+    const dim = this.dim;
+    const m = this.matrix;
+    const asOf = opts.asOf;
+    const heap = new TopK<undefined>(k);
+    for (let r = 0; r < rows; r++) {
+      const st = this.rowStatus[r];
+      if (this.rowDeleted[r] || (st !== 0 && !(st === 1 ? opts.includeQuarantined : opts.includeArchived))) continue;
+      if (asOf !== undefined && !(this.rowFrom[r] <= asOf && asOf < this.rowTo[r])) continue;
+      const s = dotRow(q, m, r, dim);
+      if (s < heap.threshold()) continue;
+      heap.push(this.rowIds[r], s, undefined);
+    }
+    return heap.sorted().map(({ id, score }) => ({ id, score }));
+  }
+
+  private visibility(opts: HybridSearchOptions): (d: IndexDoc) => boolean {
+    const { includeQuarantined = false, includeArchived = false, asOf } = opts;
+    return (d) => {
+      if (d.deletedAt != null) return false;
+      if (d.status === 'quarantined' && !includeQuarantined) return false;
+      if (d.status === 'archived' && !includeArchived) return false;
+      if (asOf !== undefined && !(d.validFrom <= asOf && (d.validTo === null || asOf < d.validTo))) return false;
+      return true;
+    };
+  }
+
+  private validate(doc: IndexDoc): void {
+    if (typeof doc.id !== 'string' || doc.id.length === 0) throw new AppError('INVALID_OPTION', 'A memory id must be a non-empty string.');
+    if (typeof doc.text !== 'string') throw new AppError('EMPTY_TEXT');
+    if (!Number.isFinite(doc.importance) || doc.importance < 0 || doc.importance > 1) throw new AppError('INVALID_IMPORTANCE');
+    if (!(doc.status in STATUS_CODE)) throw new AppError('INVALID_OPTION', `Unknown memory status: ${String(doc.status)}.`);
+    if (!Number.isFinite(doc.validFrom) || (doc.validTo !== null && !Number.isFinite(doc.validTo))) {
+      throw new AppError('INVALID_OPTION', 'validFrom / validTo must be epoch milliseconds (validTo may be null).');
+    }
+    if (doc.vector) {
+      if (doc.vector.length !== this.dim) {
+        throw new AppError('INVALID_EMBEDDING', `The vector has ${doc.vector.length} dimensions; the index expects ${this.dim}.`);
+      }
+      if (!isFiniteVector(doc.vector)) throw new AppError('INVALID_EMBEDDING');
+    }
+  }
+
+  private writeRowMeta(row: number, doc: IndexDoc): void {
+    this.rowStatus[row] = STATUS_CODE[doc.status];
+    this.rowDeleted[row] = doc.deletedAt != null ? 1 : 0;
+    this.rowFrom[row] = doc.validFrom;
+    this.rowTo[row] = doc.validTo === null ? Infinity : doc.validTo;
+  }
+
+  /** Swap-remove the dense row of `id`, if any: the last row moves into the hole. */
+  private removeRow(id: MemoryId): void {
+    const row = this.idToRow.get(id);
+    if (row === undefined) return;
+    this.idToRow.delete(id);
+    const last = this.rowIds.length - 1;
+    if (row !== last) {
+      const dim = this.dim;
+      this.matrix.copyWithin(row * dim, last * dim, (last + 1) * dim);
+      const movedId = this.rowIds[last];
+      this.rowIds[row] = movedId;
+      this.idToRow.set(movedId, row);
+      this.rowStatus[row] = this.rowStatus[last];
+      this.rowDeleted[row] = this.rowDeleted[last];
+      this.rowFrom[row] = this.rowFrom[last];
+      this.rowTo[row] = this.rowTo[last];
+    }
+    this.rowIds.pop();
+  }
+
+  private ensureCapacity(rows: number): void {
+    if (rows <= this.capacity) return;
+    let cap = this.capacity;
+    while (cap < rows) cap *= 2;
+    const grow = <T extends Float32Array | Float64Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a as never);
+      return b;
+    };
+    this.matrix = grow(this.matrix, cap * this.dim, (n) => new Float32Array(n));
+    this.rowStatus = grow(this.rowStatus, cap, (n) => new Uint8Array(n));
+    this.rowDeleted = grow(this.rowDeleted, cap, (n) => new Uint8Array(n));
+    this.rowFrom = grow(this.rowFrom, cap, (n) => new Float64Array(n));
+    this.rowTo = grow(this.rowTo, cap, (n) => new Float64Array(n));
+    this.capacity = cap;
+  }
+}
+
+function checkTopK(topK: number): void {
+  if (!Number.isInteger(topK) || topK < 0) throw new AppError('INVALID_OPTION', `topK must be a whole number >= 0 (got ${topK}).`);
+}
