@@ -1,0 +1,187 @@
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../core/errors';
+import type { MemoryRow } from './schema';
+import { MnemographDb, openDb } from './db';
+import { insertMemory, liveMemoryCountQuery, loadLiveMemories, tombstoneMemory } from './repo';
+import { packVector, unpackVector } from './vectors';
+import { isQuotaError, toAppError } from './errors';
+
+let n = 0;
+const fresh = () => `db-test-${Date.now()}-${n++}`;
+
+function row(id: string, over: Partial<MemoryRow> = {}): MemoryRow {
+  return {
+    id,
+    text: `memory ${id}`,
+    tags: [],
+    suggestedTags: [],
+    importance: 0.5,
+    createdAt: 1000,
+    updatedAt: 1000,
+    validFrom: 1000,
+    validTo: null,
+    sessionId: 's',
+    status: 'active',
+    deletedAt: null,
+    embedTruncated: false,
+    ...over,
+  };
+}
+
+const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+
+describe('schema upgrade v1 -> v2', () => {
+  it('keeps v1 rows and vectors, fills the new fields and normalises tags', async () => {
+    const name = fresh();
+    const v1 = new MnemographDb(name, { upTo: 1 });
+    await v1.open();
+    expect(v1.backendDB().version).toBe(10);
+    // a v1 row, as the old release wrote it: no tombstone/suggestedTags/embedTruncated/validity
+    await v1.table('memories').bulkAdd([
+      { id: 'a', text: 'first', tags: ['Deep Work', 'deep-work', ' x '], importance: 0.9, createdAt: 5, status: 'active', sessionId: 's1' },
+      { id: 'b', text: 'second', tags: [], importance: 0.2, createdAt: 7, status: 'archived', sessionId: 's1' },
+    ]);
+    await v1.table('vectors').add(packVector('a', 'E1', new Float32Array([1, 2, 3]), 'm1'));
+    await v1.table('settings').put({ key: 'theme', value: 'dark' });
+    v1.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(20);
+    const a = await db.memories.get('a');
+    expect(a).toEqual({
+      id: 'a',
+      text: 'first',
+      tags: ['deep-work', 'x'],
+      importance: 0.9,
+      createdAt: 5,
+      updatedAt: 5,
+      validFrom: 5,
+      validTo: null,
+      deletedAt: null,
+      suggestedTags: [],
+      embedTruncated: false,
+      status: 'active',
+      sessionId: 's1',
+    });
+    expect((await db.memories.get('b'))?.status).toBe('archived');
+    expect(Array.from(unpackVector(await db.vectors.get(['a', 'E1']))!)).toEqual([1, 2, 3]);
+    expect((await db.settings.get('theme'))?.value).toBe('dark');
+    // the new table and index work
+    await db.feedback.add({ id: 'f1', memoryId: 'a', kind: 'reinforce', at: 9 });
+    expect(await db.feedback.where('memoryId').equals('a').count()).toBe(1);
+    expect(await db.memories.where('updatedAt').equals(7).count()).toBe(1);
+    db.close();
+  });
+});
+
+describe('atomic writes and quota', () => {
+  it('a quota failure mid-write leaves neither the memory nor its vector', async () => {
+    const db = await openDb(fresh());
+    const unhook = db.vectors.hook('creating', () => {
+      throw quota();
+    });
+    const err = await insertMemory(db, row('m1'), [packVector('m1', 'E1', new Float32Array([1, 0]), 'm')]).catch((e) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('QUOTA_EXCEEDED');
+    expect(await db.memories.get('m1')).toBeUndefined();
+    expect(await db.vectors.get(['m1', 'E1'])).toBeUndefined();
+    db.vectors.hook('creating').unsubscribe(unhook as never);
+    db.close();
+  });
+
+  it('recognises a quota error wrapped in Dexie errors', () => {
+    const wrapped = new Dexie.AbortError('Transaction aborted', quota());
+    expect(isQuotaError(wrapped)).toBe(true);
+    expect(isQuotaError({ name: 'BulkError', failures: [new Error('x'), quota()] })).toBe(true);
+    expect(isQuotaError(new Dexie.AbortError('other'))).toBe(false);
+    expect(toAppError(wrapped).code).toBe('QUOTA_EXCEEDED');
+    expect(toAppError(new Dexie.ConstraintError('dup')).code).toBe('DB_UNAVAILABLE');
+  });
+});
+
+describe('other tabs and versions', () => {
+  it('another tab upgrading closes this db and reports SCHEMA_OUTDATED', async () => {
+    const name = fresh();
+    const db = await openDb(name);
+    const states: string[] = [];
+    db.status.subscribe((s) => states.push(s.state));
+    const newer = new Dexie(name);
+    newer.version(2).stores({ memories: 'id' });
+    newer.version(3).stores({ memories: 'id, createdAt', extra: 'id' });
+    await newer.open(); // would be blocked forever if we did not close on versionchange
+    expect(states).toEqual(['outdated']);
+    expect(db.status.get().error?.code).toBe('SCHEMA_OUTDATED');
+    expect(db.isOpen()).toBe(false);
+    // work attempted afterwards says why
+    const err = await insertMemory(db, row('x'), []).catch((e) => e);
+    expect((err as AppError).code).toBe('SCHEMA_OUTDATED');
+    newer.close();
+  });
+
+  it('opening a database newer than the code rejects with SCHEMA_OUTDATED', async () => {
+    const name = fresh();
+    const newer = new Dexie(name);
+    newer.version(7).stores({ memories: 'id' });
+    await newer.open();
+    newer.close();
+    const err = await openDb(name).catch((e) => e);
+    expect((err as AppError).code).toBe('SCHEMA_OUTDATED');
+    const again = new Dexie(name);
+    await again.open(); // dynamic mode: whatever is there
+    expect(again.backendDB().version).toBe(70); // the newer schema was not touched
+    expect(again.tables.map((t) => t.name)).toEqual(['memories']);
+    again.close();
+  });
+
+  it('probing a missing database does not create it', async () => {
+    const name = fresh();
+    const { installedVersion } = await import('./db');
+    expect(await installedVersion(name)).toBe(0);
+    expect(await Dexie.exists(name)).toBe(false);
+    const db = await openDb(name);
+    expect(await installedVersion(name)).toBe(2);
+    db.close();
+  });
+
+  it('reports DB_BLOCKED while an old connection ignores the upgrade request', async () => {
+    const name = fresh();
+    // an old tab that does not close on versionchange (raw IndexedDB, version 1 = Dexie v0.1)
+    const old = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open(name, 1);
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    const db = new MnemographDb(name);
+    const blocked = new Promise<string>((res) => db.status.subscribe((s) => res(s.state)));
+    const opening = db.open();
+    expect(await blocked).toBe('blocked');
+    expect(db.status.get().error?.code).toBe('DB_BLOCKED');
+    old.close(); // the old tab goes away: the upgrade proceeds
+    await opening;
+    db.close();
+  });
+});
+
+describe('live queries', () => {
+  it('counts live rows and loads live memories with vectors', async () => {
+    const db = await openDb(fresh());
+    await insertMemory(db, row('a'), [packVector('a', 'E1', new Float32Array([0.5, 0.5]), 'm')]);
+    await insertMemory(db, row('b'), []);
+    await insertMemory(db, row('c'), [packVector('c', 'E1', new Float32Array([1, 0]), 'other-model')]);
+    await tombstoneMemory(db, 'b', 2000);
+    const count = await new Promise<number>((res) => {
+      const sub = liveMemoryCountQuery(db).subscribe((v) => {
+        res(v);
+        sub.unsubscribe();
+      });
+    });
+    expect(count).toBe(2);
+    const loaded = await loadLiveMemories(db, 'E1', 'm');
+    expect(loaded.map((l) => l.memory.id).sort()).toEqual(['a', 'c']);
+    expect(Array.from(loaded.find((l) => l.memory.id === 'a')!.vector!)).toEqual([0.5, 0.5]);
+    expect(loaded.find((l) => l.memory.id === 'c')!.vector).toBeNull(); // another model's vector is not mixed in
+    db.close();
+  });
+});

@@ -1,0 +1,124 @@
+// The one Dexie database: versions, durability, and the cross-tab schema checks.
+
+import Dexie, { type Table } from 'dexie';
+import { AppError } from '../core/errors';
+import { normaliseTags } from '../core/validate';
+import { toAppError } from './errors';
+import {
+  DB_NAME,
+  DB_VERSION,
+  STORES_V1,
+  STORES_V2,
+  upgradeMemoryV1toV2,
+  type FeedbackRow,
+  type MemoryRow,
+  type SettingRow,
+  type VectorRow,
+} from './schema';
+import { createDbStatusStore, type DbStatusStore } from './status';
+
+export class MnemographDb extends Dexie {
+  memories!: Table<MemoryRow, string>;
+  vectors!: Table<VectorRow, [string, string]>;
+  settings!: Table<SettingRow, string>;
+  feedback!: Table<FeedbackRow, string>;
+  readonly status: DbStatusStore;
+
+  /** `upTo` exists for migration tests, which must create a database as an older release did. */
+  constructor(name: string = DB_NAME, opts: { status?: DbStatusStore; upTo?: number } = {}) {
+    // strict: a write is reported done only once it is on disk (Chrome defaults to relaxed).
+    super(name, { chromeTransactionDurability: 'strict' });
+    this.status = opts.status ?? createDbStatusStore();
+    const upTo = opts.upTo ?? DB_VERSION;
+    this.version(1).stores(STORES_V1);
+    if (upTo >= 2) {
+      this.version(2)
+        .stores(STORES_V2)
+        .upgrade((tx) =>
+          tx
+            .table('memories')
+            .toCollection()
+            .modify((row: Record<string, unknown>) => upgradeMemoryV1toV2(row, normaliseTags)),
+        );
+    }
+
+    // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
+    this.on('versionchange', () => {
+      this.close();
+      this.status.set({ state: 'outdated', error: new AppError('SCHEMA_OUTDATED') });
+      return false; // we handled it (Dexie's default would only close)
+    });
+    // Our upgrade waits on an older tab that keeps the database open.
+    this.on('blocked', () => {
+      this.status.set({ state: 'blocked', error: new AppError('DB_BLOCKED') });
+    });
+  }
+
+  /** The error to report for work attempted after the database was closed by another tab. */
+  closedReason(): AppError | null {
+    const s = this.status.get();
+    return s.state === 'outdated' || s.state === 'blocked' ? s.error : null;
+  }
+
+  /** Maps a failure of an operation on this database to an AppError. */
+  fail(e: unknown): AppError {
+    return toAppError(e, this.closedReason());
+  }
+}
+
+/**
+ * Opens the database, reporting progress on db.status. Rejects with AppError:
+ * SCHEMA_OUTDATED when the stored database is newer than this code (a newer release ran in
+ * another tab), DB_UNAVAILABLE when IndexedDB is missing or refuses to open.
+ */
+export async function openDb(name: string = DB_NAME, opts: { status?: DbStatusStore } = {}): Promise<MnemographDb> {
+  const db = new MnemographDb(name, opts);
+  db.status.set({ state: 'opening', error: null });
+  try {
+    // Dexie 4 opens a database of a higher version than declared instead of raising
+    // VersionError, and may even add our missing tables to it. Old code must not touch a newer
+    // schema, so look at the stored version first.
+    const installed = await installedVersion(name);
+    if (installed > DB_VERSION) {
+      throw new AppError('SCHEMA_OUTDATED', undefined, `database version ${installed} > code version ${DB_VERSION}`);
+    }
+    await db.open();
+  } catch (e) {
+    const err = db.fail(e);
+    db.status.set({ state: err.code === 'SCHEMA_OUTDATED' ? 'outdated' : 'error', error: err });
+    throw err;
+  }
+  // A newer tab may have upgraded between the probe and the open.
+  const installed = Math.round(db.backendDB().version / 10);
+  if (installed > DB_VERSION) {
+    db.close();
+    const err = new AppError('SCHEMA_OUTDATED', undefined, `database version ${installed} > code version ${DB_VERSION}`);
+    db.status.set({ state: 'outdated', error: err });
+    throw err;
+  }
+  db.status.set({ state: 'open', error: null });
+  return db;
+}
+
+/** The stored Dexie version of `name` (native version / 10), 0 when the database does not exist. */
+export function installedVersion(name: string): Promise<number> {
+  const idb: IDBFactory | undefined = Dexie.dependencies.indexedDB;
+  if (!idb) return Promise.reject(new AppError('DB_UNAVAILABLE', undefined, 'IndexedDB is missing'));
+  return new Promise((resolve, reject) => {
+    const req = idb.open(name);
+    // The database does not exist yet: abort so this probe does not create an empty one.
+    req.onupgradeneeded = () => req.transaction?.abort();
+    req.onsuccess = () => {
+      const v = req.result.version;
+      req.result.close();
+      resolve(Math.round(v / 10));
+    };
+    req.onerror = (ev) => {
+      if (req.error?.name === 'AbortError') {
+        ev.preventDefault();
+        resolve(0);
+      } else reject(req.error);
+    };
+    req.onblocked = () => undefined;
+  });
+}

@@ -1,0 +1,172 @@
+// Repository functions: each is one transaction. Nothing here awaits a worker or the encoder;
+// callers compute vectors first and hand them in.
+
+import { liveQuery, type Observable } from 'dexie';
+import { AppError } from '../core/errors';
+import type { MemoryId, MemoryStatus, SpaceId } from '../core/types';
+import type { MnemographDb } from './db';
+import type { FeedbackRow, MemoryRow, VectorRow } from './schema';
+import { unpackVector } from './vectors';
+
+/** Writes a new memory and its vectors atomically: either all rows exist afterwards or none. */
+export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[]): Promise<void> {
+  try {
+    await db.transaction('rw', db.memories, db.vectors, async () => {
+      await db.memories.add(memory);
+      if (vectors.length) await db.vectors.bulkPut(vectors);
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function getMemoryRow(db: MnemographDb, id: MemoryId): Promise<MemoryRow | undefined> {
+  try {
+    return await db.memories.get(id);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function getVectorRow(db: MnemographDb, id: MemoryId, space: SpaceId): Promise<VectorRow | undefined> {
+  try {
+    return await db.vectors.get([id, space]);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * Applies `change` to a live (non-tombstoned) memory and, when given, replaces its vectors, in
+ * one transaction. Rejects NOT_FOUND when the memory is missing or deleted. Returns the new row.
+ */
+export async function modifyMemory(
+  db: MnemographDb,
+  id: MemoryId,
+  change: (row: MemoryRow) => MemoryRow,
+  vectors?: VectorRow[],
+): Promise<MemoryRow> {
+  try {
+    return await db.transaction('rw', db.memories, db.vectors, async () => {
+      const row = await db.memories.get(id);
+      if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
+      const next = change(row);
+      await db.memories.put(next);
+      if (vectors?.length) await db.vectors.bulkPut(vectors);
+      return next;
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Tombstones a memory (kept for undo; hidden from lists and the index). Returns the row. */
+export async function tombstoneMemory(db: MnemographDb, id: MemoryId, at: number): Promise<MemoryRow> {
+  return modifyMemory(db, id, (row) => ({ ...row, deletedAt: at, updatedAt: at }));
+}
+
+/** Clears a tombstone. Rejects NOT_FOUND when the memory does not exist or is not deleted. */
+export async function restoreMemoryRow(db: MnemographDb, id: MemoryId, at: number): Promise<MemoryRow> {
+  try {
+    return await db.transaction('rw', db.memories, async () => {
+      const row = await db.memories.get(id);
+      if (!row || row.deletedAt === null) throw new AppError('NOT_FOUND');
+      const next = { ...row, deletedAt: null, updatedAt: at };
+      await db.memories.put(next);
+      return next;
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function setMemoryStatus(db: MnemographDb, id: MemoryId, status: MemoryStatus, at: number): Promise<MemoryRow> {
+  return modifyMemory(db, id, (row) => ({ ...row, status, updatedAt: at }));
+}
+
+export interface LoadedMemory {
+  memory: MemoryRow;
+  vector: Float32Array | null;
+}
+
+/** All live memories with their vector in `space` (null when missing or from another model). */
+export async function loadLiveMemories(db: MnemographDb, space: SpaceId, model: string | null): Promise<LoadedMemory[]> {
+  try {
+    return await db.transaction('r', db.memories, db.vectors, async () => {
+      const rows = await db.memories.filter((m) => m.deletedAt === null).toArray();
+      const vecs = await db.vectors.bulkGet(rows.map((m) => [m.id, space] as [string, string]));
+      return rows.map((memory, i) => {
+        const v = vecs[i];
+        return { memory, vector: v && (model === null || v.model === model) ? unpackVector(v) : null };
+      });
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function bulkGetMemories(db: MnemographDb, ids: MemoryId[]): Promise<(MemoryRow | undefined)[]> {
+  try {
+    return await db.memories.bulkGet(ids);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function addFeedbackRow(db: MnemographDb, row: FeedbackRow): Promise<void> {
+  try {
+    await db.transaction('rw', db.memories, db.feedback, async () => {
+      const m = await db.memories.get(row.memoryId);
+      if (!m || m.deletedAt !== null) throw new AppError('NOT_FOUND');
+      await db.feedback.add(row);
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function feedbackFor(db: MnemographDb, memoryId: MemoryId): Promise<FeedbackRow[]> {
+  try {
+    return await db.feedback.where('memoryId').equals(memoryId).sortBy('at');
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function getSetting<T>(db: MnemographDb, key: string): Promise<T | undefined> {
+  try {
+    return (await db.settings.get(key))?.value as T | undefined;
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function putSetting(db: MnemographDb, key: string, value: unknown): Promise<void> {
+  try {
+    await db.settings.put({ key, value });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Newest first, tombstones excluded. */
+export function liveMemoriesQuery(db: MnemographDb, limit = 200): Observable<MemoryRow[]> {
+  return liveQuery(() =>
+    db.memories
+      .orderBy('createdAt')
+      .reverse()
+      .filter((m) => m.deletedAt === null)
+      .limit(limit)
+      .toArray(),
+  );
+}
+
+/** Count of live memories: all rows minus those in the deletedAt index (only tombstones have a key there). */
+export function liveMemoryCountQuery(db: MnemographDb): Observable<number> {
+  return liveQuery(() =>
+    db.transaction('r', db.memories, async () => {
+      const [all, deleted] = await Promise.all([db.memories.count(), db.memories.where('deletedAt').aboveOrEqual(-Infinity).count()]);
+      return all - deleted;
+    }),
+  );
+}
