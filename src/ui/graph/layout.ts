@@ -1,0 +1,167 @@
+// Force layout (d3-force) as one pure function: used by workers/layout.worker.ts and, when the
+// worker cannot start or dies, by the main-thread fallback. No DOM.
+import { forceCollide, forceLink, forceManyBody, forceRadial, forceSimulation, type SimulationNodeDatum } from 'd3';
+import type { EdgeKind, GraphModel, NodeKind } from './model';
+
+export interface LayoutRequest {
+  kinds: NodeKind[];
+  hops: number[];
+  radii: Float32Array;
+  /** Interleaved [source, target] node indices. */
+  links: Uint32Array;
+  linkKinds: EdgeKind[];
+  /** Previous positions, interleaved x,y; NaN where a node is new (warm start). */
+  init?: Float32Array;
+  /** Index of the query node, pinned at the origin. */
+  pinned?: number;
+  maxTicks?: number;
+  timeBudgetMs?: number;
+}
+
+export interface LayoutResult {
+  positions: Float32Array;
+  ticks: number;
+  ms: number;
+  warm: boolean;
+}
+
+export const LINK_DISTANCE: Record<EdgeKind, number> = {
+  standard: 70,
+  lateral: 150, // lateral hits are semantically distant: draw them further out
+  associative: 60,
+  tag: 34,
+  divergence: 90,
+};
+
+interface SimNode extends SimulationNodeDatum {
+  i: number;
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/** Ring radius for a hop; grows with the node count so big graphs do not pile up. */
+export function ringRadius(hop: number, kind: NodeKind, n: number): number {
+  const base = Math.max(90, Math.sqrt(n) * 9);
+  if (kind === 'lateral') return base * 1.6;
+  if (kind === 'tag' || kind === 'recent') return base * (hop + 0.6);
+  return base * Math.max(hop, 0);
+}
+
+export function computeLayout(req: LayoutRequest): LayoutResult {
+  const t0 = now();
+  const n = req.kinds.length;
+  const init = req.init;
+  let known = 0;
+  const nodes: SimNode[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = init ? init[2 * i] : Number.NaN;
+    const y = init ? init[2 * i + 1] : Number.NaN;
+    if (Number.isFinite(x) && Number.isFinite(y)) {
+      nodes[i] = { i, x, y };
+      known++;
+    } else nodes[i] = { i };
+  }
+  // New nodes start beside an already-placed neighbour (incremental update), else on a
+  // phyllotaxis spiral at their hop ring: a good start needs fewer ticks than a random one.
+  const m = req.links.length / 2;
+  for (let e = 0; e < m; e++) {
+    const s = nodes[req.links[2 * e]];
+    const t = nodes[req.links[2 * e + 1]];
+    if (t.x === undefined && s.x !== undefined) seedNear(t, s);
+    else if (s.x === undefined && t.x !== undefined) seedNear(s, t);
+  }
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i];
+    if (node.x !== undefined) continue;
+    const r = ringRadius(req.hops[i], req.kinds[i], n) + 10 * Math.sqrt(i % 97);
+    node.x = r * Math.cos(i * golden);
+    node.y = r * Math.sin(i * golden);
+  }
+  if (req.pinned !== undefined && req.pinned >= 0 && req.pinned < n) {
+    nodes[req.pinned].fx = 0;
+    nodes[req.pinned].fy = 0;
+  }
+
+  const links = [];
+  for (let e = 0; e < m; e++) links.push({ source: req.links[2 * e], target: req.links[2 * e + 1], kind: req.linkKinds[e] });
+
+  const warm = n > 0 && known / n >= 0.5;
+  const big = n > 800;
+  const sim = forceSimulation<SimNode>(nodes)
+    .stop()
+    .alpha(warm ? 0.25 : 1)
+    .alphaDecay(big ? 0.04 : 0.0228)
+    .velocityDecay(0.45)
+    .force(
+      'link',
+      forceLink<SimNode, { source: number; target: number; kind: EdgeKind }>(links)
+        .id((d) => d.i)
+        .distance((l) => LINK_DISTANCE[l.kind])
+        .strength((l) => (l.kind === 'tag' ? 0.25 : 0.6)),
+    )
+    .force('charge', forceManyBody<SimNode>().strength(big ? -28 : -90).theta(0.95).distanceMax(big ? 250 : 500))
+    .force('collide', forceCollide<SimNode>((d) => req.radii[d.i] + 4).iterations(1))
+    .force(
+      'radial',
+      forceRadial<SimNode>((d) => ringRadius(req.hops[d.i], req.kinds[d.i], n)).strength((d) =>
+        req.kinds[d.i] === 'query' ? 0 : 0.12,
+      ),
+    );
+
+  const maxTicks = req.maxTicks ?? 300;
+  const budget = req.timeBudgetMs ?? 2000;
+  let ticks = 0;
+  while (ticks < maxTicks && sim.alpha() > sim.alphaMin() && now() - t0 < budget) {
+    sim.tick();
+    ticks++;
+  }
+
+  const positions = new Float32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    positions[2 * i] = nodes[i].x ?? 0;
+    positions[2 * i + 1] = nodes[i].y ?? 0;
+  }
+  return { positions, ticks, ms: now() - t0, warm };
+}
+
+function seedNear(node: SimNode, anchor: SimNode): void {
+  const a = (node.i * 2.399963) % (2 * Math.PI);
+  node.x = (anchor.x ?? 0) + 30 * Math.cos(a);
+  node.y = (anchor.y ?? 0) + 30 * Math.sin(a);
+}
+
+/** Builds the request for a model; `previous` maps node id -> [x, y] from the last layout. */
+export function layoutRequestFor(
+  model: GraphModel,
+  radii: Float32Array,
+  previous?: Map<string, [number, number]>,
+): LayoutRequest {
+  const index = new Map<string, number>();
+  model.nodes.forEach((nd, i) => index.set(nd.id, i));
+  const links = new Uint32Array(model.edges.length * 2);
+  model.edges.forEach((e, k) => {
+    links[2 * k] = index.get(e.source)!;
+    links[2 * k + 1] = index.get(e.target)!;
+  });
+  let init: Float32Array | undefined;
+  if (previous && previous.size > 0) {
+    init = new Float32Array(model.nodes.length * 2).fill(Number.NaN);
+    model.nodes.forEach((nd, i) => {
+      const p = previous.get(nd.id);
+      if (p) {
+        init![2 * i] = p[0];
+        init![2 * i + 1] = p[1];
+      }
+    });
+  }
+  return {
+    kinds: model.nodes.map((nd) => nd.kind),
+    hops: model.nodes.map((nd) => (Number.isFinite(nd.hop) ? nd.hop : 1)),
+    radii,
+    links,
+    linkKinds: model.edges.map((e) => e.kind),
+    init,
+    pinned: index.get(model.queryId),
+  };
+}
