@@ -1,0 +1,188 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  deriveQueryTags,
+  l2FromCosine,
+  lateralScore,
+  lateralSimilarity,
+  recallWithLateral,
+  recencyDecay,
+  tagOverlap,
+  type LateralCandidate,
+} from './lateral';
+import { TopKHeap } from './heap';
+
+describe('lateral similarity: the seed 000 table', () => {
+  it.each([
+    [0.5, 0.33],
+    [1.0, 0.5],
+    [1.5, 0.6],
+    [2.0, 0.67],
+    [5.0, 0.83],
+  ])('d = %s -> %s', (d, v) => {
+    expect(lateralSimilarity(d)).toBeCloseTo(v, 2);
+    expect(lateralScore(d, 1, 1, 1)).toBeCloseTo(v, 2);
+  });
+  it('tends to 1, is 0 at d = 0, never NaN', () => {
+    expect(lateralSimilarity(1e9)).toBeCloseTo(1, 6);
+    expect(lateralSimilarity(Infinity)).toBe(1);
+    expect(lateralSimilarity(0)).toBe(0);
+    expect(lateralScore(0, 1, 1, 1)).toBe(0);
+    expect(lateralScore(Number.NaN, 1, 1, 1)).toBe(0);
+    expect(lateralSimilarity(-1)).toBe(0);
+  });
+  it('multiplies overlap, importance and decay', () => {
+    // 1.5 / 2.5 = 0.6; * 0.5 * 0.8 * 0.5 = 0.12
+    expect(lateralScore(1.5, 0.5, 0.8, 0.5)).toBeCloseTo(0.12, 12);
+  });
+  it('l2 from cosine: sqrt(2 - 2cos)', () => {
+    expect(l2FromCosine(1)).toBe(0);
+    expect(l2FromCosine(0)).toBeCloseTo(Math.SQRT2, 12);
+    expect(l2FromCosine(-1)).toBe(2);
+    expect(l2FromCosine(0.28)).toBeCloseTo(1.2, 12); // the default threshold is cos 0.28
+    expect(l2FromCosine(1.0000001)).toBe(0); // float overshoot clamped
+  });
+  it('recency decay halves every half-life, off at 0', () => {
+    const day = 86_400_000;
+    expect(recencyDecay(0, 180 * day, 180)).toBeCloseTo(0.5, 12);
+    expect(recencyDecay(0, 360 * day, 180)).toBeCloseTo(0.25, 12);
+    expect(recencyDecay(0, 360 * day, 0)).toBe(1);
+    expect(recencyDecay(10 * day, 0, 180)).toBe(1); // future dates do not amplify
+  });
+});
+
+describe('tagOverlap: weighted containment |Q ∩ M| / |Q|', () => {
+  it('counts the share of query tags the memory has', () => {
+    expect(tagOverlap(['db', 'index'], ['db', 'index', 'btree', 'fs'])).toBe(1);
+    expect(tagOverlap(['db', 'index'], ['db'])).toBe(0.5);
+    expect(tagOverlap(['db', 'index', 'perf'], new Set(['perf']))).toBeCloseTo(1 / 3, 12);
+    expect(tagOverlap([], ['db'])).toBe(0);
+    expect(tagOverlap(['db'], [])).toBe(0);
+  });
+  it('is not Jaccard: extra memory tags do not lower it', () => {
+    expect(tagOverlap(['a'], ['a', 'b', 'c', 'd'])).toBe(1); // Jaccard would be 0.25
+  });
+  it('uses weights when given', () => {
+    // 1 / (1 + 1 + 0.5)
+    const q = [{ tag: 'a', weight: 1 }, { tag: 'b', weight: 1 }, { tag: 'c', weight: 0.5 }];
+    expect(tagOverlap(q, ['a'])).toBeCloseTo(0.4, 12);
+    expect(tagOverlap(q, ['a', 'c'])).toBeCloseTo(0.6, 12);
+  });
+});
+
+describe('deriveQueryTags', () => {
+  it('explicit tags win with weight 1; an explicit empty list means none', () => {
+    expect(deriveQueryTags(['x', 'y'], [{ tags: ['z'] }], 5)).toEqual([
+      { tag: 'x', weight: 1 },
+      { tag: 'y', weight: 1 },
+    ]);
+    expect(deriveQueryTags([], [{ tags: ['z'] }], 5)).toEqual([]);
+  });
+  it('unions the top results, weighted 1/(rank+1), suggested at half, capped', () => {
+    const docs = [
+      { tags: ['db', 'perf'], suggestedTags: ['btree', 'db'] },
+      { tags: ['db'], suggestedTags: ['cache'] },
+      { tags: ['ops'] },
+    ];
+    // db: 1 + 1/2 = 1.5; perf: 1; btree: 0.5; ops: 1/3; cache: 0.25
+    expect(deriveQueryTags(null, docs, 10)).toEqual([
+      { tag: 'db', weight: 1.5 },
+      { tag: 'perf', weight: 1 },
+      { tag: 'btree', weight: 0.5 },
+      { tag: 'ops', weight: 1 / 3 },
+      { tag: 'cache', weight: 0.25 },
+    ]);
+    expect(deriveQueryTags(null, docs, 2).map((t) => t.tag)).toEqual(['db', 'perf']);
+  });
+  it('looks at the top 5 results only and breaks weight ties by tag', () => {
+    const docs = [{ tags: ['b'] }, { tags: [] }, { tags: [] }, { tags: [] }, { tags: [] }, { tags: ['zzz'] }];
+    expect(deriveQueryTags(null, docs, 5).map((t) => t.tag)).toEqual(['b']);
+    expect(deriveQueryTags(null, [{ tags: ['b', 'a'] }], 5).map((t) => t.tag)).toEqual(['a', 'b']);
+  });
+});
+
+const cand = (id: string, score: number, distance: number, tags: string[] = [], importance = 1, extra: Partial<LateralCandidate> = {}): LateralCandidate => ({
+  id, score, distance, tags, importance, decay: 1, ...extra,
+});
+
+describe('recallWithLateral: the dual heap', () => {
+  const opts = { topK: 2, lateralMode: true, lateralDistanceThreshold: 1.2, lateralMaxResults: 2, lateralMinTagOverlap: 0.5 };
+  const candidates = [
+    cand('a', 0.9, 0.5),
+    cand('b', 0.8, 1.0),
+    cand('c', 0.1, 1.1),
+    cand('x', 0.0, 1.5, ['db', 'index']), // 0.6 * 1 = 0.6
+    cand('y', 0.7, 2.0, ['db']), // 0.6667 * 0.5 = 0.3333 (a far standard hit is not standard)
+    cand('z', 0.0, 1.9, []), // no overlap: dropped
+    cand('w', 0.0, 1.3, ['db', 'index'], 0.5), // 1.3/2.3 * 0.5 = 0.2826: third, cut by N = 2
+  ];
+
+  it('fills standard (d <= threshold) and lateral (d > threshold, overlap >= min) heaps; lateral appended', () => {
+    const r = recallWithLateral(candidates, ['db', 'index'], opts);
+    expect(r.map((x) => [x.id, x.mode])).toEqual([
+      ['a', 'standard'],
+      ['b', 'standard'],
+      ['x', 'lateral'],
+      ['y', 'lateral'],
+    ]);
+    expect(r[2].lateralScore).toBeCloseTo(0.6, 12);
+    expect(r[2].tagOverlap).toBe(1);
+    expect(r[3].score).toBeCloseTo(1 / 3, 12);
+    expect(r[3].distance).toBe(2);
+  });
+
+  it('the threshold is inclusive for standard; minOverlap is inclusive for lateral', () => {
+    const r = recallWithLateral([cand('s', 0.5, 1.2), cand('l', 0, 1.2000001, ['a'])], ['a', 'b'], { ...opts, lateralMinTagOverlap: 0.5 });
+    expect(r.map((x) => [x.id, x.mode])).toEqual([['s', 'standard'], ['l', 'lateral']]);
+  });
+
+  it('lateral-ineligible (suppressed) memories and unpooled near memories are skipped', () => {
+    const r = recallWithLateral(
+      [cand('n', 0.9, 0.3, [], 1, { pooled: false }), cand('x', 0, 1.5, ['a'], 1, { lateralEligible: false }), cand('y', 0, 1.5, ['a'], 1, { lateralBoost: 2 })],
+      ['a'],
+      opts,
+    );
+    expect(r.map((x) => x.id)).toEqual(['y']);
+    expect(r[0].score).toBeCloseTo(1.2, 12);
+  });
+
+  it('no query tags -> no lateral results', () => {
+    const r = recallWithLateral(candidates, [], opts);
+    expect(r.every((x) => x.mode === 'standard')).toBe(true);
+  });
+
+  it('lateralMode off takes a separate path: no lateral check, distance and tags never read', () => {
+    const spy = vi.fn();
+    const touched: string[] = [];
+    const guarded = candidates.map(
+      (c) =>
+        new Proxy(c, {
+          get(t, k) {
+            if (k === 'distance' || k === 'tags' || k === 'importance' || k === 'decay') touched.push(String(k));
+            return Reflect.get(t, k);
+          },
+        }),
+    );
+    const r = recallWithLateral(guarded, ['db', 'index'], { ...opts, lateralMode: false }, { onLateralCheck: spy });
+    expect(spy).not.toHaveBeenCalled();
+    expect(touched).toEqual([]);
+    // standard top-2 by score over all pooled candidates, whatever their distance
+    expect(r.map((x) => [x.id, x.mode])).toEqual([['a', 'standard'], ['b', 'standard']]);
+    expect(r[0].distance).toBeUndefined();
+    // lateral on: the branch is entered for the 4 far candidates
+    recallWithLateral(candidates, ['db'], opts, { onLateralCheck: spy });
+    expect(spy).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('TopKHeap', () => {
+  it('keeps the best K by score desc, id asc, for any insertion order', () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ id: `m${String(i).padStart(2, '0')}`, score: (i * 7) % 5 }));
+    const expected = items.slice().sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 7);
+    for (let seed = 0; seed < 5; seed++) {
+      const shuffled = items.slice().sort((a, b) => ((a.score * 31 + a.id.charCodeAt(2) * seed) % 11) - ((b.score * 31 + b.id.charCodeAt(2) * seed) % 11));
+      const h = new TopKHeap<(typeof items)[number]>(7);
+      shuffled.forEach((x) => h.push(x));
+      expect(h.sorted()).toEqual(expected);
+    }
+  });
+});

@@ -1,0 +1,194 @@
+// Lateral retrieval (seed 000): memories far from the query in vector space but sharing its tags.
+// One pass over the candidates fills two bounded heaps; results = [standard top-K] + [lateral top-N].
+
+import type { MatchExplanation, MemoryId } from '../types';
+import { TopKHeap } from './heap';
+import type { RecallOptions } from './options';
+import type { RecallResult } from './types';
+
+/** 1 / (1 + 1/d) = d / (1 + d): 0 at d = 0, 0.5 at d = 1, -> 1 as d -> infinity. NaN/negative -> 0. */
+export function lateralSimilarity(d: number): number {
+  if (!(d > 0)) return 0; // also catches NaN
+  if (d === Infinity) return 1;
+  return d / (1 + d); // algebraically 1/(1+1/d), without the 1/0 at d = 0
+}
+
+/** Seed 000: lateralScore = 1/(1+1/d) * tagOverlap * importance * decay. */
+export function lateralScore(d: number, tagOverlap: number, importance: number, decay: number): number {
+  const s = lateralSimilarity(d) * tagOverlap * importance * decay;
+  return Number.isFinite(s) && s > 0 ? s : 0;
+}
+
+/** L2 distance between unit vectors from their cosine: sqrt(2 - 2cos), clamped to [0, 2]. */
+export function l2FromCosine(cos: number): number {
+  if (!Number.isFinite(cos)) return NaN;
+  const c = Math.max(-1, Math.min(1, cos));
+  return Math.sqrt(2 - 2 * c);
+}
+
+/** Recency decay for the lateral score: 0.5^(ageDays / halfLife); halfLife 0 -> 1 (off). */
+export function recencyDecay(createdAt: number, now: number, halfLifeDays: number): number {
+  if (!(halfLifeDays > 0)) return 1;
+  const ageDays = Math.max(0, now - createdAt) / 86_400_000;
+  return Math.pow(0.5, ageDays / halfLifeDays);
+}
+
+export interface WeightedTag {
+  tag: string;
+  weight: number;
+}
+
+/**
+ * Weighted containment of the query's tags in the memory's tags:
+ *   overlap = sum(weight of query tags the memory has) / sum(weight of all query tags).
+ * With plain (unweighted) query tags this is |Q ∩ M| / |Q|.
+ * Why not Jaccard: Jaccard divides by |Q ∪ M|, so a richly tagged memory is punished for tags the
+ * query never mentioned; lateral retrieval asks "does this memory share the query's context?",
+ * which containment answers. Empty query tags -> 0 (no context, no lateral results).
+ */
+export function tagOverlap(
+  queryTags: readonly WeightedTag[] | readonly string[],
+  memoryTags: ReadonlySet<string> | readonly string[],
+): number {
+  if (queryTags.length === 0) return 0;
+  const has = memoryTags instanceof Set ? (t: string) => memoryTags.has(t) : (t: string) => (memoryTags as readonly string[]).includes(t);
+  let total = 0;
+  let shared = 0;
+  for (const q of queryTags) {
+    const tag = typeof q === 'string' ? q : q.tag;
+    const w = typeof q === 'string' ? 1 : q.weight;
+    if (!(w > 0)) continue;
+    total += w;
+    if (has(tag)) shared += w;
+  }
+  return total > 0 ? shared / total : 0;
+}
+
+/** How many of the top standard results feed the derived query tags. */
+export const QUERY_TAG_SOURCE_RESULTS = 5;
+/** Suggested (derived) tags count half of accepted ones. */
+export const SUGGESTED_TAG_WEIGHT = 0.5;
+
+/**
+ * The query's tags. Explicit tags win (each weight 1; an explicit empty list means "no tags").
+ * Otherwise: the union of the tags of the top QUERY_TAG_SOURCE_RESULTS standard results, the result
+ * at rank r (0-based) contributing 1/(r+1) per accepted tag and half that per suggested-only tag;
+ * sorted by weight desc then tag asc, capped at `limit`.
+ */
+export function deriveQueryTags(
+  explicit: readonly string[] | null,
+  rankedDocs: readonly { tags: readonly string[]; suggestedTags?: readonly string[] }[],
+  limit: number,
+): WeightedTag[] {
+  if (explicit) return explicit.map((tag) => ({ tag, weight: 1 }));
+  const w = new Map<string, number>();
+  const n = Math.min(rankedDocs.length, QUERY_TAG_SOURCE_RESULTS);
+  for (let r = 0; r < n; r++) {
+    const base = 1 / (r + 1);
+    const d = rankedDocs[r];
+    const accepted = new Set(d.tags);
+    for (const t of accepted) w.set(t, (w.get(t) ?? 0) + base);
+    for (const t of new Set(d.suggestedTags ?? [])) {
+      if (!accepted.has(t)) w.set(t, (w.get(t) ?? 0) + base * SUGGESTED_TAG_WEIGHT);
+    }
+  }
+  return [...w]
+    .map(([tag, weight]) => ({ tag, weight }))
+    .sort((a, b) => b.weight - a.weight || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
+    .slice(0, limit);
+}
+
+/** One memory as the dual-heap pass sees it. */
+export interface LateralCandidate {
+  id: MemoryId;
+  /** Standard (fused, feedback-adjusted) score. */
+  score: number;
+  /** False for memories outside the engine's standard candidate pool: lateral-only. Default true. */
+  pooled?: boolean;
+  /** L2 distance to the query vector. */
+  distance: number;
+  /** The memory's tags (accepted ∪ suggested, normalised). */
+  tags: ReadonlySet<string> | readonly string[];
+  importance: number;
+  decay: number;
+  /** False excludes the memory from the lateral heap (e.g. suppressed). Default true. */
+  lateralEligible?: boolean;
+  /** Multiplier on the lateral score (feedback). Default 1. */
+  lateralBoost?: number;
+  why?: MatchExplanation;
+}
+
+export type LateralPassOptions = Pick<
+  RecallOptions,
+  'topK' | 'lateralMode' | 'lateralDistanceThreshold' | 'lateralMaxResults' | 'lateralMinTagOverlap'
+>;
+
+export interface LateralHooks {
+  /** Called each time a candidate enters lateral classification (tests count it). */
+  onLateralCheck?: (id: MemoryId) => void;
+}
+
+const noMatch = (): MatchExplanation => ({ lexical: 0, semantic: 0, bm25: 0, cosine: 0, matchedTerms: [] });
+
+function standardResult(c: LateralCandidate, withDistance: boolean): RecallResult {
+  const r: RecallResult = { id: c.id, score: c.score, mode: 'standard', why: c.why ?? noMatch() };
+  if (withDistance) r.distance = c.distance;
+  return r;
+}
+
+/** lateralMode off: the standard heap only. Reads id, score, pooled and why; never distance or tags. */
+function standardOnly(candidates: Iterable<LateralCandidate>, topK: number): RecallResult[] {
+  const heap = new TopKHeap<LateralCandidate>(topK);
+  for (const c of candidates) if (c.pooled !== false) heap.push(c);
+  return heap.sorted().map((c) => standardResult(c, false));
+}
+
+/**
+ * The dual-heap pass. Lateral on: a candidate with distance <= threshold goes to the standard heap
+ * (if pooled); one with distance > threshold goes to the lateral heap when its tag overlap >= min
+ * (far candidates that fail the overlap are dropped, as in seed 000's diagram). Lateral off: a
+ * separate path with no distance, tag or lateral work at all.
+ */
+export function recallWithLateral(
+  candidates: Iterable<LateralCandidate>,
+  queryTags: readonly WeightedTag[] | readonly string[],
+  opts: LateralPassOptions,
+  hooks: LateralHooks = {},
+): RecallResult[] {
+  if (!opts.lateralMode || opts.lateralMaxResults <= 0) return standardOnly(candidates, opts.topK);
+
+  type Lat = { id: MemoryId; score: number; c: LateralCandidate; overlap: number };
+  const standard = new TopKHeap<LateralCandidate>(opts.topK);
+  const lateral = new TopKHeap<Lat>(opts.lateralMaxResults);
+  const t = opts.lateralDistanceThreshold;
+  const minOverlap = opts.lateralMinTagOverlap;
+  const check = hooks.onLateralCheck;
+  const anyQueryTags = queryTags.length > 0;
+  for (const c of candidates) {
+    const d = c.distance;
+    if (d <= t) {
+      if (c.pooled !== false) standard.push(c);
+      continue;
+    }
+    if (!(d > t)) continue; // NaN distance: neither near nor far
+    check?.(c.id);
+    if (!anyQueryTags || c.lateralEligible === false) continue;
+    const overlap = tagOverlap(queryTags, c.tags);
+    if (overlap < minOverlap || overlap <= 0) continue;
+    const s = lateralScore(d, overlap, c.importance, c.decay) * (c.lateralBoost ?? 1);
+    if (s > 0) lateral.push({ id: c.id, score: s, c, overlap });
+  }
+  const out = standard.sorted().map((c) => standardResult(c, true));
+  for (const l of lateral.sorted()) {
+    out.push({
+      id: l.id,
+      score: l.score,
+      mode: 'lateral',
+      why: l.c.why ?? noMatch(),
+      lateralScore: l.score,
+      distance: l.c.distance,
+      tagOverlap: l.overlap,
+    });
+  }
+  return out;
+}
