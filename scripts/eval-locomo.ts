@@ -1,0 +1,223 @@
+// LoCoMo retrieval evaluation (protocol: /work/shared/data/README.md), run per conversation.
+//
+//   npx tsx scripts/eval-locomo.ts --data /work/shared/data/locomo-dev.json [--json] [--no-dense]
+//
+// Systems: bm25 (lexical list alone), dense (encoder alone), hybrid (DEFAULT_HYBRID_CONFIG, the
+// app's shipped search), rrf (equal-weight RRF, for comparison). Later features add systems by
+// passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
+// scores and times it. Times cover ranking only: query vectors are embedded up front (the
+// encoder's cost is the embed worker's, measured by its own bench).
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_HYBRID_CONFIG, HybridIndex, type HybridConfig } from '../src/core/hybrid';
+import type { MemoryId } from '../src/core/types';
+import { loadLocomo, type Conversation, type ConvQuery } from './lib/locomo';
+import { mean, median, mrrAt, ndcgAt, percentile, recallAt } from './lib/metrics';
+
+export const EMBED_DIM = 512;
+export const EVAL_K = 10;
+
+export interface EvalQuery extends ConvQuery {
+  /** Unit query vector, or null when evaluating without an encoder. */
+  vector: Float32Array | null;
+}
+
+/** One conversation, indexed once and shared by every system. */
+export interface PreparedConversation {
+  conv: Conversation;
+  index: HybridIndex;
+  queries: EvalQuery[];
+}
+
+export interface RetrievalSystem {
+  name: string;
+  /** The ranked memory ids for `q` (best first); only the first EVAL_K count. */
+  rank(pc: PreparedConversation, q: EvalQuery): MemoryId[];
+}
+
+export interface MetricTriple {
+  r10: number; // percent
+  ndcg10: number; // percent
+  mrr10: number; // percent
+  queries: number;
+}
+
+export interface SystemReport extends MetricTriple {
+  perCategory: Record<string, MetricTriple>;
+  medianMs: number;
+  p95Ms: number;
+}
+
+export type EmbedFn = (texts: string[]) => Promise<Float32Array[]>;
+
+/** Build the per-conversation indexes (memories embedded when `embed` is given). */
+export async function prepare(data: Conversation[], embed: EmbedFn | null): Promise<PreparedConversation[]> {
+  const out: PreparedConversation[] = [];
+  for (const conv of data) {
+    const memVectors = embed ? await embed(conv.memories.map((m) => m.text)) : null;
+    const qVectors = embed ? await embed(conv.queries.map((q) => q.question)) : null;
+    const index = new HybridIndex(EMBED_DIM);
+    conv.memories.forEach((m, i) => {
+      index.upsert({
+        id: m.id,
+        text: m.text,
+        tags: [],
+        importance: 0.5,
+        createdAt: m.time,
+        validFrom: m.time,
+        validTo: null,
+        status: 'active',
+        vector: memVectors ? memVectors[i] : null,
+      });
+    });
+    out.push({ conv, index, queries: conv.queries.map((q, i) => ({ ...q, vector: qVectors ? qVectors[i] : null })) });
+  }
+  return out;
+}
+
+function triple(r: number[], n: number[], m: number[]): MetricTriple {
+  const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
+  return { r10: pct(r), ndcg10: pct(n), mrr10: pct(m), queries: r.length };
+}
+
+/** Score every system on every query of every conversation. */
+export function evaluate(data: PreparedConversation[], systems: RetrievalSystem[]): Record<string, SystemReport> {
+  const reports: Record<string, SystemReport> = {};
+  for (const sys of systems) {
+    const all = { r: [] as number[], n: [] as number[], m: [] as number[] };
+    const byCat = new Map<number, typeof all>();
+    const times: number[] = [];
+    for (const pc of data) {
+      for (const q of pc.queries) {
+        const t0 = performance.now();
+        const ranked = sys.rank(pc, q);
+        times.push(performance.now() - t0);
+        const r = recallAt(ranked, q.evidence, EVAL_K);
+        const n = ndcgAt(ranked, q.evidence, EVAL_K);
+        const m = mrrAt(ranked, q.evidence, EVAL_K);
+        let c = byCat.get(q.category);
+        if (!c) byCat.set(q.category, (c = { r: [], n: [], m: [] }));
+        for (const acc of [all, c]) {
+          acc.r.push(r);
+          acc.n.push(n);
+          acc.m.push(m);
+        }
+      }
+    }
+    const perCategory: Record<string, MetricTriple> = {};
+    for (const cat of [...byCat.keys()].sort((a, b) => a - b)) {
+      const c = byCat.get(cat)!;
+      perCategory[String(cat)] = triple(c.r, c.n, c.m);
+    }
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    reports[sys.name] = {
+      ...triple(all.r, all.n, all.m),
+      perCategory,
+      medianMs: round(median(times)),
+      p95Ms: round(percentile(times, 95)),
+    };
+  }
+  return reports;
+}
+
+/** A system ranking by the hybrid index's fused search under a config patch. */
+export function hybridSystem(name: string, config: Partial<HybridConfig> = {}): RetrievalSystem {
+  return {
+    name,
+    rank: (pc, q) => pc.index.search({ text: q.question, vector: q.vector }, { topK: EVAL_K, config }).map((h) => h.id),
+  };
+}
+
+export const bm25System: RetrievalSystem = {
+  name: 'bm25',
+  rank: (pc, q) =>
+    pc.index.candidates({ text: q.question, vector: null }, { topK: EVAL_K, config: { candidateK: EVAL_K } }).lexical.map((h) => h.id),
+};
+
+export const denseSystem: RetrievalSystem = {
+  name: 'dense',
+  rank: (pc, q) =>
+    pc.index.candidates({ text: '', vector: q.vector }, { topK: EVAL_K, config: { candidateK: EVAL_K } }).dense.map((h) => h.id),
+};
+
+export function defaultSystems(withDense: boolean): RetrievalSystem[] {
+  if (!withDense) return [bm25System];
+  return [
+    bm25System,
+    denseSystem,
+    hybridSystem('hybrid', DEFAULT_HYBRID_CONFIG),
+    hybridSystem('rrf', { fusion: 'rrf', lexicalWeight: 1, semanticWeight: 1, rrfK: 60, candidateK: 60 }),
+  ];
+}
+
+export function formatTable(reports: Record<string, SystemReport>): string {
+  const cats = [...new Set(Object.values(reports).flatMap((r) => Object.keys(r.perCategory)))].sort();
+  const head = ['system', 'R@10', 'nDCG@10', 'MRR@10', ...cats.map((c) => `R@10 c${c}`), 'med ms', 'p95 ms', 'queries'];
+  const rows = Object.entries(reports).map(([name, r]) => [
+    name,
+    r.r10.toFixed(1),
+    r.ndcg10.toFixed(1),
+    r.mrr10.toFixed(1),
+    ...cats.map((c) => (r.perCategory[c] ? `${r.perCategory[c].r10.toFixed(1)} (${r.perCategory[c].queries})` : '-')),
+    r.medianMs.toFixed(3),
+    r.p95Ms.toFixed(3),
+    String(r.queries),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+export interface CliArgs {
+  data: string;
+  json: boolean;
+  dense: boolean;
+}
+
+export function parseArgs(argv: string[]): CliArgs {
+  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--data') args.data = argv[++i] ?? '';
+    else if (a === '--json') args.json = true;
+    else if (a === '--no-dense') args.dense = false;
+    else if (a === '--') continue;
+    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense)`);
+  }
+  if (!args.data) throw new Error('--data needs a file path');
+  return args;
+}
+
+/** The encoder-backed embed function (cached on disk), plus its disposer. */
+export async function loadEmbed(): Promise<{ embed: EmbedFn; dispose(): void }> {
+  const { loadNodeEncoder } = await import('./lib/node-encoder');
+  const encoder = await loadNodeEncoder();
+  return { embed: (texts) => encoder.embed(texts), dispose: () => encoder.dispose() };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const data = await loadLocomo(args.data);
+  const skipped = data.reduce((a, c) => a + c.skippedQueries, 0);
+  const enc = args.dense ? await loadEmbed() : null;
+  try {
+    const prepared = await prepare(data, enc ? enc.embed : null);
+    const reports = evaluate(prepared, defaultSystems(args.dense));
+    if (args.json) {
+      console.log(JSON.stringify(reports));
+    } else {
+      const n = prepared.reduce((a, p) => a + p.queries.length, 0);
+      console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id)`);
+      console.log(formatTable(reports));
+      console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)}`);
+    }
+  } finally {
+    enc?.dispose();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}
