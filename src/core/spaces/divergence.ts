@@ -1,0 +1,123 @@
+// Divergence detection (REQ-P3-04, REQ-P3-06): the current item diverges in a space when even
+// its BEST similarity to the recent memories falls strictly below that space's low threshold.
+//
+// Design: the caller compares the current item with each recent memory (spaceSimilarities
+// in src/features, or any other source) and passes one `SpaceSims` per recent memory, plus a
+// short summary of what the recent activity was. Keeping vectors out of this function keeps
+// it pure arithmetic and lets callers reuse similarities they already computed for ranking.
+//
+// Which spaces: REQ-P3-04's algorithm checks all ten non-temporal spaces, while AC-P3-02-02 and
+// the alert note name only the semantic ones. We follow the algorithm (every non-excluded space
+// per the config), and the alert text names the spaces actually checked.
+// A space no recent memory has (or the current item lacks) cannot diverge: no alert for it.
+
+import type { SpaceId } from '../types';
+import { DEFAULT_SIMILARITY_CONFIG, activeEmbedders, type SimilarityConfig } from './config';
+import { SPACES, SPACE_IDS, spaceLabel } from './registry';
+import type { SpaceSims } from './relevance';
+
+export interface DivergenceAlert {
+  embedder: SpaceId;
+  embedderName: string;
+  /** Max similarity of the current item to any recent memory in this space. */
+  similarity: number;
+  threshold: number;
+  /** Brief summary of what the recent activity was. */
+  recentMemorySummary: string;
+  /** threshold - similarity (> 0). */
+  divergenceMagnitude: number;
+  /** "Low semantic similarity to recent activity". */
+  message: string;
+}
+
+export interface DivergenceOptions {
+  config?: SimilarityConfig;
+  warn?: (message: string) => void;
+  log?: (message: string) => void;
+}
+
+export const NO_RECENT_MESSAGE = 'Skipping divergence detection: no recent memories';
+
+/**
+ * @param recent one entry per recent memory: the current item's similarity to it, per space.
+ * @param recentSummary what the recent activity was (see summarizeRecent).
+ */
+export function detectDivergence(
+  recent: readonly SpaceSims[],
+  recentSummary: string,
+  options: DivergenceOptions = {},
+): DivergenceAlert[] {
+  const config = options.config ?? DEFAULT_SIMILARITY_CONFIG;
+  const warn = options.warn ?? ((m: string) => console.warn(m));
+  if (recent.length === 0) {
+    (options.log ?? ((m: string) => console.info(m)))(NO_RECENT_MESSAGE);
+    return [];
+  }
+  const alerts: DivergenceAlert[] = [];
+  for (const id of SPACE_IDS) {
+    if (config.excluded[id]) continue;
+    let max = -Infinity;
+    for (const sims of recent) {
+      const s = sims[id];
+      if (s === undefined) continue;
+      let v = s;
+      if (!Number.isFinite(v)) {
+        warn(`Invalid embedding value in ${spaceLabel(id)}`);
+        v = 0;
+      }
+      if (v > max) max = v;
+    }
+    if (max === -Infinity) continue; // absent everywhere: nothing to compare
+    const threshold = config.lowThresholds[id];
+    if (max < threshold) {
+      alerts.push({
+        embedder: id,
+        embedderName: SPACES[id].name,
+        similarity: max,
+        threshold,
+        recentMemorySummary: recentSummary,
+        divergenceMagnitude: threshold - max,
+        message: `Low ${SPACES[id].name.toLowerCase()} similarity to recent activity`,
+      });
+    }
+  }
+  return alerts;
+}
+
+/** A one-line summary of recent activity: the newest text, cut to `maxChars` at a word boundary. */
+export function summarizeRecent(texts: readonly string[], maxChars = 80): string {
+  const first = (texts[0] ?? '').replace(/\s+/g, ' ').trim();
+  if (first.length <= maxChars) return first;
+  const cut = first.slice(0, maxChars);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > maxChars / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Compact "E1, E5-E13" from a list of space ids. */
+export function formatSpaceRanges(ids: readonly SpaceId[]): string {
+  const nums = ids.map((id) => Number(id.slice(1))).sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < nums.length; ) {
+    let j = i;
+    while (j + 1 < nums.length && nums[j + 1] === nums[j] + 1) j++;
+    parts.push(j > i ? `E${nums[i]}-E${nums[j]}` : `E${nums[i]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+/** The seed's "Divergence Alert Format". */
+export function formatDivergenceAlert(alert: DivergenceAlert, config: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG): string {
+  const checked = formatSpaceRanges(activeEmbedders(config));
+  const skipped = formatSpaceRanges(SPACE_IDS.filter((id) => config.excluded[id]));
+  const lines = [
+    'DIVERGENCE DETECTED',
+    `Recent activity in ${alert.embedderName} space: "${alert.recentMemorySummary}"`,
+    `Current appears different - similarity: ${alert.similarity.toFixed(2)} (threshold: ${alert.threshold.toFixed(2)})`,
+    'This may indicate a context switch.',
+    '',
+    `Note: Divergence is only detected in non-temporal spaces (${checked}).`,
+  ];
+  if (skipped) lines.push(`Temporal spaces (${skipped}) are not considered for divergence alerts.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+// Public API of the thirteen embedding spaces: registry, config, similarity functions,
+// multi-space relevance, divergence and the recent window (seed 002).
+export {
+  SPACES,
+  SPACE_IDS,
+  NON_TEMPORAL_SPACES,
+  TEMPORAL_SPACES,
+  isSpaceId,
+  spaceLabel,
+  type SpaceDef,
+  type SpaceCategory,
+  type SimilarityKind,
+} from './registry';
+export {
+  DEFAULT_SIMILARITY_CONFIG,
+  validateSimilarityConfig,
+  assertValidSimilarityConfig,
+  loadSimilarityConfig,
+  isExcluded,
+  activeEmbedders,
+  activeEmbedderCount,
+  type SimilarityConfig,
+  type SimilarityConfigInput,
+} from './config';
+export {
+  cosine,
+  jaccard,
+  hamming,
+  maxsim,
+  transe,
+  entitySimilarity,
+  similarity,
+  type SimilarityContext,
+  type TermWeights,
+} from './similarity';
+export {
+  relevanceScore,
+  isRelevant,
+  isHighlyRelevant,
+  HIGHLY_RELEVANT_MIN_SPACES,
+  type RelevanceResult,
+  type SpaceSims,
+} from './relevance';
+export {
+  detectDivergence,
+  formatDivergenceAlert,
+  summarizeRecent,
+  formatSpaceRanges,
+  NO_RECENT_MESSAGE,
+  type DivergenceAlert,
+  type DivergenceOptions,
+} from './divergence';
+export { selectRecentWindow, type RecentCandidate } from './recent';
+export {
+  sparseFromEntries,
+  tokenMatrix,
+  type DenseVector,
+  type SparseVector,
+  type BinaryVector,
+  type TokenMatrix,
+  type EntityFeatures,
+  type SpaceVector,
+} from './vectors';
