@@ -1,0 +1,279 @@
+// The LateralEvaluator (seed 000): counts lateral results returned / reinforced / suppressed,
+// derives LUR, LSR, LHI, and auto-tunes lateral mode every `evaluationWindow` returns.
+//
+// Reading of "tighten the distance threshold by 10%": seed 000's tuning table says a HIGHER
+// threshold means "only very distant memories qualify", i.e. fewer, stricter lateral results. So
+// tightening multiplies the threshold by 1.1 (capped at 2, the largest L2 distance between unit
+// vectors). The evaluator stores the tightening as a scale so an explicit per-call threshold is
+// tightened by the same factor.
+//
+// Counting: metrics are cumulative since the last (re-)enable. Each returned lateral occurrence
+// can receive at most one counted feedback, so LUR, LSR <= 1. A reinforcement with positive valence
+// counts as "reinforced"; a negative valence counts like a suppression (negative feedback).
+
+import { AppError } from '../errors';
+import type { MemoryId } from '../types';
+import { BASE_DEFAULTS } from './options';
+import type { RecallOptions } from './options';
+import { validateValence } from './feedback';
+
+export const LUR_DISABLE_BELOW = 0.05;
+export const LUR_TIGHTEN_BELOW = 0.1;
+export const LUR_HEALTHY_ABOVE = 0.3;
+export const TIGHTEN_FACTOR = 1.1;
+export const MAX_THRESHOLD = 2;
+/** Lateral occurrences remembered to answer "was this a lateral result?". */
+export const RECENT_LATERAL_CAP = 500;
+
+export type TuningAction = 'none' | 'disable' | 'tighten' | 'healthy' | 'steady';
+
+interface RecentEntry {
+  id: MemoryId;
+  /** 0 = no feedback yet, 1 = reinforced, -1 = suppressed. */
+  fb: 0 | 1 | -1;
+}
+
+export interface LateralEvaluatorState {
+  version: 1;
+  enabled: boolean;
+  baseThreshold: number;
+  thresholdScale: number;
+  evaluationWindow: number;
+  returned: number;
+  reinforced: number;
+  suppressed: number;
+  /** `returned` at the last evaluation. */
+  lastEvaluatedAt: number;
+  lastAction: TuningAction;
+  recent: RecentEntry[];
+}
+
+export interface LateralStatus {
+  enabled: boolean;
+  threshold: number;
+  samples: number;
+  reinforced: number;
+  suppressed: number;
+  lur: number;
+  lsr: number;
+  lhi: number;
+  lastAction: TuningAction;
+}
+
+const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
+
+export class LateralEvaluator {
+  private s: LateralEvaluatorState;
+
+  constructor(init: { baseThreshold?: number; evaluationWindow?: number } = {}) {
+    const baseThreshold = init.baseThreshold ?? BASE_DEFAULTS.lateralDistanceThreshold;
+    const evaluationWindow = init.evaluationWindow ?? BASE_DEFAULTS.evaluationWindow;
+    if (!(baseThreshold > 0 && baseThreshold <= MAX_THRESHOLD))
+      throw new AppError('INVALID_OPTION', `Lateral evaluator "baseThreshold" must be a number greater than 0 and at most 2; got ${baseThreshold}.`);
+    if (!Number.isInteger(evaluationWindow) || evaluationWindow < 1)
+      throw new AppError('INVALID_OPTION', `Lateral evaluator "evaluationWindow" must be an integer >= 1; got ${evaluationWindow}.`);
+    this.s = {
+      version: 1,
+      enabled: true,
+      baseThreshold,
+      thresholdScale: 1,
+      evaluationWindow,
+      returned: 0,
+      reinforced: 0,
+      suppressed: 0,
+      lastEvaluatedAt: 0,
+      lastAction: 'none',
+      recent: [],
+    };
+  }
+
+  get enabled(): boolean {
+    return this.s.enabled;
+  }
+
+  /** The tuned default threshold (base * scale, capped at 2). */
+  get threshold(): number {
+    return Math.min(MAX_THRESHOLD, this.s.baseThreshold * this.s.thresholdScale);
+  }
+
+  get thresholdScale(): number {
+    return this.s.thresholdScale;
+  }
+
+  /** Options as the evaluator's tuning allows them: lateral off when disabled, threshold tightened. */
+  apply<T extends Pick<RecallOptions, 'lateralMode' | 'lateralDistanceThreshold'>>(opts: T): T {
+    return {
+      ...opts,
+      lateralMode: opts.lateralMode && this.s.enabled,
+      lateralDistanceThreshold: Math.min(MAX_THRESHOLD, opts.lateralDistanceThreshold * this.s.thresholdScale),
+    };
+  }
+
+  /** Record lateral results handed to the caller; evaluates when a window boundary is crossed. */
+  recordReturned(ids: readonly MemoryId[]): TuningAction | null {
+    if (ids.length === 0) return null;
+    const s = this.s;
+    for (const id of ids) s.recent.push({ id, fb: 0 });
+    if (s.recent.length > RECENT_LATERAL_CAP) s.recent.splice(0, s.recent.length - RECENT_LATERAL_CAP);
+    const before = Math.floor(s.returned / s.evaluationWindow);
+    s.returned += ids.length;
+    const after = Math.floor(s.returned / s.evaluationWindow);
+    if (after > before && s.enabled) return this.evaluate();
+    return null;
+  }
+
+  /** True when `id` was among the remembered lateral results. */
+  wasLateral(id: MemoryId): boolean {
+    return this.s.recent.some((e) => e.id === id);
+  }
+
+  /** Feedback on a memory. Counts only if it was returned as lateral; returns whether it was. */
+  recordReinforcement(id: MemoryId, valence: number): boolean {
+    validateValence(valence);
+    if (valence === 0) return this.wasLateral(id);
+    return this.feedback(id, valence > 0 ? 1 : -1);
+  }
+
+  recordSuppression(id: MemoryId): boolean {
+    return this.feedback(id, -1);
+  }
+
+  private feedback(id: MemoryId, fb: 1 | -1): boolean {
+    const r = this.s.recent;
+    let seen = false;
+    for (let i = r.length - 1; i >= 0; i--) {
+      if (r[i].id !== id) continue;
+      seen = true;
+      if (r[i].fb === 0) {
+        r[i].fb = fb;
+        if (fb === 1) this.s.reinforced++;
+        else this.s.suppressed++;
+        break;
+      }
+    }
+    return seen;
+  }
+
+  /** Apply the seed's tuning table to the current (cumulative) LUR. */
+  evaluate(): TuningAction {
+    const s = this.s;
+    s.lastEvaluatedAt = s.returned;
+    const lur = ratio(s.reinforced, s.returned);
+    let action: TuningAction;
+    if (lur < LUR_DISABLE_BELOW) {
+      s.enabled = false;
+      action = 'disable';
+    } else if (lur < LUR_TIGHTEN_BELOW) {
+      s.thresholdScale = Math.min(s.thresholdScale * TIGHTEN_FACTOR, MAX_THRESHOLD / s.baseThreshold);
+      action = 'tighten';
+    } else if (lur > LUR_HEALTHY_ABOVE) {
+      action = 'healthy';
+    } else {
+      action = 'steady'; // 0.10 <= LUR <= 0.30: the seed prescribes nothing
+    }
+    s.lastAction = action;
+    return action;
+  }
+
+  /** Turn lateral mode back on after an auto-disable: fresh counters and threshold. */
+  reEnable(): void {
+    const { baseThreshold, evaluationWindow } = this.s;
+    this.s = new LateralEvaluator({ baseThreshold, evaluationWindow }).s;
+  }
+
+  status(): LateralStatus {
+    const s = this.s;
+    return {
+      enabled: s.enabled,
+      threshold: this.threshold,
+      samples: s.returned,
+      reinforced: s.reinforced,
+      suppressed: s.suppressed,
+      lur: ratio(s.reinforced, s.returned),
+      lsr: ratio(s.suppressed, s.returned),
+      lhi: ratio(s.suppressed, s.reinforced + s.suppressed),
+      lastAction: s.lastAction,
+    };
+  }
+
+  /** The memory_status block of seed 000. */
+  formatStatus(): string {
+    return formatLateralStatus(this.status());
+  }
+
+  toJSON(): LateralEvaluatorState {
+    return structuredCloneState(this.s);
+  }
+
+  static fromJSON(raw: unknown): LateralEvaluator {
+    const s = parseState(raw);
+    const e = new LateralEvaluator({ baseThreshold: s.baseThreshold, evaluationWindow: s.evaluationWindow });
+    e.s = s;
+    return e;
+  }
+}
+
+export function formatLateralStatus(st: LateralStatus): string {
+  return [
+    'Lateral Retrieval:',
+    `  Enabled:    ${st.enabled}`,
+    `  Threshold:  ${st.threshold.toFixed(2)}`,
+    `  Samples:    ${st.samples}`,
+    `  LUR (util): ${st.lur.toFixed(2)}`,
+    `  LSR (supp): ${st.lsr.toFixed(2)}`,
+    `  LHI (hall): ${st.lhi.toFixed(2)}`,
+  ].join('\n');
+}
+
+/** The memory_reinforce reply of seed 000 (the UI adds its own icon). */
+export function formatReinforce(id: MemoryId, valence: number, wasLateral: boolean): string {
+  const base = `Reinforced '${id}' with valence=${valence}`;
+  return wasLateral ? `${base} (lateral result — feedback recorded)` : base;
+}
+
+function structuredCloneState(s: LateralEvaluatorState): LateralEvaluatorState {
+  return { ...s, recent: s.recent.map((e) => ({ ...e })) };
+}
+
+function parseState(raw: unknown): LateralEvaluatorState {
+  const bad = (why: string): AppError =>
+    new AppError('INVALID_CONFIG', `The saved lateral evaluator state is invalid (${why}); it was not loaded.`);
+  if (!raw || typeof raw !== 'object') throw bad('not an object');
+  const o = raw as Record<string, unknown>;
+  if (o.version !== 1) throw bad(`unknown version ${String(o.version)}`);
+  const count = (k: string): number => {
+    const v = o[k];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw bad(`${k} must be a count`);
+    return v;
+  };
+  const num = (k: string, ok: (v: number) => boolean): number => {
+    const v = o[k];
+    if (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)) throw bad(`${k} = ${String(v)}`);
+    return v;
+  };
+  if (typeof o.enabled !== 'boolean') throw bad('enabled must be true or false');
+  const actions: TuningAction[] = ['none', 'disable', 'tighten', 'healthy', 'steady'];
+  if (!actions.includes(o.lastAction as TuningAction)) throw bad(`lastAction = ${String(o.lastAction)}`);
+  if (!Array.isArray(o.recent)) throw bad('recent must be a list');
+  const recent: RecentEntry[] = o.recent.slice(-RECENT_LATERAL_CAP).map((e) => {
+    const r = e as Record<string, unknown>;
+    if (!r || typeof r.id !== 'string' || (r.fb !== 0 && r.fb !== 1 && r.fb !== -1)) throw bad('a recent entry is malformed');
+    return { id: r.id, fb: r.fb };
+  });
+  const s: LateralEvaluatorState = {
+    version: 1,
+    enabled: o.enabled,
+    baseThreshold: num('baseThreshold', (v) => v > 0 && v <= MAX_THRESHOLD),
+    thresholdScale: num('thresholdScale', (v) => v >= 1),
+    evaluationWindow: count('evaluationWindow'),
+    returned: count('returned'),
+    reinforced: count('reinforced'),
+    suppressed: count('suppressed'),
+    lastEvaluatedAt: count('lastEvaluatedAt'),
+    lastAction: o.lastAction as TuningAction,
+    recent,
+  };
+  if (s.evaluationWindow < 1) throw bad('evaluationWindow must be >= 1');
+  if (s.reinforced + s.suppressed > s.returned) throw bad('more feedback than returned results');
+  return s;
+}
