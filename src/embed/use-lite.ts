@@ -26,12 +26,20 @@ export interface UseLiteOptions {
   backend: EmbedBackend;
   /** Texts per model call. The graph pads to the longest text of a call, so texts are sorted by length first. */
   batchSize?: number;
+  /**
+   * Called once when a model call fails for a reason other than bad input or abort (a lost
+   * WebGPU device, NaNs from a backend). Resolve true after swapping in a working model with
+   * `replaceModel` and the failed batch is re-run once; resolve false to reject the call.
+   */
+  onBatchError?: (error: unknown) => Promise<boolean>;
 }
 
 export interface UseLiteEncoder extends Embedder {
   /** Encodes already-prepared texts in one model call (no truncation, no abort checks). */
   runBatch(texts: string[]): Promise<Float32Array[]>;
   readonly tokenizer: SentencePieceTokenizer;
+  /** Swap the graph model (e.g. reloaded on another backend); the old one is disposed. */
+  replaceModel(model: GraphModel, backend: EmbedBackend): void;
   dispose(): void;
 }
 
@@ -41,12 +49,18 @@ function isTokenizer(v: UseLiteOptions['vocabulary']): v is SentencePieceTokeniz
   return typeof (v as SentencePieceTokenizer).encode === 'function';
 }
 
+/** Bad input and cancellation are not the backend's fault; anything else may be. */
+function isRetryable(e: unknown): boolean {
+  return !(e instanceof AppError) || e.code === 'INVALID_EMBEDDING' || e.code === 'MODEL_LOAD_FAILED';
+}
+
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new AppError('ABORTED');
 }
 
 export function createUseLiteEncoder(opts: UseLiteOptions): UseLiteEncoder {
-  const { tf, model } = opts;
+  const { tf } = opts;
+  let model = opts.model;
   const tokenizer = isTokenizer(opts.vocabulary) ? opts.vocabulary : createTokenizer(opts.vocabulary);
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
   const info: EmbedderInfo = {
@@ -131,16 +145,36 @@ export function createUseLiteEncoder(opts: UseLiteOptions): UseLiteEncoder {
     for (let start = 0; start < order.length; start += batchSize) {
       throwIfAborted(signal);
       const slice = order.slice(start, start + batchSize);
-      const vectors = await runTokens(slice.map((i) => encoded[i]));
+      const batch = slice.map((i) => encoded[i]);
+      let vectors: Float32Array[];
+      try {
+        vectors = await runTokens(batch);
+      } catch (e) {
+        if (!isRetryable(e) || !opts.onBatchError || !(await opts.onBatchError(e))) throw e;
+        throwIfAborted(signal);
+        vectors = await runTokens(batch); // once: a second failure is reported as is
+      }
       slice.forEach((i, j) => (result[i] = vectors[j]));
     }
     return result;
+  }
+
+  function replaceModel(next: GraphModel, backend: EmbedBackend): void {
+    const old = model;
+    model = next;
+    info.backend = backend;
+    try {
+      old.dispose();
+    } catch {
+      // A lost device cannot free its buffers; they go with it.
+    }
   }
 
   return {
     embed,
     runBatch,
     tokenizer,
+    replaceModel,
     info: () => ({ ...info }),
     dispose: () => model.dispose(),
   };

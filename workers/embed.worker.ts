@@ -1,0 +1,176 @@
+// The sentence encoder worker: loads USE-lite from the app's own origin, picks WebGPU when an
+// adapter exists and a warm-up run succeeds (else WASM), and falls back to WASM for good if
+// WebGPU fails mid-run (the failed batch is re-run there). Vectors leave by transfer.
+import * as Comlink from 'comlink';
+import * as tf from '@tensorflow/tfjs-core';
+import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { AppError, isAppError, type ErrorEnvelope } from '../src/core/errors';
+import { createTokenizer } from '../src/core/tokenizer';
+import { fetchUseLite } from '../src/embed/fetch-model';
+import type { EmbedBackend, EmbedderInfo, EmbedLoadProgress } from '../src/embed/types';
+import { createUseLiteEncoder, type UseLiteEncoder } from '../src/embed/use-lite';
+
+export interface EmbedInitOptions {
+  /** Folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
+  modelUrl?: string;
+  /** Folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */
+  wasmPath?: string;
+  /** 'auto' (default): WebGPU if it works here, else WASM. */
+  backend?: 'auto' | 'webgpu' | 'wasm';
+  batchSize?: number;
+}
+
+type ProgressFn = (p: EmbedLoadProgress) => void;
+
+const WARM_UP = ['Warming up the sentence encoder.', 'A second, longer sentence so the warm-up sees a padded batch.'];
+
+let encoder: UseLiteEncoder | undefined;
+let loading: Promise<EmbedderInfo> | undefined;
+/** Kept only while on WebGPU, to rebuild the model on WASM without refetching. */
+let artifactsForFallback: tf.io.ModelArtifacts | undefined;
+let wasmPathPrefix = '';
+const inflight = new Map<number, AbortController>();
+
+function toEnvelope(e: unknown, fallback: AppError['code']): ErrorEnvelope {
+  if (isAppError(e)) return e.toEnvelope();
+  const detail = e instanceof Error ? e.message : String(e);
+  return new AppError(fallback, undefined, detail).toEnvelope();
+}
+
+async function useWasm(): Promise<void> {
+  setWasmPaths(wasmPathPrefix);
+  if (!(await tf.setBackend('wasm'))) throw new AppError('MODEL_LOAD_FAILED', undefined, 'the WASM backend did not start');
+  await tf.ready();
+}
+
+async function tryWebGpu(): Promise<boolean> {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (!gpu) return false;
+  try {
+    if (!(await gpu.requestAdapter())) return false;
+    await import('@tensorflow/tfjs-backend-webgpu');
+    return (await tf.setBackend('webgpu')) && (await tf.ready(), true);
+  } catch {
+    return false;
+  }
+}
+
+/** Builds the encoder on the current backend and proves it with a warm-up run. */
+async function buildOn(
+  backend: EmbedBackend,
+  artifacts: tf.io.ModelArtifacts,
+  vocabulary: Parameters<typeof createUseLiteEncoder>[0]['vocabulary'],
+  batchSize: number | undefined,
+): Promise<UseLiteEncoder> {
+  let model: GraphModel | undefined;
+  try {
+    model = await loadGraphModel(tf.io.fromMemory(artifacts));
+    const enc = createUseLiteEncoder({ tf, model, vocabulary, backend, batchSize, onBatchError });
+    await enc.embed(WARM_UP);
+    return enc;
+  } catch (e) {
+    model?.dispose();
+    throw e;
+  }
+}
+
+/** Mid-run failure on WebGPU: reload on WASM and let the wrapper re-run the failed batch. */
+async function onBatchError(error: unknown): Promise<boolean> {
+  if (!encoder || encoder.info().backend !== 'webgpu' || !artifactsForFallback) return false;
+  console.warn('embed worker: WebGPU failed, switching to WASM:', error);
+  await useWasm();
+  const model = await loadGraphModel(tf.io.fromMemory(artifactsForFallback));
+  encoder.replaceModel(model, 'wasm');
+  artifactsForFallback = undefined;
+  progressSink?.({ phase: 'ready', backend: 'wasm', message: 'WebGPU failed; switched to WASM.' });
+  return true;
+}
+
+let progressSink: ProgressFn | undefined;
+
+async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<EmbedderInfo> {
+  const base = import.meta.env.BASE_URL ?? '/';
+  wasmPathPrefix = opts.wasmPath ?? `${base}wasm/`;
+  report({ phase: 'fetching-model', loaded: 0 });
+  const fetched = await fetchUseLite(opts.modelUrl ?? `${base}models/use-lite/`, (loaded, total) =>
+    report({ phase: 'fetching-model', loaded, total }),
+  );
+  const tokenizer = createTokenizer(fetched.vocabulary); // built once, shared by any rebuild
+  const want = opts.backend ?? 'auto';
+  if (want !== 'wasm' && (await tryWebGpu())) {
+    report({ phase: 'warming-up', backend: 'webgpu' });
+    try {
+      encoder = await buildOn('webgpu', fetched.artifacts, tokenizer, opts.batchSize);
+      artifactsForFallback = fetched.artifacts;
+      return encoder.info();
+    } catch (e) {
+      if (want === 'webgpu') throw e;
+      console.warn('embed worker: WebGPU warm-up failed, using WASM:', e);
+    }
+  }
+  await useWasm();
+  report({ phase: 'warming-up', backend: 'wasm' });
+  encoder = await buildOn('wasm', fetched.artifacts, tokenizer, opts.batchSize);
+  return encoder.info();
+}
+
+const api = {
+  /** Loads the model once; later calls return the same result. Rejects with an ErrorEnvelope. */
+  async init(opts: EmbedInitOptions = {}, onProgress?: ProgressFn): Promise<EmbedderInfo> {
+    // Progress goes through a Comlink proxy; never let a closed page break the load.
+    const report: ProgressFn = (p) => {
+      try {
+        void Promise.resolve(onProgress?.(p)).catch(() => undefined);
+      } catch {
+        /* ignore */
+      }
+    };
+    progressSink = report;
+    loading ??= load(opts, report).then(
+      (info) => {
+        report({ phase: 'ready', backend: info.backend });
+        return info;
+      },
+      (e: unknown) => {
+        loading = undefined; // a later init may retry
+        const env = toEnvelope(e, 'MODEL_LOAD_FAILED');
+        report({ phase: 'error', message: env.message + (env.detail ? ` (${env.detail})` : '') });
+        throw env;
+      },
+    );
+    return loading;
+  },
+
+  /** One vector per text, transferred. `requestId` lets cancel() stop it between batches. */
+  async embed(texts: string[], requestId: number): Promise<Float32Array[]> {
+    if (!encoder) throw new AppError('MODEL_LOAD_FAILED', undefined, 'embed() before init()').toEnvelope();
+    const ac = new AbortController();
+    inflight.set(requestId, ac);
+    try {
+      const vectors = await encoder.embed(texts, ac.signal);
+      return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+    } catch (e) {
+      throw toEnvelope(e, 'MODEL_LOAD_FAILED');
+    } finally {
+      inflight.delete(requestId);
+    }
+  },
+
+  cancel(requestId: number): void {
+    inflight.get(requestId)?.abort();
+  },
+
+  info(): EmbedderInfo | null {
+    return encoder ? encoder.info() : null;
+  },
+
+  /** Live tfjs tensors, for leak checks in diagnostics. */
+  numTensors(): number {
+    return tf.memory().numTensors;
+  },
+};
+
+export type EmbedWorkerApi = typeof api;
+
+Comlink.expose(api);
