@@ -1,0 +1,169 @@
+// Associative multi-hop retrieval (seed 004). From each direct (standard) result, walk to its
+// nearest memories by cosine, up to `assocHops` hops, `beamWidth` children per expanded node.
+//
+// Score blend: a child's score = parentScore * cosine(parent, child) * hopDecay * scopeFactor.
+// Applied step by step this compounds to rootScore * Π cosines * hopDecay^hop — the seed's
+// "hop_decay = 0.80 ** hop". (Multiplying by hopDecay^hop at EVERY step would compound to
+// 0.8^(1+2+..+hop), which is not what the seed's table describes.)
+// Scope: a neighbour in another session than its parent gets scopeFactor CROSS_SCOPE_PENALTY (0.9)
+// both in the beam choice (cos * 0.9) and in its score, so same-session neighbours win among near
+// equals; a clearly closer cross-session memory can still be chosen.
+// Merge: final = max(direct, assoc) when a walk reaches a memory from the engine's wider candidate
+// pool (`pool`); such a memory is shown as 'associative' with its chain and its own explanation.
+// Determinism: the frontier is processed in score desc, id asc order; a child reachable from two
+// parents on the same hop is claimed by the first (best) parent; neighbour ties break by id asc.
+// Bounds: a hop expands at most |frontier| nodes and adds at most beamWidth per node, so at most
+// seeds * Σ_{h<hops} beam^h scans (<= seeds * beam^hops for beam >= 2) and
+// seeds * Σ_{1<=h<=hops} beam^h added results.
+
+import type { MatchExplanation, MemoryId, ScoredHit } from '../types';
+import { compareRanked } from './heap';
+import type { NeighbourMatrix } from './matrix';
+import { normalised, rowDot } from './matrix';
+import type { RecallOptions } from './options';
+import type { ChainLink, RecallResult } from './types';
+
+export const CROSS_SCOPE_PENALTY = 0.9;
+
+export type AssocOptions = Pick<RecallOptions, 'assocHops' | 'beamWidth' | 'minCosine' | 'hopDecay'>;
+
+export interface AssocSource {
+  matrix: NeighbourMatrix;
+  /** False = never reached (archived / quarantined unless asked, deleted, suppressed). Default: all. */
+  eligible?: (id: MemoryId) => boolean;
+  /** The engine's wider standard pool, for final = max(direct, assoc). */
+  pool?: ReadonlyMap<MemoryId, ScoredHit>;
+  /** When given, associative results carry their cosine to the query in `why.cosine`. */
+  queryVector?: Float32Array;
+}
+
+export interface AssocOutcome {
+  results: RecallResult[];
+  /** Neighbour scans performed (one pass over the matrix each). */
+  expanded: number;
+  /** Associative results added. */
+  added: number;
+}
+
+interface Node {
+  id: MemoryId;
+  row: number;
+  score: number;
+  chain: ChainLink[];
+}
+
+const byScoreThenId = (a: { id: string; score: number }, b: { id: string; score: number }) => compareRanked(a, b);
+
+/**
+ * One pass over the matrix: the best `k` unvisited, eligible rows by cos * scopeFactor with
+ * cos >= minCosine, ties by id asc. Returns [row, cos, factor] triples, best first.
+ */
+function scan(
+  m: NeighbourMatrix,
+  parent: number,
+  k: number,
+  minCos: number,
+  closed: Uint8Array,
+): [number, number, number][] {
+  const { data, dim, ids, scope } = m;
+  const n = ids.length;
+  const pBase = parent * dim;
+  const pScope = scope[parent];
+  const best: [number, number, number, number][] = []; // row, cos, factor, key
+  for (let i = 0; i < n; i++) {
+    if (closed[i]) continue;
+    const base = i * dim;
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += data[pBase + j] * data[base + j];
+    if (!(s >= minCos)) continue;
+    const f = pScope !== -1 && scope[i] === pScope ? 1 : CROSS_SCOPE_PENALTY;
+    const key = s * f;
+    if (best.length === k) {
+      const w = best[k - 1];
+      if (key < w[3] || (key === w[3] && ids[i] > ids[w[0]])) continue;
+    }
+    let at = best.length < k ? best.length : k - 1;
+    if (best.length < k) best.push([i, s, f, key]);
+    else best[at] = [i, s, f, key];
+    // insertion: move up while it ranks before its predecessor
+    while (at > 0) {
+      const a = best[at];
+      const b = best[at - 1];
+      if (a[3] > b[3] || (a[3] === b[3] && ids[a[0]] < ids[b[0]])) {
+        best[at] = b;
+        best[at - 1] = a;
+        at--;
+      } else break;
+    }
+  }
+  return best.map(([r, c, f]) => [r, c, f]);
+}
+
+export function associate(ranked: readonly RecallResult[], src: AssocSource, opts: AssocOptions): AssocOutcome {
+  if (opts.assocHops <= 0) return { results: ranked as RecallResult[], expanded: 0, added: 0 };
+  const m = src.matrix;
+  const n = m.ids.length;
+  // closed = visited or ineligible: the scan skips both with one byte test
+  const closed = new Uint8Array(n);
+  if (src.eligible) for (let i = 0; i < n; i++) if (!src.eligible(m.ids[i])) closed[i] = 1;
+  for (const r of ranked) {
+    const row = m.indexOf.get(r.id);
+    if (row !== undefined) closed[row] = 1;
+  }
+
+  let frontier: Node[] = [];
+  for (const r of ranked) {
+    if (r.mode !== 'standard') continue;
+    const row = m.indexOf.get(r.id);
+    if (row === undefined) continue; // no vector: cannot be expanded
+    frontier.push({ id: r.id, row, score: r.score, chain: [{ id: r.id, hop: 0, cosine: r.why.cosine }] });
+  }
+  frontier.sort(byScoreThenId);
+
+  const q = src.queryVector ? normalised(src.queryVector) : null;
+  const found: Node[] = [];
+  let expanded = 0;
+  for (let hop = 1; hop <= opts.assocHops && frontier.length > 0; hop++) {
+    const next: Node[] = [];
+    for (const node of frontier) {
+      expanded++;
+      for (const [row, cos, f] of scan(m, node.row, opts.beamWidth, opts.minCosine, closed)) {
+        closed[row] = 1;
+        const id = m.ids[row];
+        const child: Node = {
+          id,
+          row,
+          score: node.score * cos * opts.hopDecay * f,
+          chain: [...node.chain, { id, hop, cosine: cos }],
+        };
+        next.push(child);
+        found.push(child);
+      }
+    }
+    frontier = next.sort(byScoreThenId);
+  }
+
+  const assoc: RecallResult[] = found.map((nd) => {
+    const direct = src.pool?.get(nd.id);
+    const why: MatchExplanation = direct
+      ? direct.why
+      : { lexical: 0, semantic: 0, bm25: 0, cosine: q ? rowDot(m, nd.row, q) : 0, matchedTerms: [] };
+    return {
+      id: nd.id,
+      score: direct ? Math.max(direct.score, nd.score) : nd.score,
+      mode: 'associative',
+      why,
+      chain: nd.chain,
+    };
+  });
+  const head: RecallResult[] = [];
+  const tail: RecallResult[] = [];
+  for (const r of ranked) (r.mode === 'lateral' ? tail : head).push(r);
+  const results = [...head, ...assoc].sort(byScoreThenId).concat(tail);
+  return { results, expanded, added: assoc.length };
+}
+
+/** Associative expansion: [standard + associative by score] + [lateral as given]. Hops 0 -> the input itself. */
+export function expandAssociative(ranked: readonly RecallResult[], src: AssocSource, opts: AssocOptions): RecallResult[] {
+  return associate(ranked, src, opts).results;
+}

@@ -1,0 +1,85 @@
+// A contiguous, row-normalised vector matrix for neighbour scans (associative hops, lateral
+// distances). Rows are L2-normalised once at build, so cosine = dot product: one tight pass over a
+// Float32Array per scan, no per-row allocation.
+
+import { AppError } from '../errors';
+import type { MemoryId } from '../types';
+
+export interface NeighbourMatrix {
+  readonly ids: readonly MemoryId[];
+  readonly dim: number;
+  /** n * dim, row-major, each row unit length (an all-zero row stays zero). */
+  readonly data: Float32Array;
+  readonly indexOf: ReadonlyMap<MemoryId, number>;
+  /** Interned scope (sessionId) per row; -1 = unknown. */
+  readonly scope: Int32Array;
+}
+
+/**
+ * Build from an index-like source. Memories without a vector are left out (they cannot be reached
+ * by a neighbour walk); a vector of another dimension or with NaN/Infinity is refused.
+ */
+export function buildNeighbourMatrix(
+  ids: Iterable<MemoryId>,
+  vectorOf: (id: MemoryId) => Float32Array | undefined,
+  scopeOf: (id: MemoryId) => string | undefined = () => undefined,
+): NeighbourMatrix {
+  const rows: { id: MemoryId; v: Float32Array }[] = [];
+  let dim = -1;
+  for (const id of ids) {
+    const v = vectorOf(id);
+    if (!v) continue;
+    if (dim === -1) dim = v.length;
+    else if (v.length !== dim)
+      throw new AppError('INVALID_EMBEDDING', undefined, `memory ${id} has a ${v.length}-d vector, expected ${dim}`);
+    rows.push({ id, v });
+  }
+  if (dim === -1) dim = 0;
+  const n = rows.length;
+  const data = new Float32Array(n * dim);
+  const scope = new Int32Array(n);
+  const scopes = new Map<string, number>();
+  const indexOf = new Map<MemoryId, number>();
+  const out: MemoryId[] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const { id, v } = rows[r];
+    let ss = 0;
+    for (let j = 0; j < dim; j++) {
+      const x = v[j];
+      if (!Number.isFinite(x)) throw new AppError('INVALID_EMBEDDING', undefined, `memory ${id} has a non-finite component`);
+      ss += x * x;
+    }
+    const inv = ss > 0 ? 1 / Math.sqrt(ss) : 0;
+    const base = r * dim;
+    for (let j = 0; j < dim; j++) data[base + j] = v[j] * inv;
+    out[r] = id;
+    indexOf.set(id, r);
+    const s = scopeOf(id);
+    if (s === undefined) scope[r] = -1;
+    else {
+      let k = scopes.get(s);
+      if (k === undefined) scopes.set(s, (k = scopes.size));
+      scope[r] = k;
+    }
+  }
+  return { ids: out, dim, data, indexOf, scope };
+}
+
+/** A unit-length copy of `v` (zero vector stays zero). */
+export function normalised(v: Float32Array): Float32Array {
+  let ss = 0;
+  for (let j = 0; j < v.length; j++) ss += v[j] * v[j];
+  const inv = ss > 0 ? 1 / Math.sqrt(ss) : 0;
+  const out = new Float32Array(v.length);
+  for (let j = 0; j < v.length; j++) out[j] = v[j] * inv;
+  return out;
+}
+
+/** Cosine of row r with a unit vector q. */
+export function rowDot(m: NeighbourMatrix, r: number, q: Float32Array): number {
+  const { data, dim } = m;
+  const base = r * dim;
+  let s = 0;
+  for (let j = 0; j < dim; j++) s += data[base + j] * q[j];
+  return s;
+}
