@@ -1,0 +1,89 @@
+// The bridge against a fake embed worker speaking the same Comlink API over a MessageChannel.
+import * as Comlink from 'comlink';
+import { describe, expect, it } from 'vitest';
+import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
+import type { EmbedWorkerApi } from '../../workers/embed.worker';
+import { createEmbedBridge } from './embed-bridge';
+import type { WorkerHandle } from './worker-lifecycle';
+
+function fakeWorker(calls: number[][], crashers: Array<(d: string) => void>) {
+  return (): WorkerHandle => {
+    const { port1, port2 } = new MessageChannel();
+    const info: EmbedderInfo = { id: 'use-lite-en/v1', name: 'x', dim: 4, backend: 'webgpu', maxInputChars: 2000 };
+    const api: Pick<EmbedWorkerApi, 'cancel' | 'info'> & {
+      init: (o: unknown, p?: (x: EmbedLoadProgress) => void) => Promise<EmbedderInfo>;
+      embed: (t: string[], id: number) => Promise<Float32Array[]>;
+    } = {
+      async init(_o, onProgress) {
+        await onProgress?.({ phase: 'fetching-model', loaded: 5, total: 10 });
+        await onProgress?.({ phase: 'warming-up', backend: 'webgpu' });
+        return info;
+      },
+      async embed(texts, requestId) {
+        calls.push([requestId, texts.length]);
+        const vs = texts.map((t) => Float32Array.of(t.length, 0, 0, 0));
+        return Comlink.transfer(vs, vs.map((v) => v.buffer));
+      },
+      cancel: () => undefined,
+      info: () => info,
+    };
+    Comlink.expose(api, port2 as unknown as Comlink.Endpoint);
+    let crash: (d: string) => void = () => undefined;
+    crashers.push((d) => crash(d));
+    return {
+      port: port1 as unknown as Comlink.Endpoint,
+      terminate: () => {
+        port1.close();
+        port2.close();
+      },
+      onCrash: (cb) => (crash = cb),
+    };
+  };
+}
+
+describe('createEmbedBridge', () => {
+  it('loads lazily, replays progress, splits long inputs into chunks and keeps order', async () => {
+    const calls: number[][] = [];
+    const bridge = createEmbedBridge({ spawn: fakeWorker(calls, []), chunkSize: 3 });
+    expect(bridge.info().backend).toBe('wasm'); // provisional until loaded
+    const seen: string[] = [];
+    bridge.onProgress((p) => seen.push(p.phase));
+    const texts = ['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff', 'g'];
+    const vs = await bridge.embed(texts);
+    expect(vs.map((v) => v[0])).toEqual([1, 2, 3, 4, 5, 6, 1]);
+    expect(calls.map((c) => c[1])).toEqual([3, 3, 1]);
+    expect(seen).toEqual(['fetching-model', 'warming-up']);
+    expect(bridge.info().backend).toBe('webgpu');
+    const late: string[] = [];
+    bridge.onProgress((p) => late.push(`${p.phase}:${p.backend}`));
+    expect(late).toEqual(['warming-up:webgpu']); // the last state, at once
+    bridge.dispose();
+  });
+
+  it('rejects WORKER_CRASHED on a crash, reports it, and reloads on the next call', async () => {
+    const crashers: Array<(d: string) => void> = [];
+    const crashed: string[] = [];
+    const bridge = createEmbedBridge({ spawn: fakeWorker([], crashers), onCrash: (e) => crashed.push(e.code) });
+    await bridge.ready();
+    const phases: string[] = [];
+    bridge.onProgress((p) => phases.push(p.phase));
+    crashers[0]('gone');
+    expect(crashed).toEqual(['WORKER_CRASHED']);
+    expect(bridge.progress()?.phase).toBe('error');
+    const [v] = await bridge.embed(['abc']);
+    expect(v[0]).toBe(3);
+    expect(crashers).toHaveLength(2);
+    expect(phases).toEqual(['warming-up', 'error', 'fetching-model', 'warming-up']);
+    bridge.dispose();
+  });
+
+  it('rejects an aborted call with ABORTED and bad input with INVALID_OPTION', async () => {
+    const bridge = createEmbedBridge({ spawn: fakeWorker([], []) });
+    const ac = new AbortController();
+    ac.abort();
+    await expect(bridge.embed(['x'], ac.signal)).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(bridge.embed('x' as unknown as string[])).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+    expect(await bridge.embed([])).toEqual([]);
+    bridge.dispose();
+  });
+});

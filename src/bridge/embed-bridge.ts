@@ -1,0 +1,124 @@
+// The sentence encoder as the app sees it: an Embedder backed by the embed worker. Lazy start,
+// calls queued one at a time, long inputs split into chunks (so a search query can slip in
+// between the chunks of a bulk import), AbortSignal, timeouts, crash -> WORKER_CRASHED and a
+// fresh worker on the next call, load progress for the UI.
+import * as Comlink from 'comlink';
+import { AppError } from '../core/errors';
+import {
+  MAX_EMBED_CHARS,
+  USE_LITE_DIM,
+  USE_LITE_ID,
+  USE_LITE_NAME,
+  type Embedder,
+  type EmbedderInfo,
+  type EmbedLoadProgress,
+} from '../embed/types';
+import type { EmbedInitOptions, EmbedWorkerApi } from '../../workers/embed.worker';
+import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
+
+export interface EmbedBridgeOptions {
+  spawn?: () => WorkerHandle;
+  init?: EmbedInitOptions;
+  /** Texts per worker call (default 64). */
+  chunkSize?: number;
+  /** Per chunk (default 60 s; WebGPU on a software adapter is slow). Loading: loadTimeoutMs (default 180 s). */
+  timeoutMs?: number;
+  loadTimeoutMs?: number;
+  /** Terminate the worker (and free the model) after this long unused; 0 = never (default). */
+  idleMs?: number;
+  onCrash?: (error: AppError) => void;
+}
+
+export interface EmbedBridge extends Embedder {
+  /** Starts the worker and loads the model now; resolves with the final info. */
+  ready(): Promise<EmbedderInfo>;
+  /** Current load state; `listener` is called at once with it, then on every change. Returns unsubscribe. */
+  onProgress(listener: (p: EmbedLoadProgress) => void): () => void;
+  progress(): EmbedLoadProgress | null;
+  dispose(): void;
+}
+
+export function spawnEmbedWorker(): WorkerHandle {
+  return handleFromWorker(
+    new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' }),
+  );
+}
+
+/** What info() says before the model has loaded: everything but the backend is fixed. */
+const PROVISIONAL_INFO: EmbedderInfo = {
+  id: USE_LITE_ID,
+  name: USE_LITE_NAME,
+  dim: USE_LITE_DIM,
+  backend: 'wasm',
+  maxInputChars: MAX_EMBED_CHARS,
+};
+
+export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
+  const listeners = new Set<(p: EmbedLoadProgress) => void>();
+  let last: EmbedLoadProgress | null = null;
+  let info: EmbedderInfo | null = null;
+  let nextRequestId = 1;
+  const chunkSize = Math.max(1, opts.chunkSize ?? 64);
+
+  const emit = (p: EmbedLoadProgress) => {
+    last = p;
+    if (p.backend && info) info = { ...info, backend: p.backend }; // e.g. a WebGPU -> WASM fallback
+    for (const l of listeners) l(p);
+  };
+
+  const life = new WorkerLifecycle<EmbedWorkerApi>({
+    name: 'the sentence encoder',
+    spawn: opts.spawn ?? spawnEmbedWorker,
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    setupTimeoutMs: opts.loadTimeoutMs ?? 180_000,
+    idleMs: opts.idleMs ?? 0,
+    fallbackErrorCode: 'MODEL_LOAD_FAILED',
+    setup: async (remote) => {
+      info = await remote.init(opts.init ?? {}, Comlink.proxy(emit));
+    },
+    onCrash: (e) => {
+      emit({ phase: 'error', message: e.message });
+      opts.onCrash?.(e);
+    },
+  });
+
+  async function embedChunk(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const requestId = nextRequestId++;
+    const vectors = await life.call((remote) => remote.embed(texts, requestId), {
+      signal,
+      onAbort: (remote) => void remote.cancel(requestId).catch(() => undefined),
+    });
+    if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+      throw new AppError('INVALID_EMBEDDING', undefined, `expected ${texts.length} vectors, got ${vectors?.length}`);
+    }
+    return vectors;
+  }
+
+  return {
+    async embed(texts, signal) {
+      if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
+      if (signal?.aborted) throw new AppError('ABORTED');
+      if (texts.length === 0) return [];
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += chunkSize) {
+        out.push(...(await embedChunk(texts.slice(i, i + chunkSize), signal)));
+      }
+      return out;
+    },
+    info: () => info ?? { ...PROVISIONAL_INFO },
+    async ready() {
+      await life.start();
+      return info ?? { ...PROVISIONAL_INFO };
+    },
+    onProgress(listener) {
+      listeners.add(listener);
+      if (last) listener(last);
+      return () => listeners.delete(listener);
+    },
+    progress: () => last,
+    dispose() {
+      life.dispose();
+      listeners.clear();
+    },
+  };
+}
