@@ -21,6 +21,8 @@ function doc(id: string, text: string, vector: number[] | null): IndexDoc {
 
 /** A "worker" on a MessageChannel running the real engine API, with a crash switch. */
 function fakeSpawner(hooks: { beforeSearch?: () => Promise<void> } = {}) {
+  let entered!: () => void;
+  const searchEntered = new Promise<void>((r) => (entered = r));
   const spawned: { crash: (d: string) => void; core: EngineCore; terminated: boolean }[] = [];
   const spawn = (): WorkerHandle => {
     const { port1, port2 } = new MessageChannel();
@@ -29,6 +31,7 @@ function fakeSpawner(hooks: { beforeSearch?: () => Promise<void> } = {}) {
     if (hooks.beforeSearch) {
       const inner = api.search;
       api.search = async (...a) => {
+        entered();
         await hooks.beforeSearch!();
         return inner(...a);
       };
@@ -49,7 +52,7 @@ function fakeSpawner(hooks: { beforeSearch?: () => Promise<void> } = {}) {
       },
     };
   };
-  return { spawn, spawned };
+  return { spawn, spawned, searchEntered };
 }
 
 async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
@@ -89,13 +92,14 @@ describe('engine bridge', () => {
   it('a crash rejects pending calls with WORKER_CRASHED, then restarts and reloads', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const { spawn, spawned } = fakeSpawner({ beforeSearch: () => gate });
+    const { spawn, spawned, searchEntered } = fakeSpawner({ beforeSearch: () => gate });
     let snapshot: EngineSnapshot = { docs: [doc('a', 'alpha', [1, 0])], dim: 2 };
     let loads = 0;
     const crashes: string[] = [];
     const engine = createEngineBridge({ spawn, source: async () => (loads++, snapshot), onCrash: (e) => crashes.push(e.code) });
     await engine.start();
     const pending = engine.search({ text: 'alpha', vector: null }, { topK: 1 });
+    await searchEntered;
     spawned[0].crash('boom'); // the search is in flight
     expect(await codeOf(pending)).toBe('WORKER_CRASHED');
     expect(crashes).toEqual(['WORKER_CRASHED']);
@@ -111,12 +115,16 @@ describe('engine bridge', () => {
   });
 
   it('abort rejects at once with ABORTED and cancels the request in the worker', async () => {
-    const { spawn, spawned } = fakeSpawner();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { spawn, spawned, searchEntered } = fakeSpawner({ beforeSearch: () => gate });
     const engine = createEngineBridge({ spawn, source: async () => ({ docs: [doc('a', 'alpha', null)], dim: 2 }) });
     await engine.start();
     const ac = new AbortController();
     const p = engine.search({ text: 'alpha', vector: null }, { topK: 1 }, ac.signal);
+    await searchEntered; // the request is in the worker
     ac.abort();
+    release();
     expect(await codeOf(p)).toBe('ABORTED');
     // the cancel reached the worker before the search ran, so it did no work
     await expect.poll(async () => (await engine.stats()).cancelled).toBe(1);
