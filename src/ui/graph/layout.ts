@@ -6,6 +6,8 @@ import type { EdgeKind, GraphModel, NodeKind } from './model';
 export interface LayoutRequest {
   kinds: NodeKind[];
   hops: number[];
+  /** Preferred distance from the query per node (see targetRadii); the radial force pulls there. */
+  targets?: Float32Array;
   radii: Float32Array;
   /** Interleaved [source, target] node indices. */
   links: Uint32Array;
@@ -47,6 +49,57 @@ export function ringRadius(hop: number, kind: NodeKind, n: number): number {
   return base * Math.max(hop, 0);
 }
 
+const SPACING = 30; // world units per node when packing a disc
+
+/**
+ * Where each node would like to sit, as a distance from the query: distance encodes relevance.
+ * Standard hits fill a disc, the best-scored closest; lateral hits (far in embedding space) form
+ * an outer band; associative chains step outwards one band per hop; tags sit outside everything.
+ */
+export function targetRadii(model: GraphModel): Float32Array {
+  const out = new Float32Array(model.nodes.length);
+  let lo = Infinity;
+  let hi = -Infinity;
+  let direct = 0;
+  for (const nd of model.nodes) {
+    if (nd.score !== undefined) {
+      lo = Math.min(lo, nd.score);
+      hi = Math.max(hi, nd.score);
+    }
+    if (nd.hop === 1 && nd.kind !== 'alert') direct++;
+  }
+  const norm = (sc: number | undefined): number => (sc === undefined || hi <= lo ? 0.5 : (sc - lo) / (hi - lo));
+  const inner = 90;
+  const span = Math.max(90, Math.sqrt(direct) * SPACING * 0.95);
+  model.nodes.forEach((nd, i) => {
+    const u = 1 - norm(nd.score);
+    switch (nd.kind) {
+      case 'query':
+        out[i] = 0;
+        break;
+      case 'standard':
+        out[i] = inner + u * span;
+        break;
+      case 'lateral':
+        out[i] = inner + span + 70 + u * span * 0.35;
+        break;
+      case 'associative':
+        out[i] = inner + span * 0.55 + Math.max(0, nd.hop - 1) * 85;
+        break;
+      case 'alert':
+        out[i] = inner * 0.9;
+        break;
+      case 'recent':
+        out[i] = inner + 110;
+        break;
+      case 'tag':
+        out[i] = inner + span * 1.45 + 120;
+        break;
+    }
+  });
+  return out;
+}
+
 export function computeLayout(req: LayoutRequest): LayoutResult {
   const t0 = now();
   const n = req.kinds.length;
@@ -74,7 +127,7 @@ export function computeLayout(req: LayoutRequest): LayoutResult {
   for (let i = 0; i < n; i++) {
     const node = nodes[i];
     if (node.x !== undefined) continue;
-    const r = ringRadius(req.hops[i], req.kinds[i], n) + 10 * Math.sqrt(i % 97);
+    const r = (req.targets ? req.targets[i] : ringRadius(req.hops[i], req.kinds[i], n)) + 6 * Math.sqrt(i % 97);
     node.x = r * Math.cos(i * golden);
     node.y = r * Math.sin(i * golden);
   }
@@ -98,14 +151,20 @@ export function computeLayout(req: LayoutRequest): LayoutResult {
       forceLink<SimNode, { source: number; target: number; kind: EdgeKind }>(links)
         .id((d) => d.i)
         .distance((l) => LINK_DISTANCE[l.kind])
-        .strength((l) => (l.kind === 'tag' ? 0.25 : 0.6)),
+        .strength((l) => {
+          // Spokes from the pinned query would pull every hit onto one circle; the radial force
+          // places them by relevance instead, so those links only hold a little.
+          const src = l.source as unknown as SimNode;
+          if (src.i === req.pinned) return 0.04;
+          return l.kind === 'tag' ? 0.2 : 0.5;
+        }),
     )
     .force('charge', forceManyBody<SimNode>().strength(big ? -28 : -90).theta(0.95).distanceMax(big ? 250 : 500))
-    .force('collide', forceCollide<SimNode>((d) => req.radii[d.i] + 4).iterations(1))
+    .force('collide', forceCollide<SimNode>((d) => req.radii[d.i] * 1.25 + 4).iterations(1))
     .force(
       'radial',
-      forceRadial<SimNode>((d) => ringRadius(req.hops[d.i], req.kinds[d.i], n)).strength((d) =>
-        req.kinds[d.i] === 'query' ? 0 : 0.12,
+      forceRadial<SimNode>((d) => (req.targets ? req.targets[d.i] : ringRadius(req.hops[d.i], req.kinds[d.i], n))).strength((d) =>
+        req.kinds[d.i] === 'query' ? 0 : req.kinds[d.i] === 'tag' ? 0.05 : 0.18,
       ),
     );
 
@@ -161,6 +220,7 @@ export function layoutRequestFor(
     radii,
     links,
     linkKinds: model.edges.map((e) => e.kind),
+    targets: targetRadii(model),
     init,
     pinned: index.get(model.queryId),
   };

@@ -1,0 +1,335 @@
+// Canvas renderer: one call draws a frame. Batched by style (one path per edge style and per node
+// kind), culled to the viewport, labels only when zoomed in enough and where they do not collide.
+import type { EdgeKind, GraphModel, NodeKind } from './model';
+import { tracePath } from './geometry';
+import { circleInBounds, segmentMayCross, visibleBounds } from './hitTest';
+import type { GraphTheme } from './theme';
+
+export interface Transform {
+  k: number;
+  x: number;
+  y: number;
+}
+
+/** Per-model data derived once, reused every frame. */
+export interface Scene {
+  model: GraphModel;
+  index: Map<string, number>;
+  /** Interleaved [source, target] node indices per edge. */
+  ends: Uint32Array;
+  radii: Float32Array;
+  neighbours: number[][];
+  /** Node indices by label priority: query, then higher score first. */
+  labelOrder: Uint32Array;
+  kindOf: NodeKind[];
+}
+
+export function buildScene(model: GraphModel, radii: Float32Array): Scene {
+  const index = new Map<string, number>();
+  model.nodes.forEach((n, i) => index.set(n.id, i));
+  const ends = new Uint32Array(model.edges.length * 2);
+  const neighbours: number[][] = model.nodes.map(() => []);
+  model.edges.forEach((e, k) => {
+    const s = index.get(e.source)!;
+    const t = index.get(e.target)!;
+    ends[2 * k] = s;
+    ends[2 * k + 1] = t;
+    neighbours[s].push(t);
+    neighbours[t].push(s);
+  });
+  const rank = (i: number): number => {
+    const n = model.nodes[i];
+    if (n.kind === 'query') return 10;
+    if (n.kind === 'alert') return 5;
+    if (n.kind === 'tag') return -1 + neighbours[i].length * 0.01;
+    return n.score ?? 0;
+  };
+  const order = model.nodes.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b);
+  return { model, index, ends, radii, neighbours, labelOrder: Uint32Array.from(order), kindOf: model.nodes.map((n) => n.kind) };
+}
+
+export interface FrameState {
+  scene: Scene;
+  positions: Float32Array;
+  transform: Transform;
+  width: number; // CSS pixels
+  height: number;
+  dpr: number;
+  theme: GraphTheme;
+  hovered: number; // node index or -1
+  focused: number;
+}
+
+/** Zoom at which ordinary labels appear (small graphs always show them). */
+export const LABEL_ZOOM = 0.85;
+const SMALL_GRAPH = 60;
+const EDGE_STYLES: EdgeKind[] = ['tag', 'standard', 'divergence', 'associative', 'lateral'];
+const NODE_ORDER: NodeKind[] = ['tag', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
+
+function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
+  switch (kind) {
+    case 'lateral':
+      return theme.edgeLateral;
+    case 'associative':
+      return theme.edgeAssociative;
+    case 'tag':
+      return theme.edgeTag;
+    case 'divergence':
+      return theme.edgeDivergence;
+    default:
+      return theme.edge;
+  }
+}
+
+export function truncate(label: string, max = 30): string {
+  const clean = label.replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+export interface FrameStats {
+  nodesDrawn: number;
+  edgesDrawn: number;
+  labelsDrawn: number;
+}
+
+export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameStats {
+  const { scene, positions: p, transform: t, theme, dpr } = f;
+  const { model, ends, radii, kindOf } = scene;
+  const n = model.nodes.length;
+  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0 };
+
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, f.width, f.height);
+  if (n === 0 || p.length < 2 * n) return stats;
+
+  const focus = f.focused >= 0 ? f.focused : f.hovered;
+  const lit = focus >= 0 ? new Set<number>([focus, ...scene.neighbours[focus]]) : null;
+  const litEdge = (k: number): boolean => lit !== null && (ends[2 * k] === focus || ends[2 * k + 1] === focus);
+
+  const b = visibleBounds(t, f.width, f.height, 24 / t.k);
+  ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
+  const px = 1 / t.k; // one CSS pixel in world units
+
+  // Edges, one batch per style; highlighted ones again on top at full strength.
+  const edgePass = (highlight: boolean): void => {
+    for (const kind of EDGE_STYLES) {
+      ctx.beginPath();
+      let any = false;
+      model.edges.forEach((e, k) => {
+        if (e.kind !== kind || litEdge(k) !== highlight) return;
+        const s = ends[2 * k];
+        const d = ends[2 * k + 1];
+        const ax = p[2 * s], ay = p[2 * s + 1], bx = p[2 * d], by = p[2 * d + 1];
+        if (!segmentMayCross(b, ax, ay, bx, by)) return;
+        ctx.moveTo(ax, ay);
+        ctx.lineTo(bx, by);
+        any = true;
+        stats.edgesDrawn++;
+      });
+      if (!any) continue;
+      ctx.strokeStyle = edgeColour(theme, kind);
+      const w = kind === 'tag' ? 1 : kind === 'standard' ? 1.2 : 1.8;
+      ctx.lineWidth = (highlight ? w + 1.2 : w) * px;
+      ctx.setLineDash(kind === 'lateral' ? [7 * px, 5 * px] : kind === 'divergence' ? [2 * px, 4 * px] : []);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    // Arrowheads on directed edges, at the target's rim.
+    for (const kind of ['associative', 'divergence'] as const) {
+      ctx.beginPath();
+      let any = false;
+      model.edges.forEach((e, k) => {
+        if (e.kind !== kind || !e.directed || litEdge(k) !== highlight) return;
+        const s = ends[2 * k];
+        const d = ends[2 * k + 1];
+        const bx = p[2 * d], by = p[2 * d + 1];
+        if (!circleInBounds(b, bx, by, radii[d] + 12 * px)) return;
+        const dx = bx - p[2 * s], dy = by - p[2 * s + 1];
+        const len = Math.hypot(dx, dy) || 1;
+        const ux = dx / len, uy = dy / len;
+        const tipX = bx - ux * (radii[d] * 1.15 + 1.5 * px);
+        const tipY = by - uy * (radii[d] * 1.15 + 1.5 * px);
+        const size = 7 * px;
+        ctx.moveTo(tipX, tipY);
+        ctx.lineTo(tipX - ux * size - uy * size * 0.55, tipY - uy * size + ux * size * 0.55);
+        ctx.lineTo(tipX - ux * size + uy * size * 0.55, tipY - uy * size - ux * size * 0.55);
+        ctx.closePath();
+        any = true;
+      });
+      if (any) {
+        ctx.fillStyle = edgeColour(theme, kind);
+        ctx.fill();
+      }
+    }
+  };
+  ctx.globalAlpha = lit ? theme.dimAlpha : 1;
+  edgePass(false);
+  if (lit) {
+    ctx.globalAlpha = 1;
+    edgePass(true);
+  }
+
+  // Nodes, one batch per kind.
+  const nodePass = (highlight: boolean): void => {
+    for (const kind of NODE_ORDER) {
+      ctx.beginPath();
+      let any = false;
+      for (let i = 0; i < n; i++) {
+        if (kindOf[i] !== kind || (lit !== null && lit.has(i)) !== highlight) continue;
+        const r = radii[i];
+        if (!circleInBounds(b, p[2 * i], p[2 * i + 1], r * 1.3)) continue;
+        tracePath(ctx, kind, p[2 * i], p[2 * i + 1], r);
+        any = true;
+        stats.nodesDrawn++;
+      }
+      if (!any) continue;
+      ctx.fillStyle = theme.node[kind];
+      ctx.fill();
+      ctx.strokeStyle = theme.nodeStroke;
+      ctx.lineWidth = 1.5 * px;
+      ctx.stroke();
+    }
+  };
+  ctx.globalAlpha = lit ? Math.max(theme.dimAlpha, 0.3) : 1;
+  nodePass(false);
+  ctx.globalAlpha = 1;
+  if (lit) nodePass(true);
+
+  // The query: a halo ring so it reads as the centre of everything.
+  const q = scene.index.get(model.queryId);
+  if (q !== undefined) {
+    ctx.beginPath();
+    ctx.arc(p[2 * q], p[2 * q + 1], radii[q] + 5 * px + 2, 0, Math.PI * 2);
+    ctx.strokeStyle = theme.node.query;
+    ctx.lineWidth = 2 * px;
+    ctx.stroke();
+  }
+  // Hover and focus rings.
+  const ring = (i: number, colour: string, width: number): void => {
+    if (i < 0) return;
+    ctx.beginPath();
+    ctx.arc(p[2 * i], p[2 * i + 1], radii[i] * 1.35 + 4 * px, 0, Math.PI * 2);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width * px;
+    ctx.stroke();
+  };
+  if (f.hovered !== f.focused) ring(f.hovered, theme.hoverRing, 2);
+  ring(f.focused, theme.focusRing, 3.5);
+
+  // Text is drawn in screen space so it stays crisp and the same size at any zoom.
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const sx = (i: number): number => p[2 * i] * t.k + t.x;
+  const sy = (i: number): number => p[2 * i + 1] * t.k + t.y;
+  const showLabels = t.k >= LABEL_ZOOM || n <= SMALL_GRAPH;
+  const showEdgeText = t.k >= 0.6 || n <= SMALL_GRAPH;
+
+  // Alert glyphs ("!") inside the triangle badges.
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.font = `700 ${Math.max(8, Math.min(14, 12 * t.k))}px system-ui, sans-serif`;
+  ctx.fillStyle = theme.background;
+  for (let i = 0; i < n; i++) {
+    if (kindOf[i] === 'alert' && radii[i] * t.k >= 6 && circleInBounds(b, p[2 * i], p[2 * i + 1], radii[i])) {
+      ctx.fillText('!', sx(i), sy(i) + 2);
+    }
+  }
+
+  // Edge text: "lateral" on lateral edges, hop numbers in badges on associative edges.
+  if (showEdgeText) {
+    ctx.font = '600 11px system-ui, sans-serif';
+    let budget = 400;
+    model.edges.forEach((e, k) => {
+      if (budget <= 0 || (e.kind !== 'lateral' && !(e.kind === 'associative' && e.hop))) return;
+      const s = ends[2 * k];
+      const d = ends[2 * k + 1];
+      const mx = (sx(s) + sx(d)) / 2;
+      const my = (sy(s) + sy(d)) / 2;
+      if (mx < -20 || my < -20 || mx > f.width + 20 || my > f.height + 20) return;
+      ctx.globalAlpha = lit && !litEdge(k) ? theme.dimAlpha : 1;
+      budget--;
+      if (e.kind === 'lateral') {
+        ctx.lineWidth = 4;
+        ctx.strokeStyle = theme.halo;
+        ctx.strokeText('lateral', mx, my);
+        ctx.fillStyle = theme.edgeLateral;
+        ctx.fillText('lateral', mx, my);
+      } else {
+        ctx.beginPath();
+        ctx.arc(mx, my, 8, 0, Math.PI * 2);
+        ctx.fillStyle = theme.badgeFill;
+        ctx.fill();
+        ctx.fillStyle = theme.badgeText;
+        ctx.fillText(String(e.hop), mx, my + 0.5);
+      }
+    });
+    ctx.globalAlpha = 1;
+  }
+
+  // Node labels, by priority, skipping any that would overlap one already placed.
+  ctx.font = '500 12px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  const placed: number[] = []; // x0, y0, x1, y1 per label
+  const overlaps = (x0: number, y0: number, x1: number, y1: number): boolean => {
+    for (let j = 0; j < placed.length; j += 4) {
+      if (x0 < placed[j + 2] && x1 > placed[j] && y0 < placed[j + 3] && y1 > placed[j + 1]) return true;
+    }
+    return false;
+  };
+  const maxLabels = 220;
+  // Visible nodes are obstacles too, so a label never covers another node (skipped for huge views).
+  if (showLabels && stats.nodesDrawn <= 900) {
+    for (let i = 0; i < n; i++) {
+      const x = sx(i);
+      const y = sy(i);
+      if (x < -20 || y < -20 || x > f.width + 20 || y > f.height + 20) continue;
+      const r = radii[i] * t.k * 1.2;
+      placed.push(x - r, y - r, x + r, y + r);
+    }
+  }
+  const drawLabel = (i: number, strong: boolean): void => {
+    const node = model.nodes[i];
+    const x = sx(i);
+    const y = sy(i);
+    if (x < -200 || x > f.width + 20 || y < -20 || y > f.height + 20) return;
+    const text = truncate(node.label, node.kind === 'query' ? 48 : 30);
+    if (!text) return;
+    const r = radii[i] * t.k * (node.kind === 'lateral' ? 1.25 : 1.1);
+    const isQuery = node.kind === 'query';
+    ctx.font = isQuery ? '700 14px system-ui, sans-serif' : strong ? '600 12px system-ui, sans-serif' : '500 12px system-ui, sans-serif';
+    const w = ctx.measureText(text).width;
+    // Right of the node, else left of it; the query's label goes underneath.
+    const spots: [number, number][] = isQuery ? [[x - w / 2, y + r + 18]] : [[x + r + 5, y], [x - r - 5 - w, y]];
+    let spot = spots.find(([lx, ly]) => !overlaps(lx - 2, ly - 8, lx + w + 2, ly + 8));
+    if (!spot) {
+      if (!strong) return;
+      spot = spots[0];
+    }
+    const [lx, ly] = spot;
+    placed.push(lx - 2, ly - 8, lx + w + 2, ly + 8);
+    ctx.globalAlpha = lit && !lit.has(i) ? 0.35 : 1;
+    ctx.lineWidth = 4;
+    ctx.lineJoin = 'round';
+    ctx.strokeStyle = theme.halo;
+    ctx.strokeText(text, lx, ly);
+    ctx.fillStyle = node.kind === 'tag' ? theme.textMuted : theme.text;
+    ctx.fillText(text, lx, ly);
+    stats.labelsDrawn++;
+  };
+  // Strong labels first (query, focus, hover and their neighbours) so they always win the space.
+  if (q !== undefined) drawLabel(q, true);
+  if (focus >= 0 && focus !== q) drawLabel(focus, true);
+  if (lit) for (const i of lit) if (i !== q && i !== focus) drawLabel(i, lit.size <= 12);
+  // Zoomed out, only a few landmarks (the best-scored hits) keep their labels.
+  const limit = showLabels ? maxLabels : stats.labelsDrawn + 14;
+  {
+    for (let j = 0; j < scene.labelOrder.length && stats.labelsDrawn < limit; j++) {
+      const i = scene.labelOrder[j];
+      if (i === q || i === focus || (lit && lit.has(i))) continue;
+      drawLabel(i, false);
+    }
+  }
+  ctx.globalAlpha = 1;
+  return stats;
+}
