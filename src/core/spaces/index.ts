@@ -61,3 +61,5 @@ export {
   type EntityFeatures,
   type SpaceVector,
 } from './vectors';
+export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } from './features';
+export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION } from './serialize';

@@ -1,0 +1,35 @@
+// Entity recognition for E11: wink-nlp's lite English model (dates, times, money, durations,
+// e-mails, URLs, hashtags, @mentions) plus the core's capitalised-phrase heuristic for names
+// (the lite model does not tag people, places, organisations or products).
+// The wink model is loaded lazily, once per realm (~0.4 s, a few MB of JS).
+
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+import { capitalisedPhrases, mergeMentions, type EntityMention } from '../core/features';
+
+const KEEP = new Set(['DATE', 'TIME', 'MONEY', 'DURATION', 'EMAIL', 'URL', 'HASHTAG', 'MENTION']);
+
+type Nlp = ReturnType<typeof winkNLP>;
+let nlp: Nlp | undefined;
+
+function engine(): Nlp {
+  nlp ??= winkNLP(model, ['sbd', 'pos', 'ner']);
+  return nlp;
+}
+
+export function recognizeEntities(text: string): EntityMention[] {
+  const n = engine();
+  const found = n.readDoc(text).entities().out(n.its.detail) as unknown as { value: string; type: string }[];
+  const ner: EntityMention[] = [];
+  let from = 0;
+  for (const e of found) {
+    if (!KEEP.has(e.type)) continue;
+    const at = text.indexOf(e.value, from);
+    ner.push({ text: e.value, type: e.type, start: at >= 0 ? at : undefined });
+    if (at >= 0) from = at + e.value.length;
+  }
+  // a capitalised word inside a recognised span ("May" in "7 May 2023") is not a name
+  const inside = (m: EntityMention) =>
+    m.start !== undefined && ner.some((e) => e.start !== undefined && m.start! >= e.start && m.start! < e.start + e.text.length);
+  return mergeMentions(ner, capitalisedPhrases(text).filter((m) => !inside(m)));
+}
