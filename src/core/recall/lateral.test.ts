@@ -145,6 +145,11 @@ describe('recallWithLateral: the dual heap', () => {
     expect(r[0].score).toBeCloseTo(1.2, 12);
   });
 
+  it('a candidate without a known distance (NaN) is treated as near: standard if pooled, never lateral', () => {
+    const r = recallWithLateral([cand('p', 0.5, Number.NaN, ['a']), cand('u', 0, Number.NaN, ['a'], 1, { pooled: false })], ['a'], opts);
+    expect(r.map((x) => [x.id, x.mode])).toEqual([['p', 'standard']]);
+  });
+
   it('no query tags -> no lateral results', () => {
     const r = recallWithLateral(candidates, [], opts);
     expect(r.every((x) => x.mode === 'standard')).toBe(true);

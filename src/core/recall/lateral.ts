@@ -166,11 +166,11 @@ export function recallWithLateral(
   const anyQueryTags = queryTags.length > 0;
   for (const c of candidates) {
     const d = c.distance;
-    if (d <= t) {
+    if (!(d > t)) {
+      // near, or no distance known (NaN: e.g. a memory still waiting for its vector) -> standard only
       if (c.pooled !== false) standard.push(c);
       continue;
     }
-    if (!(d > t)) continue; // NaN distance: neither near nor far
     check?.(c.id);
     if (!anyQueryTags || c.lateralEligible === false) continue;
     const overlap = tagOverlap(queryTags, c.tags);
