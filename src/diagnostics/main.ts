@@ -1,0 +1,84 @@
+// diagnostics.html: starts the embed bridge, shows its load phases and backend, and exposes a
+// small typed test API on window for e2e tests and in-browser benchmarks.
+import { createEmbedBridge } from '../bridge/embed-bridge';
+import type { EmbedderInfo } from '../embed/types';
+import { benchEmbedder, type BrowserBenchResult } from './bench';
+
+export interface DiagApi {
+  embed(texts: string[]): Promise<Float32Array[]>;
+  info(): EmbedderInfo;
+  ready: Promise<EmbedderInfo>;
+  loadMs(): number | null;
+  bench(count?: number, batch?: number): Promise<BrowserBenchResult>;
+}
+
+declare global {
+  interface Window {
+    __diag: DiagApi;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const wanted = params.get('backend');
+const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
+
+const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
+const bridge = createEmbedBridge({ init: { backend } });
+const started = performance.now();
+let loadMs: number | null = null;
+
+bridge.onProgress((p) => {
+  el('encoder-phase').textContent = p.phase;
+  if (p.backend) el('encoder-backend').textContent = p.backend;
+  if (p.message) el('encoder-message').textContent = p.message;
+  const bar = el('encoder-progress') as HTMLProgressElement;
+  if (p.phase === 'fetching-model' && p.total) {
+    bar.max = p.total;
+    bar.value = p.loaded ?? 0;
+  } else if (p.phase === 'ready') {
+    bar.max = 1;
+    bar.value = 1;
+  }
+});
+
+const ready = bridge.ready().then((info) => {
+  loadMs = Math.round(performance.now() - started);
+  el('encoder-load-ms').textContent = `${loadMs} ms`;
+  el('encoder-backend').textContent = info.backend;
+  return info;
+});
+ready.catch((e: unknown) => {
+  el('encoder-phase').textContent = 'error';
+  el('encoder-message').textContent = e instanceof Error ? `${e.message} ${(e as { detail?: string }).detail ?? ''}` : String(e);
+});
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+document.getElementById('embed')!.addEventListener('click', async () => {
+  const texts = (document.getElementById('texts') as HTMLTextAreaElement).value.split('\n').filter((t) => t.trim());
+  const out = el('encoder-output');
+  try {
+    const t0 = performance.now();
+    const vs = await bridge.embed(texts);
+    const ms = performance.now() - t0;
+    const lines = [`${vs.length} vectors of ${vs[0]?.length ?? 0} in ${ms.toFixed(0)} ms`];
+    for (let i = 1; i < vs.length; i++) lines.push(`cos(1, ${i + 1}) = ${dot(vs[0], vs[i]).toFixed(4)}`);
+    out.textContent = lines.join('\n');
+  } catch (e) {
+    out.textContent = e instanceof Error ? e.message : String(e);
+  }
+});
+
+document.getElementById('bench')!.addEventListener('click', async () => {
+  const out = el('encoder-output');
+  out.textContent = 'running...';
+  out.textContent = JSON.stringify(await benchEmbedder(bridge), null, 2);
+});
+
+window.__diag = {
+  embed: (texts) => bridge.embed(texts),
+  info: () => bridge.info(),
+  ready,
+  loadMs: () => loadMs,
+  bench: (count, batch) => benchEmbedder(bridge, count, batch),
+};
