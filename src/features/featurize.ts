@@ -77,7 +77,7 @@ export function featurizeLexical(
   run('E8', () => emotionFeatures(text, resources));
   run('E9', () => hdcFeatures(text));
   run('E11', () => {
-    const mentions = recognizeEntities(text);
+    const mentions = recognizeEntities(text, (w) => resources.vader.has(w) || resources.afinn.has(w));
     return entityFeatures(mentions, extractRelations(text, mentions));
   });
   run('E12', () => lateFeatures(text, resources.vectors));

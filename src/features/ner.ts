@@ -17,13 +17,20 @@ function engine(): Nlp {
   return nlp;
 }
 
-export function recognizeEntities(text: string): EntityMention[] {
+// "today", "tonight": relative dates would make every memory of a day share an entity
+const RELATIVE = /^(today|yesterday|tomorrow|tonight|now|recently|this (morning|afternoon|evening|week|month|year))$/i;
+
+/**
+ * `isEmphasis(word)`: true for a lowercased word that is ordinary vocabulary written in capitals
+ * for emphasis ("AMAZING"), so it is not taken for a name; pass e.g. a sentiment-lexicon lookup.
+ */
+export function recognizeEntities(text: string, isEmphasis: (word: string) => boolean = () => false): EntityMention[] {
   const n = engine();
   const found = n.readDoc(text).entities().out(n.its.detail) as unknown as { value: string; type: string }[];
   const ner: EntityMention[] = [];
   let from = 0;
   for (const e of found) {
-    if (!KEEP.has(e.type)) continue;
+    if (!KEEP.has(e.type) || RELATIVE.test(e.value.trim())) continue;
     const at = text.indexOf(e.value, from);
     ner.push({ text: e.value, type: e.type, start: at >= 0 ? at : undefined });
     if (at >= 0) from = at + e.value.length;
@@ -31,5 +38,6 @@ export function recognizeEntities(text: string): EntityMention[] {
   // a capitalised word inside a recognised span ("May" in "7 May 2023") is not a name
   const inside = (m: EntityMention) =>
     m.start !== undefined && ner.some((e) => e.start !== undefined && m.start! >= e.start && m.start! < e.start + e.text.length);
-  return mergeMentions(ner, capitalisedPhrases(text).filter((m) => !inside(m)));
+  const shouted = (m: EntityMention) => /^[A-Z]+$/.test(m.text) && m.text.length > 3 && isEmphasis(m.text.toLowerCase());
+  return mergeMentions(ner, capitalisedPhrases(text).filter((m) => !inside(m) && !shouted(m)));
 }

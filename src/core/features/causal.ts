@@ -20,7 +20,7 @@ const MARKERS: ReadonlyArray<[RegExp, 'after' | 'before']> = [
   [/\bowing to\b/i, 'after'],
   [/\bthanks to\b/i, 'after'],
   [/\bas a result of\b/i, 'after'],
-  [/\bsince\b(?!\s+(?:\d|then|last|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i, 'after'],
+  [/\bsince\b(?!\s+(?:\d+|then|last|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i, 'after'],
   [/\bas a result\b/i, 'before'],
   [/\btherefore\b/i, 'before'],
   [/\bthus\b/i, 'before'],

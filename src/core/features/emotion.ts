@@ -2,7 +2,7 @@
 // valences as a second opinion. Lexicons are passed in (built into public/generated/lexicon.json).
 // Handled: negation in the 3 preceding words (x -0.74), boosters / dampeners ("very", "barely"),
 // ALL-CAPS emphasis, "but" (before x0.5, after x1.5), "!" amplification.
-// Vector: [positive, negative, compound, afinn, arousal]. Absent when no word carries affect.
+// Vector: [positive, negative, compound, afinn, arousal x 0.5]. Absent when no word carries affect.
 
 import type { LexicalResources } from './resources';
 
@@ -24,6 +24,7 @@ const NEGATION_SCALAR = -0.74;
 const ALPHA = 15; // VADER's compound normalisation
 
 export const EMOTION_DIM = 5;
+export const AROUSAL_WEIGHT = 0.5;
 
 export interface EmotionScores {
   positive: number;
@@ -107,5 +108,7 @@ export function emotionScores(text: string, lex: Pick<LexicalResources, 'vader' 
 export function emotionFeatures(text: string, lex: Pick<LexicalResources, 'vader' | 'afinn'>): Float32Array | undefined {
   const s = emotionScores(text, lex);
   if (s.hits === 0) return undefined;
-  return Float32Array.from([s.positive, s.negative, s.compound, s.afinn, s.arousal]);
+  // arousal at half weight: it is shared by joy and anger, so at full weight it would pull
+  // opposite valences together
+  return Float32Array.from([s.positive, s.negative, s.compound, s.afinn, s.arousal * AROUSAL_WEIGHT]);
 }

@@ -41,10 +41,11 @@ export function normalizeEntity(text: string): string {
  */
 export function capitalisedPhrases(text: string): EntityMention[] {
   const out: EntityMention[] = [];
-  const re = /[A-Z][\p{L}\p{M}'’.-]*(?:\s+(?:(?:of|de|van|von|la|del|the)\s+)?[A-Z][\p{L}\p{M}'’.-]*)*/gu;
+  const re = /(?<![\p{L}\p{N}_$])[A-Z][\p{L}\p{M}'’-]*(?:[ \t]+(?:(?:of|de|van|von|la|del|the)[ \t]+)?[A-Z][\p{L}\p{M}'’-]*)*/gu;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
-    let phrase = m[0].replace(/['’]s$/, '').replace(/[.'’-]+$/, '');
+    if (/^[\p{L}\p{N}_$(]/u.test(text.slice(m.index + m[0].length, m.index + m[0].length + 1))) continue; // inside an identifier
+    let phrase = m[0].replace(/['’]s$/, '').replace(/['’-]+$/, '');
     const words = phrase.split(/\s+/);
     const before = text.slice(0, m.index).trimEnd();
     const sentenceStart = before === '' || /[.!?:"“]$/.test(before) || /\n$/.test(text.slice(0, m.index));
