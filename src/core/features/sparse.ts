@@ -62,6 +62,34 @@ export function sparseFeatures(text: string, resources?: Pick<LexicalResources, 
 /** Weight of an expansion term relative to its source term, on top of the synonym's own weight. */
 export const EXPANSION_SCALE = 0.8;
 
+/** Inflection variants to find a synonym list under: "purchased" -> "purchase", "cars" -> "car". */
+export function baseForms(word: string): string[] {
+  const out = [word];
+  const strip = (suffix: string, add = '') => {
+    if (word.length > suffix.length + 2 && word.endsWith(suffix)) out.push(word.slice(0, -suffix.length) + add);
+  };
+  strip('ies', 'y');
+  strip('es');
+  strip('s');
+  strip('ed');
+  strip('ed', 'e');
+  strip('d');
+  strip('ing');
+  strip('ing', 'e');
+  return out;
+}
+
+function lookupRelated(
+  synonyms: LexicalResources['synonyms'],
+  surface: string,
+): ReadonlyArray<readonly [string, number]> | undefined {
+  for (const w of baseForms(surface)) {
+    const r = synonyms.get(w);
+    if (r) return r;
+  }
+  return undefined;
+}
+
 /**
  * E13: each E6 term plus its WordNet synonyms / hypernyms (stemmed), weighted
  * source weight x relation weight x EXPANSION_SCALE; a term reached twice keeps its max.
@@ -74,7 +102,7 @@ export function expandedFeatures(
   if (!weights.size) return undefined;
   const out = new Map(weights);
   for (const [term, w] of weights) {
-    const related = resources.synonyms.get(surfaces.get(term)!) ?? resources.synonyms.get(term);
+    const related = lookupRelated(resources.synonyms, surfaces.get(term)!);
     if (!related) continue;
     for (const [word, rel] of related) {
       const stem = porterStem(word);

@@ -1,0 +1,101 @@
+// featurize() over the real lexical resources (built into public/generated/ on demand) with a
+// stub encoder: which spaces are present, one encoder call, round trip through storage, and
+// that related texts score above unrelated ones where a space's design says they should.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeResources } from '../../scripts/lib/resources-node';
+import type { LexicalResources } from '../core/features';
+import { relevanceScore } from '../core/spaces';
+import { deserializeFeatures, featurize, featurizeQuery, serializeFeatures, spaceSimilarities } from './index';
+
+/** Bag-of-letters "encoder": deterministic, unit length, counts its calls. */
+function stubEncoder() {
+  const calls: string[][] = [];
+  return {
+    calls,
+    async embed(texts: string[]) {
+      calls.push(texts);
+      return texts.map((s) => {
+        const v = new Float32Array(16);
+        for (const ch of s.toLowerCase()) v[ch.charCodeAt(0) % 16] += 1;
+        const n = Math.hypot(...v) || 1;
+        return v.map((x) => x / n);
+      });
+    },
+  };
+}
+
+let res: LexicalResources;
+beforeAll(async () => {
+  res = await loadNodeResources();
+}, 60_000);
+
+describe('featurize', () => {
+  it('fills the spaces the text supports and leaves the rest absent', async () => {
+    const enc = stubEncoder();
+    const f = await featurize(
+      {
+        text: 'Caroline was really happy because the adoption agency in Boston called her back. She ran `checkStatus()` twice.',
+        createdAt: Date.UTC(2024, 4, 7, 15),
+        sessionPosition: 3,
+        media: [{ caption: 'a letter from the agency' }],
+      },
+      enc,
+      res,
+    );
+    expect(Object.keys(f).sort()).toEqual(['E1', 'E10', 'E11', 'E12', 'E13', 'E2', 'E3', 'E4', 'E5', 'E6', 'E7', 'E8', 'E9'].sort());
+    // one encoder call: the text, one causal clause, one caption
+    expect(enc.calls).toHaveLength(1);
+    expect(enc.calls[0]).toHaveLength(3);
+    expect(enc.calls[0][1]).toBe('the adoption agency in Boston called her back => Caroline was really happy');
+    expect(f.E9!.length).toBe(512);
+    expect(f.E8![2]).toBeGreaterThan(0); // positive compound
+  });
+
+  it('plain neutral prose: no E5, E7, E8, E10', async () => {
+    const f = await featurize({ text: 'The meeting room is on the third floor.', createdAt: 0 }, stubEncoder(), res);
+    for (const id of ['E5', 'E7', 'E8', 'E10'] as const) expect(f[id]).toBeUndefined();
+    expect(f.E6).toBeDefined();
+  });
+
+  it('uses a given E1 without encoding the text; queries skip temporal spaces', async () => {
+    const enc = stubEncoder();
+    const e1 = Float32Array.from([1, 0]);
+    const f = await featurize({ text: 'A quiet walk by the river.', createdAt: 0, semantic: e1 }, enc, res);
+    expect(f.E1).toBe(e1);
+    expect(enc.calls).toHaveLength(0);
+    const q = await featurizeQuery('river walk', stubEncoder(), res);
+    expect(q.E2 ?? q.E3 ?? q.E4).toBeUndefined();
+  });
+
+  it('round-trips through serialize / deserialize with the same similarities', async () => {
+    const f = await featurize(
+      { text: 'Melanie painted a sunset at the lake because it calmed her; `paintSunset(lake)`', createdAt: 1e12, sessionPosition: 1 },
+      stubEncoder(),
+      res,
+    );
+    const rows = serializeFeatures(f);
+    const back = deserializeFeatures(rows);
+    const sims = spaceSimilarities(back, f);
+    for (const [id, s] of Object.entries(sims)) expect(s, id).toBeCloseTo(1, 4);
+    expect(Object.keys(rows).sort()).toEqual(Object.keys(f).sort());
+  });
+
+  it('related texts beat unrelated ones in E6, E12, E13 and overall relevance', async () => {
+    const enc = stubEncoder();
+    const q = await featurizeQuery('Which car did Jon buy?', enc, res);
+    const related = await featurize({ text: 'Jon purchased a new automobile last week.', createdAt: 0 }, enc, res);
+    const same = await featurize({ text: 'Jon bought a car, a red one.', createdAt: 0 }, enc, res);
+    const other = await featurize({ text: 'The soup needed more salt and pepper.', createdAt: 0 }, enc, res);
+    const sRel = spaceSimilarities(q, related);
+    const sSame = spaceSimilarities(q, same);
+    const sOther = spaceSimilarities(q, other);
+    expect(sSame.E6!).toBeGreaterThan(sOther.E6 ?? 0);
+    expect(sRel.E12!).toBeGreaterThan(sOther.E12!);
+    // E13: "car" expands to "automobile", "buy" to "purchase": overlap E6 cannot see
+    const anon = spaceSimilarities(q, await featurize({ text: 'She purchased a new automobile.', createdAt: 0 }, enc, res));
+    expect(anon.E6 ?? 0).toBe(0);
+    expect(anon.E13!).toBeGreaterThan(0.1);
+    expect(sRel.E11!).toBeGreaterThan(0); // Jon in both
+    expect(relevanceScore(sSame).score).toBeGreaterThanOrEqual(relevanceScore(sOther).score);
+  });
+});
