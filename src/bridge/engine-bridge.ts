@@ -67,10 +67,11 @@ export function transferable(docs: IndexDoc[]): { docs: IndexDoc[]; buffers: Arr
 
 export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
   let nextRequestId = 1;
+  const baseTimeout = opts.timeoutMs ?? 15_000;
   const life = new WorkerLifecycle<EngineApi>({
     name: 'the search engine',
     spawn: opts.spawn ?? spawnEngineWorker,
-    timeoutMs: opts.timeoutMs ?? 15_000,
+    timeoutMs: baseTimeout,
     setupTimeoutMs: opts.loadTimeoutMs ?? 120_000,
     // serial: an upsert reaches the worker before a later search, in call order
     serial: true,
@@ -86,7 +87,10 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     start: () => life.start(),
     async upsert(doc) {
       const { docs, buffers } = transferable([doc]);
-      await life.call((r) => r.upsert(Comlink.transfer(docs[0], buffers)));
+      // Tokenising is linear in the text: a multi-MB paste takes seconds (about 1.6 s per MB
+      // measured on the dev box), which must not look like a hung worker.
+      const ms = baseTimeout + Math.ceil(doc.text.length / 100);
+      await life.call((r) => r.upsert(Comlink.transfer(docs[0], buffers)), { timeoutMs: ms });
     },
     async remove(id) {
       await life.call((r) => r.remove(id));

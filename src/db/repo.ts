@@ -149,24 +149,28 @@ export async function putSetting(db: MnemographDb, key: string, value: unknown):
   }
 }
 
-/** Newest first, tombstones excluded. */
-export function liveMemoriesQuery(db: MnemographDb, limit = 200): Observable<MemoryRow[]> {
-  return liveQuery(() =>
-    db.memories
-      .orderBy('createdAt')
-      .reverse()
-      .filter((m) => m.deletedAt === null)
-      .limit(limit)
-      .toArray(),
-  );
+/** Newest first, tombstones excluded. Usable inside a liveQuery / useLiveQuery. */
+export function listMemories(db: MnemographDb, limit = 200): Promise<MemoryRow[]> {
+  return db.memories
+    .orderBy('createdAt')
+    .reverse()
+    .filter((m) => m.deletedAt === null)
+    .limit(limit)
+    .toArray();
 }
 
 /** Count of live memories: all rows minus those in the deletedAt index (only tombstones have a key there). */
+export function countMemories(db: MnemographDb): Promise<number> {
+  return db.transaction('r', db.memories, async () => {
+    const [all, deleted] = await Promise.all([db.memories.count(), db.memories.where('deletedAt').aboveOrEqual(-Infinity).count()]);
+    return all - deleted;
+  });
+}
+
+export function liveMemoriesQuery(db: MnemographDb, limit = 200): Observable<MemoryRow[]> {
+  return liveQuery(() => listMemories(db, limit));
+}
+
 export function liveMemoryCountQuery(db: MnemographDb): Observable<number> {
-  return liveQuery(() =>
-    db.transaction('r', db.memories, async () => {
-      const [all, deleted] = await Promise.all([db.memories.count(), db.memories.where('deletedAt').aboveOrEqual(-Infinity).count()]);
-      return all - deleted;
-    }),
-  );
+  return liveQuery(() => countMemories(db));
 }

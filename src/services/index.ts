@@ -1,0 +1,127 @@
+// The services API the UI calls. One instance per page, created by initServices(); the
+// functions below delegate to it. See README.md for the contract.
+
+import type { Observable } from 'dexie';
+import { AppError } from '../core/errors';
+import type { HybridConfig } from '../core/hybrid';
+import type { Memory, MemoryId, MemoryStatus } from '../core/types';
+import { openDb } from '../db/db';
+import { countMemories as countRows, getSetting as getSettingRow, listMemories as listRows, liveMemoriesQuery, liveMemoryCountQuery, putSetting } from '../db/repo';
+import type { FeedbackRow } from '../db/schema';
+import { DB_NAME } from '../db/schema';
+import { createDbStatusStore, type DbStatus, type DbStatusStore } from '../db/status';
+import { createEngineBridge, type EngineClient, type EngineSnapshot, type EngineStats } from '../bridge/engine-bridge';
+import type { Embedder } from '../embed/types';
+import { createSearchController as makeController, type SearchController } from './search-controller';
+import { MnemographServices } from './services';
+import type { AddMemoryInput, FeedbackInput, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
+
+export * from './types';
+export { requestPersistence, storageInfo } from './storage';
+export type { SearchController, SearchOutcome } from './search-controller';
+export type { DbState, DbStatus } from '../db/status';
+export type { FeedbackRow } from '../db/schema';
+export type { EngineStats } from '../bridge/engine-bridge';
+export { MnemographServices } from './services';
+
+/** The database's state for the UI: `useSyncExternalStore(dbStatus.subscribe, dbStatus.get)`. */
+export const dbStatus: Pick<DbStatusStore, 'get' | 'subscribe'> = createDbStatusStore();
+const statusStore = dbStatus as DbStatusStore;
+
+export interface InitServicesOptions {
+  /** The sentence encoder (the embed bridge in the app, a fake in tests). */
+  embedder: Embedder;
+  /** Default 'mnemograph'; tests pass a fresh name. */
+  dbName?: string;
+  /** Default: the engine worker. Tests pass e.g. a bridge over a MessageChannel. */
+  engine?: (source: () => Promise<EngineSnapshot>) => EngineClient;
+  hybridConfig?: Partial<HybridConfig>;
+  sessionId?: string;
+  now?: () => number;
+  /** Start and fill the engine now (default true) rather than on the first search. */
+  warm?: boolean;
+  onIndexError?: (e: AppError) => void;
+  onEngineCrash?: (e: AppError) => void;
+}
+
+let current: MnemographServices | null = null;
+
+/**
+ * Opens the database, starts the engine and loads every live memory with its E1 vector into it.
+ * Rejects with AppError SCHEMA_OUTDATED / DB_BLOCKED / DB_UNAVAILABLE (also shown on dbStatus).
+ * Calling it again replaces the previous instance (closing it).
+ */
+export async function initServices(opts: InitServicesOptions): Promise<MnemographServices> {
+  if (!opts?.embedder) throw new AppError('INVALID_CONFIG', 'initServices needs an embedder.');
+  current?.dispose();
+  current = null;
+  const db = await openDb(opts.dbName ?? DB_NAME, { status: statusStore });
+  const engine = opts.engine ?? ((source) => createEngineBridge({ source, onCrash: opts.onEngineCrash }));
+  const s = new MnemographServices({
+    db,
+    embedder: opts.embedder,
+    engine,
+    hybridConfig: opts.hybridConfig,
+    sessionId: opts.sessionId,
+    now: opts.now,
+    onIndexError: opts.onIndexError,
+  });
+  if (opts.warm ?? true) {
+    try {
+      await s.engine.start();
+    } catch (e) {
+      s.dispose();
+      throw e;
+    }
+  }
+  current = s;
+  return s;
+}
+
+/** The running instance; rejects-by-throwing if initServices has not finished. */
+export function services(): MnemographServices {
+  if (!current) throw new AppError('DB_UNAVAILABLE', 'The app is still starting: the database is not open yet.');
+  return current;
+}
+
+export function disposeServices(): void {
+  current?.dispose();
+  current = null;
+  statusStore.set({ state: 'closed', error: null });
+}
+
+export const addMemory = (input: AddMemoryInput): Promise<Memory> => services().addMemory(input);
+export const updateMemory = (id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> => services().updateMemory(id, patch);
+export const deleteMemory = (id: MemoryId): Promise<void> => services().deleteMemory(id);
+export const restoreMemory = (id: MemoryId): Promise<Memory> => services().restoreMemory(id);
+export const setStatus = (id: MemoryId, status: MemoryStatus): Promise<Memory> => services().setStatus(id, status);
+export const getMemory = (id: MemoryId, opts?: { includeDeleted?: boolean }): Promise<Memory> => services().getMemory(id, opts);
+export const search = (query: string, opts?: SearchOptions, signal?: AbortSignal): Promise<SearchResultView[]> =>
+  services().search(query, opts, signal);
+export const recordFeedback = (input: FeedbackInput): Promise<FeedbackRow> => services().recordFeedback(input);
+export const engineStats = (): Promise<EngineStats> => services().engine.stats();
+
+/** A controller over `search` that aborts the previous request and drops stale answers. */
+export function createSearchController(): SearchController {
+  return makeController((q, o, signal) => search(q, o, signal));
+}
+
+/** Live list of memories, newest first, tombstones excluded. Wrap with dexie-react-hooks' useObservable / useLiveQuery. */
+export function liveMemories(limit = 200): Observable<Memory[]> {
+  return liveMemoriesQuery(services().db, limit);
+}
+
+/** Live count of non-deleted memories. */
+export function liveMemoryCount(): Observable<number> {
+  return liveMemoryCountQuery(services().db);
+}
+
+/** The same queries as plain promises, for `useLiveQuery(() => listMemories(50))`. */
+export const listMemories = (limit = 200): Promise<Memory[]> => listRows(services().db, limit);
+export const countMemories = (): Promise<number> => countRows(services().db);
+
+export const getSetting = <T>(key: string): Promise<T | undefined> => getSettingRow<T>(services().db, key);
+export const setSetting = (key: string, value: unknown): Promise<void> => putSetting(services().db, key, value);
+
+export type { DbStatusStore };
+export type DbStatusSnapshot = DbStatus;

@@ -1,0 +1,52 @@
+// Stale answers never replace fresh ones: each new search aborts the previous one, and a
+// response that arrives after a newer request was made is dropped by its request id.
+
+import type { SearchOptions, SearchResultView } from './types';
+
+export type SearchRunner = (query: string, opts: SearchOptions, signal: AbortSignal) => Promise<SearchResultView[]>;
+
+export type SearchOutcome =
+  | { status: 'fresh'; requestId: number; query: string; results: SearchResultView[] }
+  | { status: 'stale'; requestId: number };
+
+export interface SearchController {
+  /**
+   * Starts a search and aborts the previous one. Resolves 'fresh' with the results if no newer
+   * search was started meanwhile, else 'stale' (ignore it). Rejects only for the newest request.
+   */
+  run(query: string, opts?: SearchOptions): Promise<SearchOutcome>;
+  /** Aborts the search in flight, if any (e.g. when the search box unmounts). */
+  abort(): void;
+  /** Id of the newest request (0 before the first). */
+  latestRequestId(): number;
+}
+
+export function createSearchController(runner: SearchRunner): SearchController {
+  let latest = 0;
+  let current: AbortController | null = null;
+  return {
+    async run(query, opts = {}) {
+      const requestId = ++latest;
+      current?.abort();
+      const ac = new AbortController();
+      current = ac;
+      try {
+        const results = await runner(query, opts, ac.signal);
+        if (requestId !== latest) return { status: 'stale', requestId };
+        return { status: 'fresh', requestId, query, results };
+      } catch (e) {
+        // a superseded request's failure (usually ABORTED) is as stale as its answer
+        if (requestId !== latest) return { status: 'stale', requestId };
+        throw e;
+      } finally {
+        if (current === ac) current = null;
+      }
+    },
+    abort() {
+      latest++; // whatever is in flight is now stale
+      current?.abort();
+      current = null;
+    },
+    latestRequestId: () => latest,
+  };
+}

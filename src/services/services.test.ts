@@ -1,0 +1,282 @@
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../core/errors';
+import { isUuidV7 } from '../core/ids';
+import { MAX_EMBED_CHARS } from '../embed/types';
+import {
+  addMemory,
+  createSearchController,
+  dbStatus,
+  deleteMemory,
+  disposeServices,
+  engineStats,
+  getMemory,
+  initServices,
+  liveMemories,
+  liveMemoryCount,
+  recordFeedback,
+  restoreMemory,
+  search,
+  services,
+  setStatus,
+  updateMemory,
+} from './index';
+import { createChannelEngine, createFakeEmbedder } from './testing';
+import type { Observable } from 'dexie';
+
+let n = 0;
+const freshName = () => `svc-test-${Date.now()}-${n++}`;
+
+async function start(dbName = freshName()) {
+  const embedder = createFakeEmbedder();
+  const engine = createChannelEngine();
+  const s = await initServices({ embedder, dbName, engine: engine.factory, sessionId: 'session-1' });
+  return { s, embedder, engine, dbName };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (e) {
+    return e instanceof AppError ? e.code : `not AppError: ${String(e)}`;
+  }
+}
+
+function first<T>(o: Observable<T>): Promise<T> {
+  return new Promise((res, rej) => {
+    const sub = o.subscribe({
+      next: (v) => {
+        res(v);
+        queueMicrotask(() => sub.unsubscribe());
+      },
+      error: rej,
+    });
+  });
+}
+
+afterEach(() => disposeServices());
+
+describe('addMemory / getMemory', () => {
+  it('validates, stores memory + E1 vector in one go, and indexes it', async () => {
+    const { s } = await start();
+    const m = await addMemory({ text: 'Walked the dog along the river', tags: ' Outdoors, Dog  Walks ,outdoors', importance: 0.8, source: 'diary' });
+    expect(isUuidV7(m.id)).toBe(true);
+    expect(m).toMatchObject({ tags: ['outdoors', 'dog-walks'], importance: 0.8, source: 'diary', status: 'active', deletedAt: null, embedTruncated: false, sessionId: 'session-1', validTo: null });
+    expect(m.validFrom).toBe(m.createdAt);
+    expect(await getMemory(m.id)).toEqual(m);
+    const vec = await s.db.vectors.get([m.id, 'E1']);
+    expect(vec).toMatchObject({ memoryId: m.id, space: 'E1', dim: 32, dtype: 'float32', model: 'fake-hash/v1' });
+    expect(vec!.data.byteLength).toBe(32 * 4);
+    expect((await engineStats()).size).toBe(1);
+    const hits = await search('river dog');
+    expect(hits.map((h) => h.memory.id)).toEqual([m.id]);
+    expect(hits[0].hit.why.matchedTerms.length).toBeGreaterThan(0);
+    expect(hits[0].explanation).toMatch(/words: /);
+  });
+
+  it('rejects bad input with its code and stores nothing', async () => {
+    const { s } = await start();
+    expect(await codeOf(addMemory({ text: '   ' }))).toBe('EMPTY_TEXT');
+    expect(await codeOf(addMemory({ text: 'x', importance: 2 }))).toBe('INVALID_IMPORTANCE');
+    expect(await codeOf(addMemory({ text: 'x', importance: NaN }))).toBe('INVALID_IMPORTANCE');
+    expect(await s.db.memories.count()).toBe(0);
+    expect(await codeOf(getMemory('nope'))).toBe('NOT_FOUND');
+  });
+
+  it('stores a several-MB memory whole; only a bounded prefix is embedded', async () => {
+    const { s, embedder } = await start();
+    const text = 'lorem ipsum dolor sit amet '.repeat(150_000); // 4.05 MB
+    const m = await addMemory({ text });
+    expect(m.embedTruncated).toBe(true);
+    const row = await s.db.memories.get(m.id);
+    expect(row!.text.length).toBe(4_050_000);
+    expect(row!.text).toBe(text);
+    expect(embedder.calls[0].length).toBeLessThanOrEqual(MAX_EMBED_CHARS);
+    expect((await addMemory({ text: 'short' })).embedTruncated).toBe(false);
+  });
+
+  it('an encoder failure stores nothing', async () => {
+    const { s, embedder } = await start();
+    embedder.failNext = new AppError('MODEL_LOAD_FAILED');
+    expect(await codeOf(addMemory({ text: 'hello' }))).toBe('MODEL_LOAD_FAILED');
+    expect(await s.db.memories.count()).toBe(0);
+  });
+});
+
+describe('quota', () => {
+  it('QUOTA_EXCEEDED mid-write leaves neither memory nor vector, nor an index entry', async () => {
+    const { s } = await start();
+    await addMemory({ text: 'before the disk filled up' });
+    s.db.vectors.hook('creating', () => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    });
+    expect(await codeOf(addMemory({ text: 'this one does not fit' }))).toBe('QUOTA_EXCEEDED');
+    expect(await s.db.memories.count()).toBe(1);
+    expect(await s.db.vectors.count()).toBe(1);
+    expect((await engineStats()).size).toBe(1);
+    expect(await search('fit')).toEqual([]);
+  });
+});
+
+describe('update / delete / status', () => {
+  it('tombstones on delete, hides from lists and search, and restores', async () => {
+    const { s } = await start();
+    const a = await addMemory({ text: 'alpha apples' });
+    const b = await addMemory({ text: 'beta bananas' });
+    await deleteMemory(a.id);
+    const row = await s.db.memories.get(a.id);
+    expect(row!.deletedAt).not.toBeNull(); // a tombstone, not a removal
+    expect(await s.db.vectors.get([a.id, 'E1'])).toBeDefined();
+    expect(await codeOf(getMemory(a.id))).toBe('NOT_FOUND');
+    expect((await getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
+    expect(await search('apples')).toEqual([]);
+    expect((await first(liveMemories())).map((m) => m.id)).toEqual([b.id]);
+    expect(await first(liveMemoryCount())).toBe(1);
+    expect(await codeOf(deleteMemory(a.id))).toBe('NOT_FOUND');
+    await restoreMemory(a.id);
+    expect((await search('apples')).map((h) => h.memory.id)).toEqual([a.id]);
+    expect(await first(liveMemoryCount())).toBe(2);
+  });
+
+  it('lists newest first', async () => {
+    let t = 1000;
+    const embedder = createFakeEmbedder();
+    await initServices({ embedder, dbName: freshName(), engine: createChannelEngine().factory, now: () => (t += 10) });
+    const ids = [];
+    for (const text of ['one', 'two', 'three']) ids.push((await addMemory({ text })).id);
+    expect((await first(liveMemories(2))).map((m) => m.id)).toEqual([ids[2], ids[1]]);
+  });
+
+  it('quarantine hides from search unless asked; archive likewise', async () => {
+    await start();
+    const m = await addMemory({ text: 'suspicious claim about comets' });
+    await setStatus(m.id, 'quarantined');
+    expect(await search('comets')).toEqual([]);
+    expect((await search('comets', { includeQuarantined: true })).map((h) => h.memory.status)).toEqual(['quarantined']);
+    await setStatus(m.id, 'archived');
+    expect(await search('comets', { includeQuarantined: true })).toEqual([]);
+    expect((await search('comets', { includeArchived: true })).length).toBe(1);
+    await setStatus(m.id, 'active');
+    expect((await search('comets')).length).toBe(1);
+    expect(await codeOf(setStatus(m.id, 'gone' as never))).toBe('INVALID_OPTION');
+  });
+
+  it('updating the text re-embeds and re-indexes; tags are normalised', async () => {
+    const { s, embedder } = await start();
+    const m = await addMemory({ text: 'old words here' });
+    const before = embedder.calls.length;
+    const u = await updateMemory(m.id, { text: 'completely fresh vocabulary', tags: 'New Tag' });
+    expect(embedder.calls.length).toBe(before + 1);
+    expect(u.tags).toEqual(['new-tag']);
+    expect(u.createdAt).toBe(m.createdAt);
+    expect(await search('old words')).toEqual([]);
+    expect((await search('fresh vocabulary')).map((h) => h.memory.id)).toEqual([m.id]);
+    // a tag-only change does not re-embed, and keeps the vector in the index
+    await updateMemory(m.id, { importance: 0.9 });
+    expect(embedder.calls.length).toBe(before + 1 + 2); // + the two searches' query embeddings
+    const hits = await search('fresh vocabulary');
+    expect(hits[0].hit.why.cosine).toBeGreaterThan(0.5);
+    expect((await s.db.memories.get(m.id))!.importance).toBe(0.9);
+    expect(await codeOf(updateMemory(m.id, { importance: -1 }))).toBe('INVALID_IMPORTANCE');
+  });
+});
+
+describe('search', () => {
+  it('validates options and returns [] for an empty query', async () => {
+    await start();
+    expect(await search('   ')).toEqual([]);
+    expect(await codeOf(search('x', { topK: 0 }))).toBe('INVALID_OPTION');
+    expect(await codeOf(search('x', { topK: 1.5 }))).toBe('INVALID_OPTION');
+    expect(await codeOf(search('x', { asOf: NaN }))).toBe('INVALID_OPTION');
+    const ac = new AbortController();
+    ac.abort();
+    expect(await codeOf(search('x', {}, ac.signal))).toBe('ABORTED');
+  });
+
+  it('asOf filters by the valid-time interval', async () => {
+    await start();
+    await addMemory({ text: 'lived in paris', validFrom: 100, validTo: 200 });
+    await addMemory({ text: 'lived in rome', validFrom: 200 });
+    expect((await search('lived', { asOf: 150 })).map((h) => h.memory.text)).toEqual(['lived in paris']);
+    expect((await search('lived', { asOf: 250 })).map((h) => h.memory.text)).toEqual(['lived in rome']);
+  });
+
+  it('the controller drops a stale answer that arrives after a fresh one', async () => {
+    await start();
+    await addMemory({ text: 'a memory' });
+    const real = services();
+    const resolvers: (() => void)[] = [];
+    const signals: AbortSignal[] = [];
+    const orig = real.search.bind(real);
+    // delay each search until the test releases it, so answers can come back out of order
+    real.search = (q, o, signal) => {
+      signals.push(signal!);
+      return new Promise<void>((r) => resolvers.push(r)).then(() => orig(q, o));
+    };
+    const c = createSearchController();
+    const p1 = c.run('memory');
+    const p2 = c.run('a memory');
+    expect(signals[0].aborted).toBe(true); // the previous request was aborted
+    expect(signals[1].aborted).toBe(false);
+    resolvers[1](); // the fresh one answers first
+    const r2 = await p2;
+    resolvers[0](); // then the stale one
+    const r1 = await p1;
+    expect(r2).toMatchObject({ status: 'fresh', requestId: 2, query: 'a memory' });
+    expect(r1).toEqual({ status: 'stale', requestId: 1 });
+    expect(c.latestRequestId()).toBe(2);
+  });
+});
+
+describe('engine lifecycle', () => {
+  it('initServices fills the engine from existing data; a crash reloads from the db', async () => {
+    const dbName = freshName();
+    const first = await start(dbName);
+    const a = await addMemory({ text: 'persistent penguin' });
+    disposeServices();
+    const { engine } = await start(dbName);
+    expect((await engineStats()).size).toBe(1);
+    const b = await addMemory({ text: 'second penguin' });
+    engine.crash();
+    expect(engine.cores.length).toBe(first.engine.cores.length); // one worker per start so far
+    const hits = await search('penguin');
+    expect(engine.cores.length).toBe(2); // restarted
+    expect(hits.map((h) => h.memory.id).sort()).toEqual([a.id, b.id].sort());
+  });
+});
+
+describe('feedback', () => {
+  it('stores events and validates them', async () => {
+    const { s } = await start();
+    const m = await addMemory({ text: 'x marks the spot' });
+    const f = await recordFeedback({ memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral' });
+    expect(await s.db.feedback.get(f.id)).toEqual({ id: f.id, memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral', at: f.at });
+    expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'like' as never }))).toBe('INVALID_OPTION');
+    expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'reinforce', valence: 3 }))).toBe('INVALID_OPTION');
+    expect(await codeOf(recordFeedback({ memoryId: 'missing', kind: 'reinforce' }))).toBe('NOT_FOUND');
+  });
+});
+
+describe('database status', () => {
+  it('another tab upgrading the schema surfaces SCHEMA_OUTDATED', async () => {
+    const { dbName } = await start();
+    await addMemory({ text: 'kept safe' });
+    const seen: string[] = [];
+    const unsub = dbStatus.subscribe((st) => seen.push(st.state));
+    const newer = new Dexie(dbName);
+    newer.version(3).stores({ memories: 'id', vectors: '[memoryId+space]', settings: 'key', feedback: 'id', extra: 'id' });
+    await newer.open();
+    expect(seen).toEqual(['outdated']);
+    expect(dbStatus.get().error?.code).toBe('SCHEMA_OUTDATED');
+    expect(await codeOf(addMemory({ text: 'after the upgrade' }))).toBe('SCHEMA_OUTDATED');
+    expect(await newer.table('memories').count()).toBe(1); // nothing lost
+    unsub();
+    newer.close();
+  });
+
+  it('init with no embedder is a clear error', async () => {
+    expect(await codeOf(initServices({} as never))).toBe('INVALID_CONFIG');
+  });
+});

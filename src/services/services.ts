@@ -1,0 +1,269 @@
+// Orchestration: validate -> embed (outside any transaction) -> one write transaction ->
+// index. The database is the source of truth; the engine is a cache of it that can always be
+// rebuilt (a crashed engine reloads from the database).
+
+import { AppError } from '../core/errors';
+import type { HybridConfig, IndexDoc } from '../core/hybrid';
+import { uuidv7 } from '../core/ids';
+import type { Memory, MemoryId, MemoryStatus, SpaceId } from '../core/types';
+import { validateMemoryPatch, validateNewMemory, validateStatus } from '../core/validate';
+import type { MnemographDb } from '../db/db';
+import {
+  addFeedbackRow,
+  bulkGetMemories,
+  getMemoryRow,
+  getVectorRow,
+  insertMemory,
+  loadLiveMemories,
+  modifyMemory,
+  restoreMemoryRow,
+  setMemoryStatus,
+  tombstoneMemory,
+} from '../db/repo';
+import type { FeedbackRow } from '../db/schema';
+import { packVector, unpackVector } from '../db/vectors';
+import type { EngineClient, EngineSnapshot } from '../bridge/engine-bridge';
+import { prepareForEmbedding, type Embedder } from '../embed/types';
+import { explainHit } from './explain';
+import type { AddMemoryInput, FeedbackInput, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
+
+/** The space the encoder's vectors live in (seed 002: E1 = the general semantic space). */
+export const PRIMARY_SPACE: SpaceId = 'E1';
+export const MAX_TOP_K = 200;
+export const DEFAULT_TOP_K = 20;
+
+export interface ServiceDeps {
+  db: MnemographDb;
+  embedder: Embedder;
+  /** Built by the services with `source` (fills a fresh engine from the database). */
+  engine: (source: () => Promise<EngineSnapshot>) => EngineClient;
+  hybridConfig?: Partial<HybridConfig>;
+  sessionId?: string;
+  now?: () => number;
+  newId?: () => string;
+  /** Told about an index update that failed after the memory was safely stored (the index catches up on restart). */
+  onIndexError?: (e: AppError) => void;
+}
+
+export function toIndexDoc(m: Memory, vector: Float32Array | null): IndexDoc {
+  return {
+    id: m.id,
+    text: m.text,
+    tags: m.tags,
+    importance: m.importance,
+    createdAt: m.createdAt,
+    validFrom: m.validFrom,
+    validTo: m.validTo,
+    status: m.status,
+    deletedAt: m.deletedAt,
+    vector,
+  };
+}
+
+export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 'topK'>> & SearchOptions {
+  if (o === undefined || o === null) return { topK: DEFAULT_TOP_K };
+  if (typeof o !== 'object') throw new AppError('INVALID_OPTION', 'Search options must be an object.');
+  const r = o as Record<string, unknown>;
+  const topK = r.topK ?? DEFAULT_TOP_K;
+  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K)
+    throw new AppError('INVALID_OPTION', `topK must be a whole number from 1 to ${MAX_TOP_K}.`);
+  for (const k of ['includeQuarantined', 'includeArchived'] as const)
+    if (r[k] !== undefined && typeof r[k] !== 'boolean') throw new AppError('INVALID_OPTION', `${k} must be true or false.`);
+  if (r.asOf !== undefined && (typeof r.asOf !== 'number' || !Number.isFinite(r.asOf)))
+    throw new AppError('INVALID_OPTION', 'asOf must be a time in epoch milliseconds.');
+  return {
+    topK,
+    includeQuarantined: r.includeQuarantined as boolean | undefined,
+    includeArchived: r.includeArchived as boolean | undefined,
+    asOf: r.asOf as number | undefined,
+  };
+}
+
+function validateFeedback(f: unknown): FeedbackInput {
+  if (typeof f !== 'object' || f === null) throw new AppError('INVALID_OPTION', 'Feedback must be an object.');
+  const r = f as Record<string, unknown>;
+  if (typeof r.memoryId !== 'string' || !r.memoryId) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
+  if (r.kind !== 'reinforce' && r.kind !== 'suppress') throw new AppError('INVALID_OPTION', "Feedback kind must be 'reinforce' or 'suppress'.");
+  if (r.valence !== undefined && (typeof r.valence !== 'number' || !Number.isFinite(r.valence) || r.valence < -1 || r.valence > 1))
+    throw new AppError('INVALID_OPTION', 'Valence must be a number from -1 to 1.');
+  if (r.reason !== undefined && typeof r.reason !== 'string') throw new AppError('INVALID_OPTION', 'The reason must be text.');
+  if (r.mode !== undefined && r.mode !== 'standard' && r.mode !== 'lateral' && r.mode !== 'associative')
+    throw new AppError('INVALID_OPTION', 'Unknown retrieval mode.');
+  return r as unknown as FeedbackInput;
+}
+
+export class MnemographServices {
+  readonly db: MnemographDb;
+  readonly engine: EngineClient;
+  readonly embedder: Embedder;
+  readonly sessionId: string;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly onIndexError: (e: AppError) => void;
+  private readonly hybridConfig?: Partial<HybridConfig>;
+
+  constructor(deps: ServiceDeps) {
+    this.db = deps.db;
+    this.embedder = deps.embedder;
+    this.now = deps.now ?? Date.now;
+    this.newId = deps.newId ?? uuidv7;
+    this.sessionId = deps.sessionId ?? this.newId();
+    this.hybridConfig = deps.hybridConfig;
+    this.onIndexError = deps.onIndexError ?? ((e) => console.error('[mnemograph] index update failed; it will be rebuilt on restart', e));
+    this.engine = deps.engine(() => this.snapshot());
+  }
+
+  /** All live memories with their E1 vectors (this model's only), for (re)filling the engine. */
+  async snapshot(): Promise<EngineSnapshot> {
+    const info = this.embedder.info();
+    const loaded = await loadLiveMemories(this.db, PRIMARY_SPACE, info.id);
+    return { docs: loaded.map((l) => toIndexDoc(l.memory, l.vector)), dim: info.dim, config: this.hybridConfig };
+  }
+
+  /** Embeds the bounded prefix of `text`; checks dimension and finiteness. */
+  private async embedOne(text: string, signal?: AbortSignal): Promise<{ vector: Float32Array; truncated: boolean }> {
+    const prep = prepareForEmbedding(text);
+    const [vector] = await this.embedder.embed([prep.text], signal);
+    const { dim } = this.embedder.info();
+    if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
+    for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
+    return { vector, truncated: prep.truncated };
+  }
+
+  /** After a committed write: the engine follows; a failure there never undoes the write. */
+  private async index(fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (e) {
+      this.onIndexError(e instanceof AppError ? e : new AppError('WORKER_CRASHED', undefined, String(e)));
+    }
+  }
+
+  async addMemory(input: AddMemoryInput): Promise<Memory> {
+    const v = validateNewMemory(input);
+    const { vector, truncated } = await this.embedOne(v.text); // outside any transaction
+    const t = this.now();
+    const memory: Memory = {
+      id: this.newId(),
+      text: v.text,
+      tags: v.tags,
+      suggestedTags: [],
+      importance: v.importance,
+      ...(v.source !== undefined ? { source: v.source } : {}),
+      ...(v.media !== undefined ? { media: v.media } : {}),
+      createdAt: t,
+      updatedAt: t,
+      validFrom: v.validFrom ?? t,
+      validTo: v.validTo,
+      sessionId: this.sessionId,
+      status: 'active',
+      deletedAt: null,
+      embedTruncated: truncated,
+    };
+    if (memory.validTo !== null && memory.validTo < memory.validFrom)
+      throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
+    await insertMemory(this.db, memory, [packVector(memory.id, PRIMARY_SPACE, vector, this.embedder.info().id)]);
+    await this.index(() => this.engine.upsert(toIndexDoc(memory, vector)));
+    return memory;
+  }
+
+  async updateMemory(id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> {
+    const p = validateMemoryPatch(patch);
+    const current = await this.getMemory(id);
+    const textChanged = p.text !== undefined && p.text !== current.text;
+    const embedded = textChanged ? await this.embedOne(p.text!) : null; // outside any transaction
+    const t = this.now();
+    const next = await modifyMemory(
+      this.db,
+      id,
+      (row) => {
+        const m: Memory = { ...row, ...p, updatedAt: t } as Memory;
+        if (p.source === undefined && 'source' in p) delete m.source;
+        if (embedded) m.embedTruncated = embedded.truncated;
+        if (m.validTo !== null && m.validTo < m.validFrom) throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
+        return m;
+      },
+      embedded ? [packVector(id, PRIMARY_SPACE, embedded.vector, this.embedder.info().id)] : undefined,
+    );
+    const vector = embedded?.vector ?? (await this.storedVector(id));
+    await this.index(() => this.engine.upsert(toIndexDoc(next, vector)));
+    return next;
+  }
+
+  /** Tombstones the memory (restoreMemory undoes it) and drops it from the index. */
+  async deleteMemory(id: MemoryId): Promise<void> {
+    await tombstoneMemory(this.db, id, this.now());
+    await this.index(() => this.engine.remove(id));
+  }
+
+  async restoreMemory(id: MemoryId): Promise<Memory> {
+    const m = await restoreMemoryRow(this.db, id, this.now());
+    const vector = await this.storedVector(id);
+    await this.index(() => this.engine.upsert(toIndexDoc(m, vector)));
+    return m;
+  }
+
+  /** Quarantine, archive or re-activate. Quarantined / archived memories are hidden from search unless asked for. */
+  async setStatus(id: MemoryId, status: MemoryStatus): Promise<Memory> {
+    const s = validateStatus(status);
+    const m = await setMemoryStatus(this.db, id, s, this.now());
+    const vector = await this.storedVector(id);
+    await this.index(() => this.engine.upsert(toIndexDoc(m, vector)));
+    return m;
+  }
+
+  /** Rejects NOT_FOUND for a missing or deleted memory (unless includeDeleted). */
+  async getMemory(id: MemoryId, opts: { includeDeleted?: boolean } = {}): Promise<Memory> {
+    const m = await getMemoryRow(this.db, id);
+    if (!m || (m.deletedAt !== null && !opts.includeDeleted)) throw new AppError('NOT_FOUND');
+    return m;
+  }
+
+  async search(query: string, options?: SearchOptions, signal?: AbortSignal): Promise<SearchResultView[]> {
+    const opts = validateSearchOptions(options);
+    if (typeof query !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
+    if (signal?.aborted) throw new AppError('ABORTED');
+    if (!query.trim()) return [];
+    const { vector } = await this.embedOne(query, signal);
+    if (signal?.aborted) throw new AppError('ABORTED');
+    // A dense scan returns its top candidates however dissimilar; a hit with no matched word and
+    // a cosine <= 0 carries no evidence at all and is not shown.
+    const hits = (await this.engine.search({ text: query, vector }, opts, signal)).filter(
+      (h) => h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || h.why.cosine > 0,
+    );
+    const rows = await bulkGetMemories(this.db, hits.map((h) => h.id));
+    if (signal?.aborted) throw new AppError('ABORTED');
+    const out: SearchResultView[] = [];
+    hits.forEach((hit, i) => {
+      const memory = rows[i];
+      // deleted between indexing and now: the index lags by one message at most
+      if (memory && memory.deletedAt === null) out.push({ hit, memory, explanation: explainHit(hit) });
+    });
+    return out;
+  }
+
+  async recordFeedback(input: FeedbackInput): Promise<FeedbackRow> {
+    const f = validateFeedback(input);
+    const row: FeedbackRow = {
+      id: this.newId(),
+      memoryId: f.memoryId,
+      kind: f.kind,
+      at: this.now(),
+      ...(f.valence !== undefined ? { valence: f.valence } : {}),
+      ...(f.reason !== undefined ? { reason: f.reason } : {}),
+      ...(f.mode !== undefined ? { mode: f.mode } : {}),
+    };
+    await addFeedbackRow(this.db, row);
+    return row;
+  }
+
+  private async storedVector(id: MemoryId): Promise<Float32Array | null> {
+    const row = await getVectorRow(this.db, id, PRIMARY_SPACE);
+    return row && row.model === this.embedder.info().id ? unpackVector(row) : null;
+  }
+
+  dispose(): void {
+    this.engine.dispose();
+    this.db.close();
+  }
+}

@@ -1,0 +1,86 @@
+// Test doubles for the services: a deterministic hashed-bag-of-words embedder and an engine
+// "worker" on a MessageChannel running the real engine API (so Comlink and transfer are exercised).
+
+import * as Comlink from 'comlink';
+import { AppError } from '../core/errors';
+import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo } from '../embed/types';
+import { createEngineApi, EngineCore } from '../../workers/engine-core';
+import { createEngineBridge, type EngineClient, type EngineSnapshot, type WorkerHandle } from '../bridge/engine-bridge';
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export interface FakeEmbedder extends Embedder {
+  /** Texts passed to embed(), in order. */
+  calls: string[];
+  failNext?: AppError;
+}
+
+/** Each lowercase word adds 1 to bucket hash(word) % dim; the sum is L2-normalised. */
+export function createFakeEmbedder(dim = 32, id = 'fake-hash/v1'): FakeEmbedder {
+  const info: EmbedderInfo = { id, name: 'fake hashed bag of words', dim, backend: 'cpu', maxInputChars: MAX_EMBED_CHARS };
+  const e: FakeEmbedder = {
+    calls: [],
+    info: () => info,
+    async embed(texts, signal) {
+      if (signal?.aborted) throw new AppError('ABORTED');
+      if (e.failNext) {
+        const f = e.failNext;
+        e.failNext = undefined;
+        throw f;
+      }
+      return texts.map((t) => {
+        e.calls.push(t);
+        const v = new Float32Array(dim);
+        for (const w of t.toLowerCase().match(/[a-z0-9]+/g) ?? []) v[fnv1a(w) % dim] += 1;
+        let n = 0;
+        for (const x of v) n += x * x;
+        n = Math.sqrt(n) || 1;
+        for (let i = 0; i < dim; i++) v[i] /= n;
+        return v;
+      });
+    },
+  };
+  return e;
+}
+
+export interface ChannelEngine {
+  factory: (source: () => Promise<EngineSnapshot>) => EngineClient;
+  cores: EngineCore[];
+  /** Simulates the newest worker dying. */
+  crash(): void;
+}
+
+export function createChannelEngine(): ChannelEngine {
+  const cores: EngineCore[] = [];
+  let crashNewest: (d: string) => void = () => undefined;
+  const spawn = (): WorkerHandle => {
+    const { port1, port2 } = new MessageChannel();
+    const core = new EngineCore();
+    cores.push(core);
+    Comlink.expose(createEngineApi(core), port2 as unknown as Comlink.Endpoint);
+    let onCrash: (d: string) => void = () => undefined;
+    crashNewest = (d) => onCrash(d);
+    return {
+      port: port1 as unknown as Comlink.Endpoint,
+      terminate: () => {
+        port1.close();
+        port2.close();
+      },
+      onCrash: (cb) => {
+        onCrash = cb;
+      },
+    };
+  };
+  return {
+    factory: (source) => createEngineBridge({ source, spawn }),
+    cores,
+    crash: () => crashNewest('simulated crash'),
+  };
+}
