@@ -67,14 +67,25 @@ function scan(
 ): [number, number, number][] {
   const { data, dim, ids, scope } = m;
   const n = ids.length;
-  const pBase = parent * dim;
+  const p = data.subarray(parent * dim, parent * dim + dim);
   const pScope = scope[parent];
   const best: [number, number, number, number][] = []; // row, cos, factor, key
+  const d4 = dim - (dim % 4);
   for (let i = 0; i < n; i++) {
     if (closed[i]) continue;
     const base = i * dim;
-    let s = 0;
-    for (let j = 0; j < dim; j++) s += data[pBase + j] * data[base + j];
+    // 4 accumulators: ~2x faster than one in V8; the summation order is fixed, so results are deterministic
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    let j = 0;
+    for (; j < d4; j += 4) {
+      const b = base + j;
+      s0 += p[j] * data[b];
+      s1 += p[j + 1] * data[b + 1];
+      s2 += p[j + 2] * data[b + 2];
+      s3 += p[j + 3] * data[b + 3];
+    }
+    for (; j < dim; j++) s0 += p[j] * data[base + j];
+    const s = s0 + s1 + (s2 + s3);
     if (!(s >= minCos)) continue;
     const f = pScope !== -1 && scope[i] === pScope ? 1 : CROSS_SCOPE_PENALTY;
     const key = s * f;

@@ -1,0 +1,57 @@
+// Recall: options and profiles, lateral retrieval, the lateral evaluator, feedback, associative hops.
+export type { RecallDoc, RecallResult, ChainLink, HybridParams, RecallIndexLike } from './types';
+export { CognitiveProfile, PROFILES, PROFILE_NAMES, isCognitiveProfile, type ProfilePreset, type GroupBy } from './profiles';
+export {
+  RecallOptions,
+  RecallOptionsBuilder,
+  resolveRecallOptions,
+  hybridParams,
+  defaultLateralMaxResults,
+  BASE_DEFAULTS,
+  MAX_ASSOC_HOPS,
+  OPTION_NAMES,
+  type RecallOptionsInput,
+} from './options';
+export {
+  lateralScore,
+  lateralSimilarity,
+  l2FromCosine,
+  recencyDecay,
+  tagOverlap,
+  deriveQueryTags,
+  recallWithLateral,
+  QUERY_TAG_SOURCE_RESULTS,
+  SUGGESTED_TAG_WEIGHT,
+  type WeightedTag,
+  type LateralCandidate,
+  type LateralPassOptions,
+  type LateralHooks,
+} from './lateral';
+export {
+  LateralEvaluator,
+  formatLateralStatus,
+  formatReinforce,
+  LUR_DISABLE_BELOW,
+  LUR_TIGHTEN_BELOW,
+  LUR_HEALTHY_ABOVE,
+  TIGHTEN_FACTOR,
+  type LateralEvaluatorState,
+  type LateralStatus,
+  type TuningAction,
+} from './evaluator';
+export {
+  FeedbackState,
+  applyFeedback,
+  feedbackFactor,
+  validateValence,
+  SUPPRESSED_FACTOR,
+  BOOST_CAP,
+  VALENCE_SCALE,
+  type FeedbackEvent,
+  type MemoryFeedback,
+} from './feedback';
+export { associate, expandAssociative, CROSS_SCOPE_PENALTY, type AssocOptions, type AssocSource, type AssocOutcome } from './assoc';
+export { buildNeighbourMatrix, normalised, rowDot, type NeighbourMatrix } from './matrix';
+export { assignGroups, groupResults, UNTAGGED_GROUP, type ResultGroup } from './group';
+export { TopKHeap, compareRanked, ranksBefore, type Ranked } from './heap';
+export { recall, recallDetailed, prepareStandard, isRecallable, type RecallContext, type RecallReport } from './recall';
