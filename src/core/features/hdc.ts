@@ -31,36 +31,55 @@ function rotateInto(out: Uint32Array, v: Uint32Array, shift: number, xor: boolea
   }
 }
 
+/**
+ * Bitwise majority without per-bit loops: per-bit counters kept as bit planes (a ripple-carry
+ * adder over 32-bit words), so adding one hypervector costs a few word operations per word.
+ */
+class MajorityCounter {
+  private planes: Uint32Array[] = [];
+  n = 0;
+  add(v: Uint32Array): void {
+    for (let w = 0; w < WORDS; w++) {
+      let carry = v[w];
+      for (let p = 0; carry !== 0; p++) {
+        if (p === this.planes.length) this.planes.push(new Uint32Array(WORDS));
+        const plane = this.planes[p];
+        const t = plane[w] & carry;
+        plane[w] ^= carry;
+        carry = t;
+      }
+    }
+    this.n++;
+  }
+  /** Bit set where more than half the added vectors had it; exact ties take `tie`'s bit. */
+  result(tie: Uint32Array): Uint8Array {
+    const out = new Uint8Array(HDC_BITS / 8);
+    const half = this.n / 2;
+    for (let w = 0; w < WORDS; w++) {
+      for (let b = 0; b < 32; b++) {
+        let c = 0;
+        for (let p = 0; p < this.planes.length; p++) c += ((this.planes[p][w] >>> b) & 1) << p;
+        const bit = w * 32 + b;
+        if (c > half || (c === half && ((tie[w] >>> b) & 1) === 1)) out[bit >>> 3] |= 1 << (bit & 7);
+      }
+    }
+    return out;
+  }
+}
+
 export function hdcFeatures(text: string): Uint8Array | undefined {
   const terms = analyzeWithSurface(text, { stopwords: false }).map((t) => t.term);
   if (!terms.length) return undefined;
-  const counts = new Int16Array(HDC_BITS);
-  let n = 0;
+  const acc = new MajorityCounter();
   const gram = new Uint32Array(WORDS);
-  const addGram = (g: Uint32Array) => {
-    for (let w = 0; w < WORDS; w++) {
-      const x = g[w];
-      const base = w * 32;
-      for (let b = 0; b < 32; b++) counts[base + b] += (x >>> b) & 1 ? 1 : -1;
-    }
-    n++;
-  };
   for (let i = 0; i < terms.length; i++) {
-    addGram(termVector(terms[i]));
+    acc.add(termVector(terms[i]));
     for (let len = 2; len <= 3 && i + len <= terms.length; len++) {
       rotateInto(gram, termVector(terms[i]), 0, false);
       for (let k = 1; k < len; k++) rotateInto(gram, termVector(terms[i + k]), k, true);
-      addGram(gram);
+      acc.add(gram);
     }
   }
-  // majority; ties (even counts) broken by a fixed random vector so the result is deterministic
-  const tie = termVector('\u0000tie');
-  const out = new Uint8Array(HDC_BITS / 8);
-  for (let bit = 0; bit < HDC_BITS; bit++) {
-    const c = counts[bit];
-    const on = c > 0 || (c === 0 && ((tie[bit >>> 5] >>> (bit & 31)) & 1) === 1);
-    if (on) out[bit >>> 3] |= 1 << (bit & 7);
-  }
-  void n;
-  return out;
+  // ties (possible with an even count) broken by a fixed random vector: deterministic output
+  return acc.result(termVector('\u0000tie'));
 }
