@@ -64,7 +64,7 @@ export const LATERAL_PAIRS: readonly LateralDesign[] = [
     query: 'the charity relay race baton handoff',
     members: [
       { domain: 'running', startsWith: 'The charity relay.' },
-      { domain: 'software', startsWith: 'Race condition in the job queue' },
+      { domain: 'software', startsWith: 'Race condition in the job queue: two' },
     ],
   },
   {
@@ -178,18 +178,18 @@ export const CHAINS: readonly ChainDesign[] = [
   {
     query: 'race condition in the job queue',
     steps: [
-      'Race condition in the job queue',
-      'Added a mutex around the job queue',
-      'The mutex fixed the double dispatch',
-      'Replaced the mutex with a lock-free ring buffer',
+      'Race condition in the job queue: two',
+      'Race condition in the job queue fixed with a mutex',
+      'The mutex fixed the race condition in the job queue, but',
+      'Replaced the job queue mutex with a lock-free ring buffer',
     ],
   },
   {
     query: 'sourdough starter smells like acetone',
     steps: [
       'The sourdough starter smells like nail polish remover',
-      'Read up properly: an acetone smell in a sourdough starter',
-      'Feeding the starter twice a day made it double',
+      'Why the sourdough starter smells like nail polish remover',
+      'Feeding the sourdough starter twice a day fixed it',
       'Starter doubling reliably in six hours',
     ],
   },
@@ -206,18 +206,18 @@ export const CHAINS: readonly ChainDesign[] = [
     query: 'knee pain after a long run',
     steps: [
       'Left knee pain after the long run again',
-      'Physio says the knee pain on long runs is from the IT band',
+      'The left knee pain after long runs, on the outside',
       'Foam rolling the IT band and doing the hip strength routine',
-      'The hip strength exercises fixed the knee.',
+      'The hip strength routine fixed the knee pain',
     ],
   },
   {
     query: 'F barre chord buzzes',
     steps: [
-      'The F barre chord buzzes on the B and high E strings',
-      'The F barre chord buzz is coming from my thumb position',
+      'The F barre chord buzzes on the B and high E strings no matter',
+      'The F barre chord buzzes on the B and high E strings because',
       'Moved my thumb lower, behind the neck',
-      'Played "Wonderwall" (yes, I know) with a clean F barre chord',
+      'With my thumb low behind the neck, the F barre chord is clean',
     ],
   },
   {
@@ -226,14 +226,14 @@ export const CHAINS: readonly ChainDesign[] = [
       'The orders query is slow:',
       'EXPLAIN ANALYZE says the slow orders query',
       'Added a composite index on orders (customer_id, created_at)',
-      'The composite index on orders (customer_id, created_at) cut the orders query',
+      'The composite index on orders (customer_id, created_at) cut',
     ],
   },
   {
     query: 'walnut tabletop cupped',
     steps: [
       'The walnut tabletop cupped overnight',
-      'Elena explained the tabletop cupping',
+      'Why the walnut tabletop cupped overnight',
       'To stop the walnut tabletop cupping again',
       'The walnut tabletop is flat again',
     ],
