@@ -19,6 +19,8 @@ export interface EmbedInitOptions {
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;
+  /** A WebGPU warm-up slower than this (a software adapter) falls back to WASM. Default 30 s. */
+  webgpuWarmUpTimeoutMs?: number;
 }
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
@@ -100,11 +102,25 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
   const want = opts.backend ?? 'auto';
   if (want !== 'wasm' && (await tryWebGpu())) {
     report({ phase: 'warming-up', backend: 'webgpu' });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const building = buildOn('webgpu', fetched.artifacts, tokenizer, opts.batchSize);
     try {
-      encoder = await buildOn('webgpu', fetched.artifacts, tokenizer, opts.batchSize);
+      encoder = await Promise.race([
+        building,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('WebGPU warm-up timed out')),
+            opts.webgpuWarmUpTimeoutMs ?? 30_000,
+          );
+        }),
+      ]);
+      clearTimeout(timer);
       artifactsForFallback = fetched.artifacts;
       return encoder.info();
     } catch (e) {
+      clearTimeout(timer);
+      // A slow build may still finish later: free it rather than leak a second model.
+      building.then((late) => late.dispose(), () => undefined);
       if (want === 'webgpu') throw e;
       console.warn('embed worker: WebGPU warm-up failed, using WASM:', e);
     }
