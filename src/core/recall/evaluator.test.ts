@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LateralEvaluator, formatReinforce } from './evaluator';
+import { resolveRecallOptions } from './options';
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
@@ -25,6 +26,13 @@ describe('LateralEvaluator metrics', () => {
         '  LHI (hall): 0.20',
       ].join('\n'),
     );
+  });
+
+  it('takes its base threshold and window from recall options', () => {
+    const e = LateralEvaluator.forOptions(resolveRecallOptions({ lateralDistanceThreshold: 1.5, evaluationWindow: 3 }));
+    expect(e.threshold).toBe(1.5);
+    e.recordReturned(['a', 'b']);
+    expect(e.recordReturned(['c'])).toBe('disable'); // window of 3 reached with LUR 0
   });
 
   it('is 0 (not NaN) with no samples', () => {

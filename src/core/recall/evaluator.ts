@@ -87,6 +87,11 @@ export class LateralEvaluator {
     };
   }
 
+  /** An evaluator whose base threshold and window come from resolved recall options. */
+  static forOptions(o: Pick<RecallOptions, 'lateralDistanceThreshold' | 'evaluationWindow'>): LateralEvaluator {
+    return new LateralEvaluator({ baseThreshold: o.lateralDistanceThreshold, evaluationWindow: o.evaluationWindow });
+  }
+
   get enabled(): boolean {
     return this.s.enabled;
   }

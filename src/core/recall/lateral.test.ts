@@ -191,3 +191,41 @@ describe('TopKHeap', () => {
     }
   });
 });
+
+describe('recallWithLateral matches a brute-force reference (property)', () => {
+  function rng(seed: number) {
+    return () => ((seed = (seed * 1664525 + 1013904223) % 4294967296) / 4294967296);
+  }
+  it('for 50 random worlds', () => {
+    const all = ['a', 'b', 'c', 'd', 'e'];
+    for (let w = 0; w < 50; w++) {
+      const r = rng(w + 1);
+      const cs: LateralCandidate[] = Array.from({ length: 60 }, (_, i) => ({
+        id: `m${String(i).padStart(2, '0')}`,
+        score: Math.round(r() * 10) / 10, // many ties
+        pooled: r() < 0.7,
+        distance: r() * 2,
+        tags: all.filter(() => r() < 0.4),
+        importance: Math.round(r() * 4) / 4,
+        decay: 1,
+      }));
+      const q = all.filter(() => r() < 0.5);
+      const o = { topK: 1 + Math.floor(r() * 8), lateralMode: true, lateralDistanceThreshold: 0.8 + r() * 0.8, lateralMaxResults: 1 + Math.floor(r() * 4), lateralMinTagOverlap: r() * 0.8 };
+      const order = (x: { id: string; score: number }, y: { id: string; score: number }) => y.score - x.score || (x.id < y.id ? -1 : 1);
+      const std = cs.filter((c) => c.pooled && c.distance <= o.lateralDistanceThreshold).sort(order).slice(0, o.topK).map((c) => c.id);
+      const lat = cs
+        .filter((c) => c.distance > o.lateralDistanceThreshold)
+        .map((c) => ({ id: c.id, ov: tagOverlap(q, c.tags as string[]), c }))
+        .filter((x) => x.ov >= o.lateralMinTagOverlap && x.ov > 0)
+        .map((x) => ({ id: x.id, score: lateralScore(x.c.distance, x.ov, x.c.importance, 1) }))
+        .filter((x) => x.score > 0)
+        .sort(order)
+        .slice(0, o.lateralMaxResults)
+        .map((x) => x.id);
+      const got = recallWithLateral(cs, q, o);
+      expect(got.filter((x) => x.mode === 'standard').map((x) => x.id)).toEqual(std);
+      expect(got.filter((x) => x.mode === 'lateral').map((x) => x.id)).toEqual(lat);
+      expect(got.map((x) => x.mode)).toEqual([...std.map(() => 'standard'), ...lat.map(() => 'lateral')]);
+    }
+  });
+});

@@ -188,6 +188,7 @@ export function recallWithLateral(
       lateralScore: l.score,
       distance: l.c.distance,
       tagOverlap: l.overlap,
+      ...(l.c.lateralBoost !== undefined && l.c.lateralBoost !== 1 ? { feedbackFactor: l.c.lateralBoost } : {}),
     });
   }
   return out;

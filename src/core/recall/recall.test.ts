@@ -153,6 +153,7 @@ describe('DIVERGENT: lateral retrieval in recall', () => {
     const rf = FeedbackState.fromEvents([{ kind: 'reinforce', id: 'far', valence: 100, at: 1 }]);
     const r = recall(new FakeIndex(), 'database', Q, { profile: 'DIVERGENT' }, { now: NOW, feedback: rf });
     expect(r[4].score).toBeCloseTo((Math.sqrt(3) / (1 + Math.sqrt(3))) * (1 + 0.5 * Math.tanh(0.5)), 5);
+    expect(r[4].feedbackFactor).toBeCloseTo(1 + 0.5 * Math.tanh(0.5), 12);
   });
 });
 
