@@ -14,6 +14,7 @@
 import type { SpaceId } from '../types';
 import { DEFAULT_SIMILARITY_CONFIG, activeEmbedders, type SimilarityConfig } from './config';
 import { SPACES, SPACE_IDS, spaceLabel } from './registry';
+import { spaceSimilarities, type SpaceFeatures } from './features';
 import type { SpaceSims } from './relevance';
 
 export interface DivergenceAlert {
@@ -120,4 +121,18 @@ export function formatDivergenceAlert(alert: DivergenceAlert, config: Similarity
   ];
   if (skipped) lines.push(`Temporal spaces (${skipped}) are not considered for divergence alerts.`);
   return lines.join('\n');
+}
+
+/**
+ * detectDivergence from features: compares `current` with each recent memory through the
+ * registry's similarity functions and summarises the recent activity from the newest text.
+ * `recent` as selectRecentWindow returns it (newest first).
+ */
+export function detectFeatureDivergence(
+  current: SpaceFeatures,
+  recent: readonly { features: SpaceFeatures; text: string }[],
+  options: DivergenceOptions = {},
+): DivergenceAlert[] {
+  const sims = recent.map((m) => spaceSimilarities(current, m.features, { warn: options.warn }));
+  return detectDivergence(sims, summarizeRecent(recent.map((m) => m.text)), options);
 }

@@ -63,3 +63,6 @@ export {
 } from './vectors';
 export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } from './features';
 export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION } from './serialize';
+export { weightedSimilarity } from './relevance';
+export { detectFeatureDivergence } from './divergence';
+export { blendSpaceScores, type SpaceCandidate, type BlendOptions, type BlendedHit } from './rank';

@@ -96,3 +96,23 @@ export function isRelevant(sims: SpaceSims, config: SimilarityConfig = DEFAULT_S
 export function isHighlyRelevant(sims: SpaceSims, config: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG, warn?: (m: string) => void): boolean {
   return relevanceScore(sims, config, warn).relevantSpaces.length >= HIGHLY_RELEVANT_MIN_SPACES;
 }
+
+/**
+ * The seed's "Category-Weighted Scoring" summary: SUM(w_i x sim_i) / SUM(w_i) over the active
+ * (non-excluded, present) spaces, on raw similarities rather than margins. Unlike
+ * relevanceScore it is non-zero below the thresholds, so it can rank a whole candidate list.
+ * Negative similarities (opposite emotion) count as 0.
+ */
+export function weightedSimilarity(sims: SpaceSims, config: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG, warn: (m: string) => void = (m) => console.warn(m)): number {
+  let sum = 0;
+  let weight = 0;
+  for (const id of SPACE_IDS) {
+    if (config.excluded[id]) continue;
+    const raw = sims[id];
+    if (raw === undefined) continue;
+    const w = config.weights[id];
+    sum += w * Math.max(0, clean(raw, id, warn));
+    weight += w;
+  }
+  return weight > 0 ? sum / weight : 0;
+}
