@@ -131,7 +131,7 @@ export function associate(ranked: readonly RecallResult[], src: AssocSource, opt
   }
   frontier.sort(byScoreThenId);
 
-  const q = src.queryVector ? normalised(src.queryVector) : null;
+  const q = src.queryVector && src.queryVector.length === m.dim ? normalised(src.queryVector) : null;
   const found: Node[] = [];
   let expanded = 0;
   for (let hop = 1; hop <= opts.assocHops && frontier.length > 0; hop++) {
