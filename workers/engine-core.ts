@@ -45,6 +45,14 @@ export class EngineCore {
     this.require().upsert(doc);
   }
 
+  /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
+  upsertMany(docs: IndexDoc[]): void {
+    const index = this.require();
+    const probe = new HybridIndex(index.dim);
+    for (const d of docs) probe.upsert({ ...d, text: '', tags: [] }); // validates fields and vectors cheaply
+    for (const d of docs) index.upsert(d);
+  }
+
   remove(id: MemoryId): void {
     this.require().remove(id);
   }
@@ -115,6 +123,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   return {
     load: guard((docs: IndexDoc[], opts: EngineLoadOptions) => core.load(docs, opts)),
     upsert: guard((doc: IndexDoc) => core.upsert(doc)),
+    upsertMany: guard((docs: IndexDoc[]) => core.upsertMany(docs)),
     remove: guard((id: MemoryId) => core.remove(id)),
     search: guard((q: HybridQuery, opts: HybridSearchOptions, requestId?: number) => core.search(q, opts, requestId)),
     cancel: guard((requestId: number) => core.cancel(requestId)),

@@ -18,6 +18,8 @@ export interface EngineClient {
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
   upsert(doc: IndexDoc): Promise<void>;
+  /** Many docs in one message (imports); all or nothing. */
+  upsertMany(docs: IndexDoc[]): Promise<void>;
   remove(id: MemoryId): Promise<void>;
   search(q: HybridQuery, opts: HybridSearchOptions, signal?: AbortSignal): Promise<ScoredHit[]>;
   stats(): Promise<EngineStats>;
@@ -91,6 +93,11 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
       // measured on the dev box), which must not look like a hung worker.
       const ms = baseTimeout + Math.ceil(doc.text.length / 100);
       await life.call((r) => r.upsert(Comlink.transfer(docs[0], buffers)), { timeoutMs: ms });
+    },
+    async upsertMany(list) {
+      const { docs, buffers } = transferable(list);
+      const chars = list.reduce((n, d) => n + d.text.length, 0);
+      await life.call((r) => r.upsertMany(Comlink.transfer(docs, buffers)), { timeoutMs: baseTimeout + Math.ceil(chars / 100) });
     },
     async remove(id) {
       await life.call((r) => r.remove(id));

@@ -57,6 +57,12 @@ describe('validateNewMemory', () => {
     expect(codeOf(() => validateNewMemory({ text: 'x', validFrom: NaN }))).toBe('INVALID_OPTION');
   });
 
+  it('accepts a past createdAt for imports', () => {
+    expect(validateNewMemory({ text: 'x', createdAt: 5 }).createdAt).toBe(5);
+    expect(validateNewMemory({ text: 'x' }).createdAt).toBeUndefined();
+    expect(codeOf(() => validateNewMemory({ text: 'x', createdAt: 'yesterday' }))).toBe('INVALID_OPTION');
+  });
+
   it('trims the source and drops an empty one', () => {
     expect(validateNewMemory({ text: 'x', source: '  chat  ' }).source).toBe('chat');
     expect(validateNewMemory({ text: 'x', source: '   ' }).source).toBeUndefined();

@@ -18,6 +18,8 @@ export interface NewMemoryInput {
   validFrom?: number;
   validTo?: number | null;
   sessionId?: string;
+  /** Only for imports of past memories (epoch ms); defaults to now. */
+  createdAt?: number;
 }
 
 export interface ValidMemoryInput {
@@ -29,6 +31,7 @@ export interface ValidMemoryInput {
   validFrom?: number;
   validTo: number | null;
   sessionId?: string;
+  createdAt?: number;
 }
 
 /** One tag: trimmed, lowercased, inner whitespace runs -> '-', cut to MAX_TAG_LENGTH. '' = drop. */
@@ -115,8 +118,10 @@ export function validateNewMemory(input: unknown): ValidMemoryInput {
     if (typeof i.sessionId !== 'string' || !i.sessionId.trim()) throw new AppError('INVALID_OPTION', 'sessionId must be non-empty text.');
     sessionId = i.sessionId;
   }
+  const createdAt = i.createdAt === undefined ? undefined : validateTime(i.createdAt, 'createdAt');
   return {
     text,
+    createdAt,
     tags: normaliseTags(i.tags as string | string[] | undefined),
     importance: validateImportance(i.importance),
     source: validateSource(i.source),

@@ -20,6 +20,18 @@ export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors:
   }
 }
 
+/** Writes many memories and their vectors in one transaction (an import): all or nothing. */
+export async function insertMemories(db: MnemographDb, memories: MemoryRow[], vectors: VectorRow[]): Promise<void> {
+  try {
+    await db.transaction('rw', db.memories, db.vectors, async () => {
+      await db.memories.bulkAdd(memories);
+      if (vectors.length) await db.vectors.bulkPut(vectors);
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
 export async function getMemoryRow(db: MnemographDb, id: MemoryId): Promise<MemoryRow | undefined> {
   try {
     return await db.memories.get(id);

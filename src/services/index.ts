@@ -14,7 +14,7 @@ import { createEngineBridge, type EngineClient, type EngineSnapshot, type Engine
 import type { Embedder } from '../embed/types';
 import { createSearchController as makeController, type SearchController } from './search-controller';
 import { MnemographServices } from './services';
-import type { AddMemoryInput, FeedbackInput, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
+import type { AddMemoryInput, FeedbackInput, ImportMemoryInput, ImportOptions, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
 
 export * from './types';
 export { requestPersistence, storageInfo } from './storage';
@@ -91,6 +91,8 @@ export function disposeServices(): void {
 }
 
 export const addMemory = (input: AddMemoryInput): Promise<Memory> => services().addMemory(input);
+export const importMemories = (inputs: ImportMemoryInput[], opts?: ImportOptions): Promise<Memory[]> =>
+  services().importMemories(inputs, opts);
 export const updateMemory = (id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> => services().updateMemory(id, patch);
 export const deleteMemory = (id: MemoryId): Promise<void> => services().deleteMemory(id);
 export const restoreMemory = (id: MemoryId): Promise<Memory> => services().restoreMemory(id);

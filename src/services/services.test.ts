@@ -12,6 +12,7 @@ import {
   disposeServices,
   engineStats,
   getMemory,
+  importMemories,
   initServices,
   liveMemories,
   liveMemoryCount,
@@ -102,6 +103,47 @@ describe('addMemory / getMemory', () => {
     embedder.failNext = new AppError('MODEL_LOAD_FAILED');
     expect(await codeOf(addMemory({ text: 'hello' }))).toBe('MODEL_LOAD_FAILED');
     expect(await s.db.memories.count()).toBe(0);
+  });
+});
+
+describe('importMemories', () => {
+  it('imports with past times and sessions in one transaction, indexed, with progress', async () => {
+    const { s, embedder } = await start();
+    const progress: number[] = [];
+    const inputs = [
+      { text: 'started sourdough', tags: ['Bread'], createdAt: 1_000, sessionId: 's-a' },
+      { text: 'fed the starter', createdAt: 2_000, sessionId: 's-a' },
+      { text: 'baked first loaf', createdAt: 3_000, sessionId: 's-b', importance: 0.9 },
+    ];
+    const out = await importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(p.embedded) });
+    expect(progress).toEqual([2, 3]);
+    expect(embedder.calls.length).toBe(3);
+    expect(out.map((m) => [m.createdAt, m.validFrom, m.sessionId, m.tags])).toEqual([
+      [1000, 1000, 's-a', ['bread']],
+      [2000, 2000, 's-a', []],
+      [3000, 3000, 's-b', []],
+    ]);
+    expect(await s.db.vectors.count()).toBe(3);
+    expect((await engineStats()).size).toBe(3);
+    expect((await search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
+    expect((await first(liveMemories())).map((m) => m.text)).toEqual(['baked first loaf', 'fed the starter', 'started sourdough']);
+  });
+
+  it('one bad item or a full disk stores nothing', async () => {
+    const { s, embedder } = await start();
+    const err = await importMemories([{ text: 'fine' }, { text: '  ' }]).catch((e) => e);
+    expect((err as AppError).code).toBe('EMPTY_TEXT');
+    expect((err as AppError).message).toMatch(/^Item 2: /);
+    expect(embedder.calls.length).toBe(0); // validated before any encoding
+    s.db.vectors.hook('creating', () => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    });
+    expect(await codeOf(importMemories([{ text: 'a' }, { text: 'b' }]))).toBe('QUOTA_EXCEEDED');
+    expect(await s.db.memories.count()).toBe(0);
+    expect((await engineStats()).size).toBe(0);
+    const ac = new AbortController();
+    ac.abort();
+    expect(await codeOf(importMemories([{ text: 'a' }], { signal: ac.signal }))).toBe('ABORTED');
   });
 });
 

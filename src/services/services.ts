@@ -6,13 +6,14 @@ import { AppError } from '../core/errors';
 import type { HybridConfig, IndexDoc } from '../core/hybrid';
 import { uuidv7 } from '../core/ids';
 import type { Memory, MemoryId, MemoryStatus, SpaceId } from '../core/types';
-import { validateMemoryPatch, validateNewMemory, validateStatus } from '../core/validate';
+import { validateMemoryPatch, validateNewMemory, validateStatus, type ValidMemoryInput } from '../core/validate';
 import type { MnemographDb } from '../db/db';
 import {
   addFeedbackRow,
   bulkGetMemories,
   getMemoryRow,
   getVectorRow,
+  insertMemories,
   insertMemory,
   loadLiveMemories,
   modifyMemory,
@@ -25,7 +26,7 @@ import { packVector, unpackVector } from '../db/vectors';
 import type { EngineClient, EngineSnapshot } from '../bridge/engine-bridge';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
 import { explainHit } from './explain';
-import type { AddMemoryInput, FeedbackInput, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
+import type { AddMemoryInput, FeedbackInput, ImportMemoryInput, ImportOptions, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
 
 /** The space the encoder's vectors live in (seed 002: E1 = the general semantic space). */
 export const PRIMARY_SPACE: SpaceId = 'E1';
@@ -139,10 +140,8 @@ export class MnemographServices {
     }
   }
 
-  async addMemory(input: AddMemoryInput): Promise<Memory> {
-    const v = validateNewMemory(input);
-    const { vector, truncated } = await this.embedOne(v.text); // outside any transaction
-    const t = this.now();
+  private buildMemory(v: ValidMemoryInput, truncated: boolean, t: number): Memory {
+    const createdAt = v.createdAt ?? t;
     const memory: Memory = {
       id: this.newId(),
       text: v.text,
@@ -151,20 +150,69 @@ export class MnemographServices {
       importance: v.importance,
       ...(v.source !== undefined ? { source: v.source } : {}),
       ...(v.media !== undefined ? { media: v.media } : {}),
-      createdAt: t,
+      createdAt,
       updatedAt: t,
-      validFrom: v.validFrom ?? t,
+      validFrom: v.validFrom ?? createdAt,
       validTo: v.validTo,
-      sessionId: this.sessionId,
+      sessionId: v.sessionId ?? this.sessionId,
       status: 'active',
       deletedAt: null,
       embedTruncated: truncated,
     };
     if (memory.validTo !== null && memory.validTo < memory.validFrom)
       throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
+    return memory;
+  }
+
+  async addMemory(input: AddMemoryInput): Promise<Memory> {
+    const v = validateNewMemory(input);
+    const { vector, truncated } = await this.embedOne(v.text); // outside any transaction
+    const memory = this.buildMemory(v, truncated, this.now());
     await insertMemory(this.db, memory, [packVector(memory.id, PRIMARY_SPACE, vector, this.embedder.info().id)]);
     await this.index(() => this.engine.upsert(toIndexDoc(memory, vector)));
     return memory;
+  }
+
+  /**
+   * Imports many memories (e.g. the sample collection) all or nothing: every input is validated
+   * first (INVALID_OPTION / EMPTY_TEXT / INVALID_IMPORTANCE name the item), then embedded in
+   * batches outside any transaction (progress after each batch, abortable), then written in
+   * ONE transaction, then indexed in one engine message. Inputs may carry a past createdAt and
+   * their own sessionId. Ids are assigned in input order, so give inputs oldest first.
+   */
+  async importMemories(inputs: ImportMemoryInput[], opts: ImportOptions = {}): Promise<Memory[]> {
+    if (!Array.isArray(inputs)) throw new AppError('INVALID_OPTION', 'Import expects a list of memories.');
+    const valid = inputs.map((input, i) => {
+      try {
+        return validateNewMemory(input);
+      } catch (e) {
+        if (e instanceof AppError) throw new AppError(e.code, `Item ${i + 1}: ${e.message}`, e.detail);
+        throw e;
+      }
+    });
+    const batch = Math.max(1, opts.batchSize ?? 32);
+    const prepared = valid.map((v) => prepareForEmbedding(v.text));
+    const vectors: Float32Array[] = [];
+    const { dim, id: model } = this.embedder.info();
+    for (let i = 0; i < prepared.length; i += batch) {
+      if (opts.signal?.aborted) throw new AppError('ABORTED');
+      const out = await this.embedder.embed(prepared.slice(i, i + batch).map((p) => p.text), opts.signal);
+      for (const v of out) {
+        if (v.length !== dim || !v.every(Number.isFinite)) throw new AppError('INVALID_EMBEDDING');
+        vectors.push(v);
+      }
+      opts.onProgress?.({ embedded: vectors.length, total: prepared.length });
+    }
+    if (opts.signal?.aborted) throw new AppError('ABORTED');
+    const t = this.now();
+    const memories = valid.map((v, i) => this.buildMemory(v, prepared[i].truncated, t));
+    await insertMemories(
+      this.db,
+      memories,
+      memories.map((m, i) => packVector(m.id, PRIMARY_SPACE, vectors[i], model)),
+    );
+    await this.index(() => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, vectors[i]))));
+    return memories;
   }
 
   async updateMemory(id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> {

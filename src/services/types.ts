@@ -15,6 +15,19 @@ export interface AddMemoryInput {
   validTo?: number | null;
 }
 
+export interface ImportMemoryInput extends AddMemoryInput {
+  /** When it happened (epoch ms); default now. */
+  createdAt?: number;
+  sessionId?: string;
+}
+
+export interface ImportOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: { embedded: number; total: number }) => void;
+  /** Texts per encoder call (default 32). */
+  batchSize?: number;
+}
+
 export interface UpdateMemoryInput {
   text?: string;
   tags?: string | string[];
