@@ -7,7 +7,7 @@
 // 0.8^(1+2+..+hop), which is not what the seed's table describes.)
 // Scope: a neighbour in another session than its parent gets scopeFactor CROSS_SCOPE_PENALTY (0.9)
 // both in the beam choice (cos * 0.9) and in its score, so same-session neighbours win among near
-// equals; a clearly closer cross-session memory can still be chosen.
+// equals; a clearly closer cross-session memory can still be chosen. Unknown sessions: factor 1.
 // Merge: final = max(direct, assoc) when a walk reaches a memory from the engine's wider candidate
 // pool (`pool`); such a memory is shown as 'associative' with its chain and its own explanation.
 // Determinism: the frontier is processed in score desc, id asc order; a child reachable from two
@@ -87,7 +87,8 @@ function scan(
     for (; j < dim; j++) s0 += p[j] * data[base + j];
     const s = s0 + s1 + (s2 + s3);
     if (!(s >= minCos)) continue;
-    const f = pScope !== -1 && scope[i] === pScope ? 1 : CROSS_SCOPE_PENALTY;
+    // penalise only a known crossing: unknown scopes express no preference
+    const f = pScope === -1 || scope[i] === -1 || scope[i] === pScope ? 1 : CROSS_SCOPE_PENALTY;
     const key = s * f;
     if (best.length === k) {
       const w = best[k - 1];

@@ -1,5 +1,5 @@
 // Recall: options and profiles, lateral retrieval, the lateral evaluator, feedback, associative hops.
-export type { RecallDoc, RecallResult, ChainLink, HybridParams, RecallIndexLike } from './types';
+export type { RecallDoc, RecallResult, ChainLink, HybridParams, RecallIndexLike, HybridIndexLike } from './types';
 export { CognitiveProfile, PROFILES, PROFILE_NAMES, isCognitiveProfile, type ProfilePreset, type GroupBy } from './profiles';
 export {
   RecallOptions,
@@ -54,4 +54,4 @@ export { associate, expandAssociative, CROSS_SCOPE_PENALTY, type AssocOptions, t
 export { buildNeighbourMatrix, normalised, rowDot, type NeighbourMatrix } from './matrix';
 export { assignGroups, groupResults, UNTAGGED_GROUP, type ResultGroup } from './group';
 export { TopKHeap, compareRanked, ranksBefore, type Ranked } from './heap';
-export { recall, recallDetailed, prepareStandard, isRecallable, type RecallContext, type RecallReport } from './recall';
+export { recall, recallDetailed, recallSourceFromHybrid, prepareStandard, isRecallable, type RecallContext, type RecallReport } from './recall';

@@ -123,6 +123,12 @@ describe('builder', () => {
 
   it('exposes the hybrid params the engine applies', () => {
     const o = RecallOptions.builder().profile('DEBUGGING').topK(4).build();
-    expect(hybridParams(o)).toEqual({ candidateK: 20, lexicalWeight: 0.8, semanticWeight: expect.closeTo(0.2, 12) });
+    expect(hybridParams(o)).toEqual({
+      candidateK: 20,
+      lexicalWeight: 0.8,
+      semanticWeight: expect.closeTo(0.2, 12),
+      includeArchived: false,
+      includeQuarantined: false,
+    });
   });
 });

@@ -221,7 +221,13 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
 
 /** The hybrid parameters the engine applies for these options. */
 export function hybridParams(o: RecallOptions): HybridParams {
-  return { candidateK: o.candidateK, lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight };
+  return {
+    candidateK: o.candidateK,
+    lexicalWeight: o.lexicalWeight,
+    semanticWeight: o.semanticWeight,
+    includeArchived: o.includeArchived,
+    includeQuarantined: o.includeQuarantined,
+  };
 }
 
 /** Fluent builder: RecallOptions.builder().profile('DIVERGENT').topK(5).build(). Validates on build(). */

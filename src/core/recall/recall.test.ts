@@ -71,7 +71,7 @@ describe('recall: BALANCED and status gates', () => {
     expect(r[0].score).toBeCloseTo(1, 12);
     expect(r[1].score).toBeCloseTo(0.5 * Math.cos(deg(10)), 6);
     expect(r.every((x) => x.mode === 'standard')).toBe(true);
-    expect(ix.lastParams).toEqual({ candidateK: 50, lexicalWeight: 0.5, semanticWeight: 0.5 });
+    expect(ix.lastParams).toEqual({ candidateK: 50, lexicalWeight: 0.5, semanticWeight: 0.5, includeArchived: false, includeQuarantined: false });
     expect(ix.vectorCalls).toBe(0); // no lateral, no hops: no vector work at all
   });
   it('includes archived / quarantined only when asked', () => {

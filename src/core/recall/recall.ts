@@ -22,7 +22,7 @@ import {
 } from './lateral';
 import { buildNeighbourMatrix, normalised, rowDot, type NeighbourMatrix } from './matrix';
 import { hybridParams, resolveRecallOptions, type RecallOptions, type RecallOptionsInput } from './options';
-import type { RecallDoc, RecallIndexLike, RecallResult } from './types';
+import type { HybridIndexLike, RecallDoc, RecallIndexLike, RecallResult } from './types';
 
 export interface RecallContext extends LateralHooks {
   feedback?: FeedbackState | null;
@@ -171,4 +171,27 @@ export function recall(
   ctx: RecallContext = {},
 ): RecallResult[] {
   return recallDetailed(index, query, queryVector, options, ctx).results;
+}
+
+/**
+ * Adapt the engine's HybridIndex (search(q, opts) with a config patch) to RecallIndexLike, so the
+ * engine can call recall(recallSourceFromHybrid(index), ...). The pool is requested with
+ * topK = candidateK and the profile's weights; status gates are passed through.
+ */
+export function recallSourceFromHybrid(index: HybridIndexLike): RecallIndexLike {
+  return {
+    ids: () => index.ids(),
+    vectorOf: (id) => index.vectorOf(id),
+    doc: (id) => index.doc(id),
+    search: (query, queryVector, p) =>
+      index.search(
+        { text: query, vector: queryVector },
+        {
+          topK: p.candidateK,
+          includeArchived: p.includeArchived,
+          includeQuarantined: p.includeQuarantined,
+          config: { lexicalWeight: p.lexicalWeight, semanticWeight: p.semanticWeight, candidateK: p.candidateK },
+        },
+      ),
+  };
 }

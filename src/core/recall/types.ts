@@ -9,7 +9,8 @@ export interface RecallDoc {
   suggestedTags?: readonly string[];
   importance: number; // 0..1
   status: MemoryStatus;
-  sessionId: string;
+  /** Scope for associative hops (same session preferred); absent = unknown (no preference). */
+  sessionId?: string;
   createdAt: number; // epoch ms
   deletedAt?: number | null;
 }
@@ -41,6 +42,9 @@ export interface HybridParams {
   candidateK: number;
   lexicalWeight: number;
   semanticWeight: number;
+  /** Status gates the engine must honour in its candidate lists. */
+  includeArchived: boolean;
+  includeQuarantined: boolean;
 }
 
 /** The engine-side index, seen structurally. */
@@ -50,4 +54,20 @@ export interface RecallIndexLike {
   doc(id: MemoryId): RecallDoc | undefined;
   /** Standard hybrid search (BM25 + dense fused), best first. */
   search(query: string, queryVector: Float32Array, params: HybridParams): ScoredHit[];
+}
+
+/** The engine's HybridIndex as seen structurally (search takes a query object and options). */
+export interface HybridIndexLike {
+  ids(): Iterable<MemoryId>;
+  vectorOf(id: MemoryId): Float32Array | undefined;
+  doc(id: MemoryId): RecallDoc | undefined;
+  search(
+    q: { text: string; vector: Float32Array | null },
+    opts: {
+      topK: number;
+      includeArchived?: boolean;
+      includeQuarantined?: boolean;
+      config?: { lexicalWeight?: number; semanticWeight?: number; candidateK?: number };
+    },
+  ): ScoredHit[];
 }
