@@ -95,9 +95,13 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
   const base = import.meta.env.BASE_URL ?? '/';
   wasmPathPrefix = opts.wasmPath ?? `${base}wasm/`;
   report({ phase: 'fetching-model', loaded: 0 });
-  const fetched = await fetchUseLite(opts.modelUrl ?? `${base}models/use-lite/`, (loaded, total) =>
-    report({ phase: 'fetching-model', loaded, total }),
-  );
+  // One progress message per 256 KiB (about 100 for the whole model), not one per chunk.
+  let reported = 0;
+  const fetched = await fetchUseLite(opts.modelUrl ?? `${base}models/use-lite/`, (loaded, total) => {
+    if (loaded - reported < 256 * 1024 && loaded !== total) return;
+    reported = loaded;
+    report({ phase: 'fetching-model', loaded, total });
+  });
   const tokenizer = createTokenizer(fetched.vocabulary); // built once, shared by any rebuild
   const want = opts.backend ?? 'auto';
   if (want !== 'wasm' && (await tryWebGpu())) {
