@@ -25,6 +25,8 @@ describe('recallSourceFromHybrid', () => {
     const r = recall(src, 'postgres index', at(0), { topK: 3 });
     expect(r.map((x) => x.id)).toEqual(['a', 'b', 'c']);
     expect(r[0].why.matchedTerms.length).toBeGreaterThan(0);
+    // lexical-only (no vector yet): the adapter sends vector null instead of a 0-d query
+    expect(recall(src, 'postgres index', new Float32Array(0), { topK: 2 }).map((x) => x.id)).toEqual(['a', 'b']);
     const withArchived = recall(src, 'postgres index', at(0), { topK: 3, includeArchived: true });
     expect(withArchived.map((x) => x.id)).toContain('old');
   });

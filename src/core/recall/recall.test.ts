@@ -50,7 +50,7 @@ class FakeIndex implements RecallIndexLike {
     const out: ScoredHit[] = [];
     for (const [id, d] of Object.entries(DOCS)) {
       const v = at(d.angle);
-      const cos = v[0] * q[0] + v[1] * q[1];
+      const cos = q.length === 2 ? v[0] * q[0] + v[1] * q[1] : 0;
       const lex = d.text.includes(query) ? 1 : 0;
       const score = p.lexicalWeight * lex + p.semanticWeight * Math.max(cos, 0);
       if (score > 1e-9)
@@ -126,6 +126,13 @@ describe('DIVERGENT: lateral retrieval in recall', () => {
     expect(far.tagOverlap).toBe(1);
     expect(far.score).toBeCloseTo(Math.sqrt(3) / (1 + Math.sqrt(3)), 5);
   });
+  it('without a usable query vector nothing is far: lexical hits stay standard, no lateral', () => {
+    for (const qv of [new Float32Array(2), new Float32Array(0)]) {
+      const r = recall(new FakeIndex(), 'database', qv, { profile: 'DIVERGENT' }, { now: NOW });
+      expect(r.map((x) => [x.id, x.mode])).toEqual([['a', 'standard']]);
+    }
+  });
+
   it('explicit query tags replace derived ones', () => {
     const r = recall(new FakeIndex(), 'database', Q, { profile: 'DIVERGENT', queryTags: ['cooking'] }, { now: NOW });
     expect(r.filter((x) => x.mode === 'lateral').map((x) => x.id)).toEqual(['far2']);

@@ -110,9 +110,12 @@ export function recallDetailed(
     queryTags = deriveQueryTags(o.queryTags, pool.slice(0, 5).map((h) => docOf(h.id)!), o.queryTagLimit);
     const m = getMatrix();
     const q = normalised(queryVector);
+    // No usable query vector (lexical-only search, encoder not ready): distances are unknown, so
+    // every hit stays standard and nothing is classed as far — never "everything is lateral".
+    const usable = q.length === m.dim && q.some((x) => x !== 0);
     const dist = (id: MemoryId): number => {
-      const row = m.indexOf.get(id);
-      return row === undefined || q.length !== m.dim ? NaN : l2FromCosine(rowDot(m, row, q));
+      const row = usable ? m.indexOf.get(id) : undefined;
+      return row === undefined ? NaN : l2FromCosine(rowDot(m, row, q));
     };
     const now = ctx.now ?? Date.now();
     const pooled = new Map(pool.map((h) => [h.id, h]));
@@ -185,7 +188,7 @@ export function recallSourceFromHybrid(index: HybridIndexLike): RecallIndexLike 
     doc: (id) => index.doc(id),
     search: (query, queryVector, p) =>
       index.search(
-        { text: query, vector: queryVector },
+        { text: query, vector: queryVector.length > 0 ? queryVector : null },
         {
           topK: p.candidateK,
           includeArchived: p.includeArchived,
