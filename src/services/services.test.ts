@@ -24,6 +24,8 @@ import {
   updateMemory,
 } from './index';
 import { createChannelEngine, createFakeEmbedder } from './testing';
+import { MnemographServices } from './services';
+import { openDb } from '../db/db';
 import type { Observable } from 'dexie';
 
 let n = 0;
@@ -237,6 +239,17 @@ describe('search', () => {
     expect(await codeOf(search('x', {}, ac.signal))).toBe('ABORTED');
   });
 
+  it('semantic: false searches keywords only without calling the encoder', async () => {
+    const { embedder } = await start();
+    await addMemory({ text: 'orange cat' });
+    const calls = embedder.calls.length;
+    const hits = await search('cat', { semantic: false });
+    expect(hits.map((h) => h.memory.text)).toEqual(['orange cat']);
+    expect(hits[0].hit.why.semantic).toBe(0);
+    expect(embedder.calls.length).toBe(calls);
+    expect(await codeOf(search('cat', { semantic: 'no' as never }))).toBe('INVALID_OPTION');
+  });
+
   it('asOf filters by the valid-time interval', async () => {
     await start();
     await addMemory({ text: 'lived in paris', validFrom: 100, validTo: 200 });
@@ -286,6 +299,22 @@ describe('engine lifecycle', () => {
     const hits = await search('penguin');
     expect(engine.cores.length).toBe(2); // restarted
     expect(hits.map((h) => h.memory.id).sort()).toEqual([a.id, b.id].sort());
+  });
+});
+
+describe('other tabs', () => {
+  it("a second tab's engine follows this tab's writes", async () => {
+    const { dbName } = await start();
+    const tabB = new MnemographServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory });
+    await tabB.engine.start();
+    const m = await addMemory({ text: 'written in tab A about zebras' });
+    await expect.poll(async () => (await tabB.search('zebras')).map((h) => h.memory.id)).toEqual([m.id]);
+    await setStatus(m.id, 'quarantined');
+    await expect.poll(async () => (await tabB.search('zebras')).length).toBe(0);
+    await setStatus(m.id, 'active');
+    await deleteMemory(m.id);
+    await expect.poll(async () => (await tabB.engine.stats()).size).toBe(0);
+    tabB.dispose();
   });
 });
 

@@ -44,6 +44,12 @@ export interface ServiceDeps {
   newId?: () => string;
   /** Told about an index update that failed after the memory was safely stored (the index catches up on restart). */
   onIndexError?: (e: AppError) => void;
+  /** Follow other tabs' writes over a BroadcastChannel (default true). */
+  crossTab?: boolean;
+}
+
+interface ChangeMessage {
+  ids: MemoryId[];
 }
 
 export function toIndexDoc(m: Memory, vector: Float32Array | null): IndexDoc {
@@ -68,7 +74,7 @@ export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 
   const topK = r.topK ?? DEFAULT_TOP_K;
   if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K)
     throw new AppError('INVALID_OPTION', `topK must be a whole number from 1 to ${MAX_TOP_K}.`);
-  for (const k of ['includeQuarantined', 'includeArchived'] as const)
+  for (const k of ['includeQuarantined', 'includeArchived', 'semantic'] as const)
     if (r[k] !== undefined && typeof r[k] !== 'boolean') throw new AppError('INVALID_OPTION', `${k} must be true or false.`);
   if (r.asOf !== undefined && (typeof r.asOf !== 'number' || !Number.isFinite(r.asOf)))
     throw new AppError('INVALID_OPTION', 'asOf must be a time in epoch milliseconds.');
@@ -77,6 +83,7 @@ export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 
     includeQuarantined: r.includeQuarantined as boolean | undefined,
     includeArchived: r.includeArchived as boolean | undefined,
     asOf: r.asOf as number | undefined,
+    semantic: r.semantic as boolean | undefined,
   };
 }
 
@@ -112,6 +119,23 @@ export class MnemographServices {
     this.hybridConfig = deps.hybridConfig;
     this.onIndexError = deps.onIndexError ?? ((e) => console.error('[mnemograph] index update failed; it will be rebuilt on restart', e));
     this.engine = deps.engine(() => this.snapshot());
+    // Lists follow other tabs through Dexie's live queries; the engine follows through this channel.
+    if (typeof BroadcastChannel !== 'undefined' && deps.crossTab !== false) {
+      this.channel = new BroadcastChannel(`mnemograph-changes:${this.db.name}`);
+      this.channel.onmessage = (ev: MessageEvent<ChangeMessage>) => {
+        const ids = ev.data?.ids;
+        if (Array.isArray(ids) && ids.every((x) => typeof x === 'string'))
+          this.syncing = this.syncing.then(() => this.syncFromDb(ids)).catch((e) => this.onIndexError(this.db.fail(e)));
+      };
+    }
+  }
+
+  private readonly channel: BroadcastChannel | null = null;
+  /** Changes from other tabs, applied one batch at a time in arrival order. */
+  private syncing: Promise<void> = Promise.resolve();
+  /** Resolves when the changes announced by other tabs so far are in this tab's engine (tests). */
+  whenSynced(): Promise<void> {
+    return this.syncing;
   }
 
   /** All live memories with their E1 vectors (this model's only), for (re)filling the engine. */
@@ -131,13 +155,33 @@ export class MnemographServices {
     return { vector, truncated: prep.truncated };
   }
 
-  /** After a committed write: the engine follows; a failure there never undoes the write. */
-  private async index(fn: () => Promise<void>): Promise<void> {
+  /**
+   * After a committed write: the engine follows, and other tabs are told which ids changed so
+   * their engines follow too. A failure here never undoes the write.
+   */
+  private async index(ids: MemoryId[], fn: () => Promise<void>): Promise<void> {
+    try {
+      this.channel?.postMessage({ ids } satisfies ChangeMessage);
+    } catch {
+      /* a closed channel: this instance is being disposed */
+    }
     try {
       await fn();
     } catch (e) {
       this.onIndexError(e instanceof AppError ? e : new AppError('WORKER_CRASHED', undefined, String(e)));
     }
+  }
+
+  /** Another tab changed these memories: re-read them and bring this tab's engine up to date. */
+  async syncFromDb(ids: MemoryId[]): Promise<void> {
+    const rows = await bulkGetMemories(this.db, ids);
+    await Promise.all(
+      rows.map(async (row, i) => {
+        if (!row || row.deletedAt !== null) return this.index([], () => this.engine.remove(ids[i]));
+        const vector = await this.storedVector(row.id);
+        return this.index([], () => this.engine.upsert(toIndexDoc(row, vector)));
+      }),
+    );
   }
 
   private buildMemory(v: ValidMemoryInput, truncated: boolean, t: number): Memory {
@@ -169,7 +213,7 @@ export class MnemographServices {
     const { vector, truncated } = await this.embedOne(v.text); // outside any transaction
     const memory = this.buildMemory(v, truncated, this.now());
     await insertMemory(this.db, memory, [packVector(memory.id, PRIMARY_SPACE, vector, this.embedder.info().id)]);
-    await this.index(() => this.engine.upsert(toIndexDoc(memory, vector)));
+    await this.index([memory.id], () => this.engine.upsert(toIndexDoc(memory, vector)));
     return memory;
   }
 
@@ -211,7 +255,7 @@ export class MnemographServices {
       memories,
       memories.map((m, i) => packVector(m.id, PRIMARY_SPACE, vectors[i], model)),
     );
-    await this.index(() => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, vectors[i]))));
+    await this.index(memories.map((m) => m.id), () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, vectors[i]))));
     return memories;
   }
 
@@ -234,20 +278,20 @@ export class MnemographServices {
       embedded ? [packVector(id, PRIMARY_SPACE, embedded.vector, this.embedder.info().id)] : undefined,
     );
     const vector = embedded?.vector ?? (await this.storedVector(id));
-    await this.index(() => this.engine.upsert(toIndexDoc(next, vector)));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(next, vector)));
     return next;
   }
 
   /** Tombstones the memory (restoreMemory undoes it) and drops it from the index. */
   async deleteMemory(id: MemoryId): Promise<void> {
     await tombstoneMemory(this.db, id, this.now());
-    await this.index(() => this.engine.remove(id));
+    await this.index([id], () => this.engine.remove(id));
   }
 
   async restoreMemory(id: MemoryId): Promise<Memory> {
     const m = await restoreMemoryRow(this.db, id, this.now());
     const vector = await this.storedVector(id);
-    await this.index(() => this.engine.upsert(toIndexDoc(m, vector)));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector)));
     return m;
   }
 
@@ -256,7 +300,7 @@ export class MnemographServices {
     const s = validateStatus(status);
     const m = await setMemoryStatus(this.db, id, s, this.now());
     const vector = await this.storedVector(id);
-    await this.index(() => this.engine.upsert(toIndexDoc(m, vector)));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector)));
     return m;
   }
 
@@ -272,11 +316,12 @@ export class MnemographServices {
     if (typeof query !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
     if (signal?.aborted) throw new AppError('ABORTED');
     if (!query.trim()) return [];
-    const { vector } = await this.embedOne(query, signal);
+    const vector = opts.semantic === false ? null : (await this.embedOne(query, signal)).vector;
     if (signal?.aborted) throw new AppError('ABORTED');
+    const { semantic: _semantic, ...engineOpts } = opts;
     // A dense scan returns its top candidates however dissimilar; a hit with no matched word and
     // a cosine <= 0 carries no evidence at all and is not shown.
-    const hits = (await this.engine.search({ text: query, vector }, opts, signal)).filter(
+    const hits = (await this.engine.search({ text: query, vector }, engineOpts, signal)).filter(
       (h) => h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || h.why.cosine > 0,
     );
     const rows = await bulkGetMemories(this.db, hits.map((h) => h.id));
@@ -311,6 +356,7 @@ export class MnemographServices {
   }
 
   dispose(): void {
+    this.channel?.close();
     this.engine.dispose();
     this.db.close();
   }

@@ -45,6 +45,8 @@ export interface SearchOptions {
   includeArchived?: boolean;
   /** Only memories valid at this time (epoch ms). */
   asOf?: number;
+  /** false: keywords only, no encoder call (e.g. while the model is still loading). Default true. */
+  semantic?: boolean;
 }
 
 export interface SearchResultView {
