@@ -4,6 +4,7 @@ import { LateralEvaluator } from './evaluator';
 import { FeedbackState } from './feedback';
 import { groupResults } from './group';
 import { recall, recallDetailed } from './recall';
+import { RecallOptions } from './options';
 import type { HybridParams, RecallDoc, RecallIndexLike } from './types';
 
 const NOW = 1_700_000_000_000;
@@ -197,6 +198,16 @@ describe('associative hops in recall', () => {
     const a = JSON.stringify(recall(new FakeIndex(), 'database', Q, o, { now: NOW }));
     expect(JSON.stringify(recall(new FakeIndex(), 'database', Q, o, { now: NOW }))).toBe(a);
   });
+  it('accepts resolved options (builder output) and precomputed hits', () => {
+    const o = RecallOptions.builder().profile('CRITICAL').topK(1).build();
+    const ix = new FakeIndex();
+    expect(ids(recall(ix, 'database', Q, o))).toEqual(['a']);
+    const hits: ScoredHit[] = [{ id: 'c', score: 0.3, mode: 'standard', why: { lexical: 0, semantic: 0.3, bm25: 0, cosine: 0.9, matchedTerms: [] } }];
+    const ix2 = new FakeIndex();
+    expect(ids(recall(ix2, 'database', Q, {}, { hits }))).toEqual(['c']);
+    expect(ix2.lastParams).toBeNull(); // search was not called
+  });
+
   it('refuses bad options before any work', () => {
     const ix = new FakeIndex();
     expect(() => recall(ix, 'database', Q, { assocHops: 9 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
