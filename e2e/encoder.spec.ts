@@ -19,6 +19,14 @@ test('the encoder loads on WASM and matches the Node encoder', async ({ page }) 
 
   const info = await page.evaluate(() => window.__diag.ready);
   expect(info).toMatchObject({ dim: 512, backend: 'wasm' });
+  const history = await page.evaluate(() => window.__diag.history());
+  const phases = history.map((p) => p.phase).filter((p, i, a) => p !== a[i - 1]);
+  expect(phases).toEqual(['fetching-model', 'warming-up', 'ready']);
+  // Byte progress covered the weights (about 26 MB). The total needs Content-Length, which a
+  // service-worker cache may drop, so it is checked only when present.
+  const lastFetch = history.filter((p) => p.phase === 'fetching-model').at(-1);
+  expect(lastFetch?.loaded).toBeGreaterThan(20e6);
+  if (lastFetch?.total !== undefined) expect(lastFetch.loaded).toBe(lastFetch.total);
 
   const v = await page.evaluate(async (s) => Array.from((await window.__diag.embed([s]))[0]), SENTENCE);
   expect(v).toHaveLength(512);

@@ -1,7 +1,7 @@
 // diagnostics.html: starts the embed bridge, shows its load phases and backend, and exposes a
 // small typed test API on window for e2e tests and in-browser benchmarks.
 import { createEmbedBridge } from '../bridge/embed-bridge';
-import type { EmbedderInfo } from '../embed/types';
+import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
 import { benchEmbedder, type BrowserBenchResult } from './bench';
 
 export interface DiagApi {
@@ -10,6 +10,8 @@ export interface DiagApi {
   ready: Promise<EmbedderInfo>;
   loadMs(): number | null;
   bench(count?: number, batch?: number): Promise<BrowserBenchResult>;
+  /** Every load-progress event seen so far, in order. */
+  history(): EmbedLoadProgress[];
 }
 
 declare global {
@@ -27,7 +29,9 @@ const bridge = createEmbedBridge({ init: { backend } });
 const started = performance.now();
 let loadMs: number | null = null;
 
+const history: EmbedLoadProgress[] = [];
 bridge.onProgress((p) => {
+  history.push(p);
   el('encoder-phase').textContent = p.phase;
   if (p.backend) el('encoder-backend').textContent = p.backend;
   if (p.message) el('encoder-message').textContent = p.message;
@@ -81,4 +85,5 @@ window.__diag = {
   ready,
   loadMs: () => loadMs,
   bench: (count, batch) => benchEmbedder(bridge, count, batch),
+  history: () => history.slice(),
 };
