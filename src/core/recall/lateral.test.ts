@@ -229,3 +229,19 @@ describe('recallWithLateral matches a brute-force reference (property)', () => {
     }
   });
 });
+
+describe('lexical matches stay standard in lateral mode', () => {
+  it('a far pooled hit with bm25 > 0 is standard, not lateral or dropped', () => {
+    const o = { topK: 3, lateralMode: true, lateralDistanceThreshold: 1.2, lateralMaxResults: 2, lateralMinTagOverlap: 0.5 };
+    const r = recallWithLateral(
+      [
+        cand('lex', 0.8, 1.5, ['a'], 1, { lexicalMatch: true }),
+        cand('sem', 0.7, 1.5, ['a']), // far, pooled, no lexical match: lateral
+        cand('unpooled', 0, 1.5, ['a'], 1, { lexicalMatch: true, pooled: false }), // not a pooled hit: lateral
+      ],
+      ['a'],
+      o,
+    );
+    expect(r.map((x) => [x.id, x.mode])).toEqual([['lex', 'standard'], ['sem', 'lateral'], ['unpooled', 'lateral']]);
+  });
+});

@@ -111,6 +111,8 @@ export interface LateralCandidate {
   tags: ReadonlySet<string> | readonly string[];
   importance: number;
   decay: number;
+  /** The hybrid found the query's words in it (bm25 > 0): a pooled lexical match is never "far". */
+  lexicalMatch?: boolean;
   /** False excludes the memory from the lateral heap (e.g. suppressed). Default true. */
   lateralEligible?: boolean;
   /** Multiplier on the lateral score (feedback). Default 1. */
@@ -128,7 +130,14 @@ export interface LateralHooks {
   onLateralCheck?: (id: MemoryId) => void;
 }
 
-const noMatch = (): MatchExplanation => ({ lexical: 0, semantic: 0, bm25: 0, cosine: 0, matchedTerms: [] });
+/** No hybrid explanation: only the cosine, recovered from the L2 distance (cos = 1 - d²/2). */
+const noMatch = (d?: number): MatchExplanation => ({
+  lexical: 0,
+  semantic: 0,
+  bm25: 0,
+  cosine: d !== undefined && Number.isFinite(d) ? 1 - (d * d) / 2 : 0,
+  matchedTerms: [],
+});
 
 function standardResult(c: LateralCandidate, withDistance: boolean): RecallResult {
   const r: RecallResult = { id: c.id, score: c.score, mode: 'standard', why: c.why ?? noMatch() };
@@ -144,8 +153,9 @@ function standardOnly(candidates: Iterable<LateralCandidate>, topK: number): Rec
 }
 
 /**
- * The dual-heap pass. Lateral on: a candidate with distance <= threshold goes to the standard heap
- * (if pooled); one with distance > threshold goes to the lateral heap when its tag overlap >= min
+ * The dual-heap pass. Lateral on: a candidate with distance <= threshold (or a pooled lexical
+ * match) goes to the standard heap (if pooled); one with distance > threshold goes to the lateral
+ * heap when its tag overlap >= min
  * (far candidates that fail the overlap are dropped, as in seed 000's diagram). Lateral off: a
  * separate path with no distance, tag or lateral work at all.
  */
@@ -166,8 +176,11 @@ export function recallWithLateral(
   const anyQueryTags = queryTags.length > 0;
   for (const c of candidates) {
     const d = c.distance;
-    if (!(d > t)) {
-      // near, or no distance known (NaN: e.g. a memory still waiting for its vector) -> standard only
+    // Near, or no distance known (NaN: e.g. a memory still waiting for its vector), or a pooled
+    // lexical match -> standard only. Seed 000 is vector-only; in our hybrid a memory that contains
+    // the query's words is close in the lexical space, and lateral mode must ADD cross-domain
+    // memories, not take away the ones the query literally names.
+    if (!(d > t) || (c.lexicalMatch === true && c.pooled !== false)) {
       if (c.pooled !== false) standard.push(c);
       continue;
     }
@@ -184,7 +197,7 @@ export function recallWithLateral(
       id: l.id,
       score: l.score,
       mode: 'lateral',
-      why: l.c.why ?? noMatch(),
+      why: l.c.why ?? noMatch(l.c.distance),
       lateralScore: l.score,
       distance: l.c.distance,
       tagOverlap: l.overlap,

@@ -125,6 +125,7 @@ describe('DIVERGENT: lateral retrieval in recall', () => {
     const far = rep.results[4];
     expect(far.distance).toBeCloseTo(Math.sqrt(3), 5);
     expect(far.tagOverlap).toBe(1);
+    expect(far.why.cosine).toBeCloseTo(-0.5, 5); // 120° from the query, recovered from d
     expect(far.score).toBeCloseTo(Math.sqrt(3) / (1 + Math.sqrt(3)), 5);
   });
   it('without a usable query vector nothing is far: lexical hits stay standard, no lateral', () => {

@@ -113,9 +113,12 @@ export function recallDetailed(
     // No usable query vector (lexical-only search, encoder not ready): distances are unknown, so
     // every hit stays standard and nothing is classed as far — never "everything is lateral".
     const usable = q.length === m.dim && q.some((x) => x !== 0);
+    // one tight pass over the contiguous matrix for every row's cosine to the query
+    const cosRow = new Float32Array(usable ? m.ids.length : 0);
+    for (let r = 0; r < cosRow.length; r++) cosRow[r] = rowDot(m, r, q);
     const dist = (id: MemoryId): number => {
       const row = usable ? m.indexOf.get(id) : undefined;
-      return row === undefined ? NaN : l2FromCosine(rowDot(m, row, q));
+      return row === undefined ? NaN : l2FromCosine(cosRow[row]);
     };
     const now = ctx.now ?? Date.now();
     const pooled = new Map(pool.map((h) => [h.id, h]));
@@ -131,12 +134,13 @@ export function recallDetailed(
         score: h ? h.score : 0,
         pooled: h !== undefined,
         distance,
-        tags: new Set([...d!.tags, ...(d!.suggestedTags ?? [])]),
+        tags: d!.suggestedTags && d!.suggestedTags.length > 0 ? [...d!.tags, ...d!.suggestedTags] : d!.tags,
+        lexicalMatch: h !== undefined && h.why.bm25 > 0,
         importance: d!.importance,
         decay: recencyDecay(d!.createdAt, now, o.decayHalfLifeDays),
         lateralEligible: !suppressed,
         lateralBoost: ctx.feedback && !suppressed ? ctx.feedback.factor(id) : 1,
-        why: h?.why ?? { lexical: 0, semantic: 0, bm25: 0, cosine: Number.isNaN(distance) ? 0 : 1 - (distance * distance) / 2, matchedTerms: [] },
+        why: h?.why, // lateral-only: recallWithLateral derives the cosine from the distance
       });
     }
     results = recallWithLateral(candidates, queryTags, o, ctx).map((r) => {
