@@ -65,6 +65,7 @@ describe('featurize', () => {
     expect(enc.calls).toHaveLength(0);
     const q = await featurizeQuery('river walk', stubEncoder(), res);
     expect(q.E2 ?? q.E3 ?? q.E4).toBeUndefined();
+    expect(q.E10).toBe(q.E1); // the query text probes memories' media captions
   });
 
   it('round-trips through serialize / deserialize with the same similarities', async () => {

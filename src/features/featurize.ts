@@ -114,15 +114,21 @@ export async function featurize(
   return out;
 }
 
-/** A query's features: content spaces only (temporal spaces carry no query meaning). */
-export function featurizeQuery(
+/**
+ * A query's features: content spaces only (temporal spaces carry no query meaning). A query
+ * has no media, so its E10 is its E1: the text itself is the cross-modal probe, compared with
+ * the encoded captions of memories' images (same encoder, same space).
+ */
+export async function featurizeQuery(
   text: string,
   encoder: TextEncoder,
   resources: LexicalResources,
   options: Omit<FeaturizeOptions, 'skip'> & { semantic?: Float32Array } = {},
 ): Promise<SpaceFeatures> {
-  return featurize({ text, createdAt: Date.now(), semantic: options.semantic }, encoder, resources, {
+  const f = await featurize({ text, createdAt: Date.now(), semantic: options.semantic }, encoder, resources, {
     ...options,
-    skip: ['E2', 'E3', 'E4'],
+    skip: ['E2', 'E3', 'E4', 'E10'],
   });
+  if (f.E1) f.E10 = f.E1;
+  return f;
 }

@@ -39,11 +39,23 @@ const MARKERS: ReadonlyArray<[RegExp, 'after' | 'before']> = [
   [/\bwhich is why\b/i, 'before'],
 ];
 
+// A question about a cause ("Why did Caroline move?", "What made him quit?") has no marker but
+// names the effect it asks about: its clause is that effect, so a query finds the memory that
+// explains it in E5.
+const CAUSE_QUESTION = /^\s*(?:why|how come|what (?:caused|led to|made|makes|causes|is the reason|was the reason|were the reasons?))\b\s*(.*?)[\s?.!]*$/i;
+
 const clean = (s: string) => s.replace(/^[\s,;:–—-]+|[\s,;:–—.!?-]+$/g, '').trim();
 
 export function extractCausalClauses(text: string, maxClauses = 4): CausalClause[] {
   const out: CausalClause[] = [];
   for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const q = CAUSE_QUESTION.exec(sentence);
+    if (q && q[1].split(/\s+/).length >= 2) {
+      const effect = clean(q[1]);
+      out.push({ marker: sentence.trim().split(/\s+/)[0].toLowerCase(), cause: '', effect, text: effect });
+      if (out.length >= maxClauses) break;
+      continue;
+    }
     for (const [re, side] of MARKERS) {
       const m = re.exec(sentence);
       if (!m) continue;

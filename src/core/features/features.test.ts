@@ -46,6 +46,10 @@ describe('causal clauses (E5)', () => {
     expect(extractCausalClauses('The rent went up, so I left the flat.')[0].text).toBe('The rent went up => I left the flat');
     expect(extractCausalClauses('The storm led to a power cut')[0].text).toBe('The storm => a power cut');
   });
+  it('a why-question yields the effect it asks about', () => {
+    expect(extractCausalClauses('Why did Caroline move to Boston?').map((c) => c.text)).toEqual(['did Caroline move to Boston']);
+    expect(extractCausalClauses('What made Jon quit his job?')[0].effect).toBe('Jon quit his job');
+  });
   it('absent when no marker; temporal "since 2019" is not causal', () => {
     expect(extractCausalClauses('We had lunch by the lake.')).toEqual([]);
     expect(extractCausalClauses('I have lived here since 2019.')).toEqual([]);
