@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createUuidV7, isUuidV7, uuidV7Time, uuidv7 } from './ids';
+import { createUuidV7, isUuidV7, uuidV7Time, uuidv7, uuidv7At } from './ids';
 
 describe('uuidv7', () => {
   it('has the v7 layout and embeds the timestamp', () => {
@@ -35,5 +35,14 @@ describe('uuidv7', () => {
     expect([...ids].sort()).toEqual(ids);
     expect(isUuidV7(uuidv7())).toBe(true);
     expect(isUuidV7('not-a-uuid')).toBe(false);
+  });
+});
+
+describe('uuidv7At', () => {
+  it('carries the given time and stays unique', () => {
+    const ids = Array.from({ length: 1000 }, () => uuidv7At(1_600_000_000_000));
+    expect(new Set(ids).size).toBe(1000);
+    expect(ids.every((id) => uuidV7Time(id) === 1_600_000_000_000 && isUuidV7(id))).toBe(true);
+    expect(uuidv7At(1000) < uuidv7At(2000)).toBe(true);
   });
 });

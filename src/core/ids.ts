@@ -73,3 +73,11 @@ export function isUuidV7(s: unknown): s is string {
 export function uuidV7Time(id: string): number {
   return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
+
+/**
+ * A UUIDv7 carrying the given time (imports of past memories, so ids still sort by when things
+ * happened). Not monotonic across calls: uniqueness rests on the 74 random bits.
+ */
+export function uuidv7At(ms: number, fill: RandomFill = defaultFill): MemoryId {
+  return createUuidV7(() => ms, fill)();
+}

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import { isUuidV7 } from '../core/ids';
+import { isUuidV7, uuidV7Time } from '../core/ids';
 import { MAX_EMBED_CHARS } from '../embed/types';
 import {
   addMemory,
@@ -126,6 +126,7 @@ describe('importMemories', () => {
       [3000, 3000, 's-b', []],
     ]);
     expect(await s.db.vectors.count()).toBe(3);
+    expect(out.map((m) => uuidV7Time(m.id))).toEqual([1000, 2000, 3000]);
     expect((await engineStats()).size).toBe(3);
     expect((await search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
     expect((await first(liveMemories())).map((m) => m.text)).toEqual(['baked first loaf', 'fed the starter', 'started sourdough']);

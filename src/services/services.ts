@@ -4,7 +4,7 @@
 
 import { AppError } from '../core/errors';
 import type { HybridConfig, IndexDoc } from '../core/hybrid';
-import { uuidv7 } from '../core/ids';
+import { uuidv7, uuidv7At } from '../core/ids';
 import type { Memory, MemoryId, MemoryStatus, SpaceId } from '../core/types';
 import { validateMemoryPatch, validateNewMemory, validateStatus, type ValidMemoryInput } from '../core/validate';
 import type { MnemographDb } from '../db/db';
@@ -41,7 +41,8 @@ export interface ServiceDeps {
   hybridConfig?: Partial<HybridConfig>;
   sessionId?: string;
   now?: () => number;
-  newId?: () => string;
+  /** New ids; `atMs` is given for memories with a past createdAt (imports). */
+  newId?: (atMs?: number) => string;
   /** Told about an index update that failed after the memory was safely stored (the index catches up on restart). */
   onIndexError?: (e: AppError) => void;
   /** Follow other tabs' writes over a BroadcastChannel (default true). */
@@ -106,7 +107,7 @@ export class MnemographServices {
   readonly embedder: Embedder;
   readonly sessionId: string;
   private readonly now: () => number;
-  private readonly newId: () => string;
+  private readonly newId: (atMs?: number) => string;
   private readonly onIndexError: (e: AppError) => void;
   private readonly hybridConfig?: Partial<HybridConfig>;
 
@@ -114,7 +115,7 @@ export class MnemographServices {
     this.db = deps.db;
     this.embedder = deps.embedder;
     this.now = deps.now ?? Date.now;
-    this.newId = deps.newId ?? uuidv7;
+    this.newId = deps.newId ?? ((at) => (at === undefined ? uuidv7() : uuidv7At(at)));
     this.sessionId = deps.sessionId ?? this.newId();
     this.hybridConfig = deps.hybridConfig;
     this.onIndexError = deps.onIndexError ?? ((e) => console.error('[mnemograph] index update failed; it will be rebuilt on restart', e));
@@ -187,7 +188,8 @@ export class MnemographServices {
   private buildMemory(v: ValidMemoryInput, truncated: boolean, t: number): Memory {
     const createdAt = v.createdAt ?? t;
     const memory: Memory = {
-      id: this.newId(),
+      // a past createdAt gets an id carrying that time, so ids keep sorting by when things happened
+      id: this.newId(v.createdAt),
       text: v.text,
       tags: v.tags,
       suggestedTags: [],
