@@ -26,7 +26,8 @@ describe('src/core is a leaf', () => {
     expect(files.length).toBeGreaterThan(0);
   });
   it.each(files.map((f) => [relative(CORE, f), f]))('%s imports nothing outside the core', (_name, file) => {
-    const text = readFileSync(file, 'utf8');
+    // Comments may speak of "a document." freely; only code counts.
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
     expect(text).not.toMatch(FORBIDDEN_IMPORT);
     expect(text).not.toMatch(FORBIDDEN_GLOBAL);
     expect(text).not.toMatch(UPWARD_IMPORT);
