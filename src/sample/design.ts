@@ -102,7 +102,7 @@ export const LATERAL_PAIRS: readonly LateralDesign[] = [
   },
   {
     tag: 'grain',
-    query: 'planing wood with the grain to avoid tear-out',
+    query: 'which way to plane a board so the shavings come off like a ribbon',
     members: [
       { domain: 'woodworking', startsWith: 'Learning to read wood grain' },
       { domain: 'software', startsWith: 'Tomas and I talked about lock grain' },
@@ -110,7 +110,7 @@ export const LATERAL_PAIRS: readonly LateralDesign[] = [
   },
   {
     tag: 'tempo',
-    query: 'tempo run at comfortably hard pace',
+    query: 'Saturday run with Marcus at a comfortably hard pace',
     members: [
       { domain: 'running', startsWith: 'Tempo run with Marcus' },
       { domain: 'music', startsWith: 'Pushed the chord-change drill from 60 to 66 bpm' },
@@ -150,7 +150,7 @@ export const LATERAL_PAIRS: readonly LateralDesign[] = [
   },
   {
     tag: 'recovery',
-    query: 'rest day after a long run',
+    query: 'what to do the day after my longest run',
     members: [
       { domain: 'running', startsWith: 'Recovery day plan after the 18k' },
       { domain: 'software', startsWith: 'Disaster recovery drill' },
@@ -262,6 +262,7 @@ export const CORRECTIONS: readonly CorrectionDesign[] = [
 export const NEAR_DUPLICATES: readonly [string, string][] = [
   ['Courgette glut has arrived', 'Courgette glut: nine this morning'],
   ['Sauerkraut salt: 900 g cabbage', 'Sauerkraut salt is 2% of the cabbage weight'],
+  ["Decided what to make for Priya and Arun's wedding", 'Wedding present plan: walnut serving board'],
 ];
 
 /** People who recur in the collection. */
