@@ -12,6 +12,7 @@ import { DB_NAME } from '../db/schema';
 import { createDbStatusStore, type DbStatus, type DbStatusStore } from '../db/status';
 import { createEngineBridge, type EngineClient, type EngineSnapshot, type EngineStats } from '../bridge/engine-bridge';
 import type { Embedder } from '../embed/types';
+import { createEmbedBridge, type EmbedBridge } from '../bridge/embed-bridge';
 import { createSearchController as makeController, type SearchController } from './search-controller';
 import { MnemographServices } from './services';
 import type { AddMemoryInput, FeedbackInput, ImportMemoryInput, ImportOptions, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
@@ -29,8 +30,8 @@ export const dbStatus: Pick<DbStatusStore, 'get' | 'subscribe'> = createDbStatus
 const statusStore = dbStatus as DbStatusStore;
 
 export interface InitServicesOptions {
-  /** The sentence encoder (the embed bridge in the app, a fake in tests). */
-  embedder: Embedder;
+  /** The sentence encoder. Default: a new embed-worker bridge (createEmbedBridge()); tests pass a fake. */
+  embedder?: Embedder;
   /** Default 'mnemograph'; tests pass a fresh name. */
   dbName?: string;
   /** Default: the engine worker. Tests pass e.g. a bridge over a MessageChannel. */
@@ -45,21 +46,23 @@ export interface InitServicesOptions {
 }
 
 let current: MnemographServices | null = null;
+let ownedEmbedder: EmbedBridge | null = null;
 
 /**
  * Opens the database, starts the engine and loads every live memory with its E1 vector into it.
  * Rejects with AppError SCHEMA_OUTDATED / DB_BLOCKED / DB_UNAVAILABLE (also shown on dbStatus).
  * Calling it again replaces the previous instance (closing it).
  */
-export async function initServices(opts: InitServicesOptions): Promise<MnemographServices> {
-  if (!opts?.embedder) throw new AppError('INVALID_CONFIG', 'initServices needs an embedder.');
-  current?.dispose();
-  current = null;
+export async function initServices(opts: InitServicesOptions = {}): Promise<MnemographServices> {
+  if (opts.embedder !== undefined && (typeof opts.embedder?.embed !== 'function' || typeof opts.embedder?.info !== 'function'))
+    throw new AppError('INVALID_CONFIG', 'initServices: the embedder must have embed() and info().');
+  disposeServices();
   const db = await openDb(opts.dbName ?? DB_NAME, { status: statusStore });
+  const ownEmbedder = opts.embedder ? null : createEmbedBridge();
   const engine = opts.engine ?? ((source) => createEngineBridge({ source, onCrash: opts.onEngineCrash }));
   const s = new MnemographServices({
     db,
-    embedder: opts.embedder,
+    embedder: opts.embedder ?? ownEmbedder!,
     engine,
     hybridConfig: opts.hybridConfig,
     sessionId: opts.sessionId,
@@ -71,10 +74,12 @@ export async function initServices(opts: InitServicesOptions): Promise<Mnemograp
       await s.engine.start();
     } catch (e) {
       s.dispose();
+      ownEmbedder?.dispose();
       throw e;
     }
   }
   current = s;
+  ownedEmbedder = ownEmbedder;
   return s;
 }
 
@@ -87,6 +92,8 @@ export function services(): MnemographServices {
 export function disposeServices(): void {
   current?.dispose();
   current = null;
+  ownedEmbedder?.dispose();
+  ownedEmbedder = null;
   statusStore.set({ state: 'closed', error: null });
 }
 

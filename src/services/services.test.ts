@@ -348,7 +348,10 @@ describe('database status', () => {
     newer.close();
   });
 
-  it('init with no embedder is a clear error', async () => {
-    expect(await codeOf(initServices({} as never))).toBe('INVALID_CONFIG');
+  it('init checks the embedder; without one it uses the embed worker bridge', async () => {
+    expect(await codeOf(initServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
+    const s = await initServices({ dbName: freshName(), engine: createChannelEngine().factory });
+    expect(s.embedder.info()).toMatchObject({ id: 'use-lite-en/v1', dim: 512 });
+    expect((await engineStats()).dim).toBe(512);
   });
 });
