@@ -18,6 +18,8 @@ export interface GraphBench {
   frameTimes(count?: number): Promise<number[]>;
   /** rAF-to-rAF intervals (ms) of the last frameTimes() run. */
   lastIntervals: number[];
+  /** Where a node is drawn, relative to the canvas (for e2e clicks and hovers). */
+  screenPosition(nodeId: string): { x: number; y: number } | null;
 }
 
 declare global {
@@ -38,6 +40,7 @@ const bench: GraphBench = {
   nodes: 0,
   lastIntervals: [],
   frameTimes: () => Promise.reject(new Error('the graph is not ready yet')),
+  screenPosition: () => null,
 };
 window.__graphBench = bench;
 
@@ -51,6 +54,7 @@ function Lab() {
   const model = useMemo(() => buildGraphModel({ ...syntheticInput(n, { showTags }), depth }), [depth, showTags]);
   bench.nodes = model.nodes.length;
 
+  bench.screenPosition = (id) => graph.current?.screenPosition(id) ?? null;
   bench.frameTimes = (count = 60) =>
     new Promise((resolve, reject) => {
       const g = graph.current;

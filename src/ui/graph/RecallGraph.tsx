@@ -29,6 +29,8 @@ export interface RecallGraphHandle {
   /** Sets the zoom transform without animation (for benches and tests). */
   setTransform(t: Transform): void;
   fit(): void;
+  /** Where a node is drawn, in CSS pixels relative to the canvas; null before layout. */
+  screenPosition(nodeId: string): { x: number; y: number } | null;
 }
 
 export interface RecallGraphProps {
@@ -102,7 +104,7 @@ export function RecallGraph(props: RecallGraphProps) {
     const p = pos.current;
     const sc = posScene.current;
     if (!canvas || !p || !sc) return 0;
-    const ctx = canvas.getContext('2d');
+    const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) return 0;
     const t0 = performance.now();
     drawFrame(ctx, {
@@ -156,6 +158,14 @@ export function RecallGraph(props: RecallGraphProps) {
         if (canvas && z) select(canvas).property('__zoom', transform.current);
       },
       fit,
+      screenPosition: (nodeId) => {
+        const sc = posScene.current;
+        const p = pos.current;
+        const i = sc?.index.get(nodeId);
+        if (!p || i === undefined) return null;
+        const t = transform.current;
+        return { x: p[2 * i] * t.k + t.x, y: p[2 * i + 1] * t.k + t.y };
+      },
     }),
     [draw, fit],
   );

@@ -63,6 +63,9 @@ export interface FrameState {
 /** Zoom at which ordinary labels appear (small graphs always show them). */
 export const LABEL_ZOOM = 0.85;
 const SMALL_GRAPH = 60;
+const ARROW_ZOOM = 0.45;
+const DENSE_NODES = 700;
+const SQUARE_KINDS = new Set<NodeKind>(['standard', 'associative', 'recent', 'tag']);
 const EDGE_STYLES: EdgeKind[] = ['tag', 'standard', 'divergence', 'associative', 'lateral'];
 const NODE_ORDER: NodeKind[] = ['tag', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
 
@@ -84,6 +87,42 @@ function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
 export function truncate(label: string, max = 30): string {
   const clean = label.replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+interface Sprite {
+  canvas: HTMLCanvasElement | ImageBitmap;
+  half: number; // device pixels from the sprite's corner to the node's centre
+}
+const sprites = new Map<string, Sprite>();
+
+/** A node shape rendered once at a given screen radius (rounded to 0.5 px), then reused. */
+function sprite(kind: NodeKind, screenR: number, theme: GraphTheme, outline: boolean, dpr: number): Sprite {
+  const r = Math.max(1, Math.round(screenR * 2) / 2);
+  const key = `${theme.name}|${kind}|${r}|${outline ? 1 : 0}|${dpr}`;
+  let sp = sprites.get(key);
+  if (sp) return sp;
+  const half = Math.ceil((r * 1.35 + 2) * dpr);
+  const canvas =
+    typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2 * half, 2 * half) : Object.assign(document.createElement('canvas'), { width: 2 * half, height: 2 * half });
+  const g = canvas.getContext('2d') as CanvasRenderingContext2D | null;
+  if (g) {
+    g.scale(dpr, dpr);
+    g.beginPath();
+    tracePath(g, kind, half / dpr, half / dpr, r);
+    g.fillStyle = theme.node[kind];
+    g.fill();
+    if (outline) {
+      g.strokeStyle = theme.nodeStroke;
+      g.lineWidth = 1.5;
+      g.stroke();
+    }
+  }
+  if (sprites.size > 600) sprites.clear(); // zooming through many sizes: start afresh
+  // An ImageBitmap is the cheapest source for drawImage where the platform has one.
+  const source = 'transferToImageBitmap' in canvas ? canvas.transferToImageBitmap() : canvas;
+  sp = { canvas: source, half };
+  sprites.set(key, sp);
+  return sp;
 }
 
 export interface FrameStats {
@@ -109,9 +148,17 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   const litEdge = (k: number): boolean => lit !== null && (ends[2 * k] === focus || ends[2 * k + 1] === focus);
 
   const b = visibleBounds(t, f.width, f.height, 24 / t.k);
+  const q0 = scene.index.get(model.queryId) ?? -1;
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
   const px = 1 / t.k; // one CSS pixel in world units
 
+  let visible = 0;
+  for (let i = 0; i < n; i++) if (circleInBounds(b, p[2 * i], p[2 * i + 1], radii[i])) visible++;
+  // Dense views (also: edges fade and the query's plain spokes are left out, since the radial
+  // layout already says "linked to the query").
+  // Dense views (hundreds of nodes, each a few pixels): plain squares for the common kinds cost a
+  // tenth of a sprite; lateral, alert and query keep their shapes so they still stand out.
+  const dense = visible > DENSE_NODES;
   // Edges, one batch per style; highlighted ones again on top at full strength.
   const edgePass = (highlight: boolean): void => {
     for (const kind of EDGE_STYLES) {
@@ -121,6 +168,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
         if (e.kind !== kind || litEdge(k) !== highlight) return;
         const s = ends[2 * k];
         const d = ends[2 * k + 1];
+        if (dense && !highlight && kind === 'standard' && s === q0) return;
         const ax = p[2 * s], ay = p[2 * s + 1], bx = p[2 * d], by = p[2 * d + 1];
         if (!segmentMayCross(b, ax, ay, bx, by)) return;
         ctx.moveTo(ax, ay);
@@ -136,7 +184,9 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       ctx.stroke();
     }
     ctx.setLineDash([]);
-    // Arrowheads on directed edges, at the target's rim.
+    // Arrowheads on directed edges, at the target's rim (skipped when zoomed far out: too small
+    // to read, and costly with thousands of edges).
+    if (t.k < ARROW_ZOOM && !highlight && n > SMALL_GRAPH) return;
     for (const kind of ['associative', 'divergence'] as const) {
       ctx.beginPath();
       let any = false;
@@ -164,38 +214,43 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       }
     }
   };
-  ctx.globalAlpha = lit ? theme.dimAlpha : 1;
+  ctx.globalAlpha = lit ? theme.dimAlpha : dense ? 0.45 : 1;
   edgePass(false);
   if (lit) {
     ctx.globalAlpha = 1;
     edgePass(true);
   }
 
-  // Nodes, one batch per kind.
+  // Nodes: each is a pre-rendered sprite (per kind, screen size and theme) stamped with
+  // drawImage, which stays fast with thousands of nodes where one huge vector path does not.
+  const outline = 9 * t.k >= 4.5 || n <= SMALL_GRAPH;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
   const nodePass = (highlight: boolean): void => {
     for (const kind of NODE_ORDER) {
-      ctx.beginPath();
-      let any = false;
+      const square = dense && !highlight && SQUARE_KINDS.has(kind);
+      if (square) ctx.fillStyle = theme.node[kind];
       for (let i = 0; i < n; i++) {
         if (kindOf[i] !== kind || (lit !== null && lit.has(i)) !== highlight) continue;
         const r = radii[i];
         if (!circleInBounds(b, p[2 * i], p[2 * i + 1], r * 1.3)) continue;
-        tracePath(ctx, kind, p[2 * i], p[2 * i + 1], r);
-        any = true;
+        const cx = (p[2 * i] * t.k + t.x) * dpr;
+        const cy = (p[2 * i + 1] * t.k + t.y) * dpr;
+        if (square) {
+          const side = Math.max(2, Math.round(r * t.k * dpr * 1.7));
+          ctx.fillRect(Math.round(cx - side / 2), Math.round(cy - side / 2), side, side);
+        } else {
+          const img = sprite(kind, r * t.k, theme, outline, dpr);
+          ctx.drawImage(img.canvas, Math.round(cx - img.half), Math.round(cy - img.half));
+        }
         stats.nodesDrawn++;
       }
-      if (!any) continue;
-      ctx.fillStyle = theme.node[kind];
-      ctx.fill();
-      ctx.strokeStyle = theme.nodeStroke;
-      ctx.lineWidth = 1.5 * px;
-      ctx.stroke();
     }
   };
   ctx.globalAlpha = lit ? Math.max(theme.dimAlpha, 0.3) : 1;
   nodePass(false);
   ctx.globalAlpha = 1;
   if (lit) nodePass(true);
+  ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
 
   // The query: a halo ring so it reads as the centre of everything.
   const q = scene.index.get(model.queryId);

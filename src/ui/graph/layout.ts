@@ -41,14 +41,6 @@ interface SimNode extends SimulationNodeDatum {
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-/** Ring radius for a hop; grows with the node count so big graphs do not pile up. */
-export function ringRadius(hop: number, kind: NodeKind, n: number): number {
-  const base = Math.max(90, Math.sqrt(n) * 9);
-  if (kind === 'lateral') return base * 1.6;
-  if (kind === 'tag' || kind === 'recent') return base * (hop + 0.6);
-  return base * Math.max(hop, 0);
-}
-
 const SPACING = 30; // world units per node when packing a disc
 
 /**
@@ -114,37 +106,28 @@ export function computeLayout(req: LayoutRequest): LayoutResult {
       known++;
     } else nodes[i] = { i };
   }
-  // New nodes start beside an already-placed neighbour (incremental update), else on a
-  // phyllotaxis spiral at their hop ring: a good start needs fewer ticks than a random one.
-  const m = req.links.length / 2;
-  for (let e = 0; e < m; e++) {
-    const s = nodes[req.links[2 * e]];
-    const t = nodes[req.links[2 * e + 1]];
-    if (t.x === undefined && s.x !== undefined) seedNear(t, s);
-    else if (s.x === undefined && t.x !== undefined) seedNear(s, t);
-  }
-  const golden = Math.PI * (3 - Math.sqrt(5));
-  for (let i = 0; i < n; i++) {
-    const node = nodes[i];
-    if (node.x !== undefined) continue;
-    const r = (req.targets ? req.targets[i] : ringRadius(req.hops[i], req.kinds[i], n)) + 6 * Math.sqrt(i % 97);
-    node.x = r * Math.cos(i * golden);
-    node.y = r * Math.sin(i * golden);
-  }
+  seedPositions(req, nodes);
   if (req.pinned !== undefined && req.pinned >= 0 && req.pinned < n) {
     nodes[req.pinned].fx = 0;
     nodes[req.pinned].fy = 0;
   }
+  // The radial force holds every node at the distance it was seeded at (relevance order), so the
+  // simulation only has to untangle overlaps and straighten chains.
+  const hold = new Float32Array(n);
+  for (let i = 0; i < n; i++) hold[i] = Math.hypot(nodes[i].x ?? 0, nodes[i].y ?? 0);
 
+  const m = req.links.length / 2;
   const links = [];
   for (let e = 0; e < m; e++) links.push({ source: req.links[2 * e], target: req.links[2 * e + 1], kind: req.linkKinds[e] });
 
   const warm = n > 0 && known / n >= 0.5;
+  // Above ~800 nodes many-body repulsion costs more than it gives: the spiral seed is already
+  // evenly spread, collision keeps shapes apart. Fewer, stronger ticks.
   const big = n > 800;
   const sim = forceSimulation<SimNode>(nodes)
     .stop()
-    .alpha(warm ? 0.25 : 1)
-    .alphaDecay(big ? 0.04 : 0.0228)
+    .alpha(warm ? 0.25 : big ? 0.5 : 1)
+    .alphaDecay(big ? 0.06 : 0.0228)
     .velocityDecay(0.45)
     .force(
       'link',
@@ -155,21 +138,20 @@ export function computeLayout(req: LayoutRequest): LayoutResult {
           // Spokes from the pinned query would pull every hit onto one circle; the radial force
           // places them by relevance instead, so those links only hold a little.
           const src = l.source as unknown as SimNode;
-          if (src.i === req.pinned) return 0.04;
-          return l.kind === 'tag' ? 0.2 : 0.5;
+          if (src.i === req.pinned) return 0.02;
+          return l.kind === 'tag' ? 0.1 : 0.5;
         }),
     )
-    .force('charge', forceManyBody<SimNode>().strength(big ? -28 : -90).theta(0.95).distanceMax(big ? 250 : 500))
-    .force('collide', forceCollide<SimNode>((d) => req.radii[d.i] * 1.25 + 4).iterations(1))
+    .force('collide', forceCollide<SimNode>((d) => req.radii[d.i] * 1.25 + 4).iterations(big ? 1 : 2))
     .force(
       'radial',
-      forceRadial<SimNode>((d) => (req.targets ? req.targets[d.i] : ringRadius(req.hops[d.i], req.kinds[d.i], n))).strength((d) =>
-        req.kinds[d.i] === 'query' ? 0 : req.kinds[d.i] === 'tag' ? 0.05 : 0.18,
-      ),
+      forceRadial<SimNode>((d) => hold[d.i]).strength((d) => (req.kinds[d.i] === 'query' ? 0 : 0.2)),
     );
+  if (!big) sim.force('charge', forceManyBody<SimNode>().strength(-40).theta(0.9).distanceMax(220));
 
-  const maxTicks = req.maxTicks ?? 300;
-  const budget = req.timeBudgetMs ?? 2000;
+  const maxTicks = req.maxTicks ?? (big ? 120 : 300);
+  // The seed is already a readable layout, so stopping early degrades gracefully.
+  const budget = req.timeBudgetMs ?? 1500;
   let ticks = 0;
   while (ticks < maxTicks && sim.alpha() > sim.alphaMin() && now() - t0 < budget) {
     sim.tick();
@@ -184,10 +166,71 @@ export function computeLayout(req: LayoutRequest): LayoutResult {
   return { positions, ticks, ms: now() - t0, warm };
 }
 
-function seedNear(node: SimNode, anchor: SimNode): void {
-  const a = (node.i * 2.399963) % (2 * Math.PI);
-  node.x = (anchor.x ?? 0) + 30 * Math.cos(a);
-  node.y = (anchor.y ?? 0) + 30 * Math.sin(a);
+const GOLDEN = Math.PI * (3 - Math.sqrt(5));
+/** Vogel spiral spacing: each node gets about pi * C^2 of area (~28 units between centres). */
+const C = 16;
+
+/**
+ * Gives every unplaced node a start: beside its parent if it continues a chain (or a tag / a
+ * recent memory hanging off a placed node), else on a Vogel (sunflower) spiral in order of
+ * preferred distance, which packs a disc evenly with the most relevant hits innermost.
+ */
+function seedPositions(req: LayoutRequest, nodes: SimNode[]): void {
+  const n = nodes.length;
+  const parent = new Int32Array(n).fill(-1);
+  const children: number[][] = Array.from({ length: n }, () => []);
+  for (let e = 0; e < req.links.length / 2; e++) {
+    const s = req.links[2 * e];
+    const t = req.links[2 * e + 1];
+    if (s === req.pinned || parent[t] >= 0) continue;
+    parent[t] = s;
+    children[s].push(t);
+  }
+  const targets = req.targets;
+  const roots: number[] = [];
+  for (let i = 0; i < n; i++) if (i !== req.pinned && parent[i] < 0) roots.push(i);
+  roots.sort((a, b) => (targets ? targets[a] - targets[b] : req.hops[a] - req.hops[b]) || a - b);
+  const k0 = (80 / C) ** 2; // leave a hole of radius ~80 around the query
+  let k = 0;
+  for (const i of roots) {
+    const node = nodes[i];
+    if (node.x !== undefined) continue;
+    const r = C * Math.sqrt(k + k0);
+    node.x = r * Math.cos(k * GOLDEN);
+    node.y = r * Math.sin(k * GOLDEN);
+    k++;
+  }
+  if (req.pinned !== undefined && nodes[req.pinned] && nodes[req.pinned].x === undefined) {
+    nodes[req.pinned].x = 0;
+    nodes[req.pinned].y = 0;
+  }
+  // Children step outwards from their parent, fanned out if there are several.
+  const queue = roots.slice();
+  if (req.pinned !== undefined) queue.push(...children[req.pinned]);
+  for (let q = 0; q < queue.length; q++) {
+    const p = nodes[queue[q]];
+    const kids = children[queue[q]];
+    const len = Math.hypot(p.x ?? 0, p.y ?? 0) || 1;
+    const ux = (p.x ?? 0) / len;
+    const uy = (p.y ?? 0) / len;
+    kids.forEach((c, j) => {
+      const node = nodes[c];
+      if (node.x === undefined) {
+        const spread = (j - (kids.length - 1) / 2) * 22;
+        node.x = (p.x ?? 0) + ux * 46 - uy * spread;
+        node.y = (p.y ?? 0) + uy * 46 + ux * spread;
+      }
+      queue.push(c);
+    });
+  }
+  for (let i = 0; i < n; i++) {
+    if (nodes[i].x === undefined) {
+      const r = C * Math.sqrt(k + k0);
+      nodes[i].x = r * Math.cos(k * GOLDEN);
+      nodes[i].y = r * Math.sin(k * GOLDEN);
+      k++;
+    }
+  }
 }
 
 /** Builds the request for a model; `previous` maps node id -> [x, y] from the last layout. */
