@@ -32,6 +32,27 @@ export async function insertMemories(db: MnemographDb, memories: MemoryRow[], ve
   }
 }
 
+/**
+ * Stores vectors for memories whose text is still `expectedText` (an edit meanwhile brought its
+ * own vector), in one transaction. Returns the rows that got their vector.
+ */
+export async function putVectorsIfUnchanged(
+  db: MnemographDb,
+  items: { vector: VectorRow; expectedText: string }[],
+): Promise<MemoryRow[]> {
+  try {
+    return await db.transaction('rw', db.memories, db.vectors, async () => {
+      const rows = await db.memories.bulkGet(items.map((i) => i.vector.memoryId));
+      const keep = items.filter((it, i) => rows[i] && rows[i]!.deletedAt === null && rows[i]!.text === it.expectedText);
+      if (keep.length) await db.vectors.bulkPut(keep.map((k) => k.vector));
+      const kept = new Set(keep.map((k) => k.vector.memoryId));
+      return rows.filter((r): r is MemoryRow => !!r && kept.has(r.id));
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
 export async function getMemoryRow(db: MnemographDb, id: MemoryId): Promise<MemoryRow | undefined> {
   try {
     return await db.memories.get(id);

@@ -100,6 +100,7 @@ export function disposeServices(): void {
 export const addMemory = (input: AddMemoryInput): Promise<Memory> => services().addMemory(input);
 export const importMemories = (inputs: ImportMemoryInput[], opts?: ImportOptions): Promise<Memory[]> =>
   services().importMemories(inputs, opts);
+export const embedMissing = (opts?: ImportOptions): Promise<number> => services().embedMissing(opts);
 export const updateMemory = (id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> => services().updateMemory(id, patch);
 export const deleteMemory = (id: MemoryId): Promise<void> => services().deleteMemory(id);
 export const restoreMemory = (id: MemoryId): Promise<Memory> => services().restoreMemory(id);

@@ -10,6 +10,7 @@ import {
   dbStatus,
   deleteMemory,
   disposeServices,
+  embedMissing,
   engineStats,
   getMemory,
   importMemories,
@@ -300,6 +301,26 @@ describe('engine lifecycle', () => {
     const hits = await search('penguin');
     expect(engine.cores.length).toBe(2); // restarted
     expect(hits.map((h) => h.memory.id).sort()).toEqual([a.id, b.id].sort());
+  });
+});
+
+describe('embedMissing', () => {
+  it('after a model change, memories are keyword-only until embedMissing fills their vectors', async () => {
+    const dbName = freshName();
+    await start(dbName);
+    const a = await addMemory({ text: 'violin practice scales' });
+    disposeServices();
+    const v2 = createFakeEmbedder(32, 'fake-hash/v2'); // a new model: old vectors must not be mixed in
+    await initServices({ embedder: v2, dbName, engine: createChannelEngine().factory });
+    const before = await search('violin');
+    expect(before[0].hit.why.cosine).toBe(0); // no vector in the index: lexical only
+    const progress: number[] = [];
+    expect(await embedMissing({ onProgress: (p) => progress.push(p.embedded) })).toBe(1);
+    expect(progress).toEqual([1]);
+    expect((await services().db.vectors.get([a.id, 'E1']))!.model).toBe('fake-hash/v2');
+    const after = await search('violin');
+    expect(after[0].hit.why.cosine).toBeGreaterThan(0.5);
+    expect(await embedMissing()).toBe(0); // nothing left
   });
 });
 

@@ -17,6 +17,7 @@ import {
   insertMemory,
   loadLiveMemories,
   modifyMemory,
+  putVectorsIfUnchanged,
   restoreMemoryRow,
   setMemoryStatus,
   tombstoneMemory,
@@ -259,6 +260,36 @@ export class MnemographServices {
     );
     await this.index(memories.map((m) => m.id), () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, vectors[i]))));
     return memories;
+  }
+
+  /**
+   * Embeds every live memory that has no E1 vector from the current encoder (after a model
+   * change, or rows written by an older release) and indexes it. Batches of `batchSize`
+   * (default 32), each written in its own transaction; abortable; returns how many were filled.
+   */
+  async embedMissing(opts: ImportOptions = {}): Promise<number> {
+    const { id: model } = this.embedder.info();
+    const missing = (await loadLiveMemories(this.db, PRIMARY_SPACE, model)).filter((l) => l.vector === null).map((l) => l.memory);
+    const batch = Math.max(1, opts.batchSize ?? 32);
+    let done = 0;
+    for (let i = 0; i < missing.length; i += batch) {
+      if (opts.signal?.aborted) throw new AppError('ABORTED');
+      const part = missing.slice(i, i + batch);
+      const prepared = part.map((m) => prepareForEmbedding(m.text));
+      const vectors = await this.embedder.embed(prepared.map((p) => p.text), opts.signal);
+      vectors.forEach((v) => {
+        if (v.length !== this.embedder.info().dim || !v.every(Number.isFinite)) throw new AppError('INVALID_EMBEDDING');
+      });
+      const written = await putVectorsIfUnchanged(
+        this.db,
+        part.map((m, j) => ({ vector: packVector(m.id, PRIMARY_SPACE, vectors[j], model), expectedText: m.text })),
+      );
+      const byId = new Map(part.map((m, j) => [m.id, vectors[j]]));
+      await this.index(written.map((m) => m.id), () => this.engine.upsertMany(written.map((m) => toIndexDoc(m, byId.get(m.id)!))));
+      done += written.length;
+      opts.onProgress?.({ embedded: i + part.length, total: missing.length });
+    }
+    return done;
   }
 
   async updateMemory(id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> {
