@@ -116,6 +116,7 @@ describe('createUseLiteEncoder', () => {
     });
     await expect(enc.embed(['a'])).rejects.toThrow('device lost');
     await expect(enc.embed([''])).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
+    await expect(enc.embed([42 as unknown as string])).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     expect(asked).toBe(1);
     expect(live.size).toBe(0);
   });

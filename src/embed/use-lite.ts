@@ -120,7 +120,7 @@ export function createUseLiteEncoder(opts: UseLiteOptions): UseLiteEncoder {
 
   function encodeChecked(texts: string[]): Int32Array[] {
     return texts.map((t, i) => {
-      if (typeof t !== 'string') throw new AppError('EMPTY_TEXT', undefined, `text ${i} is not a string`);
+      if (typeof t !== 'string') throw new AppError('INVALID_OPTION', undefined, `text ${i} is not a string`);
       const ids = tokenizer.encode(t);
       // Only the empty string has no tokens ("▁" marks the start of anything else); a row
       // without tokens would vanish from the model's padded batch.
