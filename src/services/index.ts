@@ -53,7 +53,20 @@ let ownedEmbedder: EmbedBridge | null = null;
  * Rejects with AppError SCHEMA_OUTDATED / DB_BLOCKED / DB_UNAVAILABLE (also shown on dbStatus).
  * Calling it again replaces the previous instance (closing it).
  */
-export async function initServices(opts: InitServicesOptions = {}): Promise<MnemographServices> {
+export function initServices(opts: InitServicesOptions = {}): Promise<MnemographServices> {
+  // Serialised: a second call (React StrictMode runs effects twice) waits for the first, then
+  // replaces it, so no worker or connection is left behind.
+  const run = initChain.then(() => doInit(opts));
+  initChain = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
+let initChain: Promise<void> = Promise.resolve();
+
+async function doInit(opts: InitServicesOptions): Promise<MnemographServices> {
   if (opts.embedder !== undefined && (typeof opts.embedder?.embed !== 'function' || typeof opts.embedder?.info !== 'function'))
     throw new AppError('INVALID_CONFIG', 'initServices: the embedder must have embed() and info().');
   disposeServices();

@@ -369,6 +369,20 @@ describe('database status', () => {
     newer.close();
   });
 
+  it('two overlapping initServices calls leave one live instance', async () => {
+    const dbName = freshName();
+    const e1 = createChannelEngine();
+    const e2 = createChannelEngine();
+    const [a, b] = await Promise.all([
+      initServices({ embedder: createFakeEmbedder(), dbName, engine: e1.factory }),
+      initServices({ embedder: createFakeEmbedder(), dbName, engine: e2.factory }),
+    ]);
+    expect(services()).toBe(b);
+    expect(a.db.isOpen()).toBe(false); // the first was replaced and closed
+    expect(b.db.isOpen()).toBe(true);
+    expect(await codeOf(a.engine.stats())).toBe('WORKER_CRASHED'); // its engine is shut down
+  });
+
   it('init checks the embedder; without one it uses the embed worker bridge', async () => {
     expect(await codeOf(initServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
     const s = await initServices({ dbName: freshName(), engine: createChannelEngine().factory });
