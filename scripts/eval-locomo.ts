@@ -189,9 +189,15 @@ export function parseArgs(argv: string[]): CliArgs {
 
 /** The encoder-backed embed function (cached on disk), plus its disposer. */
 export async function loadEmbed(): Promise<{ embed: EmbedFn; dispose(): void }> {
-  const { loadNodeEncoder } = await import('./lib/node-encoder');
+  const [{ loadNodeEncoder }, { embedCached }] = await Promise.all([import('./lib/node-encoder'), import('./lib/embedding-cache')]);
   const encoder = await loadNodeEncoder();
-  return { embed: (texts) => encoder.embed(texts), dispose: () => encoder.dispose() };
+  return {
+    embed: (texts) =>
+      embedCached(encoder, texts, {
+        onProgress: (done, total) => process.stderr.write(`embedding ${done}/${total} uncached texts\n`),
+      }),
+    dispose: () => encoder.dispose(),
+  };
 }
 
 async function main(): Promise<void> {

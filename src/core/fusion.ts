@@ -12,11 +12,12 @@
 //   carries no evidence, and a one-item list is still that list's best match);
 // - an item missing from a list gets 0 from that list;
 // - weights must be finite and >= 0 (missing weights default to 1); otherwise INVALID_CONFIG.
-// Output order: fused score descending, then id ascending (deterministic).
+// Output order: fused score descending, then id ascending (deterministic); `limit` keeps the
+// best `limit` items only (a bounded heap, not a full sort).
 
 import { AppError } from './errors';
 import type { MemoryId } from './types';
-import { compareRanked } from './topk';
+import { compareRanked, TopK } from './topk';
 
 export interface FusionInput {
   id: MemoryId;
@@ -73,41 +74,60 @@ export function minMaxNormalize(scores: readonly number[]): number[] {
 function accumulate(
   lists: readonly FusionInput[][],
   perList: (list: FusionInput[], listIndex: number) => number[],
+  limit: number | undefined,
 ): FusedItem[] {
   const n = lists.length;
-  const fused = new Map<MemoryId, FusedItem>();
+  // Flat layout: item ix's contribution from list li is contrib[ix * n + li].
+  const index = new Map<MemoryId, number>();
+  const ids: MemoryId[] = [];
+  const contrib = new Float64Array(lists.reduce((a, l) => a + l.length, 0) * n);
   for (let li = 0; li < n; li++) {
     const list = lists[li];
     const values = perList(list, li);
     for (let j = 0; j < list.length; j++) {
-      const { id } = list[j];
-      let f = fused.get(id);
-      if (!f) {
-        f = { id, score: 0, contributions: new Array<number>(n).fill(0) };
-        fused.set(id, f);
+      const id = list[j].id;
+      let ix = index.get(id);
+      if (ix === undefined) {
+        ix = ids.length;
+        index.set(id, ix);
+        ids.push(id);
       }
-      f.contributions[li] += values[j];
+      contrib[ix * n + li] += values[j];
     }
   }
-  const out = [...fused.values()];
-  for (const f of out) f.score = f.contributions.reduce((a, b) => a + b, 0);
-  return out.sort(compareRanked);
+  const heap = new TopK<number>(limit === undefined ? ids.length : limit);
+  for (let ix = 0; ix < ids.length; ix++) {
+    let score = 0;
+    for (let li = 0; li < n; li++) score += contrib[ix * n + li];
+    heap.push(ids[ix], score, ix);
+  }
+  return heap.sorted().map(({ id, score, item: ix }) => ({
+    id,
+    score,
+    contributions: Array.from(contrib.subarray(ix * n, ix * n + n)),
+  }));
 }
 
 /**
  * Weighted min-max fusion: score(d) = sum_i w_i * minmax_i(s_i(d)). With weights summing to 1
  * the fused score lies in [0, 1].
  */
-export function fuseWeighted(lists: readonly (readonly FusionInput[])[], weights?: readonly number[]): FusedItem[] {
+export function fuseWeighted(
+  lists: readonly (readonly FusionInput[])[],
+  weights?: readonly number[],
+  opts: { limit?: number } = {},
+): FusedItem[] {
   const w = checkWeights(lists.length, weights);
   const clean = lists.map(dedupe);
-  return accumulate(clean, (list, li) => minMaxNormalize(list.map((x) => x.score)).map((v) => v * w[li]));
+  return accumulate(clean, (list, li) => minMaxNormalize(list.map((x) => x.score)).map((v) => v * w[li]), opts.limit);
 }
 
 export interface RrfOptions {
   /** The rank constant k of Cormack et al. (2009); default 60. Must be finite and >= 0. */
   k?: number;
   weights?: readonly number[];
+  /** Return only the best `limit` items (default: all). */
+  limit?: number;
 }
 
 export const DEFAULT_RRF_K = 60;
@@ -123,5 +143,5 @@ export function fuseRRF(lists: readonly (readonly FusionInput[])[], opts: RrfOpt
   const w = checkWeights(lists.length, opts.weights);
   const clean = lists.map((l) => dedupe(l).sort(compareRanked));
   // k = 0 with rank >= 1 never divides by zero.
-  return accumulate(clean, (list, li) => list.map((_, j) => w[li] / (k + j + 1)));
+  return accumulate(clean, (list, li) => list.map((_, j) => w[li] / (k + j + 1)), opts.limit);
 }
