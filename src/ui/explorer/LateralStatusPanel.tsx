@@ -1,0 +1,130 @@
+// The memory_status block of seed 000 (Enabled, Threshold, Samples, LUR, LSR, LHI) with what each
+// metric means and which auto-tuning rule the current numbers put in effect.
+import { useId } from 'react';
+import {
+  BASE_DEFAULTS,
+  LUR_DISABLE_BELOW,
+  LUR_HEALTHY_ABOVE,
+  LUR_TIGHTEN_BELOW,
+  TIGHTEN_FACTOR,
+  formatLateralStatus,
+  type LateralStatus,
+  type TuningAction,
+} from '../../core/recall';
+import { fixed } from './format';
+import './explorer.css';
+
+export interface LateralStatusPanelProps {
+  status: LateralStatus;
+  /** Lateral returns between two evaluations (RecallOptions.evaluationWindow). Default 20. */
+  evaluationWindow?: number;
+  /** Offered when lateral mode was auto-disabled (LateralEvaluator.reEnable()). */
+  onReEnable?: () => void;
+  className?: string;
+}
+
+export type TuningRule = 'disabled' | 'no-samples' | 'disable' | 'tighten' | 'steady' | 'healthy';
+
+/** The rule the next evaluation would apply to the current LUR (seed 000's tuning table). */
+export function tuningRule(st: LateralStatus): TuningRule {
+  if (!st.enabled) return 'disabled';
+  if (st.samples === 0) return 'no-samples';
+  if (st.lur < LUR_DISABLE_BELOW) return 'disable';
+  if (st.lur < LUR_TIGHTEN_BELOW) return 'tighten';
+  if (st.lur > LUR_HEALTHY_ABOVE) return 'healthy';
+  return 'steady';
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const tightenPct = `${Math.round((TIGHTEN_FACTOR - 1) * 100)}%`;
+
+function ruleText(rule: TuningRule, nextAt: number): string {
+  switch (rule) {
+    case 'disabled':
+      return `Lateral mode was turned off automatically because fewer than ${pct(LUR_DISABLE_BELOW)} of lateral results were reinforced. Re-enable it to start counting afresh.`;
+    case 'no-samples':
+      return `No lateral results returned yet. The first evaluation happens after ${nextAt} returns.`;
+    case 'disable':
+      return `LUR is below ${fixed(LUR_DISABLE_BELOW)}: at the next evaluation (after ${nextAt} returns) lateral mode will be turned off.`;
+    case 'tighten':
+      return `LUR is below ${fixed(LUR_TIGHTEN_BELOW)}: at the next evaluation (after ${nextAt} returns) the distance threshold is raised by ${tightenPct}, so only more distant memories qualify.`;
+    case 'steady':
+      return `LUR is between ${fixed(LUR_TIGHTEN_BELOW)} and ${fixed(LUR_HEALTHY_ABOVE)}: no change. Next evaluation after ${nextAt} returns.`;
+    case 'healthy':
+      return `LUR is above ${fixed(LUR_HEALTHY_ABOVE)}: lateral mode is healthy, no change. Next evaluation after ${nextAt} returns.`;
+  }
+}
+
+const LAST_ACTION: Record<TuningAction, string> = {
+  none: 'not evaluated yet',
+  disable: 'turned lateral mode off',
+  tighten: `raised the threshold by ${tightenPct}`,
+  healthy: 'healthy, no change',
+  steady: 'no change',
+};
+
+interface Metric {
+  key: 'enabled' | 'threshold' | 'samples' | 'lur' | 'lsr' | 'lhi';
+  label: string;
+  value: string;
+  help: string;
+}
+
+export function LateralStatusPanel(props: LateralStatusPanelProps) {
+  const { status: st, onReEnable, className } = props;
+  const evalWindow = props.evaluationWindow ?? BASE_DEFAULTS.evaluationWindow;
+  const headingId = useId();
+  const rule = tuningRule(st);
+  const nextAt = (Math.floor(st.samples / evalWindow) + 1) * evalWindow;
+
+  const metrics: Metric[] = [
+    { key: 'enabled', label: 'Enabled', value: String(st.enabled), help: 'Whether distant, tag-sharing memories are appended to results.' },
+    { key: 'threshold', label: 'Threshold', value: fixed(st.threshold), help: 'L2 distance beyond which a memory counts as far from the query (tuned).' },
+    { key: 'samples', label: 'Samples', value: String(st.samples), help: 'Lateral results returned since lateral mode was (re-)enabled.' },
+    { key: 'lur', label: 'LUR (util)', value: fixed(st.lur), help: `Lateral Utility Rate = reinforced / returned (${st.reinforced} / ${st.samples}): are lateral results useful?` },
+    { key: 'lsr', label: 'LSR (supp)', value: fixed(st.lsr), help: `Lateral Suppression Rate = suppressed / returned (${st.suppressed} / ${st.samples}): are they noise?` },
+    {
+      key: 'lhi',
+      label: 'LHI (hall)',
+      value: fixed(st.lhi),
+      help: `Lateral Hallucination Index = suppressed / (reinforced + suppressed) (${st.suppressed} / ${st.reinforced + st.suppressed}): of all feedback, how much is negative?`,
+    },
+  ];
+
+  return (
+    <section className={`mg-x mg-card mg-lateral ${className ?? ''}`} data-testid="lateral-status" data-rule={rule} aria-labelledby={headingId}>
+      <header className="mg-card__head">
+        <h3 id={headingId} className="mg-card__title">Lateral retrieval</h3>
+        <span className={`mg-badge ${st.enabled ? 'mg-badge--on' : 'mg-badge--off'}`}>{st.enabled ? 'on' : 'off'}</span>
+      </header>
+      <dl className="mg-metrics">
+        {metrics.map((m) => (
+          <div key={m.key} className="mg-metric" data-testid={`lateral-status-${m.key}`}>
+            <dt>{m.label}</dt>
+            <dd>
+              <span className="mg-metric__value" data-testid={`lateral-status-${m.key}-value`}>{m.value}</span>
+              <span className="mg-muted mg-small mg-metric__help">{m.help}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <div className={`mg-rule mg-rule--${rule}`} data-testid="lateral-status-rule">
+        <h4 className="mg-subtitle">Auto-tuning</h4>
+        <p>{ruleText(rule, nextAt)}</p>
+        <p className="mg-muted mg-small">
+          Evaluated every {evalWindow} lateral returns · LUR &lt; {fixed(LUR_DISABLE_BELOW)} turns lateral off · LUR &lt; {fixed(LUR_TIGHTEN_BELOW)} raises the
+          threshold by {tightenPct} · LUR &gt; {fixed(LUR_HEALTHY_ABOVE)} is healthy. Last evaluation: {LAST_ACTION[st.lastAction]}.
+        </p>
+        {!st.enabled && onReEnable && (
+          <button type="button" className="mg-btn mg-btn--primary" data-testid="lateral-reenable" onClick={onReEnable}>
+            Re-enable lateral mode
+          </button>
+        )}
+      </div>
+      <details className="mg-details mg-small">
+        <summary>As text (memory_status)</summary>
+        <pre className="mg-pre" data-testid="lateral-status-text">{formatLateralStatus(st)}</pre>
+      </details>
+    </section>
+  );
+}
