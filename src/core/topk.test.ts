@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { compareRanked, topK, TopK } from './topk';
+
+describe('TopK', () => {
+  it('keeps the k best, best first', () => {
+    const h = new TopK<string>(3);
+    for (const [id, s] of [['a', 1], ['b', 5], ['c', 3], ['d', 4], ['e', 2]] as const) h.push(id, s, id);
+    expect(h.sorted().map((r) => r.id)).toEqual(['b', 'd', 'c']);
+    expect(h.threshold()).toBe(3);
+  });
+
+  it('breaks ties by id ascending, whatever the insertion order', () => {
+    const ids = ['m3', 'm1', 'm4', 'm2', 'm0'];
+    const h1 = new TopK(3);
+    const h2 = new TopK(3);
+    for (const id of ids) h1.push(id, 1, undefined);
+    for (const id of [...ids].reverse()) h2.push(id, 1, undefined);
+    expect(h1.sorted().map((r) => r.id)).toEqual(['m0', 'm1', 'm2']);
+    expect(h2.sorted().map((r) => r.id)).toEqual(['m0', 'm1', 'm2']);
+  });
+
+  it('ignores NaN and handles k = 0', () => {
+    const h = new TopK(2);
+    expect(h.push('x', Number.NaN, undefined)).toBe(false);
+    expect(h.size).toBe(0);
+    expect(new TopK(0).push('x', 1, undefined)).toBe(false);
+    expect(topK([], 5)).toEqual([]);
+  });
+
+  it('property: equals a full sort truncated to k', () => {
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let trial = 0; trial < 50; trial++) {
+      const n = Math.floor(rnd() * 60);
+      const k = Math.floor(rnd() * 20);
+      // Few distinct scores, so ties are common.
+      const entries = Array.from({ length: n }, (_, i) => ({ id: `id${Math.floor(rnd() * 1000)}-${i}`, score: Math.floor(rnd() * 5) }));
+      const expected = [...entries].sort(compareRanked).slice(0, k);
+      expect(topK(entries, k)).toEqual(expected);
+    }
+  });
+});
