@@ -103,6 +103,9 @@ export async function featurize(
   const t1 = t ? now() : 0;
   const vecs = texts.length ? await encoder.embed(texts, options.signal) : [];
   if (t) t.encoder = (t.encoder ?? 0) + now() - t1;
+  if (vecs.length !== texts.length) {
+    throw new Error(`featurize: the encoder returned ${vecs.length} vectors for ${texts.length} texts`);
+  }
   let i = 0;
   if (wantE1) out.E1 = vecs[i++];
   else if (!skip.has('E1') && input.semantic) out.E1 = input.semantic;
