@@ -1,7 +1,7 @@
 // Recall profile and advanced options (seeds 000, 001, 004). Every value is checked with the core's
 // resolveRecallOptions as it is typed; an invalid value shows the INVALID_OPTION message and is not
 // passed on. A field is committed on blur or Enter; an empty field means "profile default".
-import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   PROFILES,
   PROFILE_NAMES,
@@ -84,10 +84,13 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
   const valueKey = JSON.stringify(value);
   const [drafts, setDrafts] = useState<Drafts>(() => draftsOf(value));
   const [errors, setErrors] = useState<Partial<Record<AdvancedOptionName, string>>>({});
+  // What each field last reported, so a blur after Enter (before the parent re-renders) is not sent twice.
+  const sent = useRef(new Map<AdvancedOptionName, string>());
   // An outside change (another panel, a reset) replaces what is shown.
   useEffect(() => {
     setDrafts(draftsOf(value));
     setErrors({});
+    sent.current.clear();
   }, [valueKey]);
 
   const resolved = useMemo(() => tryResolve(value), [valueKey]);
@@ -115,7 +118,8 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
     setErrors((e) => ({ ...e, [name]: message }));
     if (message) return;
     const next = parseNumberField(raw) as number | undefined;
-    if (next === value[name]) return;
+    if (next === value[name] || sent.current.get(name) === raw) return;
+    sent.current.set(name, raw);
     onChange({ [name]: next });
   };
 

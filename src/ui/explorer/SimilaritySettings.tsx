@@ -1,7 +1,7 @@
 // Per-space thresholds and weights, and the recent window (seed 002, REQ-P3-07). Values are edited
 // as text and checked with the core validator on Save; an invalid config is refused with the
 // validator's own message and never reaches onSave.
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SpaceId } from '../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
@@ -74,6 +74,15 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
   const errorsId = useId();
   const headingId = useId();
   const bad = problemFields(problems);
+  // A new config from outside (saved elsewhere, loaded from storage) replaces the form.
+  const configKey = JSON.stringify(config);
+  const firstKey = useRef(configKey);
+  useEffect(() => {
+    if (configKey === firstKey.current) return;
+    firstKey.current = configKey;
+    setDraft(toDraft(config));
+    setProblems([]);
+  }, [configKey, config]);
 
   const setField = (id: SpaceId, f: Field, v: string) => {
     setDraft((d) => ({ ...d, values: { ...d.values, [id]: { ...d.values[id], [f]: v } } }));
