@@ -65,6 +65,7 @@ export const LABEL_ZOOM = 0.85;
 const SMALL_GRAPH = 60;
 const ARROW_ZOOM = 0.45;
 const DENSE_NODES = 700;
+const MANY_EDGES = 100;
 const SQUARE_KINDS = new Set<NodeKind>(['standard', 'associative', 'recent', 'tag']);
 const EDGE_STYLES: EdgeKind[] = ['tag', 'standard', 'divergence', 'associative', 'lateral'];
 const NODE_ORDER: NodeKind[] = ['tag', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
@@ -149,7 +150,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
 
   const b = visibleBounds(t, f.width, f.height, 24 / t.k);
   const q0 = scene.index.get(model.queryId) ?? -1;
-  ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
   const px = 1 / t.k; // one CSS pixel in world units
 
   let visible = 0;
@@ -160,6 +160,12 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   // tenth of a sprite; lateral, alert and query keep their shapes so they still stand out.
   const dense = visible > DENSE_NODES;
   // Edges, one batch per style; highlighted ones again on top at full strength.
+  // Edges are stroked in screen space (points transformed here): Skia strokes thin lines under a
+  // scaling transform an order of magnitude slower than under the identity.
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const X = (i: number): number => p[2 * i] * t.k + t.x;
+  const Y = (i: number): number => p[2 * i + 1] * t.k + t.y;
+  const manyEdges = model.edges.length > MANY_EDGES;
   const edgePass = (highlight: boolean): void => {
     for (const kind of EDGE_STYLES) {
       ctx.beginPath();
@@ -169,18 +175,19 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
         const s = ends[2 * k];
         const d = ends[2 * k + 1];
         if (dense && !highlight && kind === 'standard' && s === q0) return;
-        const ax = p[2 * s], ay = p[2 * s + 1], bx = p[2 * d], by = p[2 * d + 1];
-        if (!segmentMayCross(b, ax, ay, bx, by)) return;
-        ctx.moveTo(ax, ay);
-        ctx.lineTo(bx, by);
+        if (!segmentMayCross(b, p[2 * s], p[2 * s + 1], p[2 * d], p[2 * d + 1])) return;
+        ctx.moveTo(X(s), Y(s));
+        ctx.lineTo(X(d), Y(d));
         any = true;
         stats.edgesDrawn++;
       });
       if (!any) continue;
       ctx.strokeStyle = edgeColour(theme, kind);
-      const w = kind === 'tag' ? 1 : kind === 'standard' ? 1.2 : 1.8;
-      ctx.lineWidth = (highlight ? w + 1.2 : w) * px;
-      ctx.setLineDash(kind === 'lateral' ? [7 * px, 5 * px] : kind === 'divergence' ? [2 * px, 4 * px] : []);
+      // Wider than 1px, Skia strokes a polygon per segment (10x slower where hundreds of lines
+      // meet at the query), so busy views use hairlines and keep colour and dash as the cue.
+      const w = kind === 'tag' || manyEdges ? 1 : kind === 'standard' ? 1.2 : 1.8;
+      ctx.lineWidth = highlight ? w + 1.2 : w;
+      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : []);
       ctx.stroke();
     }
     ctx.setLineDash([]);
@@ -194,14 +201,15 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
         if (e.kind !== kind || !e.directed || litEdge(k) !== highlight) return;
         const s = ends[2 * k];
         const d = ends[2 * k + 1];
-        const bx = p[2 * d], by = p[2 * d + 1];
-        if (!circleInBounds(b, bx, by, radii[d] + 12 * px)) return;
-        const dx = bx - p[2 * s], dy = by - p[2 * s + 1];
+        if (!circleInBounds(b, p[2 * d], p[2 * d + 1], radii[d] + 12 * px)) return;
+        const bx = X(d), by = Y(d);
+        const dx = bx - X(s), dy = by - Y(s);
         const len = Math.hypot(dx, dy) || 1;
         const ux = dx / len, uy = dy / len;
-        const tipX = bx - ux * (radii[d] * 1.15 + 1.5 * px);
-        const tipY = by - uy * (radii[d] * 1.15 + 1.5 * px);
-        const size = 7 * px;
+        const back = radii[d] * t.k * 1.15 + 1.5;
+        const tipX = bx - ux * back;
+        const tipY = by - uy * back;
+        const size = 7;
         ctx.moveTo(tipX, tipY);
         ctx.lineTo(tipX - ux * size - uy * size * 0.55, tipY - uy * size + ux * size * 0.55);
         ctx.lineTo(tipX - ux * size + uy * size * 0.55, tipY - uy * size - ux * size * 0.55);
@@ -299,8 +307,10 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       if (budget <= 0 || (e.kind !== 'lateral' && !(e.kind === 'associative' && e.hop))) return;
       const s = ends[2 * k];
       const d = ends[2 * k + 1];
-      const mx = (sx(s) + sx(d)) / 2;
-      const my = (sy(s) + sy(d)) / 2;
+      // Spokes from the query crowd together near it: put their text further out.
+      const along = s === q0 ? 0.62 : 0.5;
+      const mx = sx(s) + (sx(d) - sx(s)) * along;
+      const my = sy(s) + (sy(d) - sy(s)) * along;
       if (mx < -20 || my < -20 || mx > f.width + 20 || my > f.height + 20) return;
       ctx.globalAlpha = lit && !litEdge(k) ? theme.dimAlpha : 1;
       budget--;
