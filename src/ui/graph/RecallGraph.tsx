@@ -307,7 +307,14 @@ export function RecallGraph(props: RecallGraphProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [model, scene]);
 
-  useEffect(() => () => runner.current?.dispose(), []);
+  useEffect(
+    () => () => {
+      // Null it too: under StrictMode the effects run again and must get a fresh worker.
+      runner.current?.dispose();
+      runner.current = null;
+    },
+    [],
+  );
   useEffect(() => requestDraw(), [theme, requestDraw]);
 
   const showTip = useCallback((i: number) => {
@@ -318,7 +325,11 @@ export function RecallGraph(props: RecallGraphProps) {
       return;
     }
     const t = transform.current;
-    setTip({ node: sc.model.nodes[i], x: p[2 * i] * t.k + t.x, y: p[2 * i + 1] * t.k + t.y });
+    // Keep the tooltip inside the graph: it opens to the lower right unless that would overflow.
+    const { w, h } = size.current;
+    const x = p[2 * i] * t.k + t.x;
+    const y = p[2 * i + 1] * t.k + t.y;
+    setTip({ node: sc.model.nodes[i], x: x > w - 310 ? x - 320 : x, y: y > h - 150 ? y - 150 : y });
   }, []);
 
   const onPointerMove = (ev: React.PointerEvent<HTMLCanvasElement>) => {
