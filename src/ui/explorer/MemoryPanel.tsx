@@ -373,12 +373,10 @@ function Retrieval(props: { result: RecallResult; queryText?: string; labelFor: 
             const isSelf = i === result.chain!.length - 1 && link.id === result.id;
             return (
               <li key={`${link.id}-${link.hop}`} className="mg-chain__node" data-testid={`chain-hop-${link.hop}`}>
-                <span className="mg-chain__edge" aria-hidden="true">→</span>
-                <span className="mg-chain__label">
-                  {isSelf ? <strong>this memory</strong> : labelFor(link.id)}
-                </span>
+                <span className="mg-chain__edge" aria-hidden="true">→</span>{' '}
+                <span className="mg-chain__label">{isSelf ? <strong>this memory</strong> : labelFor(link.id)}</span>{' '}
                 <span className="mg-chain__meta mg-muted mg-small">
-                  hop {link.hop} · cos {fixed(link.cosine)}
+                  (hop {link.hop}, cos {fixed(link.cosine)})
                 </span>
               </li>
             );
