@@ -226,7 +226,7 @@ export const CHAINS: readonly ChainDesign[] = [
       'The orders query is slow:',
       'EXPLAIN ANALYZE says the slow orders query',
       'Added a composite index on orders (customer_id, created_at)',
-      'The composite index on orders (customer_id, created_at) cut',
+      'The composite index on orders (customer_id, created_at), built',
     ],
   },
   {

@@ -20,8 +20,13 @@ async function embed(texts) {
   return out;
 }
 const V = await embed(memories.map((m) => m.text));
-const at = (prefix) => memories.findIndex((m) => m.text.startsWith(prefix));
-const rankFor = (q, i) => V.filter((v, j) => j !== i && cos(q, v) > cos(q, V[i])).length + 1;
+const at = (prefix) => {
+  const i = memories.findIndex((m) => m.text.startsWith(prefix));
+  if (i < 0) throw new Error(`no memory starts with "${prefix}" (design.ts out of date?)`);
+  return i;
+};
+// Rank of memory i by cosine to q, not counting i itself nor the memory q came from (self).
+const rankFor = (q, i, self = -1) => V.filter((v, j) => j !== i && j !== self && cos(q, v) > cos(q, V[i])).length + 1;
 const Q = await embed([...CHAINS.map((c) => c.query), ...LATERAL_PAIRS.map((p) => p.query)]);
 const f2 = (x) => x.toFixed(2);
 
@@ -32,7 +37,7 @@ CHAINS.forEach((c, ci) => {
   for (let k = 1; k < ids.length; k++) {
     const c2 = cos(V[ids[k - 1]], V[ids[k]]);
     minStep = Math.min(minStep, c2);
-    parts.push(`${k}->${k + 1} ${f2(c2)} (nn ${rankFor(V[ids[k - 1]], ids[k])})`);
+    parts.push(`${k}->${k + 1} ${f2(c2)} (nn ${rankFor(V[ids[k - 1]], ids[k], ids[k - 1])})`);
   }
   console.log(`chain "${c.query}": ${parts.join(', ')}`);
 });
