@@ -11,7 +11,7 @@ import { AppError } from './errors';
 import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
 import { Bm25Index, validateBm25Params } from './bm25';
 import { fuseRRF, fuseWeighted, type FusionInput } from './fusion';
-import { TopK } from './topk';
+import { topKIndices } from './topk';
 import { dot, dotRow, isFiniteVector, normalize } from './vector';
 
 export interface IndexDoc {
@@ -123,6 +123,9 @@ export class HybridIndex {
   private rowDeleted: Uint8Array;
   private rowFrom: Float64Array;
   private rowTo: Float64Array;
+  // Per-query scratch for the dense scan (reused; never escapes).
+  private scores = new Float64Array(0);
+  private scratchRows = new Int32Array(0);
 
   constructor(dim: number, config: Partial<HybridConfig> = {}) {
     if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
@@ -252,16 +255,19 @@ export class HybridIndex {
     const dim = this.dim;
     const m = this.matrix;
     const asOf = opts.asOf;
-    const heap = new TopK<undefined>(k);
+    // Score visible rows into a scratch buffer, then select: one pass, no per-row allocation.
+    if (this.scores.length < rows) this.scores = new Float64Array(this.capacity);
+    const scores = this.scores;
+    const slotRow = this.scratchRows.length < rows ? (this.scratchRows = new Int32Array(this.capacity)) : this.scratchRows;
+    let count = 0;
     for (let r = 0; r < rows; r++) {
       const st = this.rowStatus[r];
       if (this.rowDeleted[r] || (st !== 0 && !(st === 1 ? opts.includeQuarantined : opts.includeArchived))) continue;
       if (asOf !== undefined && !(this.rowFrom[r] <= asOf && asOf < this.rowTo[r])) continue;
-      const s = dotRow(q, m, r, dim);
-      if (s < heap.threshold()) continue;
-      heap.push(this.rowIds[r], s, undefined);
+      scores[count] = dotRow(q, m, r, dim);
+      slotRow[count++] = r;
     }
-    return heap.sorted().map(({ id, score }) => ({ id, score }));
+    return topKIndices(scores, count, k, (i) => this.rowIds[slotRow[i]]).map((i) => ({ id: this.rowIds[slotRow[i]], score: scores[i] }));
   }
 
   private visibility(opts: HybridSearchOptions): (d: IndexDoc) => boolean {

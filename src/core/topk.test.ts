@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRanked, topK, TopK } from './topk';
+import { compareRanked, topK, TopK, topKIndices } from './topk';
 
 describe('TopK', () => {
   it('keeps the k best, best first', () => {
@@ -37,6 +37,30 @@ describe('TopK', () => {
       const entries = Array.from({ length: n }, (_, i) => ({ id: `id${Math.floor(rnd() * 1000)}-${i}`, score: Math.floor(rnd() * 5) }));
       const expected = [...entries].sort(compareRanked).slice(0, k);
       expect(topK(entries, k)).toEqual(expected);
+    }
+  });
+});
+
+describe('topKIndices', () => {
+  it('property: both the heap path (k <= 64) and the sort path agree with a full sort', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let trial = 0; trial < 60; trial++) {
+      const count = Math.floor(rnd() * 300);
+      const k = trial % 2 === 0 ? Math.floor(rnd() * 64) : 65 + Math.floor(rnd() * 300);
+      const scores = new Float64Array(count + 5); // longer than count: the tail must be ignored
+      scores.fill(99);
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        scores[i] = Math.floor(rnd() * 6) / 2; // many ties
+        ids.push(`x${Math.floor(rnd() * 50)}-${i}`);
+      }
+      const expected = ids
+        .map((id, slot) => ({ id, score: scores[slot], slot }))
+        .sort(compareRanked)
+        .slice(0, k)
+        .map((e) => e.slot);
+      expect(topKIndices(scores, count, k, (s) => ids[s])).toEqual(expected);
     }
   });
 });

@@ -93,3 +93,32 @@ export function topK<T extends { id: string; score: number }>(entries: Iterable<
   for (const e of entries) heap.push(e.id, e.score, e);
   return heap.sorted().map((r) => r.item);
 }
+
+/**
+ * The best `k` of `count` scored slots (scores[0..count)), as slot indices ordered by score
+ * descending, then id ascending. For a small k a bounded heap; for a deep k a native numeric
+ * sort finds the k-th score, and only the slots at or above it are ordered with the comparator.
+ */
+export function topKIndices(scores: Float64Array, count: number, k: number, idOf: (slot: number) => string): number[] {
+  if (!(k > 0) || count <= 0) return [];
+  if (k <= 64 && k < count) {
+    const heap = new TopK<number>(k);
+    for (let i = 0; i < count; i++) {
+      const s = scores[i];
+      if (s < heap.threshold()) continue;
+      heap.push(idOf(i), s, i);
+    }
+    return heap.sorted().map((r) => r.item);
+  }
+  let cut = -Infinity;
+  if (count > k) {
+    const sorted = scores.slice(0, count).sort();
+    cut = sorted[count - k];
+  }
+  const keep: { id: string; score: number; slot: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const s = scores[i];
+    if (s >= cut && !Number.isNaN(s)) keep.push({ id: idOf(i), score: s, slot: i });
+  }
+  return keep.sort(compareRanked).slice(0, k).map((e) => e.slot);
+}

@@ -45,3 +45,15 @@ describe('vector maths', () => {
     expect(isFiniteVector(v(1, Number.NaN))).toBe(false);
   });
 });
+
+describe('dotRow', () => {
+  it('matches dot on every row, including a dimension that is not a multiple of 4', () => {
+    const dim = 7;
+    const rows = 3;
+    const m = Float32Array.from({ length: dim * rows }, (_, i) => (i % 5) - 2);
+    const q = Float32Array.from({ length: dim }, (_, i) => i - 3);
+    for (let r = 0; r < rows; r++) {
+      expect(dotRow(q, m, r, dim)).toBeCloseTo(dot(q, m.subarray(r * dim, (r + 1) * dim)), 5);
+    }
+  });
+});

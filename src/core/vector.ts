@@ -12,9 +12,22 @@ export function dot(a: Float32Array, b: Float32Array): number {
 /** Dot product of `q` with row `row` of a row-major matrix with `dim` columns. */
 export function dotRow(q: Float32Array, matrix: Float32Array, row: number, dim: number): number {
   const off = row * dim;
-  let s = 0;
-  for (let i = 0; i < dim; i++) s += q[i] * matrix[off + i];
-  return s;
+  // Four independent accumulators: shorter dependency chains for the JIT.
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  const end = dim - (dim & 3);
+  for (; i < end; i += 4) {
+    const o = off + i;
+    s0 += q[i] * matrix[o];
+    s1 += q[i + 1] * matrix[o + 1];
+    s2 += q[i + 2] * matrix[o + 2];
+    s3 += q[i + 3] * matrix[o + 3];
+  }
+  for (; i < dim; i++) s0 += q[i] * matrix[off + i];
+  return s0 + s1 + s2 + s3;
 }
 
 /** Euclidean norm; 0 when the vector holds a non-finite value. */
