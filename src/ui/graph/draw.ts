@@ -365,15 +365,23 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.font = isQuery ? '700 14px system-ui, sans-serif' : strong ? '600 12px system-ui, sans-serif' : '500 12px system-ui, sans-serif';
     const w = ctx.measureText(text).width;
     // Right of the node, else left of it; the query's label goes underneath.
-    const spots: [number, number][] = isQuery ? [[x - w / 2, y + r + 18]] : [[x + r + 5, y], [x - r - 5 - w, y]];
+    const spots: [number, number][] = isQuery ? [[x - w / 2, y + r + 20]] : [[x + r + 5, y], [x - r - 5 - w, y]];
     let spot = spots.find(([lx, ly]) => !overlaps(lx - 2, ly - 8, lx + w + 2, ly + 8));
     if (!spot) {
       if (!strong) return;
       spot = spots[0];
     }
     const [lx, ly] = spot;
-    placed.push(lx - 2, ly - 8, lx + w + 2, ly + 8);
+    if (isQuery) placed.push(lx - 8, ly - 11, lx + w + 8, ly + 11);
+    else placed.push(lx - 2, ly - 8, lx + w + 2, ly + 8);
     ctx.globalAlpha = lit && !lit.has(i) ? 0.35 : 1;
+    if (isQuery) {
+      // The query's label sits on a pill so it stays readable over the busiest part of the graph.
+      ctx.fillStyle = theme.halo;
+      ctx.beginPath();
+      ctx.roundRect(lx - 8, ly - 11, w + 16, 22, 11);
+      ctx.fill();
+    }
     ctx.lineWidth = 4;
     ctx.lineJoin = 'round';
     ctx.strokeStyle = theme.halo;
