@@ -193,7 +193,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.setLineDash([]);
     // Arrowheads on directed edges, at the target's rim (skipped when zoomed far out: too small
     // to read, and costly with thousands of edges).
-    if (t.k < ARROW_ZOOM && !highlight && n > SMALL_GRAPH) return;
+    if ((t.k < ARROW_ZOOM || dense) && !highlight && n > SMALL_GRAPH) return;
     for (const kind of ['associative', 'divergence'] as const) {
       ctx.beginPath();
       let any = false;
@@ -236,7 +236,10 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   const nodePass = (highlight: boolean): void => {
     for (const kind of NODE_ORDER) {
       const square = dense && !highlight && SQUARE_KINDS.has(kind);
-      if (square) ctx.fillStyle = theme.node[kind];
+      // Dense and not a square: one vector path for the kind, filled once (cheaper than sprites).
+      const vector = dense && !highlight && !square && kind !== 'query';
+      if (square || vector) ctx.fillStyle = theme.node[kind];
+      if (vector) ctx.beginPath();
       for (let i = 0; i < n; i++) {
         if (kindOf[i] !== kind || (lit !== null && lit.has(i)) !== highlight) continue;
         const r = radii[i];
@@ -246,12 +249,15 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
         if (square) {
           const side = Math.max(2, Math.round(r * t.k * dpr * 1.7));
           ctx.fillRect(Math.round(cx - side / 2), Math.round(cy - side / 2), side, side);
+        } else if (vector) {
+          tracePath(ctx, kind, cx, cy, Math.max(1.5, r * t.k * dpr));
         } else {
           const img = sprite(kind, r * t.k, theme, outline, dpr);
           ctx.drawImage(img.canvas, Math.round(cx - img.half), Math.round(cy - img.half));
         }
         stats.nodesDrawn++;
       }
+      if (vector) ctx.fill();
     }
   };
   ctx.globalAlpha = lit ? Math.max(theme.dimAlpha, 0.3) : 1;
@@ -286,7 +292,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   const sx = (i: number): number => p[2 * i] * t.k + t.x;
   const sy = (i: number): number => p[2 * i + 1] * t.k + t.y;
   const showLabels = t.k >= LABEL_ZOOM || n <= SMALL_GRAPH;
-  const showEdgeText = t.k >= 0.6 || n <= SMALL_GRAPH;
+  const showEdgeText = t.k >= (dense ? 1 : 0.6) || n <= SMALL_GRAPH;
 
   // Alert glyphs ("!") inside the triangle badges.
   ctx.textAlign = 'center';
