@@ -82,6 +82,24 @@ describe('HybridIndex basics', () => {
     expect(ix.search({ text: '', vector: vec(0, 1, 0, 0) }, { topK: 1 }).map((h) => h.id)).toEqual(['b']);
   });
 
+  it('indexes tags lexically', () => {
+    const ix = new HybridIndex(DIM);
+    ix.upsert(doc('t', 'a quiet morning', null, { tags: ['Holiday', 'beach-trip'] }));
+    expect(ix.search({ text: 'beach holidays', vector: null }, { topK: 3 }).map((h) => [h.id, h.why.matchedTerms])).toEqual([
+      ['t', ['beach', 'holidays']],
+    ]);
+  });
+
+  it('explains the cosine of a hit that only the lexical list found', () => {
+    const ix = new HybridIndex(DIM, { candidateK: 1 });
+    ix.upsert(doc('near', 'unrelated words', vec(1, 0, 0, 0)));
+    ix.upsert(doc('far', 'kayak', vec(0.6, 0.8, 0, 0)));
+    const hits = ix.search({ text: 'kayak', vector: vec(1, 0, 0, 0) }, { topK: 2 });
+    const far = hits.find((h) => h.id === 'far')!;
+    expect(far.why.semantic).toBe(0); // not in the depth-1 dense list
+    expect(far.why.cosine).toBeCloseTo(0.6, 6);
+  });
+
   it('RRF through the config', () => {
     const hits = small().search({ text: 'sunrise', vector: vec(1, 0, 0, 0) }, { topK: 2, config: { fusion: 'rrf', rrfK: 60 } });
     // b: lexical rank 1 + dense rank 3 -> 0.5/61 + 0.5/63 beats a: dense rank 1 -> 0.5/61.
