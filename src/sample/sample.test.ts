@@ -74,6 +74,10 @@ describe('sample collection', () => {
       expect(Math.max(...times) - Math.min(...times), id).toBeLessThanOrEqual(8 * 3600_000);
     }
     expect(bySession.size).toBeGreaterThanOrEqual(80);
+    // A session is a few related memories: most sessions hold more than one.
+    const multi = [...bySession.values()].filter((t) => t.length >= 2).length;
+    expect(multi / bySession.size).toBeGreaterThanOrEqual(0.6);
+    expect(Math.max(...[...bySession.values()].map((t) => t.length))).toBeLessThanOrEqual(6);
   });
 
   it('has enough code, feeling, people and media', () => {
