@@ -75,6 +75,7 @@ export async function run(): Promise<Record<string, number>> {
       const info = await page.evaluate(() => ({
         layoutMs: window.__graphBench.layoutMs!,
         ticks: window.__graphBench.layoutTicks!,
+        computeMs: window.__graphBench.layoutComputeMs!,
         source: window.__graphBench.layoutSource,
         nodes: window.__graphBench.nodes,
       }));
@@ -83,13 +84,15 @@ export async function run(): Promise<Record<string, number>> {
       const intervals = (await page.evaluate(() => window.__graphBench.lastIntervals)).sort((a, b) => a - b);
       await page.close();
       out[`layout_ms_${n}`] = round(info.layoutMs);
+      out[`layout_compute_ms_${n}`] = round(info.computeMs);
       out[`layout_ticks_${n}`] = info.ticks;
       out[`nodes_${n}`] = info.nodes;
       out[`frame_draw_median_ms_${n}`] = round(quantile(frames, 0.5));
       out[`frame_draw_p95_ms_${n}`] = round(quantile(frames, 0.95));
       out[`frame_interval_median_ms_${n}`] = round(quantile(intervals, 0.5));
       console.log(
-        `[bench:graph] n=${info.nodes}: layout ${info.layoutMs.toFixed(0)} ms (${info.ticks} ticks, ${info.source}); ` +
+        `[bench:graph] n=${info.nodes}: layout ${info.layoutMs.toFixed(0)} ms model->positions ` +
+          `(simulation ${info.computeMs.toFixed(0)} ms, ${info.ticks} ticks, ${info.source}); ` +
           `draw per frame median ${quantile(frames, 0.5).toFixed(2)} ms, p95 ${quantile(frames, 0.95).toFixed(2)} ms; ` +
           `rAF interval median ${quantile(intervals, 0.5).toFixed(1)} ms over ${FRAMES} frames of pan/zoom`,
       );

@@ -12,6 +12,8 @@ export interface GraphBench {
   /** Model -> positions of the first layout, ms; null until it is done. */
   layoutMs: number | null;
   layoutTicks: number | null;
+  /** The simulation alone, without the worker round trip. */
+  layoutComputeMs: number | null;
   layoutSource: string | null;
   nodes: number;
   /** Draw time (ms) of each of `count` frames of continuous pan / zoom redraw. */
@@ -36,6 +38,7 @@ const forceMainThread = params.get('worker') === '0';
 const bench: GraphBench = {
   layoutMs: null,
   layoutTicks: null,
+  layoutComputeMs: null,
   layoutSource: null,
   nodes: 0,
   lastIntervals: [],
@@ -88,6 +91,7 @@ function Lab() {
     if (bench.layoutMs === null) {
       bench.layoutMs = info.ms;
       bench.layoutTicks = info.ticks;
+      bench.layoutComputeMs = info.computeMs;
       bench.layoutSource = info.source;
     }
     const el = document.querySelector('[data-testid="graph-lab-layout"]');

@@ -16,6 +16,8 @@ import './recall-graph.css';
 export interface LayoutInfo {
   /** Model handed over -> positions ready, in ms (includes the worker round trip). */
   ms: number;
+  /** The force simulation alone (inside the worker, or on the main thread), ms. */
+  computeMs: number;
   ticks: number;
   source: LayoutSource;
   nodes: number;
@@ -271,7 +273,7 @@ export function RecallGraph(props: RecallGraphProps) {
           }
           requestDraw();
         };
-        onLayoutRef.current?.({ ms, ticks: res.ticks, source: res.source, nodes: model.nodes.length, warm: res.warm });
+        onLayoutRef.current?.({ ms, computeMs: res.ms, ticks: res.ticks, source: res.source, nodes: model.nodes.length, warm: res.warm });
         setReady(true);
         setLayoutError(null);
         if (reducedMotion || from.size === 0) {

@@ -127,7 +127,7 @@ export function computeLayout(req: LayoutRequest): LayoutResult {
   const sim = forceSimulation<SimNode>(nodes)
     .stop()
     .alpha(warm ? 0.25 : big ? 0.5 : 1)
-    .alphaDecay(big ? 0.06 : 0.0228)
+    .alphaDecay(big ? 0.06 : 0.04)
     .velocityDecay(0.45)
     .force(
       'link',
