@@ -200,13 +200,14 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
     <form
       className={`mg-x mg-card mg-recall-options ${className ?? ''}`}
       data-testid="recall-options"
-      aria-label="Recall options"
+      aria-labelledby={`${baseId}-title`}
       onSubmit={(e) => {
         e.preventDefault();
         for (const f of ADVANCED_FIELDS) if (f.name !== 'assocHops') commit(f.name);
       }}
       noValidate
     >
+      <h3 id={`${baseId}-title`} className="mg-card__title">Recall options</h3>
       <div className="mg-field">
         <label htmlFor={`${baseId}-profile`}>Profile</label>
         <select
