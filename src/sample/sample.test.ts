@@ -37,6 +37,12 @@ describe('sample collection', () => {
     }
   });
 
+  it('gives a source to some memories, always a short non-empty label', () => {
+    const withSource = memories.filter((m) => m.source !== undefined);
+    expect(withSource.length).toBeGreaterThanOrEqual(10);
+    for (const m of withSource) expect(m.source).toMatch(/^[a-z][a-z-]{1,30}$/);
+  });
+
   it('keeps importance in [0, 1] and actually varies it', () => {
     for (const m of memories) {
       expect(m.importance).toBeGreaterThanOrEqual(0);
