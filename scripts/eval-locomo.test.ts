@@ -36,7 +36,7 @@ describe('evaluate', () => {
 
 describe('parseArgs', () => {
   it('reads --data, --json, --no-dense and rejects unknown flags', () => {
-    expect(parseArgs(['--', '--data', 'x.json', '--json'])).toEqual({ data: 'x.json', json: true, dense: true });
+    expect(parseArgs(['--', '--data', 'x.json', '--json'])).toMatchObject({ data: 'x.json', json: true, dense: true });
     expect(parseArgs(['--no-dense']).dense).toBe(false);
     expect(() => parseArgs(['--nope'])).toThrow(/Unknown argument/);
   });
