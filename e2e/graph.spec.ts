@@ -97,6 +97,31 @@ test('hover shows a tooltip and a click on a node opens it', async ({ page }) =>
   await expect(lab.status).toHaveText(`opened ${id.replace(/^m:/, '')}`);
 });
 
+test('a node can be dragged, and dragging the background pans', async ({ page }) => {
+  const lab = new GraphLabPage(page);
+  await lab.open(60);
+  const id = (await lab.graph.locator('[data-kind="standard"]').first().getAttribute('data-testid'))!.replace(/^graph-node-/, '');
+  const from = await lab.pointOf(id);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 40, from.y + 30, { steps: 5 });
+  await page.mouse.up();
+  const to = await lab.pointOf(id);
+  expect(Math.round(to.x - from.x)).toBe(40);
+  expect(Math.round(to.y - from.y)).toBe(30);
+  await expect(lab.status).not.toHaveText(/opened/); // a drag is not a click
+
+  const box = (await lab.canvas.boundingBox())!;
+  const query = await lab.pointOf('query');
+  await page.mouse.move(box.x + 30, box.y + 30);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 130, box.y + 80, { steps: 5 });
+  await page.mouse.up();
+  const moved = await lab.pointOf('query');
+  expect(Math.round(moved.x - query.x)).toBe(100);
+  expect(Math.round(moved.y - query.y)).toBe(50);
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`screenshot in the ${scheme} theme`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildGraphModel } from './model';
+import { radiiFor } from './geometry';
+import { buildScene, drawFrame, LABEL_ZOOM, truncate, type FrameState } from './draw';
+import { LIGHT } from './theme';
+
+/** A 2D context that records calls and draws nothing. */
+function fakeContext() {
+  const calls: Record<string, number> = {};
+  const texts: string[] = [];
+  const ctx = new Proxy({} as Record<string, unknown>, {
+    get(target, prop: string) {
+      if (prop in target) return target[prop];
+      if (prop === 'measureText') return (s: string) => ({ width: s.length * 6 });
+      return (...args: unknown[]) => {
+        calls[prop] = (calls[prop] ?? 0) + 1;
+        if (prop === 'fillText') texts.push(String(args[0]));
+      };
+    },
+    set(target, prop: string, value) {
+      target[prop] = value;
+      return true;
+    },
+  });
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, calls, texts };
+}
+
+class FakeOffscreen {
+  constructor(public width: number, public height: number) {}
+  getContext() {
+    return fakeContext().ctx;
+  }
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+// A row of n standard hits, 100 world units apart, plus the query at the origin.
+function row(n: number) {
+  const model = buildGraphModel({
+    query: 'q',
+    results: Array.from({ length: n }, (_, i) => ({ id: `m${i}`, label: `Memory ${i}`, score: 1 - i / (n + 1), mode: 'standard' as const, tags: [] })),
+  });
+  const positions = new Float32Array(model.nodes.length * 2);
+  model.nodes.forEach((_, i) => (positions[2 * i] = i * 100));
+  return { model, positions, scene: buildScene(model, radiiFor(model)) };
+}
+
+function frame(over: Partial<FrameState> & Pick<FrameState, 'scene' | 'positions'>): FrameState {
+  return { transform: { k: 1, x: 0, y: 300 }, width: 800, height: 600, dpr: 2, theme: LIGHT, hovered: -1, focused: -1, ...over };
+}
+
+describe('drawFrame', () => {
+  it('culls nodes and edges outside the viewport', () => {
+    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    const { scene, positions } = row(30); // x = 0..3000, the view shows x in 0..800
+    const { ctx } = fakeContext();
+    const stats = drawFrame(ctx, frame({ scene, positions }));
+    // Bounds are the view plus a 24 px margin (-24..824); nodes reach r * 1.3 (about 16) beyond
+    // their centre: x = 0..800 are in (9 nodes), x = 900 is not (900 - 16 > 824).
+    expect(stats.nodesDrawn).toBe(9);
+    expect(stats.edgesDrawn).toBe(30); // every spoke starts at the query, inside the view
+    const panned = drawFrame(ctx, frame({ scene, positions, transform: { k: 1, x: -1500, y: 300 } }));
+    // View 1500..2300, bounds 1476..2324: x = 1500..2300 (9 nodes); 1400 + 16 and 2400 - 16 miss.
+    expect(panned.nodesDrawn).toBe(9);
+    // The spokes all start at the query (x = 0), whose box still reaches into the view.
+    expect(panned.edgesDrawn).toBe(30 - 14);
+  });
+
+  it('draws ordinary labels only when zoomed in, but always the query and the focused node', () => {
+    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    const { scene, positions } = row(100);
+    const near = fakeContext();
+    drawFrame(near.ctx, frame({ scene, positions, transform: { k: LABEL_ZOOM, x: 50, y: 300 } }));
+    expect(near.texts).toContain('Memory 0');
+    const far = fakeContext();
+    const zoomedOut = { k: 0.05, x: 50, y: 300 };
+    drawFrame(far.ctx, frame({ scene, positions, transform: zoomedOut, focused: 60 }));
+    expect(far.texts).toContain('q');
+    expect(far.texts).toContain('Memory 59'); // node 60 is memory 59 (node 0 is the query)
+    expect(far.texts.length).toBeLessThanOrEqual(2 + 14); // query, focus, at most 14 landmarks
+  });
+
+  it('shortens long labels with an ellipsis', () => {
+    expect(truncate('a'.repeat(40), 10)).toBe(`${'a'.repeat(9)}…`);
+    expect(truncate('  two   words ')).toBe('two words');
+  });
+});
