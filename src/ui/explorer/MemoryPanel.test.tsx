@@ -266,6 +266,18 @@ describe('MemoryPanel', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it('opening another memory clears the previous reply and collapses the text again', async () => {
+    const user = userEvent.setup();
+    const longer = { ...memory, text: 'x'.repeat(50) };
+    const { rerender } = render(<MemoryPanel memory={longer} onClose={() => {}} onReinforce={() => 'done'} collapseAfter={10} />);
+    await user.click(screen.getByRole('button', { name: 'Show all (50 characters)' }));
+    await user.click(screen.getByRole('button', { name: 'Reinforce' }));
+    await waitFor(() => expect(screen.getByTestId('memory-feedback-message').textContent).toBe('👍 done'));
+    rerender(<MemoryPanel memory={{ ...longer, id: 'mem-456' }} onClose={() => {}} onReinforce={() => 'done'} collapseAfter={10} />);
+    expect(screen.getByTestId('memory-feedback-message').textContent).toBe('');
+    expect(screen.getByTestId('memory-text').textContent).toBe('xxxxxxxxxx…');
+  });
+
   it('withFeedbackIcon adds an icon once', () => {
     expect(withFeedbackIcon('Reinforced', 10)).toBe('👍 Reinforced');
     expect(withFeedbackIcon('👍 Reinforced', 10)).toBe('👍 Reinforced');

@@ -104,6 +104,7 @@ export function MemoryPanel(props: MemoryPanelProps) {
 
   const long = memory.text.length > collapseAfter;
   const [expanded, setExpanded] = useState(false);
+  useEffect(() => setExpanded(false), [memory.id]);
   const shownText = long && !expanded ? `${memory.text.slice(0, collapseAfter).trimEnd()}…` : memory.text;
   const mode = result?.mode ?? 'standard';
 
@@ -161,7 +162,7 @@ export function MemoryPanel(props: MemoryPanelProps) {
           )}
         </section>
 
-        <TagEditor tags={memory.tags} suggested={memory.suggestedTags} onTagsChange={onTagsChange} />
+        <TagEditor key={memory.id} tags={memory.tags} suggested={memory.suggestedTags} onTagsChange={onTagsChange} />
 
         <section aria-label="Details">
           <dl className="mg-dl mg-dl--grid" data-testid="memory-details">
@@ -203,7 +204,7 @@ export function MemoryPanel(props: MemoryPanelProps) {
         {explanation && <div className="mg-panel__slot">{explanation}</div>}
 
         {(onReinforce || onSuppress) && (
-          <Feedback memoryId={memory.id} wasLateral={mode === 'lateral'} onReinforce={onReinforce} onSuppress={onSuppress} />
+          <Feedback key={memory.id} memoryId={memory.id} wasLateral={mode === 'lateral'} onReinforce={onReinforce} onSuppress={onSuppress} />
         )}
       </div>
     </div>
