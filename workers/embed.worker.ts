@@ -10,6 +10,17 @@ import { createTokenizer } from '../src/core/tokenizer';
 import { fetchUseLite } from '../src/embed/fetch-model';
 import type { EmbedBackend, EmbedderInfo, EmbedLoadProgress } from '../src/embed/types';
 import { createUseLiteEncoder, type UseLiteEncoder } from '../src/embed/use-lite';
+import type { LexicalResources } from '../src/core/features';
+import { getResources } from '../src/features/resources';
+import {
+  buffersOf,
+  featurizeItems,
+  featurizeQueryText,
+  LEXICAL_ID,
+  type FeaturizedItem,
+  type FeaturizeItem,
+  type SerializedFeatures,
+} from './featurize-core';
 
 export interface EmbedInitOptions {
   /** Folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
@@ -135,6 +146,38 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
   return encoder.info();
 }
 
+/**
+ * The lexical resources of the spaces, fetched from the app's origin once, on first use. A
+ * missing build (public/generated/ not built) is MODEL_LOAD_FAILED with the fix in the message.
+ */
+async function resources(): Promise<LexicalResources> {
+  const base = import.meta.env.BASE_URL ?? '/';
+  try {
+    return await getResources(`${base}generated/`);
+  } catch (e) {
+    throw new AppError(
+      'MODEL_LOAD_FAILED',
+      'The word lists the memory spaces need could not be loaded. Rebuild the app (node scripts/build-resources.mjs) and reload.',
+      e instanceof Error ? e.message : String(e),
+    );
+  }
+}
+
+/** Runs `fn` with an AbortController registered under `requestId` (cancel() aborts it). */
+async function tracked<T>(requestId: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (!encoder) throw new AppError('MODEL_LOAD_FAILED', undefined, 'called before init()').toEnvelope();
+  const ac = new AbortController();
+  inflight.set(requestId, ac);
+  try {
+    return await fn(ac.signal);
+  } catch (e) {
+    if (ac.signal.aborted) throw new AppError('ABORTED').toEnvelope();
+    throw toEnvelope(e, 'MODEL_LOAD_FAILED');
+  } finally {
+    inflight.delete(requestId);
+  }
+}
+
 const api = {
   /** Loads the model once; later calls return the same result. Rejects with an ErrorEnvelope. */
   async init(opts: EmbedInitOptions = {}, onProgress?: ProgressFn): Promise<EmbedderInfo> {
@@ -175,6 +218,27 @@ const api = {
     } finally {
       inflight.delete(requestId);
     }
+  },
+
+  /** All thirteen spaces of each item (serialised, buffers transferred). */
+  async featurize(items: FeaturizeItem[], requestId: number): Promise<FeaturizedItem[]> {
+    return tracked(requestId, async (signal) => {
+      const out = await featurizeItems(items, encoder!, await resources(), signal);
+      return Comlink.transfer(out, buffersOf(out.map((o) => o.spaces)));
+    });
+  },
+
+  /** A query's content spaces (serialised, buffers transferred). */
+  async featurizeQuery(text: string, requestId: number): Promise<SerializedFeatures> {
+    return tracked(requestId, async (signal) => {
+      const out = await featurizeQueryText(text, encoder!, await resources(), signal);
+      return Comlink.transfer(out, buffersOf([out]));
+    });
+  },
+
+  /** Id of the lexical featurizers (the `model` of their stored rows). */
+  lexicalId(): string {
+    return LEXICAL_ID;
   },
 
   cancel(requestId: number): void {

@@ -1,60 +1,217 @@
 // The search engine's logic as a plain class, so it can be tested (and run on the main thread
 // as a fallback) without Comlink. engine.worker.ts only exposes it.
+//
+// It holds everything recall needs, all rebuilt from the database on every (re)start:
+//   HybridIndex (BM25 + E1), SpaceIndex (every memory's thirteen spaces), a NeighbourMatrix
+//   cached until the next change, FeedbackState (from the stored feedback events), the
+//   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
+//   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
 import { AppError, type ErrorEnvelope } from '../src/core/errors';
 import { HybridIndex, type HybridConfig, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
-import type { MemoryId, ScoredHit } from '../src/core/types';
+import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext, type PipelineResult } from '../src/core/pipeline';
+import {
+  buildNeighbourMatrix,
+  FeedbackState,
+  LateralEvaluator,
+  resolveRecallOptions,
+  type FeedbackEvent,
+  type LateralEvaluatorState,
+  type LateralStatus,
+  type NeighbourMatrix,
+  type RecallOptionsInput,
+} from '../src/core/recall';
+import {
+  assertValidSimilarityConfig,
+  DEFAULT_SIMILARITY_CONFIG,
+  deserializeFeatures,
+  selectRecentWindow,
+  TEMPORAL_SPACES,
+  type DivergenceAlert,
+  type SimilarityConfig,
+  type SpaceFeatures,
+} from '../src/core/spaces';
+import type { MemoryId, ScoredHit, SpaceId } from '../src/core/types';
+
+/** Serialised features, one buffer per present space (serializeSpace format). */
+export type SerializedFeatures = Partial<Record<SpaceId, ArrayBuffer>>;
+
+/** An index doc as the engine takes it: plus the recall fields and, optionally, its spaces. */
+export interface EngineDoc extends IndexDoc {
+  /** Scope of associative hops and of the divergence window. */
+  sessionId?: string;
+  /** Derived tags (lateral tag overlap counts them). */
+  suggestedTags?: string[];
+  /** E2..E13 (and optionally E1; default: `vector`). Absent = only the hybrid knows it. */
+  features?: SerializedFeatures;
+}
 
 export interface EngineLoadOptions {
   dim: number;
   config?: Partial<HybridConfig>;
+  similarity?: SimilarityConfig;
+  /** Default recall options (validated; applied under every call's own options). */
+  recallDefaults?: RecallOptionsInput;
+  /** The stored feedback log (malformed events are skipped and counted). */
+  feedback?: readonly unknown[];
+  /** Persisted evaluator state; null / absent = a fresh evaluator. */
+  evaluator?: LateralEvaluatorState | null;
 }
 
 export interface EngineStats {
   loaded: boolean;
   dim: number;
   size: number;
+  /** Memories with space features. */
+  spaces: number;
   searches: number;
+  recalls: number;
   cancelled: number;
   lastSearchMs: number;
+  lastRecallMs: number;
   lastLoadMs: number;
+  /** Stored feedback events that were malformed and ignored. */
+  feedbackSkipped: number;
+}
+
+export interface EngineRecallQuery {
+  text: string;
+  features: SerializedFeatures;
+  /** Explicit query tags for lateral overlap (else derived from the top results). */
+  tags?: string[];
+}
+
+export interface EngineRecallOutcome {
+  results: PipelineResult[];
+  /** The evaluator's new state when this recall changed it (lateral results returned), else null. */
+  evaluator: LateralEvaluatorState | null;
+}
+
+export interface EngineDivergenceQuery {
+  features: SerializedFeatures;
+  now: number;
+  sessionId: string;
+  /** Leave this memory out of the recent window (the one just captured). */
+  excludeId?: MemoryId;
+}
+
+export interface EngineDivergenceOutcome {
+  alerts: DivergenceAlert[];
+  /** The recent window compared against, newest first. */
+  recent: { id: MemoryId; text: string; createdAt: number; sessionId: string }[];
+}
+
+export type EngineFeedbackEvent = FeedbackEvent;
+
+export interface EngineFeedbackOutcome {
+  /** The memory was among the remembered lateral results (the evaluator counted it). */
+  wasLateral: boolean;
+  evaluator: LateralEvaluatorState;
 }
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
+/** Divergence compares content only: the temporal spaces stay excluded whatever the settings say. */
+function contentOnly(c: SimilarityConfig): SimilarityConfig {
+  const excluded = { ...c.excluded };
+  for (const s of TEMPORAL_SPACES) excluded[s] = true;
+  return { ...c, excluded };
+}
+
+interface Meta {
+  createdAt: number;
+  sessionId: string;
+}
+
 export class EngineCore {
   private index: HybridIndex | null = null;
+  private spaces = new SpaceIndex();
+  private meta = new Map<MemoryId, Meta>();
+  private matrix: NeighbourMatrix | null = null;
+  private feedbackEvents: FeedbackEvent[] = [];
+  private feedback = new FeedbackState();
+  private evaluator: LateralEvaluator = LateralEvaluator.forOptions(resolveRecallOptions({}));
+  private similarity: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG;
+  private recallDefaults: RecallOptionsInput = {};
   private readonly cancelledIds = new Set<number>();
   private searches = 0;
+  private recalls = 0;
   private cancelledCount = 0;
   private lastSearchMs = 0;
+  private lastRecallMs = 0;
   private lastLoadMs = 0;
 
-  /** Replaces the index with `docs` (vectors are unit-normalised by the index). */
-  load(docs: IndexDoc[], opts: EngineLoadOptions): { size: number } {
+  /** Replaces everything with `docs` and `opts` (vectors are unit-normalised by the index). */
+  load(docs: EngineDoc[], opts: EngineLoadOptions): { size: number } {
     const t0 = performance.now();
     const index = new HybridIndex(opts.dim, opts.config);
-    for (const d of docs) index.upsert(d); // throws on a bad doc: the old index stays in place
+    const spaces = new SpaceIndex();
+    const meta = new Map<MemoryId, Meta>();
+    // validate the settings first: a bad one leaves the old engine in place
+    const similarity = opts.similarity ?? DEFAULT_SIMILARITY_CONFIG;
+    assertValidSimilarityConfig(similarity);
+    const recallDefaults = opts.recallDefaults ?? {};
+    const resolved = resolveRecallOptions(recallDefaults);
+    const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
+    for (const d of docs) this.put(index, spaces, meta, d); // throws on a bad doc: the old index stays in place
+    const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
+    this.spaces = spaces;
+    this.meta = meta;
+    this.matrix = null;
+    this.similarity = similarity;
+    this.recallDefaults = recallDefaults;
+    this.evaluator = evaluator;
+    this.feedbackEvents = [...feedbackEvents];
+    this.feedback = FeedbackState.fromEvents(this.feedbackEvents);
     this.lastLoadMs = performance.now() - t0;
     return { size: index.size };
   }
 
-  upsert(doc: IndexDoc): void {
-    this.require().upsert(doc);
+  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc): void {
+    const { features, ...doc } = d;
+    const f: SpaceFeatures = features ? deserializeFeatures(features) : {};
+    if (!f.E1 && doc.vector) f.E1 = doc.vector;
+    index.upsert(doc);
+    if (Object.keys(f).length > 0) spaces.upsert(doc.id, f);
+    else spaces.remove(doc.id);
+    meta.set(doc.id, { createdAt: doc.createdAt, sessionId: doc.sessionId ?? '' });
+  }
+
+  upsert(doc: EngineDoc): void {
+    this.put(this.require(), this.spaces, this.meta, doc);
+    this.matrix = null;
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
-  upsertMany(docs: IndexDoc[]): void {
+  upsertMany(docs: EngineDoc[]): void {
     const index = this.require();
     const probe = new HybridIndex(index.dim);
-    for (const d of docs) probe.upsert({ ...d, text: '', tags: [] }); // validates fields and vectors cheaply
-    for (const d of docs) index.upsert(d);
+    for (const d of docs) {
+      probe.upsert({ ...d, features: undefined, text: '', tags: [] } as IndexDoc); // validates fields and vectors cheaply
+      if (d.features) deserializeFeatures(d.features); // refuses unreadable features
+    }
+    for (const d of docs) this.put(index, this.spaces, this.meta, d);
+    this.matrix = null;
   }
 
   remove(id: MemoryId): void {
     this.require().remove(id);
+    this.spaces.remove(id);
+    this.meta.delete(id);
+    this.matrix = null;
+  }
+
+  /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
+  private async cancelledWhileYielding(requestId: number | undefined): Promise<boolean> {
+    if (requestId === undefined) return false;
+    await yieldToEventLoop();
+    if (this.cancelledIds.delete(requestId)) {
+      this.cancelledCount++;
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -63,19 +220,115 @@ export class EngineCore {
    * superseded ones are processed first and only the newest does real work.
    */
   async search(q: HybridQuery, opts: HybridSearchOptions, requestId?: number): Promise<ScoredHit[]> {
-    if (requestId !== undefined) {
-      await yieldToEventLoop();
-      if (this.cancelledIds.delete(requestId)) {
-        this.cancelledCount++;
-        throw new AppError('ABORTED');
-      }
-    }
+    if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
     const index = this.require();
     const t0 = performance.now();
     const hits = index.search(q, opts);
     this.lastSearchMs = performance.now() - t0;
     this.searches++;
     return hits;
+  }
+
+  /**
+   * The whole ranking pipeline (hybrid + spaces + profiles + feedback + lateral + associative)
+   * for a featurized query. `options` go over the stored defaults; invalid ones reject with
+   * INVALID_OPTION naming the option. Cancellable like search().
+   */
+  async recall(q: EngineRecallQuery, options: RecallOptionsInput = {}, requestId?: number): Promise<EngineRecallOutcome> {
+    if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
+    this.require();
+    const input = { ...this.recallDefaults, ...options };
+    const o = resolveRecallOptions(input);
+    const t0 = performance.now();
+    const features = deserializeFeatures(q.features ?? {});
+    const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
+    const before = this.evaluator.status().samples;
+    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features, tags: q.tags }, input);
+    this.lastRecallMs = performance.now() - t0;
+    this.recalls++;
+    const changed = this.evaluator.status().samples !== before;
+    return { results, evaluator: changed ? this.evaluator.toJSON() : null };
+  }
+
+  private context(needsMatrix: boolean): PipelineContext {
+    const hybrid = this.require();
+    const sessionOf = (id: MemoryId) => {
+      const s = this.meta.get(id)?.sessionId;
+      return s ? s : undefined;
+    };
+    if (needsMatrix && !this.matrix) this.matrix = buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), sessionOf);
+    return {
+      hybrid,
+      spaces: this.spaces,
+      similarity: this.similarity,
+      matrix: this.matrix ?? undefined,
+      feedback: this.feedback,
+      evaluator: this.evaluator,
+      now: Date.now(),
+      sessionOf,
+    };
+  }
+
+  /**
+   * Divergence of `current` from the recent window (the current session within the last
+   * recentWindowHours, else that time window), in content spaces only.
+   */
+  divergence(q: EngineDivergenceQuery): EngineDivergenceOutcome {
+    const hybrid = this.require();
+    const config = contentOnly(this.similarity);
+    const since = q.now - config.recentWindowHours * 3_600_000;
+    const candidates: { id: MemoryId; text: string; createdAt: number; sessionId: string }[] = [];
+    for (const [id, m] of this.meta) {
+      if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) continue;
+      const d = hybrid.doc(id);
+      if (!d || d.deletedAt != null) continue;
+      candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });
+    }
+    const recent = selectRecentWindow(candidates, q.now, q.sessionId, config);
+    const current = deserializeFeatures(q.features ?? {});
+    for (const s of TEMPORAL_SPACES) delete current[s];
+    const alerts = divergenceAlerts(this.context(false), current, recent, { now: q.now, currentSessionId: q.sessionId, config });
+    return { alerts, recent };
+  }
+
+  /**
+   * A reinforce / suppress event (already stored by the services): updates the ranking's
+   * feedback state and the lateral evaluator. Returns whether the memory was a lateral result.
+   */
+  recordFeedback(event: EngineFeedbackEvent): EngineFeedbackOutcome {
+    // validate + apply; an event older than the newest one rebuilds the state from the log
+    try {
+      this.feedback.record(event);
+      this.feedbackEvents.push(event);
+    } catch (e) {
+      if (!(e instanceof AppError) || !/time order/.test(e.message)) throw e;
+      this.feedbackEvents.push(event);
+      this.feedback = FeedbackState.fromEvents(this.feedbackEvents);
+    }
+    const wasLateral =
+      event.kind === 'reinforce' ? this.evaluator.recordReinforcement(event.id, event.valence) : this.evaluator.recordSuppression(event.id);
+    return { wasLateral, evaluator: this.evaluator.toJSON() };
+  }
+
+  setSimilarityConfig(config: SimilarityConfig): void {
+    assertValidSimilarityConfig(config);
+    this.similarity = config;
+  }
+
+  /** Validated (INVALID_OPTION naming the option); the evaluator keeps its tuning. */
+  setRecallDefaults(input: RecallOptionsInput): void {
+    resolveRecallOptions(input);
+    this.recallDefaults = { ...input };
+  }
+
+  lateralStatus(): LateralStatus {
+    return this.evaluator.status();
+  }
+
+  /** Turns lateral mode back on after an auto-disable (fresh counters); returns the new state. */
+  reEnableLateral(): LateralEvaluatorState {
+    this.evaluator.reEnable();
+    return this.evaluator.toJSON();
   }
 
   cancel(requestId: number): void {
@@ -89,10 +342,14 @@ export class EngineCore {
       loaded: this.index !== null,
       dim: this.index?.dim ?? 0,
       size: this.index?.size ?? 0,
+      spaces: this.spaces.size,
       searches: this.searches,
+      recalls: this.recalls,
       cancelled: this.cancelledCount,
       lastSearchMs: this.lastSearchMs,
+      lastRecallMs: this.lastRecallMs,
       lastLoadMs: this.lastLoadMs,
+      feedbackSkipped: this.feedback.skipped,
     };
   }
 
@@ -121,11 +378,18 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       }
     };
   return {
-    load: guard((docs: IndexDoc[], opts: EngineLoadOptions) => core.load(docs, opts)),
-    upsert: guard((doc: IndexDoc) => core.upsert(doc)),
-    upsertMany: guard((docs: IndexDoc[]) => core.upsertMany(docs)),
+    load: guard((docs: EngineDoc[], opts: EngineLoadOptions) => core.load(docs, opts)),
+    upsert: guard((doc: EngineDoc) => core.upsert(doc)),
+    upsertMany: guard((docs: EngineDoc[]) => core.upsertMany(docs)),
     remove: guard((id: MemoryId) => core.remove(id)),
     search: guard((q: HybridQuery, opts: HybridSearchOptions, requestId?: number) => core.search(q, opts, requestId)),
+    recall: guard((q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId)),
+    divergence: guard((q: EngineDivergenceQuery) => core.divergence(q)),
+    recordFeedback: guard((e: EngineFeedbackEvent) => core.recordFeedback(e)),
+    setSimilarityConfig: guard((c: SimilarityConfig) => core.setSimilarityConfig(c)),
+    setRecallDefaults: guard((o: RecallOptionsInput) => core.setRecallDefaults(o)),
+    lateralStatus: guard(() => core.lateralStatus()),
+    reEnableLateral: guard(() => core.reEnableLateral()),
     cancel: guard((requestId: number) => core.cancel(requestId)),
     stats: guard(() => core.stats()),
   };

@@ -14,13 +14,35 @@ import {
   type EmbedLoadProgress,
 } from '../embed/types';
 import type { EmbedInitOptions, EmbedWorkerApi } from '../../workers/embed.worker';
+import type { FeaturizedItem, FeaturizeItem, SerializedFeatures } from '../../workers/featurize-core';
+import { FEATURE_FORMAT_VERSION } from '../core/spaces/serialize';
+import { RESOURCES_VERSION } from '../core/features/resources';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
+
+export type { FeaturizedItem, FeaturizeItem, SerializedFeatures };
+
+/**
+ * Id of the lexical featurizers + resources (the `model` of the rows of E2-E4, E6-E9, E11-E13).
+ * Derived from the same constants as LEXICAL_ID in workers/featurize-core.ts (a test checks it),
+ * without importing the featurizers into the page.
+ */
+export const LEXICAL_FEATURES_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}`;
+
+/** Computes the thirteen spaces (see workers/featurize-core.ts). */
+export interface SpaceFeaturizer {
+  /** Id stored as `model` on the non-encoder rows; rows with another id are stale. */
+  lexicalId(): string;
+  featurize(items: FeaturizeItem[], signal?: AbortSignal): Promise<FeaturizedItem[]>;
+  featurizeQuery(text: string, signal?: AbortSignal): Promise<SerializedFeatures>;
+}
 
 export interface EmbedBridgeOptions {
   spawn?: () => WorkerHandle;
   init?: EmbedInitOptions;
   /** Texts per worker call (default 64). */
   chunkSize?: number;
+  /** Memories per featurize call (default 16: each also carries its clauses and captions). */
+  featurizeChunkSize?: number;
   /** Per chunk (default 60 s; WebGPU on a software adapter is slow). Loading: loadTimeoutMs (default 180 s). */
   timeoutMs?: number;
   loadTimeoutMs?: number;
@@ -29,7 +51,7 @@ export interface EmbedBridgeOptions {
   onCrash?: (error: AppError) => void;
 }
 
-export interface EmbedBridge extends Embedder {
+export interface EmbedBridge extends Embedder, SpaceFeaturizer {
   /** Starts the worker and loads the model now; resolves with the final info. */
   ready(): Promise<EmbedderInfo>;
   /** Current load state; `listener` is called at once with it, then on every change. Returns unsubscribe. */
@@ -94,7 +116,36 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     return vectors;
   }
 
+  const featurizeChunk = Math.max(1, opts.featurizeChunkSize ?? 16);
+
   return {
+    lexicalId: () => LEXICAL_FEATURES_ID,
+    async featurize(items, signal) {
+      if (!Array.isArray(items)) throw new AppError('INVALID_OPTION', 'featurize() takes an array of items');
+      if (signal?.aborted) throw new AppError('ABORTED');
+      const out: FeaturizedItem[] = [];
+      for (let i = 0; i < items.length; i += featurizeChunk) {
+        const part = items.slice(i, i + featurizeChunk);
+        const requestId = nextRequestId++;
+        const got = await life.call((remote) => remote.featurize(part, requestId), {
+          signal,
+          onAbort: (remote) => void remote.cancel(requestId).catch(() => undefined),
+        });
+        if (!Array.isArray(got) || got.length !== part.length)
+          throw new AppError('INVALID_EMBEDDING', undefined, `expected ${part.length} feature sets, got ${got?.length}`);
+        out.push(...got);
+      }
+      return out;
+    },
+    async featurizeQuery(text, signal) {
+      if (typeof text !== 'string') throw new AppError('INVALID_OPTION', 'featurizeQuery() takes a text');
+      if (signal?.aborted) throw new AppError('ABORTED');
+      const requestId = nextRequestId++;
+      return life.call((remote) => remote.featurizeQuery(text, requestId), {
+        signal,
+        onAbort: (remote) => void remote.cancel(requestId).catch(() => undefined),
+      });
+    },
     async embed(texts, signal) {
       if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
       if (signal?.aborted) throw new AppError('ABORTED');

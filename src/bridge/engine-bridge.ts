@@ -5,32 +5,68 @@
 
 import * as Comlink from 'comlink';
 import type { AppError } from '../core/errors';
-import type { HybridConfig, HybridQuery, HybridSearchOptions, IndexDoc } from '../core/hybrid';
+import type { HybridConfig, HybridQuery, HybridSearchOptions } from '../core/hybrid';
+import type { LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
+import type { SimilarityConfig } from '../core/spaces';
 import type { MemoryId, ScoredHit } from '../core/types';
 import type { EngineApi } from '../../workers/engine.worker';
-import type { EngineStats } from '../../workers/engine-core';
+import type {
+  EngineDivergenceOutcome,
+  EngineDivergenceQuery,
+  EngineDoc,
+  EngineFeedbackEvent,
+  EngineFeedbackOutcome,
+  EngineRecallOutcome,
+  EngineRecallQuery,
+  EngineStats,
+  SerializedFeatures,
+} from '../../workers/engine-core';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
-export type { EngineStats, WorkerHandle };
+export type {
+  EngineDivergenceOutcome,
+  EngineDivergenceQuery,
+  EngineDoc,
+  EngineFeedbackEvent,
+  EngineFeedbackOutcome,
+  EngineRecallOutcome,
+  EngineRecallQuery,
+  EngineStats,
+  WorkerHandle,
+};
 
 /** What the services need from the engine. */
 export interface EngineClient {
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
-  upsert(doc: IndexDoc): Promise<void>;
+  /** A doc with its features (buffers transferred: do not reuse them afterwards). */
+  upsert(doc: EngineDoc): Promise<void>;
   /** Many docs in one message (imports); all or nothing. */
-  upsertMany(docs: IndexDoc[]): Promise<void>;
+  upsertMany(docs: EngineDoc[]): Promise<void>;
   remove(id: MemoryId): Promise<void>;
   search(q: HybridQuery, opts: HybridSearchOptions, signal?: AbortSignal): Promise<ScoredHit[]>;
+  /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
+  recall(q: EngineRecallQuery, opts: RecallOptionsInput, signal?: AbortSignal): Promise<EngineRecallOutcome>;
+  divergence(q: EngineDivergenceQuery): Promise<EngineDivergenceOutcome>;
+  recordFeedback(e: EngineFeedbackEvent): Promise<EngineFeedbackOutcome>;
+  setSimilarityConfig(c: SimilarityConfig): Promise<void>;
+  setRecallDefaults(o: RecallOptionsInput): Promise<void>;
+  lateralStatus(): Promise<LateralStatus>;
+  reEnableLateral(): Promise<LateralEvaluatorState>;
   stats(): Promise<EngineStats>;
   dispose(): void;
 }
 
 /** Everything needed to fill a fresh engine: read from the database on every (re)start. */
 export interface EngineSnapshot {
-  docs: IndexDoc[];
+  docs: EngineDoc[];
   dim: number;
   config?: Partial<HybridConfig>;
+  similarity?: SimilarityConfig;
+  recallDefaults?: RecallOptionsInput;
+  /** The stored feedback log. */
+  feedback?: unknown[];
+  evaluator?: LateralEvaluatorState | null;
 }
 
 export interface EngineBridgeOptions {
@@ -49,23 +85,38 @@ export function spawnEngineWorker(): WorkerHandle {
   );
 }
 
-/** Transfers each vector's buffer when the vector owns all of it; copies otherwise (a view must not detach its parent). */
-export function transferable(docs: IndexDoc[]): { docs: IndexDoc[]; buffers: ArrayBuffer[] } {
+/**
+ * Transfers each vector's buffer when the vector owns all of it; copies otherwise (a view must
+ * not detach its parent). Feature buffers are whole buffers: each is transferred once (a buffer
+ * shared by two docs is copied for the second).
+ */
+export function transferable<D extends EngineDoc>(docs: D[]): { docs: D[]; buffers: ArrayBuffer[] } {
   const seen = new Set<ArrayBufferLike>();
   const buffers: ArrayBuffer[] = [];
+  const take = (b: ArrayBuffer): ArrayBuffer => {
+    if (seen.has(b)) return b.slice(0);
+    seen.add(b);
+    buffers.push(b);
+    return b;
+  };
   const out = docs.map((d) => {
+    let doc = d;
     const v = d.vector;
-    if (!v) return d;
-    const owns = v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength;
-    if (owns && !seen.has(v.buffer)) {
-      seen.add(v.buffer);
-      buffers.push(v.buffer as ArrayBuffer);
-      return d;
+    if (v) {
+      const owns = v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength;
+      if (owns && !seen.has(v.buffer)) take(v.buffer as ArrayBuffer);
+      else doc = { ...doc, vector: v.slice() };
     }
-    return { ...d, vector: v.slice() };
+    if (d.features) {
+      const features: SerializedFeatures = {};
+      for (const [k, b] of Object.entries(d.features)) if (b) features[k as keyof SerializedFeatures] = take(b);
+      doc = { ...doc, features };
+    }
+    return doc;
   });
   return { docs: out, buffers };
 }
+
 
 export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
   let nextRequestId = 1;
@@ -81,7 +132,14 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     setup: async (remote) => {
       const snap = await opts.source();
       const { docs, buffers } = transferable(snap.docs);
-      await remote.load(Comlink.transfer(docs, buffers), { dim: snap.dim, config: snap.config });
+      await remote.load(Comlink.transfer(docs, buffers), {
+        dim: snap.dim,
+        config: snap.config,
+        similarity: snap.similarity,
+        recallDefaults: snap.recallDefaults,
+        feedback: snap.feedback,
+        evaluator: snap.evaluator,
+      });
     },
   });
 
@@ -111,6 +169,22 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
         onAbort: (r) => void r.cancel(requestId).catch(() => undefined),
       });
     },
+    recall(q, o, signal) {
+      const requestId = nextRequestId++;
+      const ms = baseTimeout + Math.ceil(q.text.length / 100);
+      // query features are small (a few KB) and the caller reuses them (divergence): copied
+      return life.call((r) => r.recall(q, o, requestId), {
+        signal,
+        timeoutMs: ms,
+        onAbort: (r) => void r.cancel(requestId).catch(() => undefined),
+      });
+    },
+    divergence: (q) => life.call((r) => r.divergence(q)),
+    recordFeedback: (e) => life.call((r) => r.recordFeedback(e)),
+    setSimilarityConfig: (c) => life.call((r) => r.setSimilarityConfig(c)),
+    setRecallDefaults: (o) => life.call((r) => r.setRecallDefaults(o)),
+    lateralStatus: () => life.call((r) => r.lateralStatus()),
+    reEnableLateral: () => life.call((r) => r.reEnableLateral()),
     stats: () => life.call((r) => r.stats()),
     dispose: () => life.dispose(),
   };

@@ -48,7 +48,7 @@ describe('schema upgrade v1 -> v2', () => {
     v1.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(20);
+    expect(db.backendDB().version).toBe(30); // v1 -> v2 -> v3
     const a = await db.memories.get('a');
     expect(a).toEqual({
       id: 'a',
@@ -141,7 +141,7 @@ describe('other tabs and versions', () => {
     expect(await installedVersion(name)).toBe(0);
     expect(await Dexie.exists(name)).toBe(false);
     const db = await openDb(name);
-    expect(await installedVersion(name)).toBe(2);
+    expect(await installedVersion(name)).toBe(3);
     db.close();
   });
 

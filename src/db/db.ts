@@ -9,6 +9,8 @@ import {
   DB_VERSION,
   STORES_V1,
   STORES_V2,
+  STORES_V3,
+  upgradeFeedbackV2toV3,
   upgradeMemoryV1toV2,
   type FeedbackRow,
   type MemoryRow,
@@ -39,6 +41,16 @@ export class MnemographDb extends Dexie {
             .table('memories')
             .toCollection()
             .modify((row: Record<string, unknown>) => upgradeMemoryV1toV2(row, normaliseTags)),
+        );
+    }
+    if (upTo >= 3) {
+      this.version(3)
+        .stores(STORES_V3)
+        .upgrade((tx) =>
+          tx
+            .table('feedback')
+            .toCollection()
+            .modify((row: Record<string, unknown>) => upgradeFeedbackV2toV3(row)),
         );
     }
 

@@ -53,6 +53,98 @@ export async function putVectorsIfUnchanged(
   }
 }
 
+/**
+ * Replaces ALL vector rows of each memory whose text is still `expectedText` and that is not
+ * deleted (the backfill: an edit meanwhile brought its own features), in one transaction.
+ * Returns the memories that got their rows.
+ */
+export async function replaceVectorsIfUnchanged(
+  db: MnemographDb,
+  items: { memoryId: MemoryId; rows: VectorRow[]; expectedText: string }[],
+): Promise<MemoryRow[]> {
+  try {
+    return await db.transaction('rw', db.memories, db.vectors, async () => {
+      const rows = await db.memories.bulkGet(items.map((i) => i.memoryId));
+      const keep = items.filter((it, i) => rows[i] && rows[i]!.deletedAt === null && rows[i]!.text === it.expectedText);
+      if (keep.length) {
+        await db.vectors.where('memoryId').anyOf(keep.map((k) => k.memoryId)).delete();
+        await db.vectors.bulkPut(keep.flatMap((k) => k.rows));
+      }
+      const kept = new Set(keep.map((k) => k.memoryId));
+      return rows.filter((r): r is MemoryRow => !!r && kept.has(r.id));
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Every vector row of one memory, keyed by space. */
+export async function vectorRowsOf(db: MnemographDb, id: MemoryId): Promise<VectorRow[]> {
+  try {
+    return await db.vectors.where('memoryId').equals(id).toArray();
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** memoryId -> model of its row in `space` (one index read: the backfill's staleness check). */
+export async function modelsInSpace(db: MnemographDb, space: SpaceId): Promise<Map<MemoryId, string>> {
+  try {
+    const rows = await db.vectors.where('space').equals(space).toArray();
+    return new Map(rows.map((r) => [r.memoryId, r.model]));
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export interface LoadedFeatures {
+  memory: MemoryRow;
+  /** E1 as stored (raw float32), null when missing or from another encoder. */
+  vector: Float32Array | null;
+  /** The other spaces' serialised rows whose producer is current. */
+  spaces: Partial<Record<SpaceId, ArrayBuffer>>;
+}
+
+/**
+ * All live memories with every vector row of a current producer: `accept(row)` says whether a
+ * row's model is current. One getAll per table (a cursor would be several times slower).
+ */
+export async function loadLiveFeatures(db: MnemographDb, accept: (row: VectorRow) => boolean): Promise<LoadedFeatures[]> {
+  try {
+    return await db.transaction('r', db.memories, db.vectors, async () => {
+      const rows = (await db.memories.toArray()).filter((m) => m.deletedAt === null);
+      const byId = new Map<MemoryId, LoadedFeatures>(rows.map((memory) => [memory.id, { memory, vector: null, spaces: {} }]));
+      for (const v of await db.vectors.toArray()) {
+        const entry = byId.get(v.memoryId);
+        if (!entry || !accept(v)) continue;
+        if (v.dtype === 'float32') {
+          if (v.space === 'E1') entry.vector = unpackVector(v);
+        } else if (v.dtype === 'space' && v.data instanceof ArrayBuffer) entry.spaces[v.space] = v.data;
+      }
+      return [...byId.values()];
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function listFeedback(db: MnemographDb): Promise<FeedbackRow[]> {
+  try {
+    return await db.feedback.orderBy('at').toArray();
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Live memories of a session (E4: a new memory's position is this count). */
+export async function countSession(db: MnemographDb, sessionId: string): Promise<number> {
+  try {
+    return await db.memories.where('sessionId').equals(sessionId).count();
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
 export async function getMemoryRow(db: MnemographDb, id: MemoryId): Promise<MemoryRow | undefined> {
   try {
     return await db.memories.get(id);
@@ -78,6 +170,7 @@ export async function modifyMemory(
   id: MemoryId,
   change: (row: MemoryRow) => MemoryRow,
   vectors?: VectorRow[],
+  opts: { replaceVectors?: boolean } = {},
 ): Promise<MemoryRow> {
   try {
     return await db.transaction('rw', db.memories, db.vectors, async () => {
@@ -85,6 +178,8 @@ export async function modifyMemory(
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
       const next = change(row);
       await db.memories.put(next);
+      // new text, new features: a space the old text had (code, say) must not outlive it
+      if (opts.replaceVectors) await db.vectors.where('memoryId').equals(id).delete();
       if (vectors?.length) await db.vectors.bulkPut(vectors);
       return next;
     });

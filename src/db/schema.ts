@@ -5,20 +5,28 @@ import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** A memory row is the core's Memory as is; the id is a UUIDv7 string (sortable by time). */
 export type MemoryRow = Memory;
 
-export type VectorDtype = 'float32';
+/**
+ * 'float32': a raw Float32Array (E1, what the hybrid index reads without a copy).
+ * 'space': serializeSpace() of src/core/spaces (a 4-byte header, then the space's payload).
+ */
+export type VectorDtype = 'float32' | 'space';
 
-/** One row per (memory, space). The vector is packed in `data` and is not indexed. */
+/** One row per (memory, space) present. The vector is packed in `data` and is not indexed. */
 export interface VectorRow {
   memoryId: MemoryId;
   space: SpaceId;
+  /** Floats for 'float32', bytes for 'space'. */
   dim: number;
   dtype: VectorDtype;
-  /** Id of the model + preprocessing that produced it (vectors of different models never mix). */
+  /**
+   * Id of what produced it (vectors of different producers never mix): the encoder's id for the
+   * encoder spaces (E1, E5, E10), the featurizer's lexical id for the others (see featurizer.ts).
+   */
   model: string;
   data: ArrayBuffer;
 }
@@ -34,6 +42,7 @@ export interface FeedbackRow {
   id: string; // UUIDv7
   memoryId: MemoryId;
   kind: FeedbackKind;
+  /** reinforce: -100..100 since v3 (v2 stored -1..1; the v3 upgrade scaled it). */
   valence?: number;
   reason?: string;
   at: number;
@@ -77,4 +86,28 @@ export function upgradeMemoryV1toV2(row: Record<string, unknown>, normaliseTags:
   if (row.status !== 'active' && row.status !== 'quarantined' && row.status !== 'archived') row.status = 'active';
   if (typeof row.sessionId !== 'string') row.sessionId = 'legacy';
   row.tags = normaliseTags(Array.isArray(row.tags) ? (row.tags.filter((t) => typeof t === 'string') as string[]) : []);
+}
+
+/**
+ * Version 3: the thirteen spaces. Vector rows of every space (E2..E13 serialised, dtype 'space')
+ * and an index on `space`, so the backfill can find memories whose features are missing or
+ * stale by reading one space's rows. Reinforcement valence moved from -1..1 to the seed's
+ * -100..100 (upgradeFeedbackV2toV3). Memories are unchanged: v2 memories have only an E1 row and
+ * are featurized by featurizeMissing() after start-up.
+ */
+export const STORES_V3 = {
+  memories: 'id, createdAt, updatedAt, status, sessionId, *tags, deletedAt',
+  vectors: '[memoryId+space], memoryId, space',
+  settings: 'key',
+  feedback: 'id, memoryId, at, kind',
+} as const;
+
+/** A v2 reinforce valence was in -1..1; v3 uses the seed's -100..100. Suppressions drop theirs (unused). */
+export function upgradeFeedbackV2toV3(row: Record<string, unknown>): void {
+  if (typeof row.valence !== 'number' || !Number.isFinite(row.valence)) {
+    delete row.valence;
+    return;
+  }
+  if (row.kind === 'reinforce') row.valence = Math.max(-100, Math.min(100, Math.round(row.valence * 100)));
+  else delete row.valence;
 }

@@ -16,3 +16,8 @@ export function unpackVector(row: VectorRow | undefined): Float32Array | null {
   if (row.data.byteLength !== row.dim * 4) return null;
   return new Float32Array(row.data);
 }
+
+/** A serialised space feature (serializeSpace output) as a row; the buffer is stored as is. */
+export function packSpace(memoryId: MemoryId, space: SpaceId, data: ArrayBuffer, model: string): VectorRow {
+  return { memoryId, space, dim: data.byteLength, dtype: 'space', model, data };
+}

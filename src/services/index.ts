@@ -15,7 +15,22 @@ import type { Embedder } from '../embed/types';
 import { createEmbedBridge, type EmbedBridge } from '../bridge/embed-bridge';
 import { createSearchController as makeController, type SearchController } from './search-controller';
 import { MnemographServices } from './services';
-import type { AddMemoryInput, FeedbackInput, ImportMemoryInput, ImportOptions, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
+import type {
+  AddMemoryInput,
+  DivergenceView,
+  FeedbackInput,
+  ImportMemoryInput,
+  ImportOptions,
+  RecallQuery,
+  RecallView,
+  SearchOptions,
+  SearchResultView,
+  UpdateMemoryInput,
+} from './types';
+import type { SpaceFeaturizer } from './featurizer';
+import type { LateralStatus, RecallOptionsInput } from '../core/recall';
+import type { SimilarityConfig } from '../core/spaces';
+import type { SessionState } from './session';
 
 export * from './types';
 export { requestPersistence, storageInfo } from './storage';
@@ -23,7 +38,10 @@ export type { SearchController, SearchOutcome } from './search-controller';
 export type { DbState, DbStatus } from '../db/status';
 export type { FeedbackRow } from '../db/schema';
 export type { EngineStats } from '../bridge/engine-bridge';
-export { MnemographServices } from './services';
+export { MnemographServices, SETTING_KEYS, formatReinforceLine, formatSuppressLine } from './services';
+export type { SpaceFeaturizer } from './featurizer';
+export type { SessionState } from './session';
+export { SESSION_IDLE_MS } from './session';
 
 /** The database's state for the UI: `useSyncExternalStore(dbStatus.subscribe, dbStatus.get)`. */
 export const dbStatus: Pick<DbStatusStore, 'get' | 'subscribe'> = createDbStatusStore();
@@ -32,6 +50,13 @@ const statusStore = dbStatus as DbStatusStore;
 export interface InitServicesOptions {
   /** The sentence encoder. Default: a new embed-worker bridge (createEmbedBridge()); tests pass a fake. */
   embedder?: Embedder;
+  /**
+   * Computes the thirteen spaces at ingest and for queries. Default: the embedder when it can
+   * (the embed bridge does), else E1-E4 only. Tests pass createLocalFeaturizer() (testing.ts).
+   */
+  featurizer?: SpaceFeaturizer;
+  /** A session ends after this long without a capture or recall (default 30 min). */
+  sessionIdleMs?: number;
   /** Default 'mnemograph'; tests pass a fresh name. */
   dbName?: string;
   /** Default: the engine worker. Tests pass e.g. a bridge over a MessageChannel. */
@@ -76,6 +101,8 @@ async function doInit(opts: InitServicesOptions): Promise<MnemographServices> {
   const s = new MnemographServices({
     db,
     embedder: opts.embedder ?? ownEmbedder!,
+    featurizer: opts.featurizer,
+    sessionIdleMs: opts.sessionIdleMs,
     engine,
     hybridConfig: opts.hybridConfig,
     sessionId: opts.sessionId,
@@ -113,7 +140,9 @@ export function disposeServices(): void {
 export const addMemory = (input: AddMemoryInput): Promise<Memory> => services().addMemory(input);
 export const importMemories = (inputs: ImportMemoryInput[], opts?: ImportOptions): Promise<Memory[]> =>
   services().importMemories(inputs, opts);
-export const embedMissing = (opts?: ImportOptions): Promise<number> => services().embedMissing(opts);
+export const featurizeMissing = (opts?: ImportOptions): Promise<number> => services().featurizeMissing(opts);
+/** The former name of featurizeMissing. */
+export const embedMissing = featurizeMissing;
 export const updateMemory = (id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> => services().updateMemory(id, patch);
 export const deleteMemory = (id: MemoryId): Promise<void> => services().deleteMemory(id);
 export const restoreMemory = (id: MemoryId): Promise<Memory> => services().restoreMemory(id);
@@ -122,6 +151,25 @@ export const getMemory = (id: MemoryId, opts?: { includeDeleted?: boolean }): Pr
 export const search = (query: string, opts?: SearchOptions, signal?: AbortSignal): Promise<SearchResultView[]> =>
   services().search(query, opts, signal);
 export const recordFeedback = (input: FeedbackInput): Promise<FeedbackRow> => services().recordFeedback(input);
+export const recall = (query: string | RecallQuery, options?: RecallOptionsInput, signal?: AbortSignal): Promise<RecallView[]> =>
+  services().recall(query, options, signal);
+export const reinforce = (id: MemoryId, valence: number): Promise<string> => services().reinforce(id, valence);
+export const suppress = (id: MemoryId, reason?: string): Promise<string> => services().suppress(id, reason);
+export const lateralStatus = (): Promise<LateralStatus> => services().lateralStatus();
+export const reEnableLateral = (): Promise<LateralStatus> => services().reEnableLateral();
+export const getSimilarityConfig = (): Promise<SimilarityConfig> => services().getSimilarityConfig();
+export const saveSimilarityConfig = (config: SimilarityConfig): Promise<SimilarityConfig> => services().saveSimilarityConfig(config);
+export const resetSimilarityConfig = (): Promise<SimilarityConfig> => services().resetSimilarityConfig();
+export const getRecallDefaults = (): Promise<RecallOptionsInput> => services().getRecallDefaults();
+export const saveRecallDefaults = (input: RecallOptionsInput): Promise<RecallOptionsInput> => services().saveRecallDefaults(input);
+export const acceptSuggestedTag = (id: MemoryId, tag: string): Promise<Memory> => services().acceptSuggestedTag(id, tag);
+export const setTags = (id: MemoryId, tags: string | string[]): Promise<Memory> => services().setTags(id, tags);
+export const sessionState = (): SessionState => services().sessionState();
+/** The divergence of the last capture or recall (null before any, or after clearDivergence()). */
+export const latestDivergence = (): DivergenceView | null => services().latestDivergence();
+/** useSyncExternalStore(subscribeDivergence, latestDivergence). */
+export const subscribeDivergence = (fn: (d: DivergenceView | null) => void): (() => void) => services().subscribeDivergence(fn);
+export const clearDivergence = (): void => services().clearDivergence();
 export const engineStats = (): Promise<EngineStats> => services().engine.stats();
 
 /** A controller over `search` that aborts the previous request and drops stale answers. */

@@ -126,7 +126,7 @@ describe('importMemories', () => {
       [2000, 2000, 's-a', []],
       [3000, 3000, 's-b', []],
     ]);
-    expect(await s.db.vectors.count()).toBe(3);
+    expect(await s.db.vectors.count()).toBe(3 * 4); // E1 + the temporal E2-E4 (a plain embedder cannot featurize more)
     expect(out.map((m) => uuidV7Time(m.id))).toEqual([1000, 2000, 3000]);
     expect((await engineStats()).size).toBe(3);
     expect((await search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
@@ -160,7 +160,7 @@ describe('quota', () => {
     });
     expect(await codeOf(addMemory({ text: 'this one does not fit' }))).toBe('QUOTA_EXCEEDED');
     expect(await s.db.memories.count()).toBe(1);
-    expect(await s.db.vectors.count()).toBe(1);
+    expect(await s.db.vectors.count()).toBe(4); // the first memory's E1-E4
     expect((await engineStats()).size).toBe(1);
     expect(await search('fit')).toEqual([]);
   });
@@ -347,7 +347,7 @@ describe('feedback', () => {
     const f = await recordFeedback({ memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral' });
     expect(await s.db.feedback.get(f.id)).toEqual({ id: f.id, memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral', at: f.at });
     expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'like' as never }))).toBe('INVALID_OPTION');
-    expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'reinforce', valence: 3 }))).toBe('INVALID_OPTION');
+    expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'reinforce', valence: 101 }))).toBe('INVALID_OPTION'); // -100..100
     expect(await codeOf(recordFeedback({ memoryId: 'missing', kind: 'reinforce' }))).toBe('NOT_FOUND');
   });
 });
@@ -359,7 +359,7 @@ describe('database status', () => {
     const seen: string[] = [];
     const unsub = dbStatus.subscribe((st) => seen.push(st.state));
     const newer = new Dexie(dbName);
-    newer.version(3).stores({ memories: 'id', vectors: '[memoryId+space]', settings: 'key', feedback: 'id', extra: 'id' });
+    newer.version(4).stores({ memories: 'id', vectors: '[memoryId+space]', settings: 'key', feedback: 'id', extra: 'id' });
     await newer.open();
     expect(seen).toEqual(['outdated']);
     expect(dbStatus.get().error?.code).toBe('SCHEMA_OUTDATED');

@@ -3,40 +3,98 @@
 // rebuilt (a crashed engine reloads from the database).
 
 import { AppError } from '../core/errors';
-import type { HybridConfig, IndexDoc } from '../core/hybrid';
+import type { HybridConfig } from '../core/hybrid';
 import { uuidv7, uuidv7At } from '../core/ids';
-import type { Memory, MemoryId, MemoryStatus, SpaceId } from '../core/types';
-import { validateMemoryPatch, validateNewMemory, validateStatus, type ValidMemoryInput } from '../core/validate';
+import {
+  DEFAULT_SIMILARITY_CONFIG,
+  assertValidSimilarityConfig,
+  loadSimilarityConfig,
+  type SimilarityConfig,
+} from '../core/spaces';
+import {
+  LateralEvaluator,
+  formatReinforce,
+  resolveRecallOptions,
+  validateValence,
+  type LateralEvaluatorState,
+  type LateralStatus,
+  type RecallOptionsInput,
+} from '../core/recall';
+import { deriveTags } from '../core/tags';
+import type { Memory, MemoryId, MemoryStatus, RetrievalMode, SpaceId } from '../core/types';
+import { normaliseTag, normaliseTags, validateMemoryPatch, validateNewMemory, validateStatus, type ValidMemoryInput } from '../core/validate';
 import type { MnemographDb } from '../db/db';
 import {
   addFeedbackRow,
   bulkGetMemories,
+  countSession,
   getMemoryRow,
+  getSetting,
   getVectorRow,
   insertMemories,
   insertMemory,
-  loadLiveMemories,
+  listFeedback,
+  loadLiveFeatures,
+  modelsInSpace,
   modifyMemory,
-  putVectorsIfUnchanged,
+  putSetting,
+  replaceVectorsIfUnchanged,
   restoreMemoryRow,
   setMemoryStatus,
   tombstoneMemory,
+  vectorRowsOf,
 } from '../db/repo';
-import type { FeedbackRow } from '../db/schema';
-import { packVector, unpackVector } from '../db/vectors';
-import type { EngineClient, EngineSnapshot } from '../bridge/engine-bridge';
+import type { FeedbackRow, MemoryRow, VectorRow } from '../db/schema';
+import { unpackVector } from '../db/vectors';
+import type { EngineClient, EngineDoc, EngineFeedbackEvent, EngineSnapshot } from '../bridge/engine-bridge';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
 import { explainHit } from './explain';
-import type { AddMemoryInput, FeedbackInput, ImportMemoryInput, ImportOptions, SearchOptions, SearchResultView, UpdateMemoryInput } from './types';
+import {
+  ENCODER_SPACES,
+  copyFeatures,
+  embedderFeaturizer,
+  featureRows,
+  isSpaceFeaturizer,
+  semanticOf,
+  withoutE1,
+  type FeaturizedItem,
+  type SerializedFeatures,
+  type SpaceFeaturizer,
+} from './featurizer';
+import { SESSION_IDLE_MS, SESSION_SETTING, SessionClock, type SessionState } from './session';
+import type {
+  AddMemoryInput,
+  DivergenceView,
+  FeedbackInput,
+  ImportMemoryInput,
+  ImportOptions,
+  RecallQuery,
+  RecallView,
+  SearchOptions,
+  SearchResultView,
+  UpdateMemoryInput,
+} from './types';
 
 /** The space the encoder's vectors live in (seed 002: E1 = the general semantic space). */
 export const PRIMARY_SPACE: SpaceId = 'E1';
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
 
+/** Settings keys the services own. */
+export const SETTING_KEYS = {
+  similarity: 'similarityConfig',
+  recallDefaults: 'recallDefaults',
+  evaluator: 'lateralEvaluator',
+  session: SESSION_SETTING,
+} as const;
+
 export interface ServiceDeps {
   db: MnemographDb;
   embedder: Embedder;
+  /** Computes the thirteen spaces. Default: the embedder itself when it can (the embed bridge), else E1-E4 only. */
+  featurizer?: SpaceFeaturizer;
+  /** A session ends after this long without a capture or recall (default 30 min). */
+  sessionIdleMs?: number;
   /** Built by the services with `source` (fills a fresh engine from the database). */
   engine: (source: () => Promise<EngineSnapshot>) => EngineClient;
   hybridConfig?: Partial<HybridConfig>;
@@ -54,7 +112,11 @@ interface ChangeMessage {
   ids: MemoryId[];
 }
 
-export function toIndexDoc(m: Memory, vector: Float32Array | null): IndexDoc {
+/**
+ * The engine's doc for a memory. `features` (E2..E13, serialised) replace the engine's spaces of
+ * the memory; undefined leaves them as they are (a status or tag change).
+ */
+export function toIndexDoc(m: Memory, vector: Float32Array | null, features?: SerializedFeatures): EngineDoc {
   return {
     id: m.id,
     text: m.text,
@@ -66,7 +128,15 @@ export function toIndexDoc(m: Memory, vector: Float32Array | null): IndexDoc {
     status: m.status,
     deletedAt: m.deletedAt,
     vector,
+    sessionId: m.sessionId,
+    suggestedTags: m.suggestedTags,
+    ...(features ? { features } : {}),
   };
+}
+
+/** Derived tags offered as suggestions: never one the memory already has. */
+export function suggestTags(text: string, tags: readonly string[]): string[] {
+  return deriveTags(text, { exclude: tags });
 }
 
 export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 'topK'>> & SearchOptions {
@@ -94,9 +164,9 @@ function validateFeedback(f: unknown): FeedbackInput {
   const r = f as Record<string, unknown>;
   if (typeof r.memoryId !== 'string' || !r.memoryId) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
   if (r.kind !== 'reinforce' && r.kind !== 'suppress') throw new AppError('INVALID_OPTION', "Feedback kind must be 'reinforce' or 'suppress'.");
-  if (r.valence !== undefined && (typeof r.valence !== 'number' || !Number.isFinite(r.valence) || r.valence < -1 || r.valence > 1))
-    throw new AppError('INVALID_OPTION', 'Valence must be a number from -1 to 1.');
-  if (r.reason !== undefined && typeof r.reason !== 'string') throw new AppError('INVALID_OPTION', 'The reason must be text.');
+  if (r.valence !== undefined) validateValence(r.valence); // -100..100, the seed's scale
+  if (r.reason !== undefined && (typeof r.reason !== 'string' || r.reason.length > 500))
+    throw new AppError('INVALID_OPTION', 'The reason must be text of at most 500 characters.');
   if (r.mode !== undefined && r.mode !== 'standard' && r.mode !== 'lateral' && r.mode !== 'associative')
     throw new AppError('INVALID_OPTION', 'Unknown retrieval mode.');
   return r as unknown as FeedbackInput;
@@ -106,18 +176,33 @@ export class MnemographServices {
   readonly db: MnemographDb;
   readonly engine: EngineClient;
   readonly embedder: Embedder;
-  readonly sessionId: string;
+  readonly featurizer: SpaceFeaturizer;
   private readonly now: () => number;
   private readonly newId: (atMs?: number) => string;
   private readonly onIndexError: (e: AppError) => void;
   private readonly hybridConfig?: Partial<HybridConfig>;
+  private readonly session: SessionClock;
+  /** The session id was given: it may already hold memories (their count is the next position). */
+  private sessionReady: Promise<void>;
+  /** Mode each id was last returned in by recall() (stored with its feedback). */
+  private readonly lastModes = new Map<MemoryId, RetrievalMode>();
+  private divergenceState: DivergenceView | null = null;
+  private readonly divergenceListeners = new Set<(d: DivergenceView | null) => void>();
 
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
     this.embedder = deps.embedder;
+    this.featurizer = deps.featurizer ?? (isSpaceFeaturizer(deps.embedder) ? deps.embedder : embedderFeaturizer(deps.embedder));
     this.now = deps.now ?? Date.now;
     this.newId = deps.newId ?? ((at) => (at === undefined ? uuidv7() : uuidv7At(at)));
-    this.sessionId = deps.sessionId ?? this.newId();
+    const given = deps.sessionId;
+    this.session = new SessionClock(given ?? this.newId(), this.now(), () => this.newId(), deps.sessionIdleMs ?? SESSION_IDLE_MS);
+    this.sessionReady = given
+      ? countSession(this.db, given).then(
+          (n) => this.session.startAt(n),
+          () => undefined,
+        )
+      : Promise.resolve();
     this.hybridConfig = deps.hybridConfig;
     this.onIndexError = deps.onIndexError ?? ((e) => console.error('[mnemograph] index update failed; it will be rebuilt on restart', e));
     this.engine = deps.engine(() => this.snapshot());
@@ -140,21 +225,72 @@ export class MnemographServices {
     return this.syncing;
   }
 
-  /** All live memories with their E1 vectors (this model's only), for (re)filling the engine. */
-  async snapshot(): Promise<EngineSnapshot> {
-    const info = this.embedder.info();
-    const loaded = await loadLiveMemories(this.db, PRIMARY_SPACE, info.id);
-    return { docs: loaded.map((l) => toIndexDoc(l.memory, l.vector)), dim: info.dim, config: this.hybridConfig };
+  /** The current session id (a new one after SESSION_IDLE_MS without activity). */
+  get sessionId(): string {
+    return this.session.peek(this.now()).id;
   }
 
-  /** Embeds the bounded prefix of `text`; checks dimension and finiteness. */
-  private async embedOne(text: string, signal?: AbortSignal): Promise<{ vector: Float32Array; truncated: boolean }> {
-    const prep = prepareForEmbedding(text);
-    const [vector] = await this.embedder.embed([prep.text], signal);
+  /** The current session (id, start, last activity, next position). */
+  sessionState(): SessionState {
+    return this.session.peek(this.now());
+  }
+
+  /** Producers whose rows are current: the encoder for E1/E5/E10, the lexical featurizers for the rest. */
+  private producers(): { encoder: string; lexical: string } {
+    return { encoder: this.embedder.info().id, lexical: this.featurizer.lexicalId() };
+  }
+
+  private isCurrent(row: VectorRow, p = this.producers()): boolean {
+    return row.model === (ENCODER_SPACES.has(row.space) ? p.encoder : p.lexical);
+  }
+
+  /**
+   * Everything a fresh engine needs, read from the database: every live memory with every
+   * current vector row (all spaces, one getAll per table), the feedback log, and the settings.
+   */
+  async snapshot(): Promise<EngineSnapshot> {
+    const info = this.embedder.info();
+    const p = this.producers();
+    const [loaded, feedback, similarity, recallDefaults, evaluator] = await Promise.all([
+      loadLiveFeatures(this.db, (row) => this.isCurrent(row, p)),
+      listFeedback(this.db),
+      this.getSimilarityConfig(),
+      this.getRecallDefaults(),
+      this.storedEvaluator(),
+    ]);
+    return {
+      docs: loaded.map((l) => toIndexDoc(l.memory, l.vector, l.vector ? l.spaces : {})),
+      dim: info.dim,
+      config: this.hybridConfig,
+      similarity,
+      recallDefaults,
+      feedback: feedback.map(toFeedbackEvent),
+      evaluator,
+    };
+  }
+
+  /**
+   * Features of many items in batches of `batch` (outside any transaction), E1 checked.
+   * Progress after each batch; abortable.
+   */
+  private async featurizeAll(
+    items: Parameters<SpaceFeaturizer['featurize']>[0],
+    opts: { signal?: AbortSignal; batch?: number; onBatch?: (done: number) => void } = {},
+  ): Promise<{ item: FeaturizedItem; e1: Float32Array }[]> {
     const { dim } = this.embedder.info();
-    if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
-    for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
-    return { vector, truncated: prep.truncated };
+    const batch = Math.max(1, opts.batch ?? items.length);
+    const out: { item: FeaturizedItem; e1: Float32Array }[] = [];
+    for (let i = 0; i < items.length; i += batch) {
+      if (opts.signal?.aborted) throw new AppError('ABORTED');
+      const part = items.slice(i, i + batch);
+      const got = await this.featurizer.featurize(part, opts.signal);
+      if (!Array.isArray(got) || got.length !== part.length)
+        throw new AppError('INVALID_EMBEDDING', undefined, `expected ${part.length} feature sets, got ${got?.length}`);
+      for (const item of got) out.push({ item, e1: semanticOf(item.spaces, dim) });
+      opts.onBatch?.(out.length);
+    }
+    if (opts.signal?.aborted) throw new AppError('ABORTED');
+    return out;
   }
 
   /**
@@ -180,20 +316,20 @@ export class MnemographServices {
     await Promise.all(
       rows.map(async (row, i) => {
         if (!row || row.deletedAt !== null) return this.index([], () => this.engine.remove(ids[i]));
-        const vector = await this.storedVector(row.id);
-        return this.index([], () => this.engine.upsert(toIndexDoc(row, vector)));
+        const { vector, spaces } = await this.storedFeatures(row.id);
+        return this.index([], () => this.engine.upsert(toIndexDoc(row, vector, spaces)));
       }),
     );
   }
 
-  private buildMemory(v: ValidMemoryInput, truncated: boolean, t: number): Memory {
+  private buildMemory(v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory {
     const createdAt = v.createdAt ?? t;
     const memory: Memory = {
       // a past createdAt gets an id carrying that time, so ids keep sorting by when things happened
       id: this.newId(v.createdAt),
       text: v.text,
       tags: v.tags,
-      suggestedTags: [],
+      suggestedTags: suggestTags(v.text, v.tags),
       importance: v.importance,
       ...(v.source !== undefined ? { source: v.source } : {}),
       ...(v.media !== undefined ? { media: v.media } : {}),
@@ -201,7 +337,7 @@ export class MnemographServices {
       updatedAt: t,
       validFrom: v.validFrom ?? createdAt,
       validTo: v.validTo,
-      sessionId: v.sessionId ?? this.sessionId,
+      sessionId,
       status: 'active',
       deletedAt: null,
       embedTruncated: truncated,
@@ -211,18 +347,44 @@ export class MnemographServices {
     return memory;
   }
 
+  /** Session id and E4 position for a capture at `t` (an import may bring its own session). */
+  private async placeInSession(t: number, own?: string, counts?: Map<string, number>): Promise<{ id: string; position: number }> {
+    await this.sessionReady;
+    if (own === undefined || own === this.session.id) return this.session.take(t);
+    const c = counts ?? new Map<string, number>();
+    if (!c.has(own)) c.set(own, await countSession(this.db, own));
+    const position = c.get(own)!;
+    c.set(own, position + 1);
+    return { id: own, position };
+  }
+
+  private persistSession(): Promise<void> {
+    return putSetting(this.db, SETTING_KEYS.session, this.session.state()).catch(() => undefined);
+  }
+
+  /**
+   * Validate -> featurize all spaces (outside any transaction) -> ONE transaction writing the
+   * memory (with its suggested tags) and one row per present space -> engine upsert -> the
+   * divergence of the new memory from the recent window (see latestDivergence()).
+   */
   async addMemory(input: AddMemoryInput): Promise<Memory> {
     const v = validateNewMemory(input);
-    const { vector, truncated } = await this.embedOne(v.text); // outside any transaction
-    const memory = this.buildMemory(v, truncated, this.now());
-    await insertMemory(this.db, memory, [packVector(memory.id, PRIMARY_SPACE, vector, this.embedder.info().id)]);
-    await this.index([memory.id], () => this.engine.upsert(toIndexDoc(memory, vector)));
+    const t = this.now();
+    const place = await this.placeInSession(t);
+    const createdAt = v.createdAt ?? t;
+    const [{ item, e1 }] = await this.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
+    const memory = this.buildMemory(v, item.truncated, t, place.id);
+    await insertMemory(this.db, memory, featureRows(memory.id, e1, item.spaces, this.producers()));
+    void this.persistSession();
+    const forDivergence = copyFeatures(item.spaces);
+    await this.index([memory.id], () => this.engine.upsert(toIndexDoc(memory, e1, withoutE1(item.spaces))));
+    await this.refreshDivergence({ trigger: 'capture', features: forDivergence, memoryId: memory.id });
     return memory;
   }
 
   /**
    * Imports many memories (e.g. the sample collection) all or nothing: every input is validated
-   * first (INVALID_OPTION / EMPTY_TEXT / INVALID_IMPORTANCE name the item), then embedded in
+   * first (INVALID_OPTION / EMPTY_TEXT / INVALID_IMPORTANCE name the item), then featurized in
    * batches outside any transaction (progress after each batch, abortable), then written in
    * ONE transaction, then indexed in one engine message. Inputs may carry a past createdAt and
    * their own sessionId. Ids are assigned in input order, so give inputs oldest first.
@@ -237,66 +399,91 @@ export class MnemographServices {
         throw e;
       }
     });
-    const batch = Math.max(1, opts.batchSize ?? 32);
-    const prepared = valid.map((v) => prepareForEmbedding(v.text));
-    const vectors: Float32Array[] = [];
-    const { dim, id: model } = this.embedder.info();
-    for (let i = 0; i < prepared.length; i += batch) {
-      if (opts.signal?.aborted) throw new AppError('ABORTED');
-      const out = await this.embedder.embed(prepared.slice(i, i + batch).map((p) => p.text), opts.signal);
-      for (const v of out) {
-        if (v.length !== dim || !v.every(Number.isFinite)) throw new AppError('INVALID_EMBEDDING');
-        vectors.push(v);
-      }
-      opts.onProgress?.({ embedded: vectors.length, total: prepared.length });
-    }
     if (opts.signal?.aborted) throw new AppError('ABORTED');
     const t = this.now();
-    const memories = valid.map((v, i) => this.buildMemory(v, prepared[i].truncated, t));
+    const counts = new Map<string, number>();
+    const places: { id: string; position: number }[] = [];
+    for (const v of valid) places.push(await this.placeInSession(t, v.sessionId, counts));
+    const items = valid.map((v, i) => ({ text: v.text, createdAt: v.createdAt ?? t, sessionPosition: places[i].position, media: v.media }));
+    const got = await this.featurizeAll(items, {
+      signal: opts.signal,
+      batch: opts.batchSize ?? 32,
+      onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
+    });
+    const memories = valid.map((v, i) => this.buildMemory(v, got[i].item.truncated, t, places[i].id));
+    const ids = this.producers();
     await insertMemories(
       this.db,
       memories,
-      memories.map((m, i) => packVector(m.id, PRIMARY_SPACE, vectors[i], model)),
+      memories.flatMap((m, i) => featureRows(m.id, got[i].e1, got[i].item.spaces, ids)),
     );
-    await this.index(memories.map((m) => m.id), () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, vectors[i]))));
+    void this.persistSession();
+    await this.index(
+      memories.map((m) => m.id),
+      () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, got[i].e1, withoutE1(got[i].item.spaces)))),
+    );
     return memories;
   }
 
   /**
-   * Embeds every live memory that has no E1 vector from the current encoder (after a model
-   * change, or rows written by an older release) and indexes it. Batches of `batchSize`
-   * (default 32), each written in its own transaction; abortable; returns how many were filled.
+   * The backfill: featurizes every live memory whose features are missing or stale (no E1 from
+   * the current encoder, or no E2 row from the current lexical featurizers: rows written by an
+   * older release, or before a model change) and indexes it. Every space is recomputed and the
+   * old rows replaced. Batches of `batchSize` (default 32), each in its own transaction; a memory
+   * edited meanwhile keeps its own features; abortable; returns how many were filled.
    */
-  async embedMissing(opts: ImportOptions = {}): Promise<number> {
-    const { id: model } = this.embedder.info();
-    const missing = (await loadLiveMemories(this.db, PRIMARY_SPACE, model)).filter((l) => l.vector === null).map((l) => l.memory);
+  async featurizeMissing(opts: ImportOptions = {}): Promise<number> {
+    const p = this.producers();
+    const [e1, e2, live] = await Promise.all([
+      modelsInSpace(this.db, 'E1'),
+      modelsInSpace(this.db, 'E2'),
+      this.db.memories.toArray().then((rows) => rows.filter((m) => m.deletedAt === null)),
+    ]);
+    const missing = live.filter((m) => e1.get(m.id) !== p.encoder || e2.get(m.id) !== p.lexical);
+    if (missing.length === 0) return 0;
+    const positions = sessionPositions(live);
     const batch = Math.max(1, opts.batchSize ?? 32);
     let done = 0;
     for (let i = 0; i < missing.length; i += batch) {
       if (opts.signal?.aborted) throw new AppError('ABORTED');
       const part = missing.slice(i, i + batch);
-      const prepared = part.map((m) => prepareForEmbedding(m.text));
-      const vectors = await this.embedder.embed(prepared.map((p) => p.text), opts.signal);
-      vectors.forEach((v) => {
-        if (v.length !== this.embedder.info().dim || !v.every(Number.isFinite)) throw new AppError('INVALID_EMBEDDING');
-      });
-      const written = await putVectorsIfUnchanged(
-        this.db,
-        part.map((m, j) => ({ vector: packVector(m.id, PRIMARY_SPACE, vectors[j], model), expectedText: m.text })),
+      const got = await this.featurizeAll(
+        part.map((m) => ({ text: m.text, createdAt: m.createdAt, sessionPosition: positions.get(m.id) ?? 0, media: m.media })),
+        { signal: opts.signal },
       );
-      const byId = new Map(part.map((m, j) => [m.id, vectors[j]]));
-      await this.index(written.map((m) => m.id), () => this.engine.upsertMany(written.map((m) => toIndexDoc(m, byId.get(m.id)!))));
+      const written = await replaceVectorsIfUnchanged(
+        this.db,
+        part.map((m, j) => ({ memoryId: m.id, rows: featureRows(m.id, got[j].e1, got[j].item.spaces, p), expectedText: m.text })),
+      );
+      const byId = new Map(part.map((m, j) => [m.id, got[j]]));
+      await this.index(
+        written.map((m) => m.id),
+        () => this.engine.upsertMany(written.map((m) => toIndexDoc(m, byId.get(m.id)!.e1, withoutE1(byId.get(m.id)!.item.spaces)))),
+      );
       done += written.length;
       opts.onProgress?.({ embedded: i + part.length, total: missing.length });
     }
     return done;
   }
 
+  /** The former name of featurizeMissing (E1 only then). */
+  embedMissing(opts: ImportOptions = {}): Promise<number> {
+    return this.featurizeMissing(opts);
+  }
+
   async updateMemory(id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> {
     const p = validateMemoryPatch(patch);
     const current = await this.getMemory(id);
     const textChanged = p.text !== undefined && p.text !== current.text;
-    const embedded = textChanged ? await this.embedOne(p.text!) : null; // outside any transaction
+    const mediaChanged = p.media !== undefined && JSON.stringify(p.media) !== JSON.stringify(current.media ?? []);
+    let got: { item: FeaturizedItem; e1: Float32Array } | null = null;
+    if (textChanged || mediaChanged) {
+      // outside any transaction; the memory keeps its time and session position
+      const position = await sessionPositionOf(this.db, current);
+      [got] = await this.featurizeAll([
+        { text: p.text ?? current.text, createdAt: current.createdAt, sessionPosition: position, media: p.media ?? current.media },
+      ]);
+    }
     const t = this.now();
     const next = await modifyMemory(
       this.db,
@@ -304,14 +491,17 @@ export class MnemographServices {
       (row) => {
         const m: Memory = { ...row, ...p, updatedAt: t } as Memory;
         if (p.source === undefined && 'source' in p) delete m.source;
-        if (embedded) m.embedTruncated = embedded.truncated;
+        if (got) m.embedTruncated = got.item.truncated;
+        if (textChanged) m.suggestedTags = suggestTags(m.text, m.tags);
+        else if (p.tags) m.suggestedTags = row.suggestedTags.filter((s) => !m.tags.includes(s));
         if (m.validTo !== null && m.validTo < m.validFrom) throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
         return m;
       },
-      embedded ? [packVector(id, PRIMARY_SPACE, embedded.vector, this.embedder.info().id)] : undefined,
+      got ? featureRows(id, got.e1, got.item.spaces, this.producers()) : undefined,
+      { replaceVectors: got !== null },
     );
-    const vector = embedded?.vector ?? (await this.storedVector(id));
-    await this.index([id], () => this.engine.upsert(toIndexDoc(next, vector)));
+    const vector = got?.e1 ?? (await this.storedVector(id));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(next, vector, got ? withoutE1(got.item.spaces) : undefined)));
     return next;
   }
 
@@ -323,8 +513,8 @@ export class MnemographServices {
 
   async restoreMemory(id: MemoryId): Promise<Memory> {
     const m = await restoreMemoryRow(this.db, id, this.now());
-    const vector = await this.storedVector(id);
-    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector)));
+    const { vector, spaces } = await this.storedFeatures(id);
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector, spaces)));
     return m;
   }
 
@@ -337,6 +527,33 @@ export class MnemographServices {
     return m;
   }
 
+  /** Replaces the memory's tags (normalised); suggestions it now has are no longer offered. */
+  async setTags(id: MemoryId, tags: string | string[]): Promise<Memory> {
+    const normalised = normaliseTags(tags);
+    return this.changeTags(id, () => normalised);
+  }
+
+  /** Moves one suggested tag into the memory's tags. INVALID_OPTION when it is not a suggestion. */
+  async acceptSuggestedTag(id: MemoryId, tag: string): Promise<Memory> {
+    if (typeof tag !== 'string') throw new AppError('INVALID_OPTION', 'A tag must be text.');
+    const t = normaliseTag(tag);
+    return this.changeTags(id, (row) => {
+      if (!row.suggestedTags.includes(t)) throw new AppError('INVALID_OPTION', `"${tag}" is not a suggested tag of this memory.`);
+      return row.tags.includes(t) ? row.tags : [...row.tags, t];
+    });
+  }
+
+  private async changeTags(id: MemoryId, next: (row: MemoryRow) => string[]): Promise<Memory> {
+    const t = this.now();
+    const m = await modifyMemory(this.db, id, (row) => {
+      const tags = validateMemoryPatch({ tags: next(row) }).tags ?? [];
+      return { ...row, tags, suggestedTags: row.suggestedTags.filter((s) => !tags.includes(s)), updatedAt: t };
+    });
+    const vector = await this.storedVector(id);
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector)));
+    return m;
+  }
+
   /** Rejects NOT_FOUND for a missing or deleted memory (unless includeDeleted). */
   async getMemory(id: MemoryId, opts: { includeDeleted?: boolean } = {}): Promise<Memory> {
     const m = await getMemoryRow(this.db, id);
@@ -344,12 +561,62 @@ export class MnemographServices {
     return m;
   }
 
+  /** Embeds the bounded prefix of `text` (search's query vector); checks dimension and finiteness. */
+  private async embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await this.embedder.embed([prepareForEmbedding(text).text], signal);
+    const { dim } = this.embedder.info();
+    if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
+    for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
+    return vector;
+  }
+
+  /**
+   * The full recall: the query featurized in all content spaces, then the engine's pipeline
+   * (hybrid + spaces + profile + feedback + lateral + associative hops) with `options` over the
+   * saved defaults. Each view carries the result (mode, chain, lateral fields, per-space sims and
+   * relevance, the hybrid explanation) and its memory. Also refreshes latestDivergence() for the
+   * query. Invalid options reject with INVALID_OPTION naming the option. Empty query -> [].
+   */
+  async recall(query: string | RecallQuery, options: RecallOptionsInput = {}, signal?: AbortSignal): Promise<RecallView[]> {
+    const q = typeof query === 'string' ? { text: query } : query;
+    if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
+    if (q.tags !== undefined && (!Array.isArray(q.tags) || q.tags.some((t) => typeof t !== 'string')))
+      throw new AppError('INVALID_OPTION', 'Query tags must be a list of strings.');
+    if (options === null || typeof options !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
+    resolveRecallOptions({ ...(await this.getRecallDefaults()), ...options }); // refuse bad options before any work
+    if (signal?.aborted) throw new AppError('ABORTED');
+    if (!q.text.trim()) return [];
+    this.session.touch(this.now());
+    const features = await this.featurizer.featurizeQuery(q.text, signal);
+    if (signal?.aborted) throw new AppError('ABORTED');
+    semanticOf(features, this.embedder.info().dim);
+    const tags = q.tags ? normaliseTags(q.tags) : undefined;
+    const outcome = await this.engine.recall({ text: q.text, features, ...(tags ? { tags } : {}) }, options, signal);
+    if (outcome.evaluator) void putSetting(this.db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e) => this.onIndexError(this.db.fail(e)));
+    const rows = await bulkGetMemories(this.db, outcome.results.map((r) => r.id));
+    if (signal?.aborted) throw new AppError('ABORTED');
+    const out: RecallView[] = [];
+    outcome.results.forEach((result, i) => {
+      const memory = rows[i];
+      if (!memory || memory.deletedAt !== null) return;
+      this.lastModes.set(result.id, result.mode);
+      out.push({ result, memory, explanation: explainHit(result) });
+    });
+    if (this.lastModes.size > 2000) this.lastModes.delete(this.lastModes.keys().next().value as MemoryId);
+    await this.refreshDivergence({ trigger: 'search', features, query: q.text });
+    return out;
+  }
+
+  /**
+   * The plain hybrid search (BM25 + E1), as before the spaces: cheap, and with `semantic: false`
+   * it needs no encoder (while the model loads). recall() is the full pipeline.
+   */
   async search(query: string, options?: SearchOptions, signal?: AbortSignal): Promise<SearchResultView[]> {
     const opts = validateSearchOptions(options);
     if (typeof query !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
     if (signal?.aborted) throw new AppError('ABORTED');
     if (!query.trim()) return [];
-    const vector = opts.semantic === false ? null : (await this.embedOne(query, signal)).vector;
+    const vector = opts.semantic === false ? null : await this.embedOne(query, signal);
     if (signal?.aborted) throw new AppError('ABORTED');
     const { semantic: _semantic, ...engineOpts } = opts;
     // A dense scan returns its top candidates however dissimilar; a hit with no matched word and
@@ -368,8 +635,64 @@ export class MnemographServices {
     return out;
   }
 
+  // ---- divergence -------------------------------------------------------------------------
+
+  /** The divergence of the last capture or recall from the recent window (null before any). */
+  latestDivergence(): DivergenceView | null {
+    return this.divergenceState;
+  }
+
+  /** Calls fn on every new divergence result; returns the unsubscribe function. */
+  subscribeDivergence(fn: (d: DivergenceView | null) => void): () => void {
+    this.divergenceListeners.add(fn);
+    return () => this.divergenceListeners.delete(fn);
+  }
+
+  /** Forget the current divergence (the banner was dismissed). */
+  clearDivergence(): void {
+    this.setDivergence(null);
+  }
+
+  private setDivergence(d: DivergenceView | null): void {
+    this.divergenceState = d;
+    for (const fn of [...this.divergenceListeners]) fn(d);
+  }
+
+  /**
+   * Compares `features` with the recent window (the current session within the last
+   * recentWindowHours, else that window), content spaces only; a failure is reported to
+   * onIndexError and never fails the capture or recall that triggered it.
+   */
+  private async refreshDivergence(src: { trigger: 'capture' | 'search'; features: SerializedFeatures; memoryId?: MemoryId; query?: string }): Promise<void> {
+    try {
+      const at = this.now();
+      const out = await this.engine.divergence({ features: src.features, now: at, sessionId: this.session.peek(at).id, excludeId: src.memoryId });
+      this.setDivergence({
+        trigger: src.trigger,
+        at,
+        ...(src.memoryId ? { memoryId: src.memoryId } : {}),
+        ...(src.query !== undefined ? { query: src.query } : {}),
+        alerts: out.alerts,
+        recentIds: out.recent.map((r) => r.id),
+        recent: out.recent.map((r) => ({ id: r.id, label: firstLine(r.text), createdAt: r.createdAt })),
+      });
+    } catch (e) {
+      this.onIndexError(e instanceof AppError ? e : new AppError('WORKER_CRASHED', undefined, String(e)));
+    }
+  }
+
+  // ---- feedback ---------------------------------------------------------------------------
+
+  /**
+   * Stores a feedback event (valence -100..100) and hands it to the engine's feedback state and
+   * lateral evaluator. Prefer reinforce() / suppress(), which also return the confirmation text.
+   */
   async recordFeedback(input: FeedbackInput): Promise<FeedbackRow> {
-    const f = validateFeedback(input);
+    return (await this.storeFeedback(validateFeedback(input))).row;
+  }
+
+  private async storeFeedback(f: FeedbackInput): Promise<{ row: FeedbackRow; wasLateral: boolean }> {
+    const mode = f.mode ?? this.lastModes.get(f.memoryId);
     const row: FeedbackRow = {
       id: this.newId(),
       memoryId: f.memoryId,
@@ -377,10 +700,122 @@ export class MnemographServices {
       at: this.now(),
       ...(f.valence !== undefined ? { valence: f.valence } : {}),
       ...(f.reason !== undefined ? { reason: f.reason } : {}),
-      ...(f.mode !== undefined ? { mode: f.mode } : {}),
+      ...(mode !== undefined ? { mode } : {}),
     };
-    await addFeedbackRow(this.db, row);
-    return row;
+    await addFeedbackRow(this.db, row); // the log is the truth; the engine follows it
+    let wasLateral = false;
+    try {
+      const out = await this.engine.recordFeedback(toFeedbackEvent(row));
+      wasLateral = out.wasLateral;
+      await putSetting(this.db, SETTING_KEYS.evaluator, out.evaluator);
+    } catch (e) {
+      this.onIndexError(e instanceof AppError ? e : new AppError('WORKER_CRASHED', undefined, String(e)));
+    }
+    return { row, wasLateral };
+  }
+
+  /**
+   * reinforce(id, valence -100..100): future rankings lift the memory (factor 1 + 0.5 tanh(net/200));
+   * counted by the lateral evaluator when it was returned as a lateral result. Returns the
+   * seed's confirmation line, e.g. "👍 Reinforced 'm-1' with valence=50 (lateral result — feedback recorded)".
+   */
+  async reinforce(id: MemoryId, valence: number): Promise<string> {
+    if (typeof id !== 'string' || !id) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
+    validateValence(valence);
+    const { wasLateral } = await this.storeFeedback({ memoryId: id, kind: 'reinforce', valence });
+    return formatReinforceLine(id, valence, wasLateral);
+  }
+
+  /**
+   * suppress(id, reason): demoted (x0.2) and never lateral or associative again until a positive
+   * reinforcement. Returns "🚫 Suppressed '<id>' (<reason>)" (+ the lateral note).
+   */
+  async suppress(id: MemoryId, reason?: string): Promise<string> {
+    if (typeof id !== 'string' || !id) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500))
+      throw new AppError('INVALID_OPTION', 'A suppression reason must be text of at most 500 characters.');
+    const why = reason?.trim() || undefined;
+    const { wasLateral } = await this.storeFeedback({ memoryId: id, kind: 'suppress', ...(why ? { reason: why } : {}) });
+    return formatSuppressLine(id, why, wasLateral);
+  }
+
+  /** The lateral evaluator's status (enabled, threshold, samples, LUR, LSR, LHI, last action). */
+  lateralStatus(): Promise<LateralStatus> {
+    return this.engine.lateralStatus();
+  }
+
+  /** Turns lateral retrieval back on after an auto-disable (fresh counters). */
+  async reEnableLateral(): Promise<LateralStatus> {
+    await putSetting(this.db, SETTING_KEYS.evaluator, await this.engine.reEnableLateral());
+    return this.engine.lateralStatus();
+  }
+
+  // ---- settings ---------------------------------------------------------------------------
+
+  /** The saved similarity config (defaults where unset; an invalid stored value falls back with a warning). */
+  async getSimilarityConfig(): Promise<SimilarityConfig> {
+    const raw = await getSetting<unknown>(this.db, SETTING_KEYS.similarity);
+    if (raw === undefined) return structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+    return loadSimilarityConfig(raw, (m) => console.warn(`[mnemograph] ${m}`));
+  }
+
+  /** Validates (INVALID_CONFIG with the validator's message), stores, and applies it to the engine. */
+  async saveSimilarityConfig(config: SimilarityConfig): Promise<SimilarityConfig> {
+    if (!config || typeof config !== 'object') throw new AppError('INVALID_CONFIG', 'The similarity config must be an object.');
+    assertValidSimilarityConfig(config);
+    const copy = structuredClone(config);
+    await putSetting(this.db, SETTING_KEYS.similarity, copy);
+    await this.index([], () => this.engine.setSimilarityConfig(copy));
+    return copy;
+  }
+
+  async resetSimilarityConfig(): Promise<SimilarityConfig> {
+    await this.deleteSetting(SETTING_KEYS.similarity);
+    const d = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+    await this.index([], () => this.engine.setSimilarityConfig(d));
+    return d;
+  }
+
+  /** The saved default recall options (explicit ones only; {} = every profile default). */
+  async getRecallDefaults(): Promise<RecallOptionsInput> {
+    const raw = await getSetting<unknown>(this.db, SETTING_KEYS.recallDefaults);
+    if (raw === undefined || raw === null) return {};
+    try {
+      resolveRecallOptions(raw as RecallOptionsInput);
+      return raw as RecallOptionsInput;
+    } catch (e) {
+      console.warn('[mnemograph] the saved recall defaults are invalid and were ignored:', e);
+      return {};
+    }
+  }
+
+  /** Validates (INVALID_OPTION naming the option), stores, and makes them the engine's defaults. */
+  async saveRecallDefaults(input: RecallOptionsInput): Promise<RecallOptionsInput> {
+    resolveRecallOptions(input);
+    const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as RecallOptionsInput;
+    await putSetting(this.db, SETTING_KEYS.recallDefaults, clean);
+    await this.index([], () => this.engine.setRecallDefaults(clean));
+    return clean;
+  }
+
+  private async deleteSetting(key: string): Promise<void> {
+    try {
+      await this.db.settings.delete(key);
+    } catch (e) {
+      throw this.db.fail(e);
+    }
+  }
+
+  /** The saved evaluator state, or null (none, or corrupt: then a fresh evaluator starts). */
+  private async storedEvaluator(): Promise<LateralEvaluatorState | null> {
+    const raw = await getSetting<unknown>(this.db, SETTING_KEYS.evaluator);
+    if (raw === undefined || raw === null) return null;
+    try {
+      return LateralEvaluator.fromJSON(raw).toJSON();
+    } catch (e) {
+      console.warn('[mnemograph] the saved lateral evaluator state was invalid; starting afresh:', e);
+      return null;
+    }
   }
 
   private async storedVector(id: MemoryId): Promise<Float32Array | null> {
@@ -388,9 +823,71 @@ export class MnemographServices {
     return row && row.model === this.embedder.info().id ? unpackVector(row) : null;
   }
 
+  /** E1 and the other current spaces of one memory, from the database. */
+  private async storedFeatures(id: MemoryId): Promise<{ vector: Float32Array | null; spaces: SerializedFeatures }> {
+    const p = this.producers();
+    let vector: Float32Array | null = null;
+    const spaces: SerializedFeatures = {};
+    for (const row of await vectorRowsOf(this.db, id)) {
+      if (!this.isCurrent(row, p)) continue;
+      if (row.dtype === 'float32' && row.space === 'E1') vector = unpackVector(row);
+      else if (row.dtype === 'space') spaces[row.space] = row.data;
+    }
+    return { vector, spaces: vector ? spaces : {} };
+  }
+
   dispose(): void {
     this.channel?.close();
     this.engine.dispose();
     this.db.close();
+    this.divergenceListeners.clear();
+  }
+}
+
+/** A stored feedback row as the core's event (valence defaults to 0 for a reinforce without one). */
+export function toFeedbackEvent(row: FeedbackRow): EngineFeedbackEvent {
+  return row.kind === 'reinforce'
+    ? { kind: 'reinforce', id: row.memoryId, valence: row.valence ?? 0, at: row.at }
+    : { kind: 'suppress', id: row.memoryId, ...(row.reason !== undefined ? { reason: row.reason } : {}), at: row.at };
+}
+
+/** "👍 Reinforced 'm' with valence=50 (lateral result — feedback recorded)" (👎 below zero). */
+export function formatReinforceLine(id: MemoryId, valence: number, wasLateral: boolean): string {
+  return `${valence < 0 ? '👎' : '👍'} ${formatReinforce(id, valence, wasLateral)}`;
+}
+
+export function formatSuppressLine(id: MemoryId, reason: string | undefined, wasLateral: boolean): string {
+  const base = `🚫 Suppressed '${id}'${reason ? ` (${reason})` : ''}`;
+  return wasLateral ? `${base} (lateral result — feedback recorded)` : base;
+}
+
+function firstLine(text: string, max = 80): string {
+  const line = text.split('\n').find((l) => l.trim()) ?? '';
+  const t = line.trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+/** 0-based position of each memory within its session, by creation time (ties by id). */
+export function sessionPositions(memories: readonly Memory[]): Map<MemoryId, number> {
+  const bySession = new Map<string, Memory[]>();
+  for (const m of memories) {
+    const list = bySession.get(m.sessionId);
+    if (list) list.push(m);
+    else bySession.set(m.sessionId, [m]);
+  }
+  const out = new Map<MemoryId, number>();
+  for (const list of bySession.values()) {
+    list.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    list.forEach((m, i) => out.set(m.id, i));
+  }
+  return out;
+}
+
+async function sessionPositionOf(db: MnemographDb, m: Memory): Promise<number> {
+  try {
+    const same = await db.memories.where('sessionId').equals(m.sessionId).toArray();
+    return sessionPositions(same.some((x) => x.id === m.id) ? same : [...same, m]).get(m.id) ?? 0;
+  } catch (e) {
+    throw db.fail(e);
   }
 }

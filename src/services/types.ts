@@ -1,6 +1,8 @@
 // Types of the services API the UI calls (see README.md).
 
 import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, RetrievalMode, ScoredHit } from '../core/types';
+import type { PipelineResult } from '../core/pipeline';
+import type { DivergenceAlert } from '../core/spaces';
 
 export interface AddMemoryInput {
   text: string;
@@ -59,7 +61,7 @@ export interface SearchResultView {
 export interface FeedbackInput {
   memoryId: MemoryId;
   kind: 'reinforce' | 'suppress';
-  /** -1..1 */
+  /** -100..100 (the seed's scale). */
   valence?: number;
   reason?: string;
   mode?: RetrievalMode;
@@ -73,3 +75,37 @@ export interface StorageInfo {
 }
 
 export type { MatchExplanation, Memory, MemoryId, MemoryStatus };
+
+/** A recall query: the text, and optionally explicit tags for lateral overlap. */
+export interface RecallQuery {
+  text: string;
+  tags?: string[];
+}
+
+/** One recall result with its memory. */
+export interface RecallView {
+  /**
+   * mode ('standard' | 'lateral' | 'associative'), score, why (hybrid explanation), chain,
+   * distance / tagOverlap / lateralScore, feedbackFactor, group, spaces.{sims, relevance,
+   * relevant, highlyRelevant}, hybridScore.
+   */
+  result: PipelineResult;
+  memory: Memory;
+  /** One line for people (words matched, keyword / meaning shares). */
+  explanation: string;
+}
+
+/** The divergence of the last capture or recall from the recent window. */
+export interface DivergenceView {
+  trigger: 'capture' | 'search';
+  at: number;
+  /** The memory just captured (trigger 'capture'). */
+  memoryId?: MemoryId;
+  /** The query (trigger 'search'). */
+  query?: string;
+  /** One per content space whose best similarity to the recent window is below its low threshold; [] = no divergence. */
+  alerts: DivergenceAlert[];
+  /** The recent window compared against, newest first ([] = nothing recent: no alerts). */
+  recentIds: MemoryId[];
+  recent: { id: MemoryId; label: string; createdAt: number }[];
+}
