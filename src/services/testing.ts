@@ -6,6 +6,9 @@ import { AppError } from '../core/errors';
 import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo } from '../embed/types';
 import { createEngineApi, EngineCore } from '../../workers/engine-core';
 import { createEngineBridge, type EngineClient, type EngineSnapshot, type WorkerHandle } from '../bridge/engine-bridge';
+import { LEXICAL_FEATURES_ID, type FeaturizeItem, type SpaceFeaturizer } from '../bridge/embed-bridge';
+import { featurizeItems, featurizeQueryText } from '../../workers/featurize-core';
+import type { LexicalResources } from '../core/features';
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -83,4 +86,24 @@ export function createChannelEngine(): ChannelEngine {
     cores,
     crash: () => crashNewest('simulated crash'),
   };
+}
+
+/**
+ * The embed worker's featurizer run in-process over `embedder` (e.g. the fake) and lexical
+ * resources loaded from disk (scripts/lib/resources-node.ts): the same code as the worker.
+ */
+export function createLocalFeaturizer(embedder: Embedder, resources: LexicalResources): SpaceFeaturizer & { calls: number } {
+  const f = {
+    calls: 0,
+    lexicalId: () => LEXICAL_FEATURES_ID,
+    async featurize(items: FeaturizeItem[], signal?: AbortSignal) {
+      f.calls++;
+      return featurizeItems(items, embedder, resources, signal);
+    },
+    async featurizeQuery(text: string, signal?: AbortSignal) {
+      f.calls++;
+      return featurizeQueryText(text, embedder, resources, signal);
+    },
+  };
+  return f;
 }

@@ -1,0 +1,288 @@
+// The thirteen spaces through the services: ingest rows per present space, recall through the
+// engine's pipeline (E7 code match, lateral results), feedback and the lateral evaluator,
+// divergence after a topic switch, sessions, settings. The embedder is the hashed bag of words
+// (512 buckets, so unrelated texts are near-orthogonal); the lexical spaces run the worker's
+// code on the real resources from public/generated/.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../core/errors';
+import type { LexicalResources } from '../core/features';
+import { positionFeatures } from '../core/features';
+import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../core/spaces';
+import type { SpaceId } from '../core/types';
+import { loadNodeResources } from '../../scripts/lib/resources-node';
+import { LEXICAL_FEATURES_ID } from '../bridge/embed-bridge';
+import { LEXICAL_ID } from '../../workers/featurize-core';
+import {
+  acceptSuggestedTag,
+  addMemory,
+  disposeServices,
+  getRecallDefaults,
+  getSimilarityConfig,
+  initServices,
+  lateralStatus,
+  latestDivergence,
+  recall,
+  reinforce,
+  resetSimilarityConfig,
+  saveRecallDefaults,
+  saveSimilarityConfig,
+  services,
+  setTags,
+  suppress,
+} from './index';
+import { createChannelEngine, createFakeEmbedder, createLocalFeaturizer } from './testing';
+
+let resources: LexicalResources;
+beforeAll(async () => {
+  resources = await loadNodeResources();
+});
+afterEach(() => disposeServices());
+
+let n = 0;
+const freshName = () => `spaces-test-${Date.now()}-${n++}`;
+const HOUR = 3_600_000;
+
+async function start(opts: { now?: () => number; dbName?: string; sessionIdleMs?: number } = {}) {
+  const embedder = createFakeEmbedder(512);
+  const featurizer = createLocalFeaturizer(embedder, resources);
+  const engine = createChannelEngine();
+  const s = await initServices({ embedder, featurizer, dbName: opts.dbName ?? freshName(), engine: engine.factory, now: opts.now, sessionIdleMs: opts.sessionIdleMs });
+  return { s, embedder, featurizer, engine };
+}
+
+async function spacesOf(id: string): Promise<SpaceId[]> {
+  const rows = await services().db.vectors.where('memoryId').equals(id).toArray();
+  return rows.map((r) => r.space).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (e) {
+    return e instanceof AppError ? e.code : `not AppError: ${String(e)}`;
+  }
+}
+
+describe('ingest', () => {
+  it('the lexical id of the page matches the worker featurizer', () => {
+    expect(LEXICAL_FEATURES_ID).toBe(LEXICAL_ID);
+  });
+
+  it('stores a row per present space: E7 only with code, E10 only with media, E1-E4 always', async () => {
+    await start();
+    const prose = await addMemory({ text: 'Walked along the river with Anna after lunch; the weather was lovely.' });
+    const code = await addMemory({ text: 'Fixed the parser:\n```ts\nconst body = parseHttpResponse(rawBytes);\n```' });
+    const media = await addMemory({ text: 'Holiday photo', media: [{ caption: 'A red kite over the beach at dusk', mime: 'image/jpeg' }] });
+    const p = await spacesOf(prose.id);
+    const c = await spacesOf(code.id);
+    const m = await spacesOf(media.id);
+    for (const got of [p, c, m]) expect(got).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6', 'E9', 'E12', 'E13']));
+    expect(p).not.toContain('E7');
+    expect(c).toContain('E7');
+    expect(p).not.toContain('E10');
+    expect(c).not.toContain('E10');
+    expect(m).toContain('E10');
+    // encoder spaces carry the encoder's id, the rest the featurizer's
+    const rows = await services().db.vectors.where('memoryId').equals(code.id).toArray();
+    for (const r of rows) expect(r.model).toBe(['E1', 'E5', 'E10'].includes(r.space) ? 'fake-hash/v1' : LEXICAL_FEATURES_ID);
+    expect(rows.find((r) => r.space === 'E1')!.dtype).toBe('float32');
+    expect((await services().engine.stats()).spaces).toBe(3);
+  });
+
+  it('derives suggested tags without the memory own tags, and accepting one moves it', async () => {
+    await start();
+    const m = await addMemory({ text: 'Met Alice Johnson about the #deploy of the billing service', tags: ['deploy'] });
+    expect(m.suggestedTags).toContain('alice-johnson');
+    expect(m.suggestedTags).not.toContain('deploy');
+    const a = await acceptSuggestedTag(m.id, 'Alice Johnson');
+    expect(a.tags).toEqual(['deploy', 'alice-johnson']);
+    expect(a.suggestedTags).not.toContain('alice-johnson');
+    expect(await codeOf(acceptSuggestedTag(m.id, 'not-suggested'))).toBe('INVALID_OPTION');
+    const b = await setTags(m.id, 'Billing, deploy');
+    expect(b.tags).toEqual(['billing', 'deploy']);
+    expect(b.suggestedTags).not.toContain('billing');
+  });
+
+  it('sessions: positions 0, 1, ... in E4; a new session after 30 idle minutes', async () => {
+    let t = 1_700_000_000_000;
+    const { s } = await start({ now: () => t });
+    const a = await addMemory({ text: 'first thought' });
+    t += 10 * 60_000;
+    const b = await addMemory({ text: 'second thought' });
+    t += 31 * 60_000;
+    const c = await addMemory({ text: 'after a long break' });
+    expect(a.sessionId).toBe(b.sessionId);
+    expect(c.sessionId).not.toBe(a.sessionId);
+    const e4 = async (id: string) => Array.from(deserializeSpace('E4', (await s.db.vectors.get([id, 'E4']))!.data) as Float32Array);
+    const close = (xs: number[], ys: Float32Array) => xs.forEach((x, i) => expect(x).toBeCloseTo(ys[i], 6));
+    close(await e4(a.id), positionFeatures(0));
+    close(await e4(b.id), positionFeatures(1));
+    close(await e4(c.id), positionFeatures(0));
+    expect((await s.db.settings.get('session'))?.value).toMatchObject({ id: c.sessionId, next: 1 });
+  });
+});
+
+describe('recall', () => {
+  it('a query in code finds a code memory through E7 with no shared word', async () => {
+    await start();
+    const code = await addMemory({ text: 'Note to self:\n```ts\nconst body = parseHttpResponse(rawBytes);\n```' });
+    await addMemory({ text: 'Other snippet:\n```js\nlet total = sumPrices(cartItems);\n```' });
+    await addMemory({ text: 'Went swimming in the lake before breakfast.' });
+    await addMemory({ text: 'Planted tomatoes and basil in the garden.' });
+    const views = await recall('`parse_http_response(raw_bytes)`');
+    const hit = views.find((v) => v.memory.id === code.id)!;
+    expect(hit).toBeDefined();
+    expect(hit.result.why.bm25).toBe(0); // not one word in common
+    expect(hit.result.why.matchedTerms).toEqual([]);
+    expect(hit.result.spaces.sims.E7).toBeGreaterThan(0);
+    expect(views[0].memory.id).toBe(code.id);
+    expect(hit.result.spaces.sims.E7!).toBeGreaterThan(views.find((v) => v.memory.id !== code.id && v.result.spaces.sims.E7 !== undefined)?.result.spaces.sims.E7 ?? 0);
+  });
+
+  it('DIVERGENT returns lateral results marked lateral; reinforce / suppress change the next ranking and the metrics', async () => {
+    const { s } = await start();
+    const a = await addMemory({ text: 'database indexing with btree pages', tags: ['storage', 'performance'] });
+    await addMemory({ text: 'baking sourdough bread at home', tags: ['kitchen'] });
+    const far = [];
+    for (const [text, tags] of [
+      ['file system layouts on spinning disks', ['storage', 'performance']],
+      ['tape archives in the cold vault', ['storage']],
+      ['caching photos on the phone', ['performance']],
+      ['cargo containers stacked at the harbour', ['storage']],
+    ] as const)
+      far.push(await addMemory({ text, tags: [...tags] }));
+    const q = { text: 'database indexing', tags: ['storage', 'performance'] };
+    const opts = { profile: 'DIVERGENT' as const, lateralMaxResults: 4 };
+    const first = await recall(q, opts);
+    expect(first[0].memory.id).toBe(a.id);
+    expect(first[0].result.mode).toBe('standard');
+    const lateral = first.filter((v) => v.result.mode === 'lateral');
+    expect(lateral.map((v) => v.memory.id).sort()).toEqual(far.map((m) => m.id).sort());
+    // seed 000: d/(1+d) x overlap x importance x decay; unrelated hashed vectors: cos 0 -> d = sqrt 2
+    const fs = lateral.find((v) => v.memory.id === far[0].id)!.result;
+    expect(fs.tagOverlap).toBe(1);
+    expect(fs.distance).toBeCloseTo(Math.SQRT2, 5);
+    expect(fs.lateralScore).toBeCloseTo((Math.SQRT2 / (1 + Math.SQRT2)) * 1 * 0.5, 3);
+    expect(lateral.find((v) => v.memory.id === far[1].id)!.result.tagOverlap).toBe(0.5);
+    expect(await lateralStatus()).toMatchObject({ enabled: true, samples: 4, reinforced: 0, suppressed: 0, lur: 0, lsr: 0, lhi: 0 });
+
+    expect(await reinforce(far[0].id, 50)).toBe(`👍 Reinforced '${far[0].id}' with valence=50 (lateral result — feedback recorded)`);
+    expect(await reinforce(a.id, 100)).toBe(`👍 Reinforced '${a.id}' with valence=100`); // a standard result: not counted
+    expect(await suppress(far[1].id, 'irrelevant')).toBe(`🚫 Suppressed '${far[1].id}' (irrelevant) (lateral result — feedback recorded)`);
+    await reinforce(far[2].id, 20);
+    // returned 4, reinforced 2, suppressed 1: LUR 2/4, LSR 1/4, LHI 1/3
+    const st = await lateralStatus();
+    expect(st).toMatchObject({ samples: 4, reinforced: 2, suppressed: 1, lur: 0.5, lsr: 0.25 });
+    expect(st.lhi).toBeCloseTo(1 / 3, 12);
+    // stored with the seed's scale and the mode the memory was returned in
+    const rows = await s.db.feedback.where('memoryId').equals(far[0].id).toArray();
+    expect(rows).toMatchObject([{ kind: 'reinforce', valence: 50, mode: 'lateral' }]);
+
+    const second = await recall(q, opts);
+    const top = second[0].result;
+    expect(top.id).toBe(a.id);
+    expect(top.feedbackFactor).toBeCloseTo(1 + 0.5 * Math.tanh(100 / 200), 6);
+    expect(top.score / first[0].result.score).toBeCloseTo(1 + 0.5 * Math.tanh(100 / 200), 5);
+    const lat2 = second.filter((v) => v.result.mode === 'lateral');
+    expect(lat2.map((v) => v.memory.id)).not.toContain(far[1].id); // suppressed: never lateral again
+    const boosted = lat2.find((v) => v.memory.id === far[0].id)!.result;
+    expect(boosted.lateralScore! / fs.lateralScore!).toBeCloseTo(1 + 0.5 * Math.tanh(50 / 200), 3);
+    // the evaluator persisted with the new returns (4 + 3)
+    expect(((await s.db.settings.get('lateralEvaluator'))?.value as { returned: number }).returned).toBe(7);
+    expect(await codeOf(reinforce(a.id, 101))).toBe('INVALID_OPTION');
+    expect(await codeOf(reinforce('missing', 10))).toBe('NOT_FOUND');
+  });
+
+  it('the evaluator and feedback survive a restart', async () => {
+    const dbName = freshName();
+    await start({ dbName });
+    const m = await addMemory({ text: 'alpha beta gamma', tags: ['x'] });
+    await reinforce(m.id, 100);
+    disposeServices();
+    await start({ dbName });
+    const [v] = await recall('alpha');
+    expect(v.result.feedbackFactor).toBeCloseTo(1 + 0.5 * Math.tanh(0.5), 6);
+  });
+
+  it('refuses invalid options and settings with the validator message', async () => {
+    await start();
+    await addMemory({ text: 'anything' });
+    const e = await recall('anything', { topK: 0 }).catch((x) => x);
+    expect(e).toBeInstanceOf(AppError);
+    expect(e.code).toBe('INVALID_OPTION');
+    expect(e.message).toMatch(/topK/);
+    expect(await codeOf(saveRecallDefaults({ lateralDistanceThreshold: 3 }))).toBe('INVALID_OPTION');
+    await saveRecallDefaults({ profile: 'DEBUGGING', topK: 3 });
+    expect(await getRecallDefaults()).toEqual({ profile: 'DEBUGGING', topK: 3 });
+    const bad: SimilarityConfig = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+    bad.highThresholds.E7 = 1.5;
+    const err = await saveSimilarityConfig(bad).catch((x) => x);
+    expect(err.code).toBe('INVALID_CONFIG');
+    expect(err.message).toBe('Invalid threshold in config: E7 (Code) threshold 1.5 must be in [0.0, 1.0]');
+    const ok = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+    ok.recentWindowHours = 5;
+    await saveSimilarityConfig(ok);
+    expect((await getSimilarityConfig()).recentWindowHours).toBe(5);
+    expect((await resetSimilarityConfig()).recentWindowHours).toBe(2);
+    expect((await getSimilarityConfig()).recentWindowHours).toBe(2);
+  });
+});
+
+describe('divergence', () => {
+  it('appears after a topic switch (content spaces only), not when only the time differs', async () => {
+    let t = 1_700_000_000_000;
+    await start({ now: () => t });
+    const cooking = [];
+    for (const text of ['Simmered a tomato sauce with basil and garlic', 'Roasted garlic for the tomato sauce', 'Tasted the sauce, added more basil']) {
+      cooking.push(await addMemory({ text }));
+      t += 5 * 60_000;
+    }
+    // the same content again, later: only E2-E4 differ -> no alert
+    t += HOUR;
+    const again = await addMemory({ text: 'Simmered a tomato sauce with basil and garlic' });
+    let d = latestDivergence()!;
+    expect(d.trigger).toBe('capture');
+    expect(d.memoryId).toBe(again.id);
+    expect(d.recentIds).toEqual([cooking[2].id, cooking[1].id, cooking[0].id]); // newest first, itself excluded
+    expect(d.alerts).toEqual([]);
+    // a topic switch
+    t += 60_000;
+    const k8s = await addMemory({ text: 'Deployed the kubernetes cluster with helm charts' });
+    d = latestDivergence()!;
+    expect(d.memoryId).toBe(k8s.id);
+    const spaces = d.alerts.map((a) => a.embedder);
+    expect(spaces).toEqual(expect.arrayContaining(['E1', 'E6']));
+    for (const s of spaces) expect(['E2', 'E3', 'E4']).not.toContain(s);
+    const e1 = d.alerts.find((a) => a.embedder === 'E1')!;
+    expect(e1.similarity).toBeLessThan(0.3);
+    expect(e1.threshold).toBe(0.3);
+    expect(e1.divergenceMagnitude).toBeCloseTo(0.3 - e1.similarity, 12);
+    expect(e1.recentMemorySummary).toBe('Simmered a tomato sauce with basil and garlic');
+    // a search on the old topic does not diverge from the window, which now holds both topics
+    await recall('tomato sauce with basil');
+    d = latestDivergence()!;
+    expect(d.trigger).toBe('search');
+    expect(d.alerts.map((a) => a.embedder)).not.toContain('E1');
+    // nothing within the window: no alerts
+    t += 3 * HOUR;
+    await recall('kubernetes');
+    expect(latestDivergence()).toMatchObject({ recentIds: [], alerts: [] });
+  });
+
+  it('never alerts on temporal spaces, even when the settings include them', async () => {
+    let t = 1_700_000_000_000;
+    await start({ now: () => t });
+    const cfg = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+    cfg.excluded.E2 = false;
+    cfg.excluded.E3 = false;
+    cfg.lowThresholds.E2 = 1;
+    cfg.lowThresholds.E3 = 1;
+    await saveSimilarityConfig(cfg);
+    await addMemory({ text: 'Simmered a tomato sauce with basil' });
+    t += HOUR + 17 * 60_000;
+    await addMemory({ text: 'Simmered a tomato sauce with basil' });
+    expect(latestDivergence()!.alerts).toEqual([]);
+  });
+});
