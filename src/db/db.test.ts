@@ -5,7 +5,7 @@ import { AppError } from '../core/errors';
 import type { MemoryRow } from './schema';
 import { MnemographDb, openDb } from './db';
 import { insertMemory, liveMemoryCountQuery, loadLiveMemories, tombstoneMemory } from './repo';
-import { packVector, unpackVector } from './vectors';
+import { packSpace, packVector, unpackVector } from './vectors';
 import { isQuotaError, toAppError } from './errors';
 
 let n = 0;
@@ -72,6 +72,41 @@ describe('schema upgrade v1 -> v2', () => {
     await db.feedback.add({ id: 'f1', memoryId: 'a', kind: 'reinforce', at: 9 });
     expect(await db.feedback.where('memoryId').equals('a').count()).toBe(1);
     expect(await db.memories.where('updatedAt').equals(7).count()).toBe(1);
+    db.close();
+  });
+});
+
+describe('schema upgrade v2 -> v3', () => {
+  it('keeps memories, vectors and settings; rescales reinforce valence to -100..100; indexes vectors by space', async () => {
+    const name = fresh();
+    const v2 = new MnemographDb(name, { upTo: 2 });
+    await v2.open();
+    expect(v2.backendDB().version).toBe(20);
+    await v2.memories.add(row('m1', { text: 'kept as it was', tags: ['a'] }));
+    await v2.vectors.add(packVector('m1', 'E1', new Float32Array([0.6, 0.8]), 'enc'));
+    await v2.feedback.bulkAdd([
+      { id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 0.5, at: 1 },
+      { id: 'f2', memoryId: 'm1', kind: 'reinforce', valence: -1, at: 2 },
+      { id: 'f3', memoryId: 'm1', kind: 'suppress', valence: -0.3, reason: 'noise', at: 3 },
+      { id: 'f4', memoryId: 'm1', kind: 'reinforce', at: 4 },
+    ]);
+    await v2.settings.put({ key: 'k', value: 1 });
+    v2.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(30);
+    expect(await db.memories.get('m1')).toEqual(row('m1', { text: 'kept as it was', tags: ['a'] }));
+    expect(Array.from(unpackVector(await db.vectors.get(['m1', 'E1']))!)).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect(await db.feedback.orderBy('at').toArray()).toEqual([
+      { id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 50, at: 1 },
+      { id: 'f2', memoryId: 'm1', kind: 'reinforce', valence: -100, at: 2 },
+      { id: 'f3', memoryId: 'm1', kind: 'suppress', reason: 'noise', at: 3 },
+      { id: 'f4', memoryId: 'm1', kind: 'reinforce', at: 4 },
+    ]);
+    expect((await db.settings.get('k'))?.value).toBe(1);
+    // the new index: rows of one space
+    await db.vectors.add(packSpace('m1', 'E6', new ArrayBuffer(8), 'lex'));
+    expect((await db.vectors.where('space').equals('E6').toArray()).map((r) => [r.memoryId, r.dtype, r.dim])).toEqual([['m1', 'space', 8]]);
     db.close();
   });
 });

@@ -12,11 +12,14 @@ import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } fr
 import type { SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import { LEXICAL_FEATURES_ID } from '../bridge/embed-bridge';
+import { MnemographDb } from '../db/db';
+import { packVector } from '../db/vectors';
 import { LEXICAL_ID } from '../../workers/featurize-core';
 import {
   acceptSuggestedTag,
   addMemory,
   disposeServices,
+  featurizeMissing,
   getRecallDefaults,
   getSimilarityConfig,
   initServices,
@@ -227,6 +230,46 @@ describe('recall', () => {
     expect((await getSimilarityConfig()).recentWindowHours).toBe(5);
     expect((await resetSimilarityConfig()).recentWindowHours).toBe(2);
     expect((await getSimilarityConfig()).recentWindowHours).toBe(2);
+  });
+});
+
+describe('upgrade and backfill', () => {
+  it('v2 memories (E1 only) load, are found by words and E1, and featurizeMissing fills every space', async () => {
+    const dbName = freshName();
+    const v2 = new MnemographDb(dbName, { upTo: 2 });
+    await v2.open();
+    const embedder = createFakeEmbedder(512);
+    const [vec] = await embedder.embed(['Fixed the parser: `parseHttpResponse(rawBytes)`']);
+    const base = { tags: [], suggestedTags: [], importance: 0.5, updatedAt: 5, validFrom: 5, validTo: null, status: 'active' as const, deletedAt: null, embedTruncated: false };
+    await v2.memories.bulkAdd([
+      { ...base, id: 'old-1', text: 'Fixed the parser: `parseHttpResponse(rawBytes)`', createdAt: 5, sessionId: 's-old' },
+      { ...base, id: 'old-2', text: 'Bought oat milk', createdAt: 6, sessionId: 's-old' },
+    ]);
+    await v2.vectors.add(packVector('old-1', 'E1', vec, 'fake-hash/v1'));
+    await v2.feedback.add({ id: 'f1', memoryId: 'old-2', kind: 'reinforce', valence: 1, at: 7 });
+    v2.close();
+
+    const { s, featurizer } = await start({ dbName });
+    expect((await s.engine.stats()).size).toBe(2);
+    expect((await s.engine.stats()).spaces).toBe(1); // old-1's E1 only
+    expect((await recall('oat milk'))[0].result).toMatchObject({ id: 'old-2', feedbackFactor: 1 + 0.5 * Math.tanh(100 / 200) });
+    const calls = featurizer.calls;
+    const progress: number[] = [];
+    expect(await featurizeMissing({ batchSize: 1, onProgress: (p) => progress.push(p.embedded) })).toBe(2);
+    expect(progress).toEqual([1, 2]);
+    expect(featurizer.calls).toBe(calls + 2);
+    expect(await spacesOf('old-1')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6', 'E7', 'E9']));
+    expect(await spacesOf('old-2')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6']));
+    // E4 from the order within the old session: old-2 is second
+    const e4 = deserializeSpace('E4', (await s.db.vectors.get(['old-2', 'E4']))!.data) as Float32Array;
+    Array.from(positionFeatures(1)).forEach((x, i) => expect(e4[i]).toBeCloseTo(x, 6));
+    expect((await s.engine.stats()).spaces).toBe(2);
+    // the backfilled E7 now matches the code (old-2, reinforced, may still rank above it: one
+    // E7 holder gives the blend no spread to lift it by)
+    const code = (await recall('`parse_http_response(raw_bytes)`')).find((v) => v.memory.id === 'old-1')!;
+    expect(code.result.spaces.sims.E7).toBeGreaterThan(0);
+    expect(code.result.why.bm25).toBe(0);
+    expect(await featurizeMissing()).toBe(0); // nothing left
   });
 });
 
