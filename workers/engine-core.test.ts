@@ -55,3 +55,124 @@ describe('engine api', () => {
     expect(toEnvelope(new TypeError('boom'))).toEqual({ code: 'WORKER_CRASHED', message: 'The search engine failed unexpectedly.', detail: 'TypeError: boom' });
   });
 });
+
+// ---- the thirteen spaces, feedback, evaluator, settings -------------------------------------
+
+import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../src/core/spaces';
+import { transferable } from '../src/bridge/engine-bridge';
+import type { EngineDoc } from './engine-core';
+
+const sparse = (...terms: number[]) => serializeSpace('E6', sparseFromEntries(terms.map((t) => [t, 1] as [number, number])));
+
+function edoc(id: string, text: string, vector: number[], over: Partial<EngineDoc> = {}): EngineDoc {
+  return { ...doc(id, text, vector), sessionId: 's', suggestedTags: [], ...over };
+}
+
+describe('EngineCore with spaces', () => {
+  it('recall annotates each result with its per-space similarities; features are kept across a meta-only upsert', async () => {
+    const core = new EngineCore();
+    core.load(
+      [
+        edoc('a', 'red apple', [1, 0], { features: { E6: sparse(1, 2) } }),
+        edoc('b', 'green pear', [0, 1], { features: { E6: sparse(3) } }),
+      ],
+      { dim: 2 },
+    );
+    expect(core.stats()).toMatchObject({ size: 2, spaces: 2 });
+    const q = { text: 'apple', features: { E1: serializeSpace('E1', new Float32Array([1, 0])), E6: sparse(1, 2) } };
+    const { results } = await core.recall(q, { topK: 2 });
+    const a = results.find((r) => r.id === 'a')!;
+    expect(a.spaces.sims.E1).toBeCloseTo(1, 6);
+    expect(a.spaces.sims.E6).toBeCloseTo(1, 6); // weighted Jaccard of identical term sets
+    expect(a.spaces.relevance.relevantSpaces).toEqual(['E1', 'E6']);
+    expect(a.spaces.highlyRelevant).toBe(false); // 2 spaces < 3
+    // a status change arrives without features: the spaces stay
+    core.upsert(edoc('a', 'red apple', [1, 0], { status: 'archived' }));
+    expect(core.stats().spaces).toBe(2);
+    const again = await core.recall(q, { topK: 2, includeArchived: true });
+    expect(again.results.find((r) => r.id === 'a')!.spaces.sims.E6).toBeCloseTo(1, 6);
+    core.remove('a');
+    expect(core.stats()).toMatchObject({ size: 1, spaces: 1 });
+  });
+
+  it('feedback re-ranks the next recall, also when an event arrives out of time order', async () => {
+    const core = new EngineCore();
+    core.load([edoc('a', 'apple pie', [1, 0]), edoc('b', 'apple tart', [1, 0])], { dim: 2 });
+    const q = { text: 'apple', features: { E1: serializeSpace('E1', new Float32Array([1, 0])) } };
+    const before = (await core.recall(q, {})).results;
+    expect(before.map((r) => r.id)).toEqual(['a', 'b']); // a tie: id order
+    expect(core.recordFeedback({ kind: 'reinforce', id: 'b', valence: 100, at: 10 })).toMatchObject({ wasLateral: false });
+    core.recordFeedback({ kind: 'suppress', id: 'b', at: 5 }); // older: the log is replayed, the reinforcement (later) wins
+    const after = (await core.recall(q, {})).results;
+    expect(after.map((r) => r.id)).toEqual(['b', 'a']);
+    expect(after[0].feedbackFactor).toBeCloseTo(1 + 0.5 * Math.tanh(0.5), 9);
+    expect(() => core.recordFeedback({ kind: 'reinforce', id: 'a', valence: 500, at: 11 })).toThrow(AppError);
+  });
+
+  it('lateral results feed the evaluator; its state is returned when it changes and restored by load', async () => {
+    const core = new EngineCore();
+    const docs = [
+      edoc('near', 'database indexing', [1, 0], { tags: ['storage'] }),
+      edoc('far', 'tape vault', [0, 1], { tags: ['storage'] }),
+    ];
+    core.load(docs, { dim: 2 });
+    const q = { text: 'database', features: { E1: serializeSpace('E1', new Float32Array([1, 0])) }, tags: ['storage'] };
+    const out = await core.recall(q, { profile: 'DIVERGENT' });
+    expect(out.results.map((r) => [r.id, r.mode])).toEqual([
+      ['near', 'standard'],
+      ['far', 'lateral'],
+    ]);
+    expect(out.evaluator).toMatchObject({ returned: 1, reinforced: 0 });
+    expect((await core.recall(q, { profile: 'BALANCED' })).evaluator).toBeNull(); // no lateral: unchanged
+    const fb = core.recordFeedback({ kind: 'reinforce', id: 'far', valence: 30, at: 1 });
+    expect(fb.wasLateral).toBe(true);
+    expect(core.lateralStatus()).toMatchObject({ samples: 1, reinforced: 1, lur: 1, lsr: 0, lhi: 0 });
+    const restored = new EngineCore();
+    restored.load(docs, { dim: 2, evaluator: fb.evaluator, feedback: [{ kind: 'reinforce', id: 'far', valence: 30, at: 1 }] });
+    expect(restored.lateralStatus()).toMatchObject({ samples: 1, reinforced: 1, lur: 1 });
+    // a corrupt saved state is refused and the previous engine stays
+    expect(() => restored.load([], { dim: 2, evaluator: { version: 9 } as never })).toThrow(/evaluator/);
+    expect(restored.stats().size).toBe(2);
+  });
+
+  it('settings are validated: a bad config or default option is refused with its message', async () => {
+    const core = new EngineCore();
+    core.load([edoc('a', 'x', [1, 0])], { dim: 2 });
+    const bad = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+    bad.lowThresholds.E1 = -0.1;
+    expect(() => core.setSimilarityConfig(bad)).toThrow('Invalid threshold in config: E1 (Semantic) threshold -0.1 must be in [0.0, 1.0]');
+    expect(() => core.setRecallDefaults({ topK: 0 })).toThrow(/topK/);
+    core.setRecallDefaults({ topK: 1 });
+    const q = { text: 'x', features: { E1: serializeSpace('E1', new Float32Array([1, 0])) } };
+    expect((await core.recall(q, {})).results.length).toBe(1);
+    await expect(core.recall(q, { nonsense: 1 } as never)).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+  });
+
+  it('divergence: the recent window leaves out the captured memory and looks at content spaces only', () => {
+    const core = new EngineCore();
+    const t = 10 * 3_600_000;
+    core.load(
+      [
+        edoc('old', 'long ago', [1, 0], { createdAt: t - 5 * 3_600_000 }),
+        edoc('r1', 'recent one', [1, 0], { createdAt: t - 60_000, features: { E2: serializeSpace('E2', new Float32Array([1, 0])) } }),
+        edoc('new', 'just captured', [0, 1], { createdAt: t }),
+      ],
+      { dim: 2 },
+    );
+    const current = { E1: serializeSpace('E1', new Float32Array([0, 1])), E2: serializeSpace('E2', new Float32Array([0, 1])) };
+    const out = core.divergence({ features: current, now: t, sessionId: 's', excludeId: 'new' });
+    expect(out.recent.map((r) => r.id)).toEqual(['r1']);
+    expect(out.alerts.map((a) => [a.embedder, a.similarity, a.threshold])).toEqual([['E1', 0, 0.3]]); // E2 (cos 0) is temporal: no alert
+    expect(out.alerts[0].recentMemorySummary).toBe('recent one');
+  });
+
+  it('transferable moves vector and feature buffers once and copies a shared one', () => {
+    const shared = new ArrayBuffer(8);
+    const d1 = edoc('a', 'x', [1, 0], { features: { E6: shared } });
+    const d2 = edoc('b', 'y', [0, 1], { features: { E6: shared } });
+    const { docs, buffers } = transferable([d1, d2]);
+    expect(buffers).toEqual([d1.vector!.buffer, shared, d2.vector!.buffer]);
+    expect(docs[1].features!.E6).not.toBe(shared);
+    expect(docs[1].features!.E6!.byteLength).toBe(8);
+  });
+});

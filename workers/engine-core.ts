@@ -171,8 +171,10 @@ export class EngineCore {
 
   private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc): void {
     const { features, ...doc } = d;
-    const f: SpaceFeatures = features ? deserializeFeatures(features) : {};
-    if (!f.E1 && doc.vector) f.E1 = doc.vector;
+    // no features = a status / tag change: the memory keeps its spaces (E1 follows the vector)
+    const f: SpaceFeatures = features ? deserializeFeatures(features) : { ...spaces.features(doc.id) };
+    if (doc.vector && (!features || !f.E1)) f.E1 = doc.vector;
+    else if (!doc.vector && !features) delete f.E1;
     index.upsert(doc);
     if (Object.keys(f).length > 0) spaces.upsert(doc.id, f);
     else spaces.remove(doc.id);

@@ -9,7 +9,7 @@ import { AppError } from '../core/errors';
 import type { LexicalResources } from '../core/features';
 import { positionFeatures } from '../core/features';
 import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../core/spaces';
-import type { SpaceId } from '../core/types';
+import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import { LEXICAL_FEATURES_ID } from '../bridge/embed-bridge';
 import { MnemographDb } from '../db/db';
@@ -148,7 +148,7 @@ describe('recall', () => {
     const { s } = await start();
     const a = await addMemory({ text: 'database indexing with btree pages', tags: ['storage', 'performance'] });
     await addMemory({ text: 'baking sourdough bread at home', tags: ['kitchen'] });
-    const far = [];
+    const far: Memory[] = [];
     for (const [text, tags] of [
       ['file system layouts on spinning disks', ['storage', 'performance']],
       ['tape archives in the cold vault', ['storage']],
@@ -277,7 +277,7 @@ describe('divergence', () => {
   it('appears after a topic switch (content spaces only), not when only the time differs', async () => {
     let t = 1_700_000_000_000;
     await start({ now: () => t });
-    const cooking = [];
+    const cooking: Memory[] = [];
     for (const text of ['Simmered a tomato sauce with basil and garlic', 'Roasted garlic for the tomato sauce', 'Tasted the sauce, added more basil']) {
       cooking.push(await addMemory({ text }));
       t += 5 * 60_000;
