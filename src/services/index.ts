@@ -174,7 +174,12 @@ export const engineStats = (): Promise<EngineStats> => services().engine.stats()
 
 /** A controller over `search` that aborts the previous request and drops stale answers. */
 export function createSearchController(): SearchController {
-  return makeController((q, o, signal) => search(q, o, signal));
+  return makeController<SearchResultView, SearchOptions>((q, o, signal) => search(q, o, signal));
+}
+
+/** The same over `recall` (the full pipeline): `run(text, recallOptions)`. */
+export function createRecallController(): SearchController<RecallView, RecallOptionsInput> {
+  return makeController<RecallView, RecallOptionsInput>((q, o, signal) => recall(q, o, signal));
 }
 
 /** Live list of memories, newest first, tombstones excluded. Wrap with dexie-react-hooks' useObservable / useLiveQuery. */

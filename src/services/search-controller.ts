@@ -3,29 +3,30 @@
 
 import type { SearchOptions, SearchResultView } from './types';
 
-export type SearchRunner = (query: string, opts: SearchOptions, signal: AbortSignal) => Promise<SearchResultView[]>;
+export type SearchRunner<R = SearchResultView, O = SearchOptions> = (query: string, opts: O, signal: AbortSignal) => Promise<R[]>;
 
-export type SearchOutcome =
-  | { status: 'fresh'; requestId: number; query: string; results: SearchResultView[] }
+export type SearchOutcome<R = SearchResultView> =
+  | { status: 'fresh'; requestId: number; query: string; results: R[] }
   | { status: 'stale'; requestId: number };
 
-export interface SearchController {
+/** Over search() by default; createRecallController() gives one over recall(). */
+export interface SearchController<R = SearchResultView, O = SearchOptions> {
   /**
    * Starts a search and aborts the previous one. Resolves 'fresh' with the results if no newer
    * search was started meanwhile, else 'stale' (ignore it). Rejects only for the newest request.
    */
-  run(query: string, opts?: SearchOptions): Promise<SearchOutcome>;
+  run(query: string, opts?: O): Promise<SearchOutcome<R>>;
   /** Aborts the search in flight, if any (e.g. when the search box unmounts). */
   abort(): void;
   /** Id of the newest request (0 before the first). */
   latestRequestId(): number;
 }
 
-export function createSearchController(runner: SearchRunner): SearchController {
+export function createSearchController<R = SearchResultView, O = SearchOptions>(runner: SearchRunner<R, O>): SearchController<R, O> {
   let latest = 0;
   let current: AbortController | null = null;
   return {
-    async run(query, opts = {}) {
+    async run(query, opts = {} as O) {
       const requestId = ++latest;
       current?.abort();
       const ac = new AbortController();
