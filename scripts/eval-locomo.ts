@@ -1,9 +1,14 @@
 // LoCoMo retrieval evaluation (protocol: /work/shared/data/README.md), run per conversation.
 //
 //   npx tsx scripts/eval-locomo.ts --data /work/shared/data/locomo-dev.json [--json] [--no-dense]
+//                                  [--no-spaces] [--assoc-hops N]
 //
 // Systems: bm25 (lexical list alone), dense (encoder alone), hybrid (DEFAULT_HYBRID_CONFIG, the
-// app's shipped search), rrf (equal-weight RRF, for comparison). Later features add systems by
+// skeleton's search), rrf (equal-weight RRF, for comparison). With the encoder (and unless
+// --no-spaces), every turn is also featurised in the thirteen spaces and the one ranking
+// pipeline (src/core/pipeline, the app's) is scored: `ablation` (hybridOnly, hybrid+E5 ..
+// hybrid+E13, allSpaces), `assoc` (assocHops0..3 over the shipped ranking) and `app` /
+// `appRanking` (the shipped ranking at --assoc-hops N, default the pipeline's shipped value). Later features add systems by
 // passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
 // scores and times it. Times cover ranking only: query vectors are embedded up front (the
 // encoder's cost is the embed worker's, measured by its own bench).
@@ -12,6 +17,8 @@ import { DEFAULT_HYBRID_CONFIG, HybridIndex, type HybridConfig } from '../src/co
 import type { MemoryId } from '../src/core/types';
 import { loadLocomo, type Conversation, type ConvQuery } from './lib/locomo';
 import { mean, median, mrrAt, ndcgAt, percentile, recallAt } from './lib/metrics';
+import { DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING } from '../src/core/pipeline';
+import { ablationSystems, assocSystems, featurizeAll } from './lib/eval-systems';
 
 export const EMBED_DIM = 512;
 export const EVAL_K = 10;
@@ -171,20 +178,46 @@ export interface CliArgs {
   data: string;
   json: boolean;
   dense: boolean;
+  /** Featurise and score the pipeline systems (needs the encoder). */
+  spaces: boolean;
+  /** assocHops of the app's row; undefined = the pipeline's shipped default. */
+  assocHops?: number;
 }
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true };
+  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true, spaces: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--data') args.data = argv[++i] ?? '';
     else if (a === '--json') args.json = true;
     else if (a === '--no-dense') args.dense = false;
-    else if (a === '--') continue;
-    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense)`);
+    else if (a === '--no-spaces') args.spaces = false;
+    else if (a === '--assoc-hops') {
+      const v = argv[++i];
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 3) throw new Error(`--assoc-hops needs a whole number from 0 to 3 (got ${String(v)})`);
+      args.assocHops = n;
+    } else if (a === '--') continue;
+    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --assoc-hops N)`);
   }
   if (!args.data) throw new Error('--data needs a file path');
   return args;
+}
+
+export interface PipelineReports {
+  ablation: Record<string, SystemReport>;
+  assoc: Record<string, SystemReport>;
+  appRanking: { assocHops: number } & SystemReport;
+}
+
+/** Featurise every turn once, then score the ablation, the assoc hops and the app's ranking. */
+export async function evaluatePipeline(prepared: PreparedConversation[], embed: EmbedFn, assocHops?: number): Promise<PipelineReports> {
+  const { loadNodeResources } = await import('./lib/resources-node');
+  const feats = await featurizeAll(prepared, await loadNodeResources(), embed, (m) => process.stderr.write(`${m}\n`));
+  const ablation = evaluate(prepared, ablationSystems(feats));
+  const assoc = evaluate(prepared, assocSystems(feats));
+  const hops = assocHops ?? DEFAULT_PIPELINE_OPTIONS.assocHops ?? 0;
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] } };
 }
 
 /** The encoder-backed embed function (cached on disk), plus its disposer. */
@@ -208,13 +241,22 @@ async function main(): Promise<void> {
   try {
     const prepared = await prepare(data, enc ? enc.embed : null);
     const reports = evaluate(prepared, defaultSystems(args.dense));
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops) : null;
     if (args.json) {
-      console.log(JSON.stringify(reports));
+      console.log(JSON.stringify(pipeline ? { ...reports, ...pipeline } : reports));
     } else {
       const n = prepared.reduce((a, p) => a + p.queries.length, 0);
       console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id)`);
-      console.log(formatTable(reports));
+      const { assocHops, ...app } = pipeline?.appRanking ?? { assocHops: 0 };
+      console.log(formatTable(pipeline ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport } : reports));
       console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)}`);
+      if (pipeline) {
+        console.log('\nablation (the pipeline, assocHops 0; one content space at a time over the hybrid)');
+        console.log(formatTable(pipeline.ablation));
+        console.log('\nassociative hops over the shipped ranking');
+        console.log(formatTable(pipeline.assoc));
+        console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)}`);
+      }
     }
   } finally {
     enc?.dispose();

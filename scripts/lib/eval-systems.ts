@@ -127,15 +127,24 @@ export function pipelineSystem(
   };
 }
 
-/** hybridOnly, hybrid+E5 ... hybrid+E13, allSpaces (all at assocHops 0). */
+/**
+ * hybridOnly; hybrid+E5 ... hybrid+E13 (that one space alone in the blend, at full weight, so the
+ * row shows what the space adds, even one the shipped blend weighs 0); allSpaces (every content
+ * space, the shipped blend weights); allSpacesSeedWeights (every content space at the seed's
+ * category weights, no redundancy discount). All at assocHops 0.
+ */
 export function ablationSystems(
   feats: Map<PreparedConversation, FeaturizedConversation>,
   ranking: Partial<RankingConfig> = {},
 ): RetrievalSystem[] {
+  const shipped = { ...DEFAULT_RANKING, ...ranking };
   return [
-    pipelineSystem('hybridOnly', feats, { ...ranking, spaces: [] }, { assocHops: 0 }),
-    ...ABLATION_SPACES.map((s) => pipelineSystem(`hybrid+${s}`, feats, { ...ranking, spaces: [s] }, { assocHops: 0 })),
-    pipelineSystem('allSpaces', feats, { ...ranking, spaces: [...ABLATION_SPACES] }, { assocHops: 0 }),
+    pipelineSystem('hybridOnly', feats, { ...shipped, spaces: [] }, { assocHops: 0 }),
+    ...ABLATION_SPACES.map((s) =>
+      pipelineSystem(`hybrid+${s}`, feats, { ...shipped, spaces: [s], spaceWeights: { [s]: 1 } }, { assocHops: 0 }),
+    ),
+    pipelineSystem('allSpaces', feats, { ...shipped, spaces: [...ABLATION_SPACES] }, { assocHops: 0 }),
+    pipelineSystem('allSpacesSeedWeights', feats, { ...shipped, spaces: [...ABLATION_SPACES], spaceWeights: {} }, { assocHops: 0 }),
   ];
 }
 

@@ -47,6 +47,12 @@ import { SpaceIndex } from './space-index';
 export interface RankingConfig {
   /** Content spaces besides E1 that find candidates and score them ([] = the hybrid alone). */
   spaces: readonly SpaceId[];
+  /**
+   * Weight of each space in the blend (absent = the seed's category weight). 0 = the space still
+   * finds candidates and explains results, but does not move the ranking (see README: spaces that
+   * restate the hybrid's lexical evidence would count it twice).
+   */
+  spaceWeights: Partial<Record<SpaceId, number>>;
   /** Fused hybrid hits re-ranked (at least the options' candidateK). */
   depth: number;
   /** Per space, the top k the SpaceIndex adds to the candidates. */
@@ -65,9 +71,10 @@ export interface RankingConfig {
 
 export const DEFAULT_RANKING: RankingConfig = {
   spaces: NON_TEMPORAL_SPACES.filter((s) => s !== 'E1'),
+  spaceWeights: { E5: 0.5, E6: 0, E7: 1, E8: 0, E9: 0, E10: 0.5, E11: 0.25, E12: 1, E13: 0 },
   depth: 100,
   spaceCandidates: 20,
-  alpha: 0.05,
+  alpha: 0.2,
   beta: 0,
   zCap: 3,
   assocFloor: 0,
@@ -114,6 +121,9 @@ export function resolveRanking(patch: Partial<RankingConfig> | undefined): Ranki
   const bad = (name: string, v: unknown, want: string) =>
     new AppError('INVALID_CONFIG', `Ranking "${name}" must be ${want} (got ${String(v)}).`);
   if (!Array.isArray(r.spaces) || r.spaces.some((s) => !(s in SPACES))) throw bad('spaces', r.spaces, 'a list of space ids E1..E13');
+  if (r.spaceWeights === null || typeof r.spaceWeights !== 'object') throw bad('spaceWeights', r.spaceWeights, 'an object of space id -> weight');
+  for (const [k, w] of Object.entries(r.spaceWeights))
+    if (!(k in SPACES) || typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw bad(`spaceWeights.${k}`, w, 'a finite number >= 0 for a space id E1..E13');
   for (const k of ['depth', 'spaceCandidates', 'assocMaxResults'] as const)
     if (!Number.isInteger(r[k]) || r[k] < 0) throw bad(k, r[k], 'a whole number >= 0');
   for (const k of ['alpha', 'beta', 'zCap', 'assocFloor'] as const)
@@ -144,6 +154,7 @@ interface Row {
  */
 function blend(rows: Row[], spaces: readonly SpaceId[], r: RankingConfig, config: SimilarityConfig, warn: (m: string) => void): Map<MemoryId, number> {
   const out = new Map<MemoryId, number>();
+  const weightOf = (s: SpaceId) => blendWeight(s, r, config);
   const stats = new Map<SpaceId, { mean: number; sd: number }>();
   let weightSum = 0;
   for (const s of spaces) {
@@ -158,7 +169,7 @@ function blend(rows: Row[], spaces: readonly SpaceId[], r: RankingConfig, config
     const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) * (b - mean), 0) / xs.length);
     if (!(sd > 1e-12)) continue;
     stats.set(s, { mean, sd });
-    weightSum += config.weights[s];
+    weightSum += weightOf(s);
   }
   for (const row of rows) {
     let z = 0;
@@ -166,7 +177,7 @@ function blend(rows: Row[], spaces: readonly SpaceId[], r: RankingConfig, config
       for (const [s, st] of stats) {
         const v = row.sims[s];
         if (v === undefined || !Number.isFinite(v)) continue;
-        z += config.weights[s] * Math.min(r.zCap, Math.max(0, (v - st.mean) / st.sd));
+        z += weightOf(s) * Math.min(r.zCap, Math.max(0, (v - st.mean) / st.sd));
       }
       z /= weightSum;
     }
@@ -174,6 +185,12 @@ function blend(rows: Row[], spaces: readonly SpaceId[], r: RankingConfig, config
     out.set(row.id, row.hybrid + r.alpha * z + r.beta * margin);
   }
   return out;
+}
+
+/** A space's weight in the blend: the ranking's override, else the seed's category weight; 0 when excluded. */
+function blendWeight(s: SpaceId, r: RankingConfig, config: SimilarityConfig): number {
+  if (config.excluded[s]) return 0;
+  return r.spaceWeights[s] ?? config.weights[s];
 }
 
 const EMPTY_WHY = (cosine: number): MatchExplanation => ({ lexical: 0, semantic: 0, bm25: 0, cosine, matchedTerms: [] });
@@ -217,11 +234,14 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   if (scoring.length === 0) {
     scored = hits;
   } else {
+    // similarities only where they can move the ranking: a weight-0 space is not computed here
+    // (all ranking spaces when the margin term needs them)
+    const weighted = r.beta > 0 ? scoring : scoring.filter((s) => blendWeight(s, r, config) > 0);
     for (const row of ordered) {
       const f = ctx.spaces.features(row.id);
-      row.sims = f ? spaceSimilarities(q.features, f, { spaces: scoring, warn }) : {};
+      row.sims = f && weighted.length > 0 ? spaceSimilarities(q.features, f, { spaces: weighted, warn }) : {};
     }
-    const blended = blend(ordered, scoring, r, config, warn);
+    const blended = blend(ordered, weighted, r, config, warn);
     const qUnit = qv ? unit(qv) : null;
     scored = ordered.map((row) => {
       const score = blended.get(row.id)!;
