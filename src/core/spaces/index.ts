@@ -65,4 +65,4 @@ export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } fr
 export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION } from './serialize';
 export { weightedSimilarity } from './relevance';
 export { detectFeatureDivergence } from './divergence';
-export { blendSpaceScores, type SpaceCandidate, type BlendOptions, type BlendedHit } from './rank';
+export { blendSpaceScores, spaceSubsetConfig, BLEND_PRESETS, type SpaceCandidate, type BlendOptions, type BlendedHit } from './rank';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blendSpaceScores } from './rank';
+import { BLEND_PRESETS, blendSpaceScores, spaceSubsetConfig } from './rank';
 import { weightedSimilarity } from './relevance';
 import { detectFeatureDivergence } from './divergence';
 
@@ -46,5 +46,24 @@ describe('detectFeatureDivergence', () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0].similarity).toBe(0);
     expect(alerts[0].recentMemorySummary).toBe('Discussing authentication implementation');
+  });
+});
+
+describe('presets', () => {
+  it('spaceSubsetConfig keeps only the given spaces', () => {
+    const c = spaceSubsetConfig({ E12: 1, E9: 0.25 });
+    expect(Object.entries(c.excluded).filter(([, x]) => !x).map(([id]) => id)).toEqual(['E9', 'E12']);
+    expect(c.weights.E9).toBe(0.25);
+  });
+  it('lateInteraction ranks by E12 alone', () => {
+    const r = blendSpaceScores(
+      [
+        { id: 'a', hybrid: 1, sims: { E1: 0.9, E12: 0.2 } },
+        { id: 'b', hybrid: 1, sims: { E1: 0.1, E12: 0.8 } },
+      ],
+      BLEND_PRESETS.lateInteraction,
+    );
+    // a: 0.5 + 0.5 x 0.2/0.8 = 0.625; b: 0.5 + 0.5 = 1
+    expect(r.map((h) => [h.id, h.score])).toEqual([['b', 1], ['a', 0.625]]);
   });
 });
