@@ -49,14 +49,15 @@ export function capitalisedPhrases(text: string): EntityMention[] {
     const words = phrase.split(/\s+/);
     const before = text.slice(0, m.index).trimEnd();
     const sentenceStart = before === '' || /[.!?:"“]$/.test(before) || /\n$/.test(text.slice(0, m.index));
-    if (words.length === 1) {
-      const w = words[0].toLowerCase();
-      if (NOT_NAMES.has(w) || WEEKDAYS_MONTHS.test(w) || w.length < 2) continue;
-      if (sentenceStart && isStopword(w)) continue;
-    } else if (sentenceStart && NOT_NAMES.has(words[0].toLowerCase())) {
+    const plain = (w: string) => w.toLowerCase().replace(/['’]/g, '');
+    if (words.length > 1 && sentenceStart && NOT_NAMES.has(plain(words[0]))) {
       words.shift();
       phrase = words.join(' ');
-      if (words.length === 1 && NOT_NAMES.has(words[0].toLowerCase())) continue;
+    }
+    if (words.length === 1) {
+      const w = plain(words[0]);
+      if (NOT_NAMES.has(w) || WEEKDAYS_MONTHS.test(w) || w.length < 2) continue;
+      if (sentenceStart && isStopword(w)) continue;
     }
     out.push({ text: phrase, type: 'NAME', start: m.index + m[0].indexOf(words[0]) });
   }

@@ -151,6 +151,8 @@ describe('entities (E11)', () => {
       'Golden Gate Bridge',
     ]);
     expect(capitalisedPhrases('call parseUserInput now').map((m) => m.text)).toEqual([]);
+    expect(capitalisedPhrases("I'm home. It's great! OK, Jon's car is red.").map((m) => m.text)).toEqual(['Jon']);
+    expect(capitalisedPhrases('Caroline: Hey Mel! The U.S. team won.').map((m) => m.text)).toEqual(['Caroline', 'Mel']);
   });
   it('relations between mentions in one sentence', () => {
     const text = 'Anna visited Paris. Then Bob phoned.';
