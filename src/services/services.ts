@@ -259,7 +259,8 @@ export class MnemographServices {
       this.storedEvaluator(),
     ]);
     return {
-      docs: loaded.map((l) => toIndexDoc(l.memory, l.vector, l.vector ? l.spaces : {})),
+      // a memory without a current E1 (model change) keeps its lexical spaces: found by them meanwhile
+      docs: loaded.map((l) => toIndexDoc(l.memory, l.vector, l.spaces)),
       dim: info.dim,
       config: this.hybridConfig,
       similarity,
@@ -833,7 +834,7 @@ export class MnemographServices {
       if (row.dtype === 'float32' && row.space === 'E1') vector = unpackVector(row);
       else if (row.dtype === 'space') spaces[row.space] = row.data;
     }
-    return { vector, spaces: vector ? spaces : {} };
+    return { vector, spaces };
   }
 
   dispose(): void {

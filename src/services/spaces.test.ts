@@ -18,6 +18,7 @@ import { LEXICAL_ID } from '../../workers/featurize-core';
 import {
   acceptSuggestedTag,
   addMemory,
+  createRecallController,
   disposeServices,
   featurizeMissing,
   getRecallDefaults,
@@ -270,6 +271,34 @@ describe('upgrade and backfill', () => {
     expect(code.result.spaces.sims.E7).toBeGreaterThan(0);
     expect(code.result.why.bm25).toBe(0);
     expect(await featurizeMissing()).toBe(0); // nothing left
+  });
+});
+
+describe('model change', () => {
+  it('memories keep their lexical spaces until featurizeMissing brings the new encoder spaces', async () => {
+    const dbName = freshName();
+    await start({ dbName });
+    const m = await addMemory({ text: 'Repaired the bicycle chain with a new master link' });
+    disposeServices();
+    const v2 = createFakeEmbedder(512, 'fake-hash/v2');
+    await initServices({ embedder: v2, featurizer: createLocalFeaturizer(v2, resources), dbName, engine: createChannelEngine().factory });
+    const before = (await recall('bicycle chain master link')).find((x) => x.memory.id === m.id)!;
+    expect(before.result.spaces.sims.E1).toBeUndefined(); // the old encoder's vector is not mixed in
+    expect(before.result.spaces.sims.E6).toBeGreaterThan(0.5);
+    expect(await featurizeMissing()).toBe(1);
+    const after = (await recall('bicycle chain master link')).find((x) => x.memory.id === m.id)!;
+    expect(after.result.spaces.sims.E1).toBeGreaterThan(0.5);
+    expect((await services().db.vectors.get([m.id, 'E1']))!.model).toBe('fake-hash/v2');
+  });
+
+  it('the recall controller answers the newest request and marks older ones stale', async () => {
+    await start();
+    await addMemory({ text: 'kayaking on the fjord' });
+    const c = createRecallController();
+    const [a, b] = await Promise.all([c.run('kayak'), c.run('fjord', { topK: 1 })]);
+    expect(a.status).toBe('stale');
+    expect(b).toMatchObject({ status: 'fresh', query: 'fjord' });
+    if (b.status === 'fresh') expect(b.results.map((v) => v.memory.text)).toEqual(['kayaking on the fjord']);
   });
 });
 
