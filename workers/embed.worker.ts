@@ -17,6 +17,7 @@ import {
   featurizeItems,
   featurizeQueryText,
   LEXICAL_ID,
+  resourcesOrFail,
   type FeaturizedItem,
   type FeaturizeItem,
   type SerializedFeatures,
@@ -152,15 +153,7 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
  */
 async function resources(): Promise<LexicalResources> {
   const base = import.meta.env.BASE_URL ?? '/';
-  try {
-    return await getResources(`${base}generated/`);
-  } catch (e) {
-    throw new AppError(
-      'MODEL_LOAD_FAILED',
-      'The word lists the memory spaces need could not be loaded. Rebuild the app (node scripts/build-resources.mjs) and reload.',
-      e instanceof Error ? e.message : String(e),
-    );
-  }
+  return resourcesOrFail(() => getResources(`${base}generated/`));
 }
 
 /** Runs `fn` with an AbortController registered under `requestId` (cancel() aborts it). */

@@ -6,6 +6,7 @@
 import { extractCausalClauses, meanVector, mediaTexts, RESOURCES_VERSION, type LexicalResources, type MediaText } from '../src/core/features';
 import { FEATURE_FORMAT_VERSION, serializeFeatures, type SpaceFeatures } from '../src/core/spaces';
 import type { SpaceId } from '../src/core/types';
+import { AppError } from '../src/core/errors';
 import { prepareForEmbedding } from '../src/embed/types';
 import { featurizeLexical, featurizeQuery, type TextEncoder } from '../src/features';
 
@@ -96,4 +97,19 @@ export async function featurizeQueryText(
   signal?: AbortSignal,
 ): Promise<SerializedFeatures> {
   return serializeFeatures(await featurizeQuery(boundedText(text), boundedEncoder(encoder), resources, { signal }));
+}
+
+export const RESOURCES_MISSING_MESSAGE =
+  'The word lists the memory spaces need could not be loaded. Rebuild the app (node scripts/build-resources.mjs) and reload.';
+
+/**
+ * The lexical resources, or MODEL_LOAD_FAILED saying how to fix a missing / stale build
+ * (public/generated/ not built, or built by another version); the cause is in `detail`.
+ */
+export async function resourcesOrFail(load: () => Promise<LexicalResources>): Promise<LexicalResources> {
+  try {
+    return await load();
+  } catch (e) {
+    throw new AppError('MODEL_LOAD_FAILED', RESOURCES_MISSING_MESSAGE, e instanceof Error ? e.message : String(e));
+  }
 }
