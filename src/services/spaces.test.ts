@@ -34,6 +34,7 @@ import {
   services,
   setTags,
   suppress,
+  updateMemory,
 } from './index';
 import { createChannelEngine, createFakeEmbedder, createLocalFeaturizer } from './testing';
 
@@ -107,6 +108,18 @@ describe('ingest', () => {
     const b = await setTags(m.id, 'Billing, deploy');
     expect(b.tags).toEqual(['billing', 'deploy']);
     expect(b.suggestedTags).not.toContain('billing');
+  });
+
+  it('editing the text recomputes every space: a space the old text had does not outlive it', async () => {
+    const { s } = await start();
+    const m = await addMemory({ text: 'Refactored `loadUserProfile()` into two calls' });
+    expect(await spacesOf(m.id)).toContain('E7');
+    const u = await updateMemory(m.id, { text: 'Talked with Bob Marley about gardening' });
+    expect(await spacesOf(m.id)).not.toContain('E7');
+    expect(u.suggestedTags).toContain('bob-marley');
+    expect((await s.engine.stats()).spaces).toBe(1);
+    const v = (await recall('`loadUserProfile()`')).find((x) => x.memory.id === m.id);
+    expect(v?.result.spaces.sims.E7).toBeUndefined();
   });
 
   it('sessions: positions 0, 1, ... in E4; a new session after 30 idle minutes', async () => {
