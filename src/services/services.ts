@@ -108,8 +108,14 @@ export interface ServiceDeps {
   crossTab?: boolean;
 }
 
+/** What one tab tells the others (their engines follow; lists follow by Dexie live queries). */
 interface ChangeMessage {
-  ids: MemoryId[];
+  /** Memories written: re-read and re-index them. */
+  ids?: MemoryId[];
+  /** A stored feedback event: apply it to the engine's feedback state. */
+  feedback?: FeedbackRow;
+  /** A settings key changed (similarity config, recall defaults): re-read it. */
+  setting?: string;
 }
 
 /**
@@ -210,9 +216,22 @@ export class MnemographServices {
     if (typeof BroadcastChannel !== 'undefined' && deps.crossTab !== false) {
       this.channel = new BroadcastChannel(`mnemograph-changes:${this.db.name}`);
       this.channel.onmessage = (ev: MessageEvent<ChangeMessage>) => {
-        const ids = ev.data?.ids;
-        if (Array.isArray(ids) && ids.every((x) => typeof x === 'string'))
-          this.syncing = this.syncing.then(() => this.syncFromDb(ids)).catch((e) => this.onIndexError(this.db.fail(e)));
+        const msg = ev.data;
+        if (!msg || typeof msg !== 'object') return;
+        const follow = (fn: () => Promise<unknown>) => {
+          this.syncing = this.syncing.then(fn).then(
+            () => undefined,
+            (e) => this.onIndexError(this.db.fail(e)),
+          );
+        };
+        const ids = msg.ids;
+        if (Array.isArray(ids) && ids.length > 0 && ids.every((x) => typeof x === 'string')) follow(() => this.syncFromDb(ids));
+        if (msg.feedback && typeof msg.feedback.memoryId === 'string') {
+          const row = msg.feedback;
+          follow(() => this.engine.recordFeedback(toFeedbackEvent(row)));
+        }
+        if (msg.setting === SETTING_KEYS.similarity) follow(async () => this.engine.setSimilarityConfig(await this.getSimilarityConfig()));
+        if (msg.setting === SETTING_KEYS.recallDefaults) follow(async () => this.engine.setRecallDefaults(await this.getRecallDefaults()));
       };
     }
   }
@@ -298,16 +317,21 @@ export class MnemographServices {
    * After a committed write: the engine follows, and other tabs are told which ids changed so
    * their engines follow too. A failure here never undoes the write.
    */
-  private async index(ids: MemoryId[], fn: () => Promise<void>): Promise<void> {
-    try {
-      this.channel?.postMessage({ ids } satisfies ChangeMessage);
-    } catch {
-      /* a closed channel: this instance is being disposed */
-    }
+  private async index(ids: MemoryId[], fn: () => Promise<void>, also: Omit<ChangeMessage, 'ids'> = {}): Promise<void> {
+    this.broadcast({ ...(ids.length ? { ids } : {}), ...also });
     try {
       await fn();
     } catch (e) {
       this.onIndexError(e instanceof AppError ? e : new AppError('WORKER_CRASHED', undefined, String(e)));
+    }
+  }
+
+  private broadcast(msg: ChangeMessage): void {
+    if (Object.keys(msg).length === 0) return;
+    try {
+      this.channel?.postMessage(msg);
+    } catch {
+      /* a closed channel: this instance is being disposed */
     }
   }
 
@@ -704,6 +728,7 @@ export class MnemographServices {
       ...(mode !== undefined ? { mode } : {}),
     };
     await addFeedbackRow(this.db, row); // the log is the truth; the engine follows it
+    this.broadcast({ feedback: row });
     let wasLateral = false;
     try {
       const out = await this.engine.recordFeedback(toFeedbackEvent(row));
@@ -766,14 +791,14 @@ export class MnemographServices {
     assertValidSimilarityConfig(config);
     const copy = structuredClone(config);
     await putSetting(this.db, SETTING_KEYS.similarity, copy);
-    await this.index([], () => this.engine.setSimilarityConfig(copy));
+    await this.index([], () => this.engine.setSimilarityConfig(copy), { setting: SETTING_KEYS.similarity });
     return copy;
   }
 
   async resetSimilarityConfig(): Promise<SimilarityConfig> {
     await this.deleteSetting(SETTING_KEYS.similarity);
     const d = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
-    await this.index([], () => this.engine.setSimilarityConfig(d));
+    await this.index([], () => this.engine.setSimilarityConfig(d), { setting: SETTING_KEYS.similarity });
     return d;
   }
 
@@ -795,7 +820,7 @@ export class MnemographServices {
     resolveRecallOptions(input);
     const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as RecallOptionsInput;
     await putSetting(this.db, SETTING_KEYS.recallDefaults, clean);
-    await this.index([], () => this.engine.setRecallDefaults(clean));
+    await this.index([], () => this.engine.setRecallDefaults(clean), { setting: SETTING_KEYS.recallDefaults });
     return clean;
   }
 

@@ -12,7 +12,8 @@ import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } fr
 import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import { LEXICAL_FEATURES_ID } from '../bridge/embed-bridge';
-import { MnemographDb } from '../db/db';
+import { MnemographDb, openDb } from '../db/db';
+import { MnemographServices } from './services';
 import { packVector } from '../db/vectors';
 import { LEXICAL_ID } from '../../workers/featurize-core';
 import {
@@ -244,6 +245,30 @@ describe('recall', () => {
     expect((await getSimilarityConfig()).recentWindowHours).toBe(5);
     expect((await resetSimilarityConfig()).recentWindowHours).toBe(2);
     expect((await getSimilarityConfig()).recentWindowHours).toBe(2);
+  });
+});
+
+describe('other tabs', () => {
+  it("a second tab's engine follows this tab's feedback and recall defaults", async () => {
+    const dbName = freshName();
+    await start({ dbName });
+    const embedder = createFakeEmbedder(512);
+    const tabB = new MnemographServices({
+      db: await openDb(dbName),
+      embedder,
+      featurizer: createLocalFeaturizer(embedder, resources),
+      engine: createChannelEngine().factory,
+    });
+    await tabB.engine.start();
+    const a = await addMemory({ text: 'picked wild blueberries' });
+    const b = await addMemory({ text: 'picked wild raspberries' });
+    await expect.poll(async () => (await tabB.engine.stats()).spaces).toBe(2);
+    expect((await tabB.recall('picked wild'))[0].memory.id).toBe(a.id); // a tie: id order
+    await reinforce(b.id, 100);
+    await expect.poll(async () => (await tabB.recall('picked wild'))[0]?.memory.id).toBe(b.id);
+    await saveRecallDefaults({ topK: 1 });
+    await expect.poll(async () => (await tabB.recall('picked wild')).length).toBe(1);
+    tabB.dispose();
   });
 });
 
