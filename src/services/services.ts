@@ -13,7 +13,6 @@ import {
 } from '../core/spaces';
 import {
   LateralEvaluator,
-  formatReinforce,
   resolveRecallOptions,
   validateValence,
   type LateralEvaluatorState,
@@ -46,7 +45,7 @@ import {
 } from '../db/repo';
 import type { FeedbackRow, MemoryRow, VectorRow } from '../db/schema';
 import { unpackVector } from '../db/vectors';
-import type { EngineClient, EngineDoc, EngineFeedbackEvent, EngineSnapshot } from '../bridge/engine-bridge';
+import type { EngineClient, EngineDoc, EngineSnapshot } from '../bridge/engine-bridge';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
 import { explainHit } from './explain';
 import {
@@ -61,7 +60,10 @@ import {
   type SerializedFeatures,
   type SpaceFeaturizer,
 } from './featurizer';
-import { SESSION_IDLE_MS, SESSION_SETTING, SessionClock, type SessionState } from './session';
+import { SESSION_IDLE_MS, SESSION_SETTING, SessionClock, sessionPositions, type SessionState } from './session';
+import { formatReinforceLine, formatSuppressLine, toFeedbackEvent, validateFeedback } from './feedback';
+
+export { formatReinforceLine, formatSuppressLine, toFeedbackEvent };
 import type {
   AddMemoryInput,
   DivergenceView,
@@ -163,19 +165,6 @@ export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 
     asOf: r.asOf as number | undefined,
     semantic: r.semantic as boolean | undefined,
   };
-}
-
-function validateFeedback(f: unknown): FeedbackInput {
-  if (typeof f !== 'object' || f === null) throw new AppError('INVALID_OPTION', 'Feedback must be an object.');
-  const r = f as Record<string, unknown>;
-  if (typeof r.memoryId !== 'string' || !r.memoryId) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
-  if (r.kind !== 'reinforce' && r.kind !== 'suppress') throw new AppError('INVALID_OPTION', "Feedback kind must be 'reinforce' or 'suppress'.");
-  if (r.valence !== undefined) validateValence(r.valence); // -100..100, the seed's scale
-  if (r.reason !== undefined && (typeof r.reason !== 'string' || r.reason.length > 500))
-    throw new AppError('INVALID_OPTION', 'The reason must be text of at most 500 characters.');
-  if (r.mode !== undefined && r.mode !== 'standard' && r.mode !== 'lateral' && r.mode !== 'associative')
-    throw new AppError('INVALID_OPTION', 'Unknown retrieval mode.');
-  return r as unknown as FeedbackInput;
 }
 
 export class MnemographServices {
@@ -870,43 +859,10 @@ export class MnemographServices {
   }
 }
 
-/** A stored feedback row as the core's event (valence defaults to 0 for a reinforce without one). */
-export function toFeedbackEvent(row: FeedbackRow): EngineFeedbackEvent {
-  return row.kind === 'reinforce'
-    ? { kind: 'reinforce', id: row.memoryId, valence: row.valence ?? 0, at: row.at }
-    : { kind: 'suppress', id: row.memoryId, ...(row.reason !== undefined ? { reason: row.reason } : {}), at: row.at };
-}
-
-/** "👍 Reinforced 'm' with valence=50 (lateral result — feedback recorded)" (👎 below zero). */
-export function formatReinforceLine(id: MemoryId, valence: number, wasLateral: boolean): string {
-  return `${valence < 0 ? '👎' : '👍'} ${formatReinforce(id, valence, wasLateral)}`;
-}
-
-export function formatSuppressLine(id: MemoryId, reason: string | undefined, wasLateral: boolean): string {
-  const base = `🚫 Suppressed '${id}'${reason ? ` (${reason})` : ''}`;
-  return wasLateral ? `${base} (lateral result — feedback recorded)` : base;
-}
-
 function firstLine(text: string, max = 80): string {
   const line = text.split('\n').find((l) => l.trim()) ?? '';
   const t = line.trim();
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
-}
-
-/** 0-based position of each memory within its session, by creation time (ties by id). */
-export function sessionPositions(memories: readonly Memory[]): Map<MemoryId, number> {
-  const bySession = new Map<string, Memory[]>();
-  for (const m of memories) {
-    const list = bySession.get(m.sessionId);
-    if (list) list.push(m);
-    else bySession.set(m.sessionId, [m]);
-  }
-  const out = new Map<MemoryId, number>();
-  for (const list of bySession.values()) {
-    list.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    list.forEach((m, i) => out.set(m.id, i));
-  }
-  return out;
 }
 
 async function sessionPositionOf(db: MnemographDb, m: Memory): Promise<number> {

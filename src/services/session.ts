@@ -3,6 +3,8 @@
 // position within the session (E4). Kept in memory (so positions are handed out synchronously,
 // no two captures share one) and mirrored to settings ('session') for the UI.
 
+import type { Memory, MemoryId } from '../core/types';
+
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_SETTING = 'session';
 
@@ -65,3 +67,20 @@ export class SessionClock {
     return { ...this.s };
   }
 }
+
+/** 0-based position of each memory within its session, by creation time (ties by id). */
+export function sessionPositions(memories: readonly Memory[]): Map<MemoryId, number> {
+  const bySession = new Map<string, Memory[]>();
+  for (const m of memories) {
+    const list = bySession.get(m.sessionId);
+    if (list) list.push(m);
+    else bySession.set(m.sessionId, [m]);
+  }
+  const out = new Map<MemoryId, number>();
+  for (const list of bySession.values()) {
+    list.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    list.forEach((m, i) => out.set(m.id, i));
+  }
+  return out;
+}
+
