@@ -389,7 +389,7 @@ export class MnemographServices {
     const [{ item, e1 }] = await this.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
     const memory = this.buildMemory(v, item.truncated, t, place.id);
     await insertMemory(this.db, memory, featureRows(memory.id, e1, item.spaces, this.producers()));
-    void this.persistSession();
+    await this.persistSession();
     const forDivergence = copyFeatures(item.spaces);
     await this.index([memory.id], () => this.engine.upsert(toIndexDoc(memory, e1, withoutE1(item.spaces))));
     await this.refreshDivergence({ trigger: 'capture', features: forDivergence, memoryId: memory.id });
@@ -431,7 +431,7 @@ export class MnemographServices {
       memories,
       memories.flatMap((m, i) => featureRows(m.id, got[i].e1, got[i].item.spaces, ids)),
     );
-    void this.persistSession();
+    await this.persistSession();
     await this.index(
       memories.map((m) => m.id),
       () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, got[i].e1, withoutE1(got[i].item.spaces)))),
@@ -606,7 +606,8 @@ export class MnemographServices {
     semanticOf(features, this.embedder.info().dim);
     const tags = q.tags ? normaliseTags(q.tags) : undefined;
     const outcome = await this.engine.recall({ text: q.text, features, ...(tags ? { tags } : {}) }, options, signal);
-    if (outcome.evaluator) void putSetting(this.db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e) => this.onIndexError(this.db.fail(e)));
+    // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
+    if (outcome.evaluator) await putSetting(this.db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e) => this.onIndexError(this.db.fail(e)));
     const rows = await bulkGetMemories(this.db, outcome.results.map((r) => r.id));
     if (signal?.aborted) throw new AppError('ABORTED');
     const out: RecallView[] = [];
