@@ -3,6 +3,7 @@
 import { createEmbedBridge } from '../bridge/embed-bridge';
 import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
 import { benchEmbedder, type BrowserBenchResult } from './bench';
+import { engineBench, type EngineBenchResult } from './engine-bench';
 
 export interface DiagApi {
   embed(texts: string[]): Promise<Float32Array[]>;
@@ -12,6 +13,13 @@ export interface DiagApi {
   bench(count?: number, batch?: number): Promise<BrowserBenchResult>;
   /** Every load-progress event seen so far, in order. */
   history(): EmbedLoadProgress[];
+  /**
+   * A fresh engine worker (via the engine bridge) with n synthetic memories; end-to-end search
+   * and recall latency over `queries` queries. The worker is disposed afterwards.
+   */
+  engineBench(n: number, queries?: number): Promise<EngineBenchResult>;
+  /** performance.memory.usedJSHeapSize of this page (workers excluded); null when not exposed. */
+  heap(): number | null;
 }
 
 declare global {
@@ -86,4 +94,6 @@ window.__diag = {
   loadMs: () => loadMs,
   bench: (count, batch) => benchEmbedder(bridge, count, batch),
   history: () => history.slice(),
+  engineBench: (n, queries) => engineBench(n, { queries }),
+  heap: () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null,
 };
