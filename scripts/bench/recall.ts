@@ -220,7 +220,7 @@ async function pipelineVariants(
     spaces.upsert(d.id, await feat.featurize({ text: d.text, createdAt: d.createdAt, sessionPosition: p, semantic: d.vector }, fake, resources));
   }
   const featurizeMs = performance.now() - t0;
-  const qf = [];
+  const qf: Awaited<ReturnType<typeof feat.featurizeQuery>>[] = [];
   for (const q of c.queries) qf.push(await feat.featurizeQuery(q.text, fake, resources, { semantic: q.vector }));
   const ctx = (ranking: Partial<import('../../src/core/pipeline').RankingConfig>) => ({
     hybrid: index,
