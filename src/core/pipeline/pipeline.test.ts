@@ -199,3 +199,22 @@ describe('divergenceAlerts', () => {
     expect(divergenceAlerts(ctx, { E1: vec(1, 0) }, [], { now: T0 })).toEqual([]);
   });
 });
+
+describe('SpaceIndex.similarities (fast E12)', () => {
+  it('equals the registry maxsim (hand case) and spaceSimilarities elsewhere', async () => {
+    const { tokenMatrix, spaceSimilarities } = await import('../spaces');
+    const s = new SpaceIndex();
+    // memory tokens (1,0), (0,2), (0,0 = unknown word); query tokens (3,4)
+    const mem = { E12: tokenMatrix([[1, 0], [0, 2], [0, 0]]), E6: sparse(1, 2) };
+    s.upsert('m', mem);
+    const q = { E12: tokenMatrix([[3, 4]]), E6: sparse(1) };
+    const got = s.similarities(q, 'm', ['E6', 'E12']);
+    // the query is the shorter side: best cosine of (0.6, 0.8) is max(0.6, 0.8) = 0.8; E6 Jaccard 1/2
+    expect(got.E12).toBeCloseTo(0.8, 6);
+    expect(got.E6).toBe(0.5);
+    const ref = spaceSimilarities(q, mem, { spaces: ['E6', 'E12'] });
+    expect(got.E12).toBeCloseTo(ref.E12!, 6);
+    expect(s.similarities(q, 'nobody', ['E12'])).toEqual({});
+    expect(s.similarities({ E12: tokenMatrix([[NaN, 1]]) }, 'm', ['E12']).E12).toBe(0);
+  });
+});

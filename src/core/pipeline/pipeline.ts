@@ -41,7 +41,7 @@ import {
   type RecallResult,
 } from '../recall';
 import type { MatchExplanation, MemoryId, ScoredHit, SpaceId } from '../types';
-import { SpaceIndex } from './space-index';
+import { SpaceIndex, unitTokens } from './space-index';
 
 /** How the multi-space blend ranks (plain data; DEFAULT_RANKING is the shipped one). */
 export interface RankingConfig {
@@ -237,10 +237,8 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     // similarities only where they can move the ranking: a weight-0 space is not computed here
     // (all ranking spaces when the margin term needs them)
     const weighted = r.beta > 0 ? scoring : scoring.filter((s) => blendWeight(s, r, config) > 0);
-    for (const row of ordered) {
-      const f = ctx.spaces.features(row.id);
-      row.sims = f && weighted.length > 0 ? spaceSimilarities(q.features, f, { spaces: weighted, warn }) : {};
-    }
+    const qTokens = q.features.E12 && weighted.includes('E12') ? unitTokens(q.features.E12) : undefined;
+    for (const row of ordered) row.sims = weighted.length > 0 ? ctx.spaces.similarities(q.features, row.id, weighted, qTokens, warn) : {};
     const blended = blend(ordered, weighted, r, config, warn);
     const qUnit = qv ? unit(qv) : null;
     scored = ordered.map((row) => {

@@ -13,7 +13,15 @@
 //     never find anything (they encode when, not what).
 // Ties break by id ascending, so the output is deterministic.
 
-import { similarity, type SpaceFeatures, type SparseVector, type SpaceVector, type EntityFeatures } from '../spaces';
+import {
+  similarity,
+  type EntityFeatures,
+  type SpaceFeatures,
+  type SpaceSims,
+  type SparseVector,
+  type SpaceVector,
+  type TokenMatrix,
+} from '../spaces';
 import type { MemoryId, SpaceId } from '../types';
 
 export interface SpaceCandidateHit {
@@ -44,8 +52,71 @@ export interface SpaceCandidateOptions {
   warn?: (message: string) => void;
 }
 
+/**
+ * E12 token rows normalised once (at upsert for memories, once per query), so MaxSim in the
+ * ranking is a plain dot product per token pair: the same value as the registry's maxsim (mean
+ * over the shorter side's non-zero tokens of the best cosine against the other side, clamped to
+ * [-1, 1]; either side empty -> 0; any non-finite value -> 0), to float rounding.
+ */
+export interface UnitTokens {
+  rows: number;
+  dim: number;
+  /** rows x dim, each non-zero row unit length. */
+  data: Float32Array;
+  /** 1 where the token row is non-zero. */
+  live: Uint8Array;
+  /** false when the matrix held NaN / Infinity (similarity 0, as maxsim). */
+  finite: boolean;
+}
+
+export function unitTokens(m: TokenMatrix): UnitTokens {
+  const { rows, dim } = m;
+  const data = new Float32Array(rows * dim);
+  const live = new Uint8Array(rows);
+  let finite = true;
+  for (let r = 0; r < rows; r++) {
+    let ss = 0;
+    for (let k = 0; k < dim; k++) {
+      const x = m.data[r * dim + k];
+      if (!Number.isFinite(x)) finite = false;
+      ss += x * x;
+    }
+    if (ss > 0 && Number.isFinite(ss)) {
+      const inv = 1 / Math.sqrt(ss);
+      for (let k = 0; k < dim; k++) data[r * dim + k] = m.data[r * dim + k] * inv;
+      live[r] = 1;
+    }
+  }
+  return { rows, dim, data, live, finite };
+}
+
+export function unitMaxsim(a: UnitTokens, b: UnitTokens): number {
+  if (a.rows === 0 || b.rows === 0 || a.dim !== b.dim) return 0;
+  if (!a.finite || !b.finite) return 0;
+  const [q, d] = b.rows < a.rows ? [b, a] : [a, b];
+  const dim = q.dim;
+  let sum = 0;
+  let counted = 0;
+  for (let i = 0; i < q.rows; i++) {
+    if (!q.live[i]) continue;
+    let best = -1;
+    const qo = i * dim;
+    for (let j = 0; j < d.rows; j++) {
+      if (!d.live[j]) continue;
+      const doff = j * dim;
+      let dot = 0;
+      for (let k = 0; k < dim; k++) dot += q.data[qo + k] * d.data[doff + k];
+      if (dot > best) best = dot;
+    }
+    sum += Math.max(-1, Math.min(1, best));
+    counted++;
+  }
+  return counted > 0 ? sum / counted : 0;
+}
+
 export class SpaceIndex {
   private readonly feats = new Map<MemoryId, SpaceFeatures>();
+  private readonly tokens = new Map<MemoryId, UnitTokens>();
   private readonly postings = new Map<SpaceId, Postings>(INVERTED.map((s) => [s, new Map()]));
   /** Per scanned space: the ids holding it. */
   private readonly holders = new Map<SpaceId, Set<MemoryId>>(SCANNED.map((s) => [s, new Set()]));
@@ -66,6 +137,7 @@ export class SpaceIndex {
     if (typeof id !== 'string' || id.length === 0) throw new TypeError('SpaceIndex.upsert: a memory id must be a non-empty string');
     this.remove(id);
     this.feats.set(id, features);
+    if (features.E12) this.tokens.set(id, unitTokens(features.E12));
     for (const s of INVERTED) {
       const keys = keysOf(s, features);
       if (!keys) continue;
@@ -83,6 +155,7 @@ export class SpaceIndex {
     const old = this.feats.get(id);
     if (!old) return;
     this.feats.delete(id);
+    this.tokens.delete(id);
     for (const s of INVERTED) {
       const keys = keysOf(s, old);
       if (!keys) continue;
@@ -95,6 +168,28 @@ export class SpaceIndex {
       }
     }
     for (const s of SCANNED) this.holders.get(s)!.delete(id);
+  }
+
+  /**
+   * The similarity of `query` to memory `id` in each of `spaces` both have (absent spaces left
+   * out), as spaceSimilarities — E12 through the pre-normalised tokens (pass the query's
+   * `unitTokens` as `queryTokens` to normalise it once per query).
+   */
+  similarities(query: SpaceFeatures, id: MemoryId, spaces: readonly SpaceId[], queryTokens?: UnitTokens, warn: (m: string) => void = () => {}): SpaceSims {
+    const f = this.feats.get(id);
+    const out: SpaceSims = {};
+    if (!f) return out;
+    for (const s of spaces) {
+      if (s === 'E12') {
+        const mt = this.tokens.get(id);
+        if (!query.E12 || !mt) continue;
+        out.E12 = unitMaxsim(queryTokens ?? unitTokens(query.E12), mt);
+        continue;
+      }
+      const v = similarity(query[s] as SpaceVector | undefined, f[s] as SpaceVector | undefined, s, warn);
+      if (v !== undefined) out[s] = v;
+    }
+    return out;
   }
 
   /**
