@@ -1,0 +1,39 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// e2e runs against the production build served by `vite preview` (the npm script builds first),
+// in Debian's Chromium. Never `npx playwright install`: there is no browser download here.
+const CI = !!process.env.CI;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  // Model load (USE-lite on the plain WASM backend) takes several seconds in headless Chromium.
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1, // 2-core machine: the encoder alone keeps one core busy
+  retries: CI ? 1 : 0,
+  forbidOnly: CI,
+  reporter: 'list',
+  use: {
+    baseURL: 'http://127.0.0.1:4173',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    serviceWorkers: 'allow',
+    ...devices['Desktop Chrome'],
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      // --disable-gpu keeps normal tests on the plain WASM backend (no WebGPU adapter).
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
+    url: 'http://127.0.0.1:4173',
+    reuseExistingServer: !CI,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
