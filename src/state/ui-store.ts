@@ -1,0 +1,65 @@
+// Transient UI state only (query text, view, theme choice, toasts). Persisted data never lives
+// here: it reaches components through Dexie live queries.
+import { create } from 'zustand';
+
+export type View = 'memories' | 'graph';
+export type ThemeChoice = 'system' | 'light' | 'dark';
+export type ToastKind = 'info' | 'success' | 'error';
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+  /** Error code when the toast reports an AppError (for tests and styling). */
+  code?: string;
+}
+
+export interface UiState {
+  view: View;
+  query: string;
+  theme: ThemeChoice;
+  toasts: Toast[];
+  setView(v: View): void;
+  setQuery(q: string): void;
+  setTheme(t: ThemeChoice): void;
+  pushToast(t: Omit<Toast, 'id'>): number;
+  dismissToast(id: number): void;
+}
+
+const THEME_KEY = 'mnemograph:theme';
+
+function initialTheme(): ThemeChoice {
+  try {
+    const t = globalThis.localStorage?.getItem(THEME_KEY);
+    if (t === 'light' || t === 'dark') return t;
+  } catch {
+    /* storage disabled: follow the system */
+  }
+  return 'system';
+}
+
+let nextToastId = 1;
+
+export const useUi = create<UiState>((set) => ({
+  view: 'memories',
+  query: '',
+  theme: initialTheme(),
+  toasts: [],
+  setView: (view) => set({ view }),
+  setQuery: (query) => set({ query }),
+  setTheme: (theme) => {
+    try {
+      if (theme === 'system') globalThis.localStorage?.removeItem(THEME_KEY);
+      else globalThis.localStorage?.setItem(THEME_KEY, theme);
+    } catch {
+      /* the choice still holds for this page */
+    }
+    set({ theme });
+  },
+  pushToast: (t) => {
+    const id = nextToastId++;
+    set((s) => ({ toasts: [...s.toasts.slice(-3), { ...t, id }] }));
+    return id;
+  },
+  dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+}));

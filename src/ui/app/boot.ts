@@ -1,0 +1,90 @@
+// Start-up: one embed bridge (its load progress feeds the model status), the services over it,
+// and the small typed test API on window.__mnemograph (e2e uses it only where the UI cannot reach).
+import { createEmbedBridge, type EmbedBridge } from '../../bridge/embed-bridge';
+import type { EmbedLoadProgress } from '../../embed/types';
+import { AppError, isAppError } from '../../core/errors';
+import { countMemories, initServices } from '../../services';
+
+export type BootState =
+  | { state: 'starting' }
+  | { state: 'ready' }
+  | { state: 'failed'; error: AppError };
+
+export interface MnemographTestApi {
+  /** Resolves when the database is open and the sentence encoder is ready. */
+  ready: Promise<void>;
+  /** Live (non-deleted) memories in the database. */
+  memoryCount(): Promise<number>;
+  /** The IndexedDB database name, for tests that open it directly. */
+  dbName: string;
+}
+
+declare global {
+  interface Window {
+    __mnemograph?: MnemographTestApi;
+  }
+}
+
+export const DB_NAME = 'mnemograph';
+
+type Listener = () => void;
+
+function store<T>(initial: T) {
+  let value = initial;
+  const listeners = new Set<Listener>();
+  return {
+    get: () => value,
+    set(v: T) {
+      value = v;
+      for (const l of listeners) l();
+    },
+    subscribe(l: Listener) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+}
+
+export const bootStatus = store<BootState>({ state: 'starting' });
+export const modelProgress = store<EmbedLoadProgress>({ phase: 'fetching-model' });
+
+let bridge: EmbedBridge | null = null;
+
+function asAppError(e: unknown, fallback: AppError['code']): AppError {
+  return isAppError(e) ? e : new AppError(fallback, undefined, e instanceof Error ? e.message : String(e));
+}
+
+export function boot(): MnemographTestApi {
+  if (typeof window !== 'undefined' && window.__mnemograph) return window.__mnemograph;
+  bridge = createEmbedBridge();
+  bridge.onProgress((p) => modelProgress.set(p));
+  const modelReady = bridge.ready().then(
+    () => undefined,
+    (e: unknown) => {
+      const err = asAppError(e, 'MODEL_LOAD_FAILED');
+      modelProgress.set({ phase: 'error', message: err.message });
+      throw err;
+    },
+  );
+  const servicesReady = initServices({ embedder: bridge, dbName: DB_NAME }).then(
+    () => bootStatus.set({ state: 'ready' }),
+    (e: unknown) => {
+      const err = asAppError(e, 'DB_UNAVAILABLE');
+      bootStatus.set({ state: 'failed', error: err });
+      throw err;
+    },
+  );
+  const api: MnemographTestApi = {
+    ready: Promise.all([servicesReady, modelReady]).then(() => undefined),
+    memoryCount: async () => {
+      await servicesReady;
+      return countMemories();
+    },
+    dbName: DB_NAME,
+  };
+  api.ready.catch(() => {
+    /* shown in the UI; the test API's promise must not be an unhandled rejection */
+  });
+  if (typeof window !== 'undefined') window.__mnemograph = api;
+  return api;
+}

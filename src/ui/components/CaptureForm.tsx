@@ -1,0 +1,131 @@
+import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { addMemory } from '../../services';
+import { normaliseTags } from '../../core/validate';
+import { MAX_EMBED_CHARS } from '../../embed/types';
+import { isAppError } from '../../core/errors';
+import { useUi } from '../../state/ui-store';
+import { formatBytes } from '../app/format';
+
+/** New memory: text, comma-separated tags (normalised chips shown), importance, source. */
+export function CaptureForm({ disabled }: { disabled: boolean }) {
+  const id = useId();
+  const [text, setText] = useState('');
+  const [tags, setTags] = useState('');
+  const [importance, setImportance] = useState(0.5);
+  const [source, setSource] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const pushToast = useUi((s) => s.pushToast);
+  const chips = useMemo(() => normaliseTags(tags), [tags]);
+  const long = text.length > MAX_EMBED_CHARS;
+
+  async function submit(e?: FormEvent) {
+    e?.preventDefault();
+    if (busy || disabled) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await addMemory({ text, tags: chips, importance, source: source.trim() || undefined });
+      setText('');
+      setTags('');
+      setSource('');
+      setImportance(0.5);
+      pushToast({ kind: 'success', message: 'Memory saved.' });
+      textRef.current?.focus();
+    } catch (err) {
+      const code = isAppError(err) ? err.code : 'UNKNOWN';
+      const message = err instanceof Error ? err.message : String(err);
+      setError({ code, message });
+      textRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onKeyDown(e: KeyboardEvent) {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void submit();
+    }
+  }
+
+  return (
+    <section className="card capture" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`} className="card__title">
+        New memory
+      </h2>
+      <form onSubmit={submit} onKeyDown={onKeyDown} data-testid="capture-form" noValidate>
+        <label className="field">
+          <span className="field__label">What do you want to remember?</span>
+          <textarea
+            ref={textRef}
+            data-testid="capture-text"
+            rows={4}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Took the car to the garage to repair the engine…"
+            aria-invalid={error?.code === 'EMPTY_TEXT' || undefined}
+            aria-describedby={`${id}-hint`}
+          />
+        </label>
+        <p id={`${id}-hint`} className="field__hint">
+          {text.length > 0 && <span data-testid="capture-length">{formatBytes(new Blob([text]).size)} · </span>}
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to save
+        </p>
+        {long && (
+          <p className="note" data-testid="truncation-note" role="note">
+            Stored whole; only the first {MAX_EMBED_CHARS.toLocaleString('en')} characters are used for search.
+          </p>
+        )}
+        <div className="field-row">
+          <label className="field field--grow">
+            <span className="field__label">Tags</span>
+            <input
+              data-testid="capture-tags"
+              value={tags}
+              onChange={(e) => setTags(e.target.value)}
+              placeholder="car, errands"
+              aria-describedby={`${id}-chips`}
+            />
+          </label>
+          <label className="field field--grow">
+            <span className="field__label">Source (optional)</span>
+            <input data-testid="capture-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="journal, email, …" />
+          </label>
+        </div>
+        <ul className="chips" id={`${id}-chips`} aria-label="Tags as they will be saved" data-testid="capture-chips">
+          {chips.map((t) => (
+            <li key={t} className="chip">
+              #{t}
+            </li>
+          ))}
+        </ul>
+        <label className="field">
+          <span className="field__label">
+            Importance <output data-testid="capture-importance-value">{importance.toFixed(2)}</output>
+          </span>
+          <input
+            type="range"
+            min={0}
+            max={1}
+            step={0.05}
+            value={importance}
+            data-testid="capture-importance"
+            onChange={(e) => setImportance(Number(e.target.value))}
+          />
+        </label>
+        {error && (
+          <p className="alert alert--error" role="alert" data-testid="capture-error" data-code={error.code}>
+            {error.message}
+          </p>
+        )}
+        <div className="actions">
+          <button type="submit" className="btn btn--primary" disabled={busy || disabled} data-testid="capture-submit">
+            {busy ? 'Saving…' : 'Save memory'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,149 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { createSearchController, type SearchResultView } from '../../services';
+import { useUi } from '../../state/ui-store';
+import { modelProgress } from '../app/boot';
+import { useExternal } from '../app/use-store';
+import { highlight, preview } from '../app/format';
+
+const DEBOUNCE_MS = 200;
+
+/** Search box with debounced live results: rank, score, and why each one matched. */
+export function SearchPanel({ enabled }: { enabled: boolean }) {
+  const id = useId();
+  const query = useUi((s) => s.query);
+  const setQuery = useUi((s) => s.setQuery);
+  const pushToast = useUi((s) => s.pushToast);
+  const model = useExternal(modelProgress);
+  const semantic = model.phase === 'ready';
+  const controller = useMemo(() => (enabled ? createSearchController() : null), [enabled]);
+  const [results, setResults] = useState<SearchResultView[] | null>(null);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => () => controller?.abort(), [controller]);
+
+  useEffect(() => {
+    if (!controller) return;
+    const q = query.trim();
+    if (!q) {
+      controller.abort();
+      setResults(null);
+      setPending(false);
+      return;
+    }
+    setPending(true);
+    const t = setTimeout(() => {
+      controller.run(q, { topK: 20, semantic }).then(
+        (out) => {
+          if (out.status !== 'fresh') return;
+          setResults(out.results);
+          setPending(false);
+        },
+        (e: unknown) => {
+          setPending(false);
+          if (e instanceof Error && (e as { code?: string }).code === 'ABORTED') return;
+          pushToast({ kind: 'error', message: e instanceof Error ? e.message : String(e), code: (e as { code?: string }).code });
+        },
+      );
+    }, DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [controller, query, semantic, pushToast]);
+
+  const maxScore = results?.reduce((m, r) => Math.max(m, r.hit.score), 0) || 1;
+
+  return (
+    <section className="card search" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`} className="card__title">
+        Search by meaning
+      </h2>
+      <div className="search__box" role="search">
+        <label className="sr-only" htmlFor={`${id}-q`}>
+          Search memories
+        </label>
+        <span className="search__icon" aria-hidden="true">
+          ⌕
+        </span>
+        <input
+          id={`${id}-q`}
+          type="search"
+          data-testid="search-input"
+          placeholder={enabled ? 'Ask in your own words: “fixing my automobile”' : 'Opening your memories…'}
+          value={query}
+          disabled={!enabled}
+          onChange={(e) => setQuery(e.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      {!semantic && enabled && query.trim() && (
+        <p className="field__hint">The model is still loading: matching by words only for now.</p>
+      )}
+      <div aria-live="polite" aria-busy={pending}>
+        {results && results.length === 0 && !pending && (
+          <p className="empty" data-testid="search-empty">
+            Nothing matched “{query.trim()}”.
+          </p>
+        )}
+        {results && results.length > 0 && (
+          <ol className="results" data-testid="search-results" aria-label={`${results.length} results`}>
+            {results.map((r, i) => (
+              <ResultItem key={r.memory.id} r={r} rank={i + 1} maxScore={maxScore} />
+            ))}
+          </ol>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ResultItem({ r, rank, maxScore }: { r: SearchResultView; rank: number; maxScore: number }) {
+  const { why, score } = r.hit;
+  const total = Math.max(why.lexical + why.semantic, 1e-9);
+  const p = preview(r.memory.text, 400);
+  return (
+    <li className="result" data-testid="search-result" data-memory-id={r.memory.id}>
+      <div className="result__head">
+        <span className="result__rank" aria-label={`Rank ${rank}`}>
+          {rank}
+        </span>
+        <p className="result__text">
+          {highlight(p.text, why.matchedTerms).map((s, i) => (s.hit ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
+        </p>
+        <span className="result__score" data-testid="result-score" title="Fused score">
+          {score.toFixed(3)}
+        </span>
+      </div>
+      <div className="why" aria-label={r.explanation}>
+        <div className="why__bar" style={{ width: `${Math.max(8, (score / maxScore) * 100)}%` }} aria-hidden="true">
+          <span className="why__lex" style={{ flexGrow: why.lexical / total }} />
+          <span className="why__sem" style={{ flexGrow: why.semantic / total }} />
+        </div>
+        <dl className="why__nums">
+          <div>
+            <dt>
+              <span className="swatch swatch--lex" aria-hidden="true" /> Words
+            </dt>
+            <dd data-testid="result-lexical">{why.lexical.toFixed(3)}</dd>
+          </div>
+          <div>
+            <dt>
+              <span className="swatch swatch--sem" aria-hidden="true" /> Meaning
+            </dt>
+            <dd data-testid="result-semantic">{why.semantic.toFixed(3)}</dd>
+          </div>
+          <div>
+            <dt>BM25</dt>
+            <dd>{why.bm25.toFixed(2)}</dd>
+          </div>
+          <div>
+            <dt>cosine</dt>
+            <dd>{why.cosine.toFixed(2)}</dd>
+          </div>
+        </dl>
+        {why.matchedTerms.length > 0 && (
+          <p className="why__terms">
+            Matched: {why.matchedTerms.map((t) => <mark key={t}>{t}</mark>)}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
