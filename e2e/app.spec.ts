@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { AppPage } from './pages/app-page';
+
+const CAR = 'Took the car to the garage to repair the engine';
+
+test.describe('main screen', () => {
+  test('adds a memory and finds it by meaning, with score and semantic contribution', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto();
+    await app.waitReady();
+    await app.addAndWait('Bought flour, eggs and butter to bake a birthday cake');
+    await app.addAndWait(CAR, { tags: 'Car, errands ,car' });
+    await expect(app.memoryItems.first()).toContainText(CAR); // newest first
+    await expect(app.memoryItems.first()).toContainText('#car');
+
+    await app.searchFor('fixing my automobile');
+    const hit = app.resultWith(CAR);
+    await expect(hit).toBeVisible();
+    await expect(app.results.first()).toContainText(CAR); // ranked first
+    const score = Number(await hit.getByTestId('result-score').textContent());
+    const semantic = Number(await hit.getByTestId('result-semantic').textContent());
+    expect(score).toBeGreaterThan(0);
+    expect(semantic).toBeGreaterThan(0);
+  });
+
+  test('memories persist across a reload', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto();
+    await app.waitReady();
+    const text = `Persistent note ${Date.now()}`;
+    await app.addAndWait(text);
+    const n = await app.count();
+    await page.reload();
+    await app.waitReady();
+    await expect(app.memoryCount).toHaveText(String(n));
+    await expect(app.memoryItems.filter({ hasText: text })).toHaveCount(1);
+  });
+
+  test('shows the capture chips and the Ctrl+Enter shortcut saves', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto();
+    await app.waitReady();
+    await app.tags.fill(' Road Trip, road trip,  ');
+    await expect(page.getByTestId('capture-chips').getByRole('listitem')).toHaveText(['#road-trip']);
+    const before = await app.count();
+    await app.text.fill('Planned the road trip along the coast');
+    await app.text.press('Control+Enter');
+    await expect(app.memoryCount).toHaveText(String(before + 1), { timeout: 60_000 });
+  });
+
+  test('screenshots of the main screen in light and dark', async ({ page }) => {
+    const app = new AppPage(page);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await app.goto();
+    await app.waitReady();
+    if ((await app.count()) < 2) {
+      await app.addAndWait(CAR, { tags: 'car, errands' });
+      await app.addAndWait('Walked the dog by the river at sunset; the water was calm', { tags: 'dog' });
+    }
+    await app.searchFor('fixing my automobile');
+    await expect(app.results.first()).toBeVisible();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await page.screenshot({ path: 'e2e/screenshots/main-light.png', fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.screenshot({ path: 'e2e/screenshots/main-dark.png', fullPage: true });
+  });
+});

@@ -1,0 +1,67 @@
+// Page model of the main screen: role / testid locators only, waits on visible state.
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class AppPage {
+  readonly text: Locator;
+  readonly tags: Locator;
+  readonly source: Locator;
+  readonly save: Locator;
+  readonly captureError: Locator;
+  readonly truncationNote: Locator;
+  readonly search: Locator;
+  readonly results: Locator;
+  readonly memoryCount: Locator;
+  readonly memoryItems: Locator;
+  readonly modelStatus: Locator;
+  readonly schemaBanner: Locator;
+
+  constructor(readonly page: Page) {
+    this.text = page.getByTestId('capture-text');
+    this.tags = page.getByTestId('capture-tags');
+    this.source = page.getByTestId('capture-source');
+    this.save = page.getByRole('button', { name: 'Save memory' });
+    this.captureError = page.getByTestId('capture-error');
+    this.truncationNote = page.getByTestId('truncation-note');
+    this.search = page.getByRole('searchbox', { name: 'Search memories' });
+    this.results = page.getByTestId('search-result');
+    this.memoryCount = page.getByTestId('memory-count');
+    this.memoryItems = page.getByTestId('memory-item');
+    this.modelStatus = page.getByTestId('model-status');
+    this.schemaBanner = page.getByTestId('schema-outdated-banner');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/');
+  }
+
+  /** Database open and the encoder loaded (its status reads "Model ready"). */
+  async waitReady(): Promise<void> {
+    await expect(this.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
+    await expect(this.memoryCount).toHaveText(/^\d+$/);
+  }
+
+  async count(): Promise<number> {
+    return Number(await this.memoryCount.textContent());
+  }
+
+  async addMemory(text: string, opts: { tags?: string } = {}): Promise<void> {
+    await this.text.fill(text);
+    if (opts.tags !== undefined) await this.tags.fill(opts.tags);
+    await this.save.click();
+  }
+
+  /** Adds a memory and waits until the live count shows it. */
+  async addAndWait(text: string, opts: { tags?: string } = {}): Promise<void> {
+    const before = await this.count();
+    await this.addMemory(text, opts);
+    await expect(this.memoryCount).toHaveText(String(before + 1), { timeout: 60_000 });
+  }
+
+  async searchFor(q: string): Promise<void> {
+    await this.search.fill(q);
+  }
+
+  resultWith(text: string | RegExp): Locator {
+    return this.results.filter({ hasText: text });
+  }
+}

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { AppPage } from './pages/app-page';
+
+test('a tab on an older schema shows SCHEMA_OUTDATED and no data is lost', async ({ context }) => {
+  const first = new AppPage(await context.newPage());
+  await first.goto();
+  await first.waitReady();
+  await first.addAndWait('Memory written before the upgrade');
+  const second = new AppPage(await context.newPage());
+  await second.goto();
+  await expect(second.memoryCount).toHaveText('1');
+
+  // A newer release in the first tab: open the database one version up (as its upgrade would).
+  const versions = await first.page.evaluate(async (name) => {
+    const open = (v?: number) =>
+      new Promise<IDBDatabase>((res, rej) => {
+        const r = v === undefined ? indexedDB.open(name) : indexedDB.open(name, v);
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+        r.onblocked = () => undefined; // the others close on versionchange; then this proceeds
+      });
+    const cur = await open();
+    const from = cur.version;
+    cur.close();
+    const up = await open(from + 1);
+    const count = await new Promise<number>((res, rej) => {
+      const r = up.transaction('memories').objectStore('memories').count();
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    up.close();
+    return { from, to: from + 1, count };
+  }, 'mnemograph');
+  expect(versions.count).toBe(1);
+
+  await expect(second.schemaBanner).toBeVisible();
+  await expect(second.schemaBanner).toContainText('Reload this tab');
+  await expect(second.schemaBanner.getByRole('button', { name: 'Reload' })).toBeVisible();
+  // Non-destructive: what was on screen stays on screen.
+  await expect(second.memoryItems.filter({ hasText: 'Memory written before the upgrade' })).toHaveCount(1);
+});
+
+test('works offline after the first load: loads, reaches model ready, adds and searches', async ({ page, context }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.waitReady();
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, undefined, { timeout: 90_000 });
+  // The precache installs everything (model shards included) before the worker activates.
+  await expect(page.getByTestId('offline-ready')).toBeVisible({ timeout: 90_000 });
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await app.waitReady();
+    await app.addAndWait('Took the car to the garage to repair the engine');
+    await app.searchFor('fixing my automobile');
+    await expect(app.resultWith('repair the engine')).toBeVisible();
+  } finally {
+    await context.setOffline(false);
+  }
+});
