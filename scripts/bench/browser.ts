@@ -82,22 +82,26 @@ function diagnosticsOnlyConfig(outDir: string): string {
   return file;
 }
 
-function ensureBuild(dist: string): void {
-  if (existsSync(join(dist, 'diagnostics.html'))) return;
+/** The directory to serve: `dist` when it has (or a build gives it) diagnostics.html, else a temp build. */
+function ensureBuild(dist: string): string {
+  if (existsSync(join(dist, 'diagnostics.html'))) return dist;
   console.log(`[bench:browser] ${dist}/diagnostics.html is missing: copying model assets and running npx vite build`);
   const a = spawnSync('node', ['scripts/copy-assets.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (a.status !== 0) throw new Error('scripts/copy-assets.mjs failed; see the output above');
   const out = resolve(dist) === resolve(ROOT, 'dist') ? [] : ['--outDir', dist, '--emptyOutDir'];
   const b = spawnSync('npx', ['vite', 'build', ...out], { cwd: ROOT, stdio: 'inherit' });
-  if (b.status === 0 && existsSync(join(dist, 'diagnostics.html'))) return;
-  console.log('[bench:browser] the full build failed; building the diagnostics page alone');
-  const config = diagnosticsOnlyConfig(dist);
+  if (b.status === 0 && existsSync(join(dist, 'diagnostics.html'))) return dist;
+  // never empty a shared dist/ for a partial build: the diagnostics page goes to a temp dir
+  const own = join(tmpdir(), `mnemo-bench-diagnostics-${process.pid}`);
+  console.log(`[bench:browser] the full build failed; building the diagnostics page alone into ${own}`);
+  const config = diagnosticsOnlyConfig(own);
   try {
     const c = spawnSync('npx', ['vite', 'build', '--config', config], { cwd: ROOT, stdio: 'inherit' });
-    if (c.status !== 0 || !existsSync(join(dist, 'diagnostics.html'))) throw new Error('vite build of diagnostics.html failed; see the output above');
+    if (c.status !== 0 || !existsSync(join(own, 'diagnostics.html'))) throw new Error('vite build of diagnostics.html failed; see the output above');
   } finally {
     rmSync(config, { force: true });
   }
+  return own;
 }
 
 const f1 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(1));
@@ -107,8 +111,8 @@ const mib = (x: number | null) => (x === null ? '-' : `${(x / 2 ** 20).toFixed(1
 export async function run(): Promise<Record<string, number>> {
   const dist = resolve(process.env.BROWSER_BENCH_DIST ?? join(ROOT, 'dist'));
   const backend = process.env.BROWSER_BENCH_BACKEND ?? 'wasm';
-  ensureBuild(dist);
-  const { server, url } = await serve(dist);
+  const served = ensureBuild(dist);
+  const { server, url } = await serve(served);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     // precise-memory-info: performance.memory without the 100 KB bucketing and the 20 min cache
@@ -195,6 +199,7 @@ export async function run(): Promise<Record<string, number>> {
   } finally {
     await browser.close();
     await new Promise<void>((ok) => server.close(() => ok()));
+    if (served !== dist) rmSync(served, { recursive: true, force: true });
   }
   return out;
 }

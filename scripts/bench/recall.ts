@@ -161,7 +161,7 @@ interface Variant {
 function interleaved(variants: Variant[], rounds: number, queryCount: number): Map<string, number[]> {
   const times = new Map<string, number[]>(variants.map((v) => [v.key, []]));
   const cursor = new Map<string, number>(variants.map((v) => [v.key, 0]));
-  for (const v of variants) for (let i = 0; i < Math.min(v.block, 5); i++) v.run(i);
+  for (const v of variants) for (let i = 0; i < 5; i++) v.run(i);
   (globalThis as { gc?: () => void }).gc?.(); // warm-up (JIT), not measured
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? variants : [...variants].reverse();
@@ -244,8 +244,9 @@ async function pipelineVariants(
 
 async function benchSize(n: number, withPipeline: boolean): Promise<Record<string, number>> {
   const big = n >= 10_000;
-  const block = big ? 10 : 25;
-  const rounds = 10;
+  // One query per variant per round (A/B/A'/B... per query, order reversed every other round):
+  // drift from the other work on this shared machine lands on all variants alike.
+  const block = 1;
   const c = corpus(n, 400);
   const t0 = performance.now();
   const index = new HybridIndex(DIM);
@@ -284,9 +285,9 @@ async function benchSize(n: number, withPipeline: boolean): Promise<Record<strin
     { key: 'a0', label: '    HybridIndex.search default K=500', block, run: (q) => index.search(c.queries[q], { topK: 10 }) },
     { key: 'c', label: '(c) recall DIVERGENT (lateral on)', block, run: rec({ profile: 'DIVERGENT' }) },
     { key: 'c2', label: '    recall BALANCED + lateralMode on', block, run: rec({ profile: 'BALANCED', lateralMode: true }) },
-    { key: 'h1', label: '(d) recall BALANCED, assocHops 1', block: Math.max(2, block / 2), run: rec({ profile: 'BALANCED', assocHops: 1 }) },
-    { key: 'h2', label: '(d) recall BALANCED, assocHops 2', block: Math.max(2, block / 5), run: rec({ profile: 'BALANCED', assocHops: 2 }) },
-    { key: 'h3', label: '(d) recall BALANCED, assocHops 3', block: Math.max(2, block / 10), run: rec({ profile: 'BALANCED', assocHops: 3 }) },
+    { key: 'h1', label: '(d) recall BALANCED, assocHops 1', block, run: rec({ profile: 'BALANCED', assocHops: 1 }) },
+    { key: 'h2', label: '(d) recall BALANCED, assocHops 2', block, run: rec({ profile: 'BALANCED', assocHops: 2 }) },
+    { key: 'h3', label: '(d) recall BALANCED, assocHops 3', block, run: rec({ profile: 'BALANCED', assocHops: 3 }) },
   ];
   let featurizeMs = Number.NaN;
   if (withPipeline) {
@@ -303,9 +304,13 @@ async function benchSize(n: number, withPipeline: boolean): Promise<Record<strin
 
   // Three interleaved groups, so the garbage of the heavy paths (lateral candidate lists, hop
   // walks, the space blend) does not land as GC pauses inside the off-path comparison.
-  const groups = [['a', 'b', 'a2', 'a0'], ['c', 'c2', 'h1', 'h2', 'h3'], ['pipe_hybrid', 'pipe_all']];
+  const groups: [string[], number][] = [
+    [['a', 'b', 'a2', 'a0'], big ? 150 : 400],
+    [['c', 'c2', 'h1', 'h2', 'h3'], big ? 24 : 80],
+    [['pipe_hybrid', 'pipe_all'], big ? 100 : 250],
+  ];
   const times = new Map<string, number[]>();
-  for (const g of groups) {
+  for (const [g, rounds] of groups) {
     const vs = variants.filter((v) => g.includes(v.key));
     if (vs.length > 0) for (const [k, t] of interleaved(vs, rounds, c.queries.length)) times.set(k, t);
   }
@@ -326,6 +331,13 @@ async function benchSize(n: number, withPipeline: boolean): Promise<Record<strin
     `  ratios (median / (a)): a'/a ${r('a2').toFixed(3)} (noise floor)  b/a ${r('b').toFixed(3)}  c/a ${r('c').toFixed(2)}  ` +
       `hops 1/2/3: ${r('h1').toFixed(1)} / ${r('h2').toFixed(1)} / ${r('h3').toFixed(1)}`,
   );
+  // Paired per query (same query, same round, adjacent in time): median of x_q / a_q.
+  const paired = (k: string) => {
+    const x = times.get(k) ?? [];
+    const base = times.get('a') ?? [];
+    return median(x.map((t, i) => t / base[i]).filter(Number.isFinite));
+  };
+  console.log(`  paired per query (median of x_q / a_q): a'/a ${paired('a2').toFixed(3)} (noise floor)  b/a ${paired('b').toFixed(3)}`);
   console.log(`  sample query 0: ${lateralCount} lateral results (DIVERGENT); associative results at hops 1/2/3: ${assocCount(1)} / ${assocCount(2)} / ${assocCount(3)}`);
   const pre = `n${n}_`;
   const out: Record<string, number> = {
@@ -334,6 +346,8 @@ async function benchSize(n: number, withPipeline: boolean): Promise<Record<strin
     [`${pre}ratio_a2_a`]: r('a2'),
     [`${pre}ratio_b_a`]: r('b'),
     [`${pre}ratio_c_a`]: r('c'),
+    [`${pre}paired_ratio_a2_a`]: paired('a2'),
+    [`${pre}paired_ratio_b_a`]: paired('b'),
   };
   for (const v of variants) {
     const s = stat(v.key);
