@@ -32,7 +32,8 @@ describe('LateralEvaluator metrics', () => {
     const e = LateralEvaluator.forOptions(resolveRecallOptions({ lateralDistanceThreshold: 1.5, evaluationWindow: 3 }));
     expect(e.threshold).toBe(1.5);
     e.recordReturned(['a', 'b']);
-    expect(e.recordReturned(['c'])).toBe('disable'); // window of 3 reached with LUR 0
+    e.recordSuppression('a');
+    expect(e.recordReturned(['c'])).toBe('disable'); // window of 3 reached with LUR 0 and feedback
   });
 
   it('is 0 (not NaN) with no samples', () => {
@@ -59,9 +60,22 @@ describe('LateralEvaluator metrics', () => {
 });
 
 describe('auto-tuning every evaluationWindow returns', () => {
+  it('changes nothing while there is no feedback at all (silence is not evidence)', () => {
+    const e = new LateralEvaluator({ evaluationWindow: 5 });
+    expect(e.recordReturned(ids('q', 5))).toBe('no-feedback');
+    expect(e.recordReturned(ids('r', 5))).toBe('no-feedback');
+    expect(e.enabled).toBe(true);
+    expect(e.threshold).toBe(1.2);
+    // The first feedback makes the table apply: 1 suppression, LUR 0/15 < 0.05 -> disable.
+    e.recordSuppression('r0');
+    expect(e.recordReturned(ids('s', 5))).toBe('disable');
+    expect(e.enabled).toBe(false);
+  });
+
   it('LUR < 0.05 disables lateral mode', () => {
     const e = new LateralEvaluator({ evaluationWindow: 20 });
     expect(e.recordReturned(ids('a', 19))).toBeNull(); // no evaluation before the window fills
+    e.recordSuppression('a0');
     expect(e.recordReturned(['a19'])).toBe('disable');
     expect(e.enabled).toBe(false);
     expect(e.apply({ lateralMode: true, lateralDistanceThreshold: 1.2 }).lateralMode).toBe(false);

@@ -10,6 +10,12 @@
 // Counting: metrics are cumulative since the last (re-)enable. Each returned lateral occurrence
 // can receive at most one counted feedback, so LUR, LSR <= 1. A reinforcement with positive valence
 // counts as "reinforced"; a negative valence counts like a suppression (negative feedback).
+//
+// Silence is not evidence: with no feedback at all since the last (re-)enable, LUR is 0/returned
+// = 0 and the seed's table, read literally, would switch lateral mode off after the first window
+// for every person who simply has not clicked reinforce or suppress yet. The seed's metrics ask
+// "are lateral results useful?", which feedback answers and silence does not, so a window with no
+// feedback changes nothing ('no-feedback'); from the first feedback on, the table applies as written.
 
 import { AppError } from '../errors';
 import type { MemoryId } from '../types';
@@ -25,7 +31,7 @@ export const MAX_THRESHOLD = 2;
 /** Lateral occurrences remembered to answer "was this a lateral result?". */
 export const RECENT_LATERAL_CAP = 500;
 
-export type TuningAction = 'none' | 'disable' | 'tighten' | 'healthy' | 'steady';
+export type TuningAction = 'none' | 'no-feedback' | 'disable' | 'tighten' | 'healthy' | 'steady';
 
 interface RecentEntry {
   id: MemoryId;
@@ -165,7 +171,9 @@ export class LateralEvaluator {
     s.lastEvaluatedAt = s.returned;
     const lur = ratio(s.reinforced, s.returned);
     let action: TuningAction;
-    if (lur < LUR_DISABLE_BELOW) {
+    if (s.reinforced + s.suppressed === 0) {
+      action = 'no-feedback';
+    } else if (lur < LUR_DISABLE_BELOW) {
       s.enabled = false;
       action = 'disable';
     } else if (lur < LUR_TIGHTEN_BELOW) {

@@ -151,7 +151,8 @@ describe('DIVERGENT: lateral retrieval in recall', () => {
     recall(new FakeIndex(), 'database', Q, { profile: 'DIVERGENT' }, { now: NOW, evaluator: ev });
     expect(ev.status().samples).toBe(1);
     expect(ev.wasLateral('far')).toBe(true);
-    recall(new FakeIndex(), 'database', Q, { profile: 'DIVERGENT' }, { now: NOW, evaluator: ev }); // 0/2 -> disable
+    ev.recordSuppression('far');
+    recall(new FakeIndex(), 'database', Q, { profile: 'DIVERGENT' }, { now: NOW, evaluator: ev }); // 0/2 with feedback -> disable
     expect(ev.enabled).toBe(false);
     const r = recall(new FakeIndex(), 'database', Q, { profile: 'DIVERGENT' }, { now: NOW, evaluator: ev });
     expect(r.some((x) => x.mode === 'lateral')).toBe(false);

@@ -67,7 +67,9 @@ describe('LateralStatusPanel', () => {
   it('after an auto-disable offers to re-enable (keyboard too)', async () => {
     const user = userEvent.setup();
     const ev = new LateralEvaluator({ evaluationWindow: 20 });
-    expect(ev.recordReturned(Array.from({ length: 20 }, (_, i) => `x${i}`))).toBe('disable');
+    ev.recordReturned(['x0']);
+    ev.recordSuppression('x0');
+    expect(ev.recordReturned(Array.from({ length: 19 }, (_, i) => `x${i + 1}`))).toBe('disable');
     const onReEnable = vi.fn();
     render(<LateralStatusPanel status={ev.status()} onReEnable={onReEnable} />);
     expect(value('enabled')).toBe('false');
@@ -99,5 +101,14 @@ describe('LateralStatusPanel', () => {
     expect(screen.getByTestId('lateral-status-rule').textContent).toContain('No lateral results returned yet. The first evaluation happens after 5 returns.');
     expect(formatLateralStatus(new LateralEvaluator().status())).toContain('Samples:    0');
     expect(value('samples')).toBe('0');
+  });
+
+  it('says auto-tuning waits while lateral results have had no feedback', () => {
+    const ev = new LateralEvaluator({ evaluationWindow: 2 });
+    expect(ev.recordReturned(['a', 'b'])).toBe('no-feedback');
+    render(<LateralStatusPanel status={ev.status()} evaluationWindow={2} />);
+    expect(screen.getByTestId('lateral-status').getAttribute('data-rule')).toBe('no-feedback');
+    expect(screen.getByTestId('lateral-status-rule').textContent).toContain('No feedback on lateral results yet');
+    expect(value('enabled')).toBe('true');
   });
 });

@@ -23,12 +23,13 @@ export interface LateralStatusPanelProps {
   className?: string;
 }
 
-export type TuningRule = 'disabled' | 'no-samples' | 'disable' | 'tighten' | 'steady' | 'healthy';
+export type TuningRule = 'disabled' | 'no-samples' | 'no-feedback' | 'disable' | 'tighten' | 'steady' | 'healthy';
 
 /** The rule the next evaluation would apply to the current LUR (seed 000's tuning table). */
 export function tuningRule(st: LateralStatus): TuningRule {
   if (!st.enabled) return 'disabled';
   if (st.samples === 0) return 'no-samples';
+  if (st.reinforced + st.suppressed === 0) return 'no-feedback'; // silence is not evidence (evaluator.ts)
   if (st.lur < LUR_DISABLE_BELOW) return 'disable';
   if (st.lur < LUR_TIGHTEN_BELOW) return 'tighten';
   if (st.lur > LUR_HEALTHY_ABOVE) return 'healthy';
@@ -44,6 +45,8 @@ function ruleText(rule: TuningRule, nextAt: number): string {
       return `Lateral mode was turned off automatically because fewer than ${pct(LUR_DISABLE_BELOW)} of lateral results were reinforced. Re-enable it to start counting afresh.`;
     case 'no-samples':
       return `No lateral results returned yet. The first evaluation happens after ${nextAt} returns.`;
+    case 'no-feedback':
+      return `No feedback on lateral results yet, so auto-tuning leaves lateral mode as it is: reinforce or suppress a lateral result to start it (next evaluation after ${nextAt} returns).`;
     case 'disable':
       return `LUR is below ${fixed(LUR_DISABLE_BELOW)}: at the next evaluation (after ${nextAt} returns) lateral mode will be turned off.`;
     case 'tighten':
@@ -57,6 +60,7 @@ function ruleText(rule: TuningRule, nextAt: number): string {
 
 const LAST_ACTION: Record<TuningAction, string> = {
   none: 'not evaluated yet',
+  'no-feedback': 'no feedback yet, no change',
   disable: 'turned lateral mode off',
   tighten: `raised the threshold by ${tightenPct}`,
   healthy: 'healthy, no change',
