@@ -1,21 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Vitest's reporter calls Map.groupBy (Node >= 21) when a test fails; Node 20 lacks it, which
-// would hide the failed assertion behind a TypeError. Polyfill it in the main process.
-const MapWithGroupBy = Map as unknown as { groupBy?: unknown };
-if (typeof MapWithGroupBy.groupBy !== 'function') {
-  MapWithGroupBy.groupBy = function groupBy<K, T>(items: Iterable<T>, key: (item: T, i: number) => K) {
-    const out = new Map<K, T[]>();
-    let i = 0;
-    for (const item of items) {
-      const k = key(item, i++);
-      const list = out.get(k);
-      if (list) list.push(item);
-      else out.set(k, [item]);
-    }
-    return out;
-  };
-}
+// would hide the failed assertion behind a TypeError. The setup file polyfills it; importing it
+// here does the same in the main process, where the reporter runs.
+import './vitest.setup';
 
 export default defineConfig({
   test: {
