@@ -1,0 +1,109 @@
+// Page model of the Explore view: role / testid locators only, waits on visible state.
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export type Profile = 'BALANCED' | 'DIVERGENT' | 'DEBUGGING' | 'CRITICAL' | 'SYSTEMATIZER';
+export type StatusMetric = 'enabled' | 'threshold' | 'samples' | 'lur' | 'lsr' | 'lhi';
+
+export class ExplorePage {
+  readonly view: Locator;
+  readonly query: Locator;
+  readonly tags: Locator;
+  readonly recallButton: Locator;
+  readonly options: Locator;
+  readonly graph: Locator;
+  readonly nodes: Locator;
+  readonly results: Locator;
+  readonly memoryPanel: Locator;
+  readonly feedbackMessage: Locator;
+  readonly lateralStatus: Locator;
+  readonly divergence: Locator;
+  readonly sampleLoader: Locator;
+  readonly settingsDialog: Locator;
+
+  constructor(readonly page: Page) {
+    this.view = page.getByTestId('graph-view');
+    this.query = page.getByRole('searchbox', { name: 'Recall query' });
+    this.tags = page.getByTestId('explore-tags');
+    this.recallButton = page.getByTestId('explore-run');
+    this.options = page.getByTestId('explore-options');
+    this.graph = page.getByTestId('recall-graph');
+    this.nodes = page.locator('[data-testid^="graph-node-"]');
+    this.results = page.getByTestId('explore-result');
+    this.memoryPanel = page.getByTestId('memory-panel');
+    this.feedbackMessage = page.getByTestId('memory-feedback-message');
+    this.lateralStatus = page.getByTestId('lateral-status');
+    this.divergence = page.getByTestId('divergence-alert');
+    this.sampleLoader = page.getByTestId('sample-loader').first();
+    this.settingsDialog = page.getByTestId('settings-dialog');
+  }
+
+  /** Opens the app, waits for the database and the encoder, and switches to the Explore view. */
+  async open(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.page.getByTestId('model-status')).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
+    await this.page.getByTestId('nav-graph').click();
+    await expect(this.query).toBeVisible();
+  }
+
+  /** One click on the sample card; resolves when every memory is embedded and stored. */
+  async loadSample(timeout = 420_000): Promise<number> {
+    await this.sampleLoader.getByTestId('sample-load').click();
+    const done = this.sampleLoader.getByTestId('sample-done');
+    await expect(done).toBeVisible({ timeout });
+    const m = /(\d+) memories/.exec((await done.textContent()) ?? '');
+    return m ? Number(m[1]) : 0;
+  }
+
+  async setProfile(profile: Profile, assocHops?: 0 | 1 | 2 | 3): Promise<void> {
+    if (!(await this.options.evaluate((d) => (d as HTMLDetailsElement).open))) await this.options.locator('summary').click();
+    await this.options.getByTestId('recall-profile').selectOption(profile);
+    if (assocHops !== undefined) {
+      const adv = this.options.getByTestId('recall-option-assocHops');
+      if (!(await adv.isVisible())) await this.options.getByText('Advanced options', { exact: true }).click();
+      await adv.selectOption(String(assocHops));
+    }
+    await expect(this.page.getByTestId('explore-profile')).toHaveText(profile);
+  }
+
+  /** Runs a recall and waits for its results (list and graph). */
+  async recall(text: string, tags = ''): Promise<void> {
+    await this.query.fill(text);
+    await this.tags.fill(tags);
+    await this.recallButton.click();
+    await expect(this.page.getByRole('heading', { name: `Graph for “${text}”` })).toBeVisible({ timeout: 60_000 });
+    await expect(this.graph).toHaveAttribute('data-ready', 'true');
+  }
+
+  nodesOfKind(kind: string): Locator {
+    return this.page.locator(`[data-testid^="graph-node-"][data-kind="${kind}"]`);
+  }
+
+  nodesAtHop(hop: number, kind?: string): Locator {
+    return this.page.locator(`[data-testid^="graph-node-"][data-hop="${hop}"]${kind ? `[data-kind="${kind}"]` : ''}`);
+  }
+
+  /** Presses Tab from the query node until the focused proxy matches `kind` (at most `max` presses). */
+  async tabToNode(kind: string, max = 80): Promise<string> {
+    await this.page.getByTestId('graph-node-query').focus();
+    for (let i = 0; i < max; i++) {
+      await this.page.keyboard.press('Tab');
+      const hit = await this.page.evaluate((k) => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.dataset.kind === k ? (el.dataset.testid ?? '') : null;
+      }, kind);
+      if (hit) return hit;
+    }
+    throw new Error(`no ${kind} node reached by Tab`);
+  }
+
+  /** The numeric value of a lateral status metric (e.g. LUR). */
+  async metric(name: StatusMetric): Promise<number> {
+    const t = (await this.page.getByTestId(`lateral-status-${name}-value`).textContent()) ?? '';
+    const m = /-?\d+(\.\d+)?/.exec(t.replace(',', ''));
+    return m ? Number(m[0]) : Number.NaN;
+  }
+
+  spaceRow(space: string): Locator {
+    return this.memoryPanel.getByTestId(`space-row-${space}`);
+  }
+}

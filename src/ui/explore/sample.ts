@@ -1,0 +1,24 @@
+// One-click sample collection: the hand-written memories of src/sample, imported all or nothing.
+import { importMemories } from '../../services';
+import { loadSampleMemories } from '../../sample';
+
+/** Setting that records that the sample was loaded (so its card steps aside). */
+export const SAMPLE_SETTING = 'explore.sampleLoadedAt';
+
+export async function loadSample(onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<number> {
+  const items = await loadSampleMemories();
+  onProgress(0, items.length);
+  const added = await importMemories(
+    items.map((m) => ({
+      text: m.text,
+      tags: m.tags,
+      importance: m.importance,
+      source: m.source,
+      createdAt: Date.parse(m.createdAt),
+      sessionId: m.sessionId,
+      media: m.media?.map((x) => ({ ...x })),
+    })),
+    { signal, onProgress: (p) => onProgress(p.embedded, p.total) },
+  );
+  return added.length;
+}

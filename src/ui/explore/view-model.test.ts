@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { buildGraphModel } from '../graph';
+import type { DivergenceView, RecallView } from '../../services';
+import { mergeOptions } from './explore-store';
+import { graphInput, hopOf, labelOf, missingChainIds, resultRows } from './view-model';
+
+function view(id: string, mode: 'standard' | 'lateral' | 'associative', extra: Partial<RecallView['result']> = {}, text = `memory ${id}`): RecallView {
+  return {
+    memory: { id, text, tags: ['t'], importance: 0.5, createdAt: 0, updatedAt: 0, status: 'active' } as unknown as RecallView['memory'],
+    result: {
+      id,
+      score: 0.5,
+      mode,
+      spaces: { sims: {}, relevance: { score: 0, contributions: {}, activeWeight: 0, relevantSpaces: ['E7'], excluded: [], absent: [] }, relevant: true, highlyRelevant: false },
+      hybridScore: 0,
+      ...extra,
+    } as unknown as RecallView['result'],
+    explanation: '',
+  };
+}
+
+describe('labelOf', () => {
+  it('takes the first non-empty line without code fences and cuts at max with an ellipsis', () => {
+    expect(labelOf('\n  Hello   world\nsecond')).toBe('Hello world');
+    expect(labelOf('```ts\nconst a = 1;\n```\nAfter the code')).toBe('After the code');
+    expect(labelOf('abcdefghij', 5)).toBe('abcd…');
+  });
+});
+
+describe('hopOf', () => {
+  it('is undefined for standard / lateral and the chain length for associative (the result is the last link)', () => {
+    expect(hopOf(view('a', 'standard'))).toBeUndefined();
+    const chain = [
+      { id: 's', hop: 0, cosine: 0.8 },
+      { id: 'm', hop: 1, cosine: 0.8 },
+      { id: 'a', hop: 2, cosine: 0.8 },
+    ];
+    expect(hopOf(view('a', 'associative', { chain }))).toBe(3);
+    // A chain that stops before the result: the result is one more hop.
+    expect(hopOf(view('a', 'associative', { chain: chain.slice(0, 2) }))).toBe(3);
+    expect(hopOf(view('a', 'associative'))).toBe(1);
+  });
+});
+
+describe('graphInput', () => {
+  const chain = [
+    { id: 's', hop: 0, cosine: 0.9 },
+    { id: 'x', hop: 1, cosine: 0.8 },
+    { id: 'a', hop: 2, cosine: 0.75 },
+  ];
+  const views = [view('s', 'standard'), view('l', 'lateral'), view('a', 'associative', { chain })];
+  const div: DivergenceView = {
+    trigger: 'search',
+    at: 0,
+    alerts: [{ embedder: 'E1', embedderName: 'Semantic', similarity: 0.1, threshold: 0.3, recentMemorySummary: '', divergenceMagnitude: 0.2, message: '' }],
+    recentIds: ['r1', 'r2'],
+    recent: [
+      { id: 'r1', label: 'recent one', createdAt: 1 },
+      { id: 'r2', label: 'recent two', createdAt: 0 },
+    ],
+  };
+
+  it('draws lateral nodes with a dashed "lateral" edge, the chain with hops 1..3 and a divergence badge to the recent memories', () => {
+    const model = buildGraphModel(graphInput({ query: 'q', views, divergence: div, extraLabels: new Map([['x', 'middle']]) }));
+    const node = (id: string) => model.nodes.find((n) => n.id === id);
+    expect(node('m:l')?.kind).toBe('lateral');
+    const latEdge = model.edges.find((e) => e.target === 'm:l');
+    expect(latEdge).toMatchObject({ kind: 'lateral', dashed: true, label: 'lateral' });
+    expect(node('m:s')?.hop).toBe(1);
+    expect(node('m:x')).toMatchObject({ hop: 2, label: 'middle', kind: 'associative' });
+    expect(node('m:a')).toMatchObject({ hop: 3, kind: 'associative' });
+    expect(node('a:Semantic')?.kind).toBe('alert');
+    expect(node('m:r1')).toMatchObject({ kind: 'recent', label: 'recent one' });
+  });
+
+  it('lists chain members that are not results, once', () => {
+    expect(missingChainIds(views)).toEqual(['x']);
+  });
+
+  it('maps rows with mode, hop and the relevant spaces', () => {
+    const rows = resultRows(views);
+    expect(rows.map((r) => [r.mode, r.hop, r.relevantSpaces.join()])).toEqual([
+      ['standard', undefined, 'E7'],
+      ['lateral', undefined, 'E7'],
+      ['associative', 3, 'E7'],
+    ]);
+  });
+});
+
+describe('mergeOptions', () => {
+  it('sets given keys and drops undefined ones (back to the profile default)', () => {
+    expect(mergeOptions({ profile: 'DIVERGENT', assocHops: 2 }, { assocHops: undefined, topK: 5 })).toEqual({ profile: 'DIVERGENT', topK: 5 });
+  });
+});

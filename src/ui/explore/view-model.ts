@@ -1,0 +1,99 @@
+// Pure mapping from what the services return (RecallView[], DivergenceView) to what the graph and
+// the results list draw. No React, no services: tested in Node.
+import type { GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
+import type { DivergenceView, RecallView } from '../../services';
+import type { MemoryId } from '../../core/types';
+
+/** The first line of a memory, at most `max` characters (graph labels, list titles). */
+export function labelOf(text: string, max = 60): string {
+  const line = text.replace(/```[\s\S]*?```/g, ' ').split('\n').find((l) => l.trim()) ?? text;
+  const s = line.replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
+}
+
+/** Hop of an associative result: the length of its chain from the query (the result is the last hop). */
+export function hopOf(view: RecallView): number | undefined {
+  const r = view.result;
+  if (r.mode !== 'associative') return undefined;
+  const chain = r.chain ?? [];
+  if (chain.length === 0) return 1;
+  return chain[chain.length - 1]?.id === view.memory.id ? chain.length : chain.length + 1;
+}
+
+export interface ResultRow {
+  id: MemoryId;
+  mode: 'standard' | 'lateral' | 'associative';
+  hop?: number;
+  score: number;
+  title: string;
+  tags: string[];
+  /** Spaces that made it relevant (above their high threshold). */
+  relevantSpaces: string[];
+}
+
+export function resultRows(views: readonly RecallView[]): ResultRow[] {
+  return views.map((v) => ({
+    id: v.memory.id,
+    mode: v.result.mode,
+    hop: hopOf(v),
+    score: v.result.score,
+    title: labelOf(v.memory.text, 140),
+    tags: v.memory.tags,
+    relevantSpaces: relevantSpacesOf(v),
+  }));
+}
+
+function relevantSpacesOf(v: RecallView): string[] {
+  return v.result.spaces?.relevance?.relevantSpaces.slice() ?? [];
+}
+
+/** Labels for every memory the graph may draw (results, chain members, recent memories). */
+export function labelsFor(views: readonly RecallView[], divergence: DivergenceView | null, extra: ReadonlyMap<MemoryId, string> = new Map()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [id, l] of extra) out[id] = l;
+  for (const r of divergence?.recent ?? []) out[r.id] = labelOf(r.label, 48);
+  for (const v of views) out[v.memory.id] = labelOf(v.memory.text, 48);
+  return out;
+}
+
+export interface GraphInputArgs {
+  query: string;
+  views: readonly RecallView[];
+  divergence: DivergenceView | null;
+  showTags?: boolean;
+  /** Labels of chain members that are not results themselves (fetched by id). */
+  extraLabels?: ReadonlyMap<MemoryId, string>;
+}
+
+export function graphInput({ query, views, divergence, showTags, extraLabels }: GraphInputArgs): GraphModelInput {
+  const results: RecallResultInput[] = views.map((v) => ({
+    id: v.memory.id,
+    label: labelOf(v.memory.text, 48),
+    score: Number.isFinite(v.result.score) ? v.result.score : 0,
+    mode: v.result.mode,
+    tags: v.memory.tags,
+    chain: v.result.chain?.map((c) => ({ id: c.id, hop: c.hop, cosine: c.cosine })),
+  }));
+  const div: DivergenceInput[] = (divergence?.alerts ?? []).map((a) => ({
+    spaceName: a.embedderName || a.embedder,
+    similarity: a.similarity,
+    threshold: a.threshold,
+    recentIds: divergence?.recentIds.slice(0, 5) ?? [],
+  }));
+  return {
+    query: query || 'query',
+    results,
+    divergence: div,
+    showTags: showTags ?? false,
+    depth: 3,
+    labels: labelsFor(views, divergence, extraLabels),
+  };
+}
+
+/** Chain members that are not results (their labels must be fetched). */
+export function missingChainIds(views: readonly RecallView[]): MemoryId[] {
+  const have = new Set(views.map((v) => v.memory.id));
+  const out = new Set<MemoryId>();
+  for (const v of views) for (const c of v.result.chain ?? []) if (!have.has(c.id)) out.add(c.id);
+  return [...out];
+}
