@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { AppPage } from './pages/app-page';
 
 test.describe('bad inputs', () => {
@@ -60,6 +60,16 @@ test.describe('bad inputs', () => {
     const origin = new URL(page.url()).origin;
     await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1 });
     try {
+      // Chromium reads a database's quota when it opens its backing store, which stays open a
+      // moment after the last connection closes: leave, come back, and check that a raw write
+      // is refused before driving the UI (retried until the store was reopened).
+      await expect(async () => {
+        await page.goto('about:blank');
+        await app.goto();
+        await app.waitReady();
+        expect(await probeWrite(page)).toBe('QuotaExceededError');
+      }).toPass({ intervals: [1_000, 2_000, 4_000], timeout: 120_000 });
+      await expect(app.memoryCount).toHaveText(String(before));
       const doomed = 'QUOTATEST ' + 'x'.repeat(200_000);
       await app.text.fill(doomed);
       await app.save.click();
@@ -75,3 +85,31 @@ test.describe('bad inputs', () => {
     await expect(app.memoryItems.filter({ hasText: 'QUOTATEST' })).toHaveCount(0);
   });
 });
+
+/** Writes then removes a throwaway settings row; returns 'ok' or the abort error's name. */
+function probeWrite(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const o = indexedDB.open('mnemograph');
+        o.onerror = () => resolve(`open: ${o.error?.name}`);
+        o.onsuccess = () => {
+          const db = o.result;
+          const tx = db.transaction('settings', 'readwrite');
+          tx.objectStore('settings').put({ key: '__quota_probe__', value: 'x'.repeat(100_000) });
+          tx.onabort = () => {
+            db.close();
+            resolve(tx.error?.name ?? 'aborted');
+          };
+          tx.oncomplete = () => {
+            const del = db.transaction('settings', 'readwrite');
+            del.objectStore('settings').delete('__quota_probe__');
+            del.oncomplete = del.onabort = () => {
+              db.close();
+              resolve('ok');
+            };
+          };
+        };
+      }),
+  );
+}
