@@ -79,28 +79,30 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
           </p>
         )}
         <div className="field-row">
-          <label className="field field--grow">
-            <span className="field__label">Tags</span>
-            <input
-              data-testid="capture-tags"
-              value={tags}
-              onChange={(e) => setTags(e.target.value)}
-              placeholder="car, errands"
-              aria-describedby={`${id}-chips`}
-            />
-          </label>
+          <div className="field--grow">
+            <label className="field">
+              <span className="field__label">Tags</span>
+              <input
+                data-testid="capture-tags"
+                value={tags}
+                onChange={(e) => setTags(e.target.value)}
+                placeholder="car, errands"
+                aria-describedby={`${id}-chips`}
+              />
+            </label>
+            <ul className="chips" id={`${id}-chips`} aria-label="Tags as they will be saved" data-testid="capture-chips">
+              {chips.map((t) => (
+                <li key={t} className="chip">
+                  #{t}
+                </li>
+              ))}
+            </ul>
+          </div>
           <label className="field field--grow">
             <span className="field__label">Source (optional)</span>
             <input data-testid="capture-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="journal, email, …" />
           </label>
         </div>
-        <ul className="chips" id={`${id}-chips`} aria-label="Tags as they will be saved" data-testid="capture-chips">
-          {chips.map((t) => (
-            <li key={t} className="chip">
-              #{t}
-            </li>
-          ))}
-        </ul>
         <label className="field">
           <span className="field__label">
             Importance <output data-testid="capture-importance-value">{importance.toFixed(2)}</output>

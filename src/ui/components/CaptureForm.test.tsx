@@ -1,0 +1,77 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { AppError } from '../../core/errors';
+import { MAX_EMBED_CHARS } from '../../embed/types';
+
+// A plain stub, not vi.fn: a vi.fn whose promise rejects fails the test even when handled.
+const calls: unknown[] = [];
+let impl: () => Promise<unknown> = async () => ({});
+vi.mock('../../services', () => ({
+  addMemory: (input: unknown) => {
+    calls.push(input);
+    return impl();
+  },
+}));
+
+const { CaptureForm } = await import('./CaptureForm');
+
+beforeEach(() => {
+  calls.length = 0;
+  impl = async () => ({});
+});
+afterEach(cleanup);
+
+describe('CaptureForm', () => {
+  it('shows the tags as they will be saved: trimmed, lowercased, spaces to dashes, deduplicated', () => {
+    render(<CaptureForm disabled={false} />);
+    fireEvent.change(screen.getByLabelText('Tags'), { target: { value: ' Road Trip, road trip,, Car ' } });
+    const chips = screen.getByRole('list', { name: 'Tags as they will be saved' });
+    expect([...chips.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['#road-trip', '#car']);
+  });
+
+  it('saves with Ctrl+Enter, passing normalised tags, default importance 0.5 and no empty source', async () => {
+    render(<CaptureForm disabled={false} />);
+    const text = screen.getByLabelText('What do you want to remember?');
+    fireEvent.change(text, { target: { value: 'Repaired the bike' } });
+    fireEvent.change(screen.getByLabelText('Tags'), { target: { value: 'Bike, Errands' } });
+    fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toEqual({ text: 'Repaired the bike', tags: ['bike', 'errands'], importance: 0.5, source: undefined });
+    await waitFor(() => expect((text as HTMLTextAreaElement).value).toBe(''));
+  });
+
+  it('plain Enter does not submit (multi-line text)', () => {
+    render(<CaptureForm disabled={false} />);
+    const text = screen.getByLabelText('What do you want to remember?');
+    fireEvent.change(text, { target: { value: 'line one' } });
+    fireEvent.keyDown(text, { key: 'Enter' });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('shows the AppError message and keeps the text when saving fails', async () => {
+    impl = async () => {
+      throw new AppError('QUOTA_EXCEEDED');
+    };
+    render(<CaptureForm disabled={false} />);
+    const text = screen.getByLabelText('What do you want to remember?');
+    fireEvent.change(text, { target: { value: 'keep me' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    const alert = await screen.findByTestId('capture-error');
+    expect(alert.getAttribute('data-code')).toBe('QUOTA_EXCEEDED');
+    expect(alert.textContent).toContain('Nothing was saved');
+    expect((text as HTMLTextAreaElement).value).toBe('keep me');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('notes the bounded prefix only above MAX_EMBED_CHARS', () => {
+    render(<CaptureForm disabled={false} />);
+    const text = screen.getByLabelText('What do you want to remember?');
+    fireEvent.change(text, { target: { value: 'a'.repeat(MAX_EMBED_CHARS) } });
+    expect(screen.queryByTestId('truncation-note')).toBeNull();
+    fireEvent.change(text, { target: { value: 'a'.repeat(MAX_EMBED_CHARS + 1) } });
+    expect(screen.getByTestId('truncation-note').textContent).toBe(
+      'Stored whole; only the first 2,000 characters are used for search.',
+    );
+  });
+});
