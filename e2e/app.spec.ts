@@ -48,6 +48,38 @@ test.describe('main screen', () => {
     await expect(app.memoryCount).toHaveText(String(before + 1), { timeout: 60_000 });
   });
 
+  test('keyboard only: tab through the form, save, and switch the theme', async ({ page }) => {
+    const app = new AppPage(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await app.goto();
+    await app.waitReady();
+    await app.text.focus();
+    await page.keyboard.type('Booked a table for two at the harbour restaurant');
+    await page.keyboard.press('Tab');
+    await expect(app.tags).toBeFocused();
+    await page.keyboard.type('dinner');
+    await page.keyboard.press('Tab');
+    await expect(app.source).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('capture-importance')).toBeFocused();
+    await page.keyboard.press('ArrowRight'); // 0.5 -> 0.55
+    await expect(page.getByTestId('capture-importance-value')).toHaveText('0.55');
+    await page.keyboard.press('Tab');
+    await expect(app.save).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(app.memoryCount).toHaveText('1', { timeout: 60_000 });
+    await expect(app.memoryItems.first()).toContainText('★ 0.55');
+
+    const toggle = page.getByTestId('theme-toggle');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await toggle.focus();
+    await page.keyboard.press('Enter'); // system -> light
+    await page.keyboard.press('Enter'); // light -> dark
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark'); // the choice is remembered
+  });
+
   test('screenshots of the main screen in light and dark', async ({ page }) => {
     const app = new AppPage(page);
     await page.setViewportSize({ width: 1280, height: 900 });
