@@ -1,6 +1,6 @@
 // The lifecycle against a real Comlink endpoint (a MessageChannel standing in for a Worker).
 import * as Comlink from 'comlink';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
 import { WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
@@ -83,9 +83,11 @@ describe('WorkerLifecycle', () => {
   it('answers an abort at once, forwards it, and keeps the slot until the worker is done', async () => {
     const { life, log } = harness();
     const ac = new AbortController();
-    const a = life.call((r) => r.wait(40, 'a'), { signal: ac.signal, onAbort: (r) => void r.cancel('a') });
+    // The worker's call runs long enough that the abort always lands while it runs, even on a
+    // loaded machine; we wait for it to start rather than for a fixed time.
+    const a = life.call((r) => r.wait(400, 'a'), { signal: ac.signal, onAbort: (r) => void r.cancel('a') });
     const b = life.call((r) => r.echo('b'));
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitUntil(() => log.includes('a-start'), { timeout: 5000, interval: 2 });
     ac.abort();
     expect(await codeOf(a)).toBe('ABORTED');
     expect(log).toEqual(['a-start']); // rejected before the worker finished
