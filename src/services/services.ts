@@ -634,10 +634,11 @@ export class MnemographServices {
     const vector = opts.semantic === false ? null : await this.embedOne(query, signal);
     if (signal?.aborted) throw new AppError('ABORTED');
     const { semantic: _semantic, ...engineOpts } = opts;
-    // A dense scan returns its top candidates however dissimilar; a hit with no matched word and
-    // a cosine <= 0 carries no evidence at all and is not shown.
+    // A dense scan returns its top candidates however dissimilar. A hit that matched no word is
+    // shown only on meaning: a cosine > 0 and a fused score > 0 (min-max fusion gives 0 to the
+    // weakest candidate of every list, i.e. "less like the query than everything else").
     const hits = (await this.engine.search({ text: query, vector }, engineOpts, signal)).filter(
-      (h) => h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || h.why.cosine > 0,
+      (h) => h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || (h.why.cosine > 0 && h.score > 0),
     );
     const rows = await bulkGetMemories(this.db, hits.map((h) => h.id));
     if (signal?.aborted) throw new AppError('ABORTED');
