@@ -55,7 +55,7 @@ export class ExplorePage {
   }
 
   async setProfile(profile: Profile, assocHops?: 0 | 1 | 2 | 3): Promise<void> {
-    if (!(await this.options.evaluate((d) => (d as HTMLDetailsElement).open))) await this.options.locator('summary').click();
+    if (!(await this.options.evaluate((d) => (d as HTMLDetailsElement).open))) await this.page.getByTestId('explore-options-toggle').click();
     await this.options.getByTestId('recall-profile').selectOption(profile);
     if (assocHops !== undefined) {
       const adv = this.options.getByTestId('recall-option-assocHops');

@@ -9,6 +9,7 @@ import {
   countMemories,
   createRecallController,
   getMemory,
+  getRecallDefaults,
   getSetting,
   getSimilarityConfig,
   lateralStatus,
@@ -22,7 +23,7 @@ import {
   type DivergenceView,
   type RecallView,
 } from '../../services';
-import type { LateralStatus } from '../../core/recall';
+import type { LateralStatus, RecallOptionsInput } from '../../core/recall';
 import type { SimilarityConfig } from '../../core/spaces';
 import type { Memory, MemoryId } from '../../core/types';
 import { normaliseTags } from '../../core/validate';
@@ -84,6 +85,13 @@ function Explore() {
   const [extraLabels, setExtraLabels] = useState<Map<MemoryId, string>>(new Map());
   const [opened, setOpened] = useState<Memory | null>(null);
   const [showRecent, setShowRecent] = useState(false);
+  const [savedDefaults, setSavedDefaults] = useState<RecallOptionsInput>({});
+  // The sample card stays in place while it loads and after (its "done" line), until a reload.
+  const [sampleActive, setSampleActive] = useState(false);
+  const onLoadSample = useCallback((p: (done: number, total: number) => void, signal: AbortSignal) => {
+    setSampleActive(true);
+    return loadSample(p, signal);
+  }, []);
 
   const refreshStatus = useCallback(() => {
     lateralStatus().then(setStatus, (e: unknown) => pushToast({ kind: 'error', message: message(e) }));
@@ -92,6 +100,7 @@ function Explore() {
   useEffect(() => {
     refreshStatus();
     getSimilarityConfig().then(setConfig, () => undefined);
+    getRecallDefaults().then(setSavedDefaults, () => undefined);
     return () => controller.abort();
   }, [controller, refreshStatus]);
 
@@ -229,9 +238,11 @@ function Explore() {
         </form>
         {!modelReady && <p className="field__hint explore__hint">The sentence encoder is still loading; recall starts when it is ready.</p>}
         <details className="explore__options" data-testid="explore-options">
-          <summary>
-            Profile <strong data-testid="explore-profile">{options.profile ?? 'default'}</strong>
-            {options.assocHops ? ` · ${options.assocHops} hops` : ''} — change profile and options
+          <summary data-testid="explore-options-toggle">
+            Profile <strong data-testid="explore-profile">{options.profile ?? savedDefaults.profile ?? 'BALANCED'}</strong>
+            {options.profile ? '' : ' (default)'}
+            {options.assocHops ? ` · ${options.assocHops} associative hops` : ''}
+            {tags.trim() ? ` · tags ${normaliseTags(tags).map((t) => `#${t}`).join(' ')}` : ''} — change profile and options
           </summary>
           <RecallOptionsPanel value={options} onChange={(p) => ex.patchOptions(p)} />
         </details>
@@ -242,11 +253,11 @@ function Explore() {
         )}
       </section>
 
-      {(empty || !sampleLoaded) && count !== undefined && (
+      {(empty || !sampleLoaded || sampleActive) && count !== undefined && (
         <section className={`explore__sample${empty ? ' explore__sample--hero' : ''}`} aria-label="Sample collection">
           {empty && <h2 className="explore__hero-title">Start with the sample collection</h2>}
           <SampleLoader
-            onLoad={loadSample}
+            onLoad={onLoadSample}
             onDone={() => {
               void setSetting(SAMPLE_SETTING, Date.now());
               pushToast({ kind: 'success', message: 'Sample collection loaded.' });
@@ -319,7 +330,7 @@ function Explore() {
 
           {status && <LateralStatusPanel status={status} onReEnable={() => reEnableLateral().then(setStatus, () => undefined)} />}
 
-          {!empty && sampleLoaded && count !== undefined && (
+          {!empty && sampleLoaded && !sampleActive && count !== undefined && (
             <details className="card explore__sample-later">
               <summary>Sample collection</summary>
               <p className="field__hint">The sample collection is loaded. Loading it again adds a second copy.</p>
@@ -363,6 +374,7 @@ function Explore() {
         <SettingsDialog
           onClose={() => ex.setSettingsOpen(false)}
           onSaved={(c) => setConfig(c)}
+          onDefaultsSaved={setSavedDefaults}
         />
       )}
     </div>

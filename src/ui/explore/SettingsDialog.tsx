@@ -7,7 +7,13 @@ import type { RecallOptionsInput } from '../../core/recall';
 import { getRecallDefaults, getSimilarityConfig, saveRecallDefaults, saveSimilarityConfig } from '../../services';
 import { mergeOptions } from './explore-store';
 
-export function SettingsDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (c: SimilarityConfig) => void }) {
+export interface SettingsDialogProps {
+  onClose: () => void;
+  onSaved: (c: SimilarityConfig) => void;
+  onDefaultsSaved?: (o: RecallOptionsInput) => void;
+}
+
+export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [config, setConfig] = useState<SimilarityConfig | null>(null);
   const [defaults, setDefaults] = useState<RecallOptionsInput | null>(null);
@@ -36,6 +42,7 @@ export function SettingsDialog({ onClose, onSaved }: { onClose: () => void; onSa
     try {
       const saved = await saveRecallDefaults(defaults ?? {});
       setDefaults(saved);
+      onDefaultsSaved?.(saved);
       setNotice('Recall defaults saved.');
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
