@@ -1,6 +1,7 @@
-// The sentence encoder worker: loads USE-lite from the app's own origin, picks WebGPU when an
-// adapter exists and a warm-up run succeeds (else WASM), and falls back to WASM for good if
-// WebGPU fails mid-run (the failed batch is re-run there). Vectors leave by transfer.
+// The sentence encoder worker: loads USE-lite from the app's own origin, picks WebGPU when a
+// hardware adapter exists and a warm-up run succeeds (else WASM, saying why in the progress),
+// and falls back to WASM for good if WebGPU fails mid-run (the failed batch is re-run there).
+// Vectors leave by transfer.
 import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
@@ -10,6 +11,7 @@ import { createTokenizer } from '../src/core/tokenizer';
 import { fetchUseLite } from '../src/embed/fetch-model';
 import type { EmbedBackend, EmbedderInfo, EmbedLoadProgress } from '../src/embed/types';
 import { createUseLiteEncoder, type UseLiteEncoder } from '../src/embed/use-lite';
+import { failureText, fallbackMessage, webGpuDeclined, type AdapterFacts } from '../src/embed/webgpu-choice';
 import type { LexicalResources } from '../src/core/features';
 import { getResources } from '../src/features/resources';
 import {
@@ -31,8 +33,13 @@ export interface EmbedInitOptions {
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;
-  /** A WebGPU warm-up slower than this (a software adapter) falls back to WASM. Default 30 s. */
+  /** A WebGPU warm-up slower than this falls back to WASM ('auto'), or fails ('webgpu'). Default 30 s. */
   webgpuWarmUpTimeoutMs?: number;
+  /**
+   * 'auto' declines a software fallback adapter (SwiftShader: about 30x slower than WASM here);
+   * true tries it anyway. 'webgpu' always accepts one.
+   */
+  allowSoftwareWebGpu?: boolean;
 }
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
@@ -58,15 +65,36 @@ async function useWasm(): Promise<void> {
   await tf.ready();
 }
 
-async function tryWebGpu(): Promise<boolean> {
-  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
-  if (!gpu) return false;
+interface GpuAdapterLike {
+  info?: AdapterFacts;
+  /** Chromium before GPUAdapterInfo.isFallbackAdapter. */
+  isFallbackAdapter?: boolean;
+}
+
+/**
+ * Starts the tfjs WebGPU backend when this browser has an adapter worth trying; else says why
+ * not. `allowSoftware` (WebGPU asked for explicitly) accepts a software fallback adapter.
+ */
+async function startWebGpu(allowSoftware: boolean): Promise<string | null> {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> } }).gpu;
+  if (!gpu) return 'this browser has no WebGPU';
   try {
-    if (!(await gpu.requestAdapter())) return false;
+    const adapter = await gpu.requestAdapter();
+    // GPUAdapterInfo fields are prototype getters: read them one by one (a spread sees none).
+    const info = adapter?.info;
+    const facts = adapter && {
+      vendor: info?.vendor,
+      architecture: info?.architecture,
+      isFallbackAdapter: info?.isFallbackAdapter ?? adapter.isFallbackAdapter,
+    };
+    const declined = webGpuDeclined(facts, allowSoftware);
+    if (declined) return declined;
     await import('@tensorflow/tfjs-backend-webgpu');
-    return (await tf.setBackend('webgpu')) && (await tf.ready(), true);
-  } catch {
-    return false;
+    if (!(await tf.setBackend('webgpu'))) return 'the tfjs WebGPU backend did not start';
+    await tf.ready();
+    return null;
+  } catch (e) {
+    return `WebGPU did not start (${failureText(e)})`;
   }
 }
 
@@ -116,18 +144,23 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
   });
   const tokenizer = createTokenizer(fetched.vocabulary); // built once, shared by any rebuild
   const want = opts.backend ?? 'auto';
-  if (want !== 'wasm' && (await tryWebGpu())) {
+  // Why 'auto' ends on WASM (shown in the load progress); unset when WASM was asked for.
+  let notWebGpu: string | undefined;
+  if (want !== 'wasm') {
+    const declined = await startWebGpu(want === 'webgpu' || opts.allowSoftwareWebGpu === true);
+    if (declined && want === 'webgpu') throw new AppError('MODEL_LOAD_FAILED', undefined, declined);
+    notWebGpu = declined ?? undefined;
+  }
+  if (want !== 'wasm' && !notWebGpu) {
     report({ phase: 'warming-up', backend: 'webgpu' });
+    const budgetMs = opts.webgpuWarmUpTimeoutMs ?? 30_000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const building = buildOn('webgpu', fetched.artifacts, tokenizer, opts.batchSize);
     try {
       encoder = await Promise.race([
         building,
         new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error('WebGPU warm-up timed out')),
-            opts.webgpuWarmUpTimeoutMs ?? 30_000,
-          );
+          timer = setTimeout(() => reject(new Error(`WebGPU warm-up timed out after ${budgetMs} ms`)), budgetMs);
         }),
       ]);
       clearTimeout(timer);
@@ -137,12 +170,13 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
       clearTimeout(timer);
       // A slow build may still finish later: free it rather than leak a second model.
       building.then((late) => late.dispose(), () => undefined);
-      if (want === 'webgpu') throw e;
+      if (want === 'webgpu') throw new AppError('MODEL_LOAD_FAILED', undefined, `WebGPU warm-up failed (${failureText(e)})`);
       console.warn('embed worker: WebGPU warm-up failed, using WASM:', e);
+      notWebGpu = `the warm-up failed (${failureText(e)})`;
     }
   }
   await useWasm();
-  report({ phase: 'warming-up', backend: 'wasm' });
+  report({ phase: 'warming-up', backend: 'wasm', ...(notWebGpu && { message: fallbackMessage(notWebGpu) }) });
   encoder = await buildOn('wasm', fetched.artifacts, tokenizer, opts.batchSize);
   return encoder.info();
 }
