@@ -4,8 +4,9 @@
 //
 // What is true here (Chromium 156, 2 cores):
 // - With all the SwiftShader flags, WebGPU works: ready in about 10 s (WASM: 3.5 s) and the same
-//   vector as WASM/Node, but about 30x slower per text. So 'auto' declines the software adapter
-//   and says so in the load progress, and ?backend=webgpu still runs on it.
+//   vector as WASM/Node, but 20-35x slower (1 text 1.5 s vs 30-80 ms; 32 texts 30 s vs 0.9-1.6 s).
+//   So 'auto' declines the software adapter and says so in the load progress, and
+//   ?backend=webgpu still runs on it.
 // - Without ANGLE/Vulkan on SwiftShader, tfjs-backend-webgpu's synchronous readback (which the
 //   graph needs for shape values) goes through a WebGPU OffscreenCanvas; the GPU process cannot
 //   create that shared image and the device is lost, so mapAsync fails with "A valid external

@@ -33,7 +33,10 @@ export interface EmbedInitOptions {
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;
-  /** A WebGPU warm-up slower than this falls back to WASM ('auto'), or fails ('webgpu'). Default 30 s. */
+  /**
+   * A WebGPU warm-up slower than this falls back to WASM ('auto', default 30 s) or fails
+   * ('webgpu', default 120 s: asked for explicitly, a slow adapter is still what was wanted).
+   */
   webgpuWarmUpTimeoutMs?: number;
   /**
    * 'auto' declines a software fallback adapter (SwiftShader: about 30x slower than WASM here);
@@ -153,7 +156,7 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
   }
   if (want !== 'wasm' && !notWebGpu) {
     report({ phase: 'warming-up', backend: 'webgpu' });
-    const budgetMs = opts.webgpuWarmUpTimeoutMs ?? 30_000;
+    const budgetMs = opts.webgpuWarmUpTimeoutMs ?? (want === 'webgpu' ? 120_000 : 30_000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const building = buildOn('webgpu', fetched.artifacts, tokenizer, opts.batchSize);
     try {
