@@ -122,6 +122,19 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
     expect(cosine(v, nodeVector())).toBeGreaterThan(0.99);
   });
 
+  test('on auto, a WebGPU warm-up that loses the device falls back to WASM by itself and says why', async ({}, testInfo) => {
+    const page = await open(WEBGPU_WITHOUT_READBACK, '?software', testInfo);
+    await expect(page.getByTestId('encoder-phase')).toHaveText('ready', { timeout: 75_000 });
+    await expect(page.getByTestId('encoder-backend')).toHaveText('wasm');
+    const history = await page.evaluate(() => window.__diag.history());
+    expect(phases(history)).toEqual(['fetching-model', 'warming-up:webgpu', 'warming-up:wasm', 'ready:wasm']);
+    expect(history.find((p) => p.phase === 'warming-up' && p.backend === 'wasm')?.message).toMatch(
+      /WebGPU not used: the warm-up failed \(AbortError: .*mapAsync/,
+    );
+    const v = await page.evaluate(async (s) => Array.from((await window.__diag.embed([s]))[0]), SENTENCE);
+    expect(cosine(v, nodeVector())).toBeGreaterThan(0.99);
+  });
+
   test('asked for WebGPU where its readback loses the device, the load fails with that cause', async ({}, testInfo) => {
     const page = await open(WEBGPU_WITHOUT_READBACK, '?backend=webgpu', testInfo);
     await expect(page.getByTestId('encoder-phase')).toHaveText('error', { timeout: 60_000 });

@@ -33,7 +33,9 @@ const wanted = params.get('backend');
 const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
 
 const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
-const bridge = createEmbedBridge({ init: { backend } });
+// ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
+// e2e can drive the automatic fallback after a failed WebGPU warm-up.
+const bridge = createEmbedBridge({ init: { backend, allowSoftwareWebGpu: params.has('software') } });
 const started = performance.now();
 let loadMs: number | null = null;
 
