@@ -82,18 +82,22 @@ export class ExplorePage {
     return this.page.locator(`[data-testid^="graph-node-"][data-hop="${hop}"]${kind ? `[data-kind="${kind}"]` : ''}`);
   }
 
-  /** Presses Tab from the query node until the focused proxy matches `kind` (at most `max` presses). */
-  async tabToNode(kind: string, max = 80): Promise<string> {
+  /**
+   * Presses Tab from the query node until the focused proxy is the `nth` (0-based) node of `kind`
+   * (at most `max` presses). Returns its testid.
+   */
+  async tabToNode(kind: string, nth = 0, max = 80): Promise<string> {
     await this.page.getByTestId('graph-node-query').focus();
+    let seen = 0;
     for (let i = 0; i < max; i++) {
       await this.page.keyboard.press('Tab');
       const hit = await this.page.evaluate((k) => {
         const el = document.activeElement as HTMLElement | null;
         return el?.dataset.kind === k ? (el.dataset.testid ?? '') : null;
       }, kind);
-      if (hit) return hit;
+      if (hit && seen++ === nth) return hit;
     }
-    throw new Error(`no ${kind} node reached by Tab`);
+    throw new Error(`no ${kind} node #${nth} reached by Tab`);
   }
 
   /** The numeric value of a lateral status metric (e.g. LUR). */
