@@ -38,7 +38,7 @@ export function App() {
               onClick={() => setView(v)}
               data-testid={`nav-${v}`}
             >
-              {v === 'memories' ? 'Memories' : 'Graph'}
+              {v === 'memories' ? 'Memories' : 'Explore'}
             </button>
           ))}
         </nav>
