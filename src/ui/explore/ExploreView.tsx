@@ -75,6 +75,7 @@ function Explore() {
   const controller = useMemo(() => createRecallController(), []);
   const queryRef = useRef<HTMLInputElement>(null);
   const recentRef = useRef<HTMLElement>(null);
+  const optionsRef = useRef<HTMLDetailsElement>(null);
 
   const [views, setViews] = useState<RecallView[] | null>(null);
   const [ranQuery, setRanQuery] = useState('');
@@ -107,6 +108,7 @@ function Explore() {
   const run = useCallback(async () => {
     const text = query.trim();
     if (!text) return;
+    if (optionsRef.current) optionsRef.current.open = false; // make room for the graph
     setPending(true);
     setError(null);
     const queryTags = normaliseTags(tags);
@@ -177,6 +179,19 @@ function Explore() {
   const empty = count === 0;
   const recent = divergence?.recent ?? [];
 
+  const sampleCard = (empty || !sampleLoaded || sampleActive) && count !== undefined && (
+    <section className={`explore__sample${empty ? ' explore__sample--hero' : ''}`} aria-label="Sample collection">
+      {empty && <h2 className="explore__hero-title">Start with the sample collection</h2>}
+      <SampleLoader
+        onLoad={onLoadSample}
+        onDone={() => {
+          void setSetting(SAMPLE_SETTING, Date.now());
+          pushToast({ kind: 'success', message: 'Sample collection loaded.' });
+        }}
+      />
+    </section>
+  );
+
   return (
     <div className="explore" data-testid="graph-view">
       {divergence && divergence.alerts.length > 0 && (
@@ -237,7 +252,7 @@ function Explore() {
           </button>
         </form>
         {!modelReady && <p className="field__hint explore__hint">The sentence encoder is still loading; recall starts when it is ready.</p>}
-        <details className="explore__options" data-testid="explore-options">
+        <details className="explore__options" data-testid="explore-options" ref={optionsRef}>
           <summary data-testid="explore-options-toggle">
             Profile <strong data-testid="explore-profile">{options.profile ?? savedDefaults.profile ?? 'BALANCED'}</strong>
             {options.profile ? '' : ' (default)'}
@@ -253,18 +268,7 @@ function Explore() {
         )}
       </section>
 
-      {(empty || !sampleLoaded || sampleActive) && count !== undefined && (
-        <section className={`explore__sample${empty ? ' explore__sample--hero' : ''}`} aria-label="Sample collection">
-          {empty && <h2 className="explore__hero-title">Start with the sample collection</h2>}
-          <SampleLoader
-            onLoad={onLoadSample}
-            onDone={() => {
-              void setSetting(SAMPLE_SETTING, Date.now());
-              pushToast({ kind: 'success', message: 'Sample collection loaded.' });
-            }}
-          />
-        </section>
-      )}
+      {(empty || sampleActive) && sampleCard}
 
       <div className="explore__body">
         <section className="explore__graph card" aria-label="Recall graph">
@@ -339,6 +343,8 @@ function Explore() {
           )}
         </aside>
       </div>
+
+      {!empty && !sampleActive && sampleCard}
 
       {opened && openId === opened.id && (
         <MemoryPanel
