@@ -68,6 +68,14 @@ test('opens a lateral node by keyboard, reinforces and suppresses it, and the la
   await expect(explore.feedbackMessage).toContainText('lateral result');
   await expect.poll(() => explore.metric('lur')).toBeGreaterThan(lur);
 
+  // Suggested tags: accepting one makes it a tag of the memory.
+  const suggestion = explore.memoryPanel.locator('[data-testid^="memory-suggested-"]').first();
+  const tag = ((await suggestion.getAttribute('data-testid')) ?? '').replace('memory-suggested-', '');
+  expect(tag).not.toBe('');
+  await suggestion.click();
+  await expect(explore.memoryPanel.getByTestId(`memory-tag-${tag}`)).toBeVisible();
+  await expect(explore.memoryPanel.getByTestId(`memory-suggested-${tag}`)).toHaveCount(0);
+
   await explore.memoryPanel.getByTestId('memory-close').click();
   await expect(explore.memoryPanel).toBeHidden();
 
