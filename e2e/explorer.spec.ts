@@ -35,7 +35,21 @@ test('a DIVERGENT recall shows lateral nodes and a three-hop associative chain',
   await expect(explore.nodesOfKind('lateral').first()).toBeAttached();
   expect(await explore.nodesOfKind('lateral').count()).toBeGreaterThanOrEqual(1);
   // query -> m1 -> m2 -> m3: an associative node three hops out, and one at each hop before it.
+  // With assocHops 3 a walk can go one further (direct hit + 3 hops): the default depth (4) shows
+  // its end, and depth 3 hides it again.
   await expect(explore.nodesAtHop(3, 'associative').first()).toBeAttached();
+  await expect(explore.nodesAtHop(4, 'associative').first()).toBeAttached();
+  const deepest = await explore.nodesAtHop(4, 'associative').count();
+  await page.getByTestId('explore-depth').selectOption('3');
+  await expect(explore.nodesAtHop(4)).toHaveCount(0);
+  await expect(explore.nodesAtHop(3, 'associative').first()).toBeAttached();
+  await page.getByTestId('explore-depth').selectOption('4');
+  await expect(explore.nodesAtHop(4, 'associative')).toHaveCount(deepest);
+  // Filters by kind: only lateral hits (and the query) remain.
+  await page.getByTestId('explore-kind-filter').selectOption('lateral');
+  await expect(explore.nodesOfKind('standard')).toHaveCount(0);
+  await expect(explore.nodesOfKind('lateral').first()).toBeAttached();
+  await page.getByTestId('explore-kind-filter').selectOption('all');
   await expect(explore.nodesAtHop(2, 'associative').first()).toBeAttached();
   await expect(explore.nodesAtHop(1).first()).toBeAttached();
   // The list beside the graph carries the same modes, with hop numbers on associative rows.

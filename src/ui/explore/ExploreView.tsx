@@ -2,7 +2,7 @@
 // give feedback, watch the lateral evaluator, and notice when you drift away from recent work.
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { RecallGraph, buildGraphModel, type GraphModel } from '../graph';
+import { GRAPH_DEPTHS, RecallGraph, buildGraphModel, type GraphDepth, type GraphModel } from '../graph';
 import { DivergenceAlertBanner, LateralStatusPanel, MemoryPanel, RecallOptionsPanel, SampleLoader, SpaceExplanationPanel } from '../explorer';
 import {
   clearDivergence,
@@ -67,7 +67,7 @@ function Explore() {
   const modelReady = model.phase === 'ready';
   const theme = useUi((s) => s.theme);
   const pushToast = useUi((s) => s.pushToast);
-  const { query, tags, options, openId, settingsOpen, showTags } = useExplore();
+  const { query, tags, options, openId, settingsOpen, showTags, depth, kind, tagFilter } = useExplore();
   const ex = useExplore();
   const count = useLiveQuery(() => countMemories(), [], undefined);
   const sampleLoaded = useLiveQuery(() => getSetting<number>(SAMPLE_SETTING), [], undefined);
@@ -162,11 +162,17 @@ function Explore() {
   const graphModel: GraphModel | null = useMemo(() => {
     if (!views && !divergence?.alerts.length) return null;
     try {
-      return buildGraphModel(graphInput({ query: ranQuery || divergence?.query || 'recent work', views: views ?? [], divergence, showTags, extraLabels }));
+      const filters = {
+        kinds: kind === 'all' ? undefined : [kind],
+        tag: tagFilter.trim() || undefined,
+      };
+      return buildGraphModel(
+        graphInput({ query: ranQuery || divergence?.query || 'recent work', views: views ?? [], divergence, showTags, depth, filters, extraLabels }),
+      );
     } catch {
       return null;
     }
-  }, [views, ranQuery, divergence, showTags, extraLabels]);
+  }, [views, ranQuery, divergence, showTags, depth, kind, tagFilter, extraLabels]);
 
   const labelFor = useCallback(
     (id: MemoryId) => {
@@ -277,9 +283,41 @@ function Explore() {
               {ranQuery ? <>Graph for “{ranQuery}”</> : 'Graph'}
               {pending && <span className="count">recalling…</span>}
             </h2>
-            <label className="explore__toggle">
-              <input type="checkbox" checked={showTags} onChange={(e) => ex.setShowTags(e.target.checked)} data-testid="explore-show-tags" /> Tags
-            </label>
+            <div className="explore__graph-controls">
+              <label className="explore__toggle">
+                Show
+                <select value={kind} onChange={(e) => ex.setKind(e.target.value as typeof kind)} data-testid="explore-kind-filter">
+                  <option value="all">all kinds</option>
+                  <option value="standard">standard</option>
+                  <option value="lateral">lateral</option>
+                  <option value="associative">associative</option>
+                </select>
+              </label>
+              <label className="explore__toggle">
+                Tag
+                <input
+                  type="text"
+                  size={10}
+                  value={tagFilter}
+                  placeholder="any"
+                  onChange={(e) => ex.setTagFilter(e.target.value)}
+                  data-testid="explore-tag-filter"
+                />
+              </label>
+              <label className="explore__toggle">
+                Depth
+                <select value={depth} onChange={(e) => ex.setDepth(Number(e.target.value) as GraphDepth)} data-testid="explore-depth">
+                  {GRAPH_DEPTHS.map((d) => (
+                    <option key={d} value={d}>
+                      {d}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="explore__toggle">
+                <input type="checkbox" checked={showTags} onChange={(e) => ex.setShowTags(e.target.checked)} data-testid="explore-show-tags" /> Tags
+              </label>
+            </div>
           </div>
           {graphModel ? (
             <RecallGraph

@@ -4,6 +4,7 @@
 import { create } from 'zustand';
 import type { RecallOptionsInput } from '../../core/recall';
 import type { MemoryId } from '../../core/types';
+import type { GraphDepth, MemoryKind } from '../graph';
 
 export interface ExploreState {
   query: string;
@@ -14,12 +15,21 @@ export interface ExploreState {
   openId: MemoryId | null;
   settingsOpen: boolean;
   showTags: boolean;
+  /** Graph view: memory hops from the query shown (4 = a whole three-hop chain). */
+  depth: GraphDepth;
+  /** Graph view: which kinds of result are shown ('all' = every kind). */
+  kind: MemoryKind | 'all';
+  /** Graph view: only results carrying this tag ('' = any). */
+  tagFilter: string;
   setQuery(q: string): void;
   setTags(t: string): void;
   patchOptions(p: RecallOptionsInput): void;
   open(id: MemoryId | null): void;
   setSettingsOpen(open: boolean): void;
   setShowTags(show: boolean): void;
+  setDepth(depth: GraphDepth): void;
+  setKind(kind: MemoryKind | 'all'): void;
+  setTagFilter(tag: string): void;
 }
 
 /** Merges a RecallOptionsPanel change: `undefined` drops the key (back to the profile default). */
@@ -39,10 +49,16 @@ export const useExplore = create<ExploreState>((set) => ({
   openId: null,
   settingsOpen: false,
   showTags: false,
+  depth: 4,
+  kind: 'all',
+  tagFilter: '',
   setQuery: (query) => set({ query }),
   setTags: (tags) => set({ tags }),
   patchOptions: (p) => set((s) => ({ options: mergeOptions(s.options, p) })),
   open: (openId) => set({ openId }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
   setShowTags: (showTags) => set({ showTags }),
+  setDepth: (depth) => set({ depth }),
+  setKind: (kind) => set({ kind }),
+  setTagFilter: (tagFilter) => set({ tagFilter }),
 }));

@@ -73,6 +73,12 @@ describe('graphInput', () => {
     expect(node('m:r1')).toMatchObject({ kind: 'recent', label: 'recent one' });
   });
 
+  it('passes the view\'s depth and kind / tag filters to the graph (default depth shows whole chains)', () => {
+    expect(graphInput({ query: 'q', views, divergence: null }).depth).toBe(4);
+    const lateralOnly = buildGraphModel(graphInput({ query: 'q', views, divergence: null, depth: 1, filters: { kinds: ['lateral'] } }));
+    expect(lateralOnly.nodes.map((n) => n.id)).toEqual(['query', 'm:l']);
+  });
+
   it('lists chain members that are not results, once', () => {
     expect(missingChainIds(views)).toEqual(['x']);
   });

@@ -1,6 +1,6 @@
 // Pure mapping from what the services return (RecallView[], DivergenceView) to what the graph and
 // the results list draw. No React, no services: tested in Node.
-import type { GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
+import type { GraphDepth, GraphFilters, GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
 
@@ -61,11 +61,13 @@ export interface GraphInputArgs {
   views: readonly RecallView[];
   divergence: DivergenceView | null;
   showTags?: boolean;
+  depth?: GraphDepth;
+  filters?: GraphFilters;
   /** Labels of chain members that are not results themselves (fetched by id). */
   extraLabels?: ReadonlyMap<MemoryId, string>;
 }
 
-export function graphInput({ query, views, divergence, showTags, extraLabels }: GraphInputArgs): GraphModelInput {
+export function graphInput({ query, views, divergence, showTags, depth, filters, extraLabels }: GraphInputArgs): GraphModelInput {
   const results: RecallResultInput[] = views.map((v) => ({
     id: v.memory.id,
     label: labelOf(v.memory.text, 48),
@@ -85,7 +87,8 @@ export function graphInput({ query, views, divergence, showTags, extraLabels }: 
     results,
     divergence: div,
     showTags: showTags ?? false,
-    depth: 3,
+    depth: depth ?? 4,
+    filters,
     labels: labelsFor(views, divergence, extraLabels),
   };
 }

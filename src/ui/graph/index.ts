@@ -15,5 +15,7 @@ export {
   type RecallResultInput,
   type DivergenceInput,
   type GraphFilters,
+  type GraphDepth,
+  GRAPH_DEPTHS,
 } from './model';
 export { THEMES, resolveTheme, type GraphTheme, type ThemePreference } from './theme';

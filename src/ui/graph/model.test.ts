@@ -127,12 +127,26 @@ describe('buildGraphModel', () => {
     expect(JSON.stringify(buildGraphModel(base))).toBe(JSON.stringify(buildGraphModel(structuredClone(base))));
   });
 
+  it('depth 4 reaches the end of a three-hop associative walk (direct hit + hops 1..3)', () => {
+    const chain = [
+      { id: 'm0', hop: 0, cosine: 0.9 },
+      { id: 'm1', hop: 1, cosine: 0.8 },
+      { id: 'm2', hop: 2, cosine: 0.78 },
+      { id: 'm3', hop: 3, cosine: 0.75 },
+    ];
+    const input = { query: 'q', results: [{ id: 'm3', label: 'M3', score: 0.4, mode: 'associative' as const, tags: [], chain }] };
+    expect(buildGraphModel({ ...input, depth: 3 }).nodes.map((n) => n.id)).toEqual(['query', 'm:m0', 'm:m1', 'm:m2']);
+    const d4 = buildGraphModel({ ...input, depth: 4 });
+    expect(d4.nodes.find((n) => n.id === 'm:m3')?.hop).toBe(4);
+    expect(d4.edges.map((e) => e.label)).toEqual(['1', '2', '3', '4']);
+  });
+
   it('rejects bad input with a clear AppError', () => {
     const bad = () => buildGraphModel({ query: 'q', results: [{ id: 'x', label: 'x', score: Number.NaN, mode: 'standard', tags: [] }] });
     expect(bad).toThrow(AppError);
     expect(bad).toThrow(/score that is not a finite number/);
     expect(() => buildGraphModel({ query: 'q', results: [{ id: 'x', label: 'x', score: 1, mode: 'weird' as never, tags: [] }] })).toThrow(/unknown mode "weird"/);
-    expect(() => buildGraphModel({ ...base, depth: 4 as never })).toThrow(/depth must be 1, 2 or 3/);
+    expect(() => buildGraphModel({ ...base, depth: 5 as never })).toThrow(/depth must be 1, 2, 3 or 4/);
   });
 
   it('writes screen-reader labels', () => {

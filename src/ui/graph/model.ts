@@ -10,7 +10,9 @@
 // - Filters choose which *results* are shown. The chain of a shown associative result stays whole
 //   (its intermediate memories are the "why"), even when their own kind is filtered out.
 // - Depth counts memory hops from the query. Tag nodes hang off visible memories and divergence
-//   badges off the query; neither counts against depth.
+//   badges off the query; neither counts against depth. Depth 1..3 is the local view; 4 is there
+//   because a three-hop associative walk (seed 004: hop 0 = the direct hit, then hops 1..3) is a
+//   path of four memories, query -> m0 -> m1 -> m2 -> m3, and its end must be reachable.
 
 import { AppError } from '../../core/errors';
 
@@ -40,6 +42,9 @@ export interface DivergenceInput {
   recentIds: string[];
 }
 
+export type GraphDepth = 1 | 2 | 3 | 4;
+export const GRAPH_DEPTHS: readonly GraphDepth[] = [1, 2, 3, 4];
+
 export interface GraphFilters {
   kinds?: MemoryKind[];
   tag?: string;
@@ -50,7 +55,7 @@ export interface GraphModelInput {
   results: RecallResultInput[];
   divergence?: DivergenceInput[];
   showTags?: boolean;
-  depth?: 1 | 2 | 3;
+  depth?: GraphDepth;
   filters?: GraphFilters;
   /** Labels for memories that appear only inside chains or divergence alerts. */
   labels?: Record<string, string>;
@@ -109,7 +114,7 @@ function fail(detail: string): never {
 function validate(input: GraphModelInput): void {
   if (typeof input.query !== 'string') fail('the query must be a string.');
   if (!Array.isArray(input.results)) fail('results must be a list.');
-  if (input.depth !== undefined && ![1, 2, 3].includes(input.depth)) fail(`depth must be 1, 2 or 3 (got ${String(input.depth)}).`);
+  if (input.depth !== undefined && !GRAPH_DEPTHS.includes(input.depth)) fail(`depth must be 1, 2, 3 or 4 (got ${String(input.depth)}).`);
   for (const r of input.results) {
     if (!r || typeof r.id !== 'string' || r.id.length === 0) fail('every result needs a non-empty id.');
     if (!MODES.includes(r.mode)) fail(`result ${r.id} has an unknown mode "${String(r.mode)}".`);
