@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import type { LexicalResources } from '../core/features';
-import { relevanceScore } from '../core/spaces';
+import { detectFeatureDivergence, divergenceSimilarities, relevanceScore } from '../core/spaces';
 import { deserializeFeatures, featurize, featurizeQuery, serializeFeatures, spaceSimilarities } from './index';
 
 /** Bag-of-letters "encoder": deterministic, unit length, counts its calls. */
@@ -98,5 +98,63 @@ describe('featurize', () => {
     expect(anon.E13!).toBeGreaterThan(0.1);
     expect(sRel.E11!).toBeGreaterThan(0); // Jon in both
     expect(relevanceScore(sSame).score).toBeGreaterThanOrEqual(relevanceScore(sOther).score);
+  });
+});
+
+describe('divergence on real features (seed 002 REQ-P3-04)', () => {
+  // E1 given by hand: a unit vector per topic, so "same topic" / "other topic" is explicit
+  const topic = (i: number) => Float32Array.from({ length: 4 }, (_, k) => (k === i ? 1 : 0));
+  const BREAD = 0;
+  const CODE = 1;
+  const capture = (text: string, t: number, e1: Float32Array) =>
+    featurize({ text, createdAt: Date.UTC(2026, 10, 22, 9) + t * 60_000, semantic: e1 }, stubEncoder(), res);
+  const sourdough = async () => [
+    {
+      text: 'Fed the sourdough starter this morning with equal weights of rye flour and water; it doubled in six hours, so the levain is ready for tomorrow.',
+      features: await capture('Fed the sourdough starter this morning with equal weights of rye flour and water; it doubled in six hours, so the levain is ready for tomorrow.', 0, topic(BREAD)),
+    },
+    {
+      text: 'Baked two sourdough loaves: 75% hydration, long cold proof in the fridge overnight, a dark crust and an open crumb. The starter is strong now.',
+      features: await capture('Baked two sourdough loaves: 75% hydration, long cold proof in the fridge overnight, a dark crust and an open crumb. The starter is strong now.', 1, topic(BREAD)),
+    },
+  ];
+
+  it('a short same-topic query alerts in no space (E13 / E6 compare by containment, not Jaccard)', async () => {
+    const recent = await sourdough();
+    const q = await featurizeQuery('feeding the sourdough starter', stubEncoder(), res);
+    q.E1 = topic(BREAD);
+    // Jaccard against the long memories is tiny: the alert of the bug report
+    expect(spaceSimilarities(q, recent[0].features).E13!).toBeLessThan(0.2);
+    expect(detectFeatureDivergence(q, recent)).toEqual([]);
+    const sims = divergenceSimilarities(q, recent[0].features);
+    expect(sims.E6!).toBeGreaterThan(0.5); // sourdough + starter of {feed, sourdough, starter}
+    expect(sims.E13!).toBeGreaterThan(0.5);
+  });
+
+  it('a topic switch alerts in E1 and in the lexical spaces', async () => {
+    const recent = await sourdough();
+    const cur = await capture('Renamed the retry helper and moved the queue config into its own module after the deploy review.', 5, topic(CODE));
+    const spaces = detectFeatureDivergence(cur, recent).map((a) => a.embedder);
+    expect(spaces).toContain('E1');
+    expect(spaces).toContain('E6');
+    expect(spaces).toContain('E13');
+  });
+
+  it('a temporal-only difference never alerts: "at 9 am" vs "at 9 pm" is the same entity set', async () => {
+    const am = await capture('met Priya at 9 am', 0, topic(BREAD));
+    const pm = await capture('met Priya at 9 pm', 720, topic(BREAD));
+    expect(spaceSimilarities(pm, am).E11).toBe(1);
+    expect(divergenceSimilarities(pm, am).E11).toBe(1);
+    expect(detectFeatureDivergence(pm, [{ text: 'met Priya at 9 am', features: am }])).toEqual([]);
+    // the same text captured again later: no alert either
+    const again = await capture('met Priya at 9 am', 1440, topic(BREAD));
+    expect(detectFeatureDivergence(again, [{ text: 'met Priya at 9 am', features: am }])).toEqual([]);
+  });
+
+  it('E11 for divergence: one named person shared with a memory naming three is no topic switch', async () => {
+    const recent = await capture('We had lunch with Priya, Tomas and Wen at the Bristol office.', 0, topic(BREAD));
+    const cur = await capture('Priya sent the slides.', 10, topic(BREAD));
+    expect(spaceSimilarities(cur, recent).E11!).toBeCloseTo(1 / 4, 6); // {priya} vs {priya, tomas, wen, bristol}
+    expect(divergenceSimilarities(cur, recent).E11).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
-// Entity recognition for E11: wink-nlp's lite English model (dates, times, money, durations,
-// e-mails, URLs, hashtags, @mentions) plus the core's capitalised-phrase heuristic for names
+// Entity recognition for E11: wink-nlp's lite English model (calendar dates, money, e-mails,
+// URLs, hashtags, @mentions) plus the core's capitalised-phrase heuristic for names
 // (the lite model does not tag people, places, organisations or products).
 // The wink model is loaded lazily, once per realm (~0.4 s, a few MB of JS).
 
@@ -7,7 +7,11 @@ import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { capitalisedPhrases, mergeMentions, type EntityMention } from '../core/features';
 
-const KEEP = new Set(['DATE', 'TIME', 'MONEY', 'DURATION', 'EMAIL', 'URL', 'HASHTAG', 'MENTION']);
+// Clock times ("9 am"), durations ("two hours") and relative time words are WHEN, not WHAT: as
+// entities they made "met Priya at 9 am" vs "... at 9 pm" an entity mismatch and raised a
+// divergence alert on a temporal-only difference (seed 002: time differences never alert; the
+// temporal spaces E2-E4 hold them). Calendar dates stay: "7 May 2023" names an occasion.
+const KEEP = new Set(['DATE', 'MONEY', 'EMAIL', 'URL', 'HASHTAG', 'MENTION']);
 
 type Nlp = ReturnType<typeof winkNLP>;
 let nlp: Nlp | undefined;
@@ -18,7 +22,9 @@ function engine(): Nlp {
 }
 
 // "today", "tonight": relative dates would make every memory of a day share an entity
-const RELATIVE = /^(today|yesterday|tomorrow|tonight|now|recently|this (morning|afternoon|evening|week|month|year))$/i;
+// (also "last week", "next Friday", "two days ago", "this weekend", weekday or part-of-day alone)
+const RELATIVE =
+  /^(today|yesterday|tomorrow|tonight|now|recently|lately|soon|earlier|later|(this|last|next|that|every|each|the other|the next|the previous)\s+\S+(\s+\S+)?|.*\b(ago|later|earlier|before|after|from now)|(on\s+)?(mon|tues|wednes|thurs|fri|satur|sun)day(s)?|(in the\s+)?(morning|afternoon|evening|night|weekend)s?)$/i;
 
 /**
  * `isEmphasis(word)`: true for a lowercased word that is ordinary vocabulary written in capitals

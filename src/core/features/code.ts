@@ -54,34 +54,100 @@ export function codeTokens(code: string): string[] {
   return code.match(CODE_TOKEN) ?? [];
 }
 
+/**
+ * Static informativeness of each feature kind (no corpus statistics at ingest: a stored vector
+ * must not change when other memories arrive, as for E6). Structure (keywords, API / member
+ * names, token shingles) outweighs the names a programmer chose, so the same pattern with
+ * renamed variables still matches; punctuation is everywhere and weighs least.
+ */
+export const CODE_KIND_WEIGHTS = {
+  /** a whole identifier ("getUserById") */
+  id: 0.4,
+  /** a camelCase / snake_case part of an identifier ("user") */
+  part: 0.2,
+  /** a keyword ("return") */
+  kw: 1,
+  /** a called function or accessed member (".price", "fetch(") : the API the code uses */
+  api: 1.5,
+  /** an operator / punctuation token */
+  op: 0.25,
+  /** a 3-gram of the abstracted token stream (identifiers -> ID, numbers -> NUM) */
+  sh: 1,
+} as const;
+
+/** One abstracted token: identifiers become ID unless they are keywords or API / member names. */
+function abstractTokens(toks: string[]): { abs: string[]; kinds: ('kw' | 'api' | 'id' | 'op' | 'num')[] } {
+  const abs: string[] = [];
+  const kinds: ('kw' | 'api' | 'id' | 'op' | 'num')[] = [];
+  toks.forEach((tok, i) => {
+    if (/^[A-Za-z_$]/.test(tok)) {
+      const lower = tok.toLowerCase();
+      if (KEYWORDS.has(lower)) {
+        abs.push(lower);
+        kinds.push('kw');
+      } else if (toks[i - 1] === '.' || toks[i + 1] === '(') {
+        abs.push(tok);
+        kinds.push('api');
+      } else {
+        abs.push('ID');
+        kinds.push('id');
+      }
+    } else if (/^\d/.test(tok)) {
+      abs.push('NUM');
+      kinds.push('num');
+    } else {
+      abs.push(tok);
+      kinds.push('op');
+    }
+  });
+  return { abs, kinds };
+}
+
+/**
+ * E7 features, compared by cosine (registry): per segment, identifiers (whole and split),
+ * keywords, operators, API / member names and 3-gram shingles of the abstracted token stream
+ * ("for ( const", "ID . price", "+= ID ."). Term frequency is sublinear (1 + ln tf), times the
+ * kind's weight; a shingle of punctuation and IDs only weighs half a shingle (it says little
+ * beyond "this is code"). Absent (undefined) without code.
+ */
 export function codeFeatures(text: string): SparseVector | undefined {
   const segments = extractCode(text);
   if (!segments.length) return undefined;
-  const acc = new Map<number, number>();
-  const add = (kind: string, term: string, w: number) => {
-    const id = termId(`E7:${kind}`, term);
-    acc.set(id, (acc.get(id) ?? 0) + w);
+  const tf = new Map<string, number>();
+  const add = (kind: keyof typeof CODE_KIND_WEIGHTS, term: string) => {
+    const key = `${kind}\u0000${term}`;
+    tf.set(key, (tf.get(key) ?? 0) + 1);
   };
+  const shingleWeight = new Map<string, number>();
   for (const seg of segments) {
     const toks = codeTokens(seg);
-    let prevIdent: string | undefined;
-    for (const tok of toks) {
-      if (/^[A-Za-z_$]/.test(tok)) {
-        const lower = tok.toLowerCase();
-        if (KEYWORDS.has(lower)) {
-          add('kw', lower, 0.5);
-        } else {
-          add('id', tok, 1);
-          const parts = splitIdentifier(tok);
-          if (parts.length > 1 || parts[0] !== tok) for (const p of parts) add('part', p, 0.5);
-          if (prevIdent) add('bi', `${prevIdent} ${tok}`, 0.5);
-          prevIdent = tok;
-        }
-      } else if (!/^\d/.test(tok)) {
-        add('op', tok, 0.25);
+    const { abs, kinds } = abstractTokens(toks);
+    toks.forEach((tok, i) => {
+      const k = kinds[i];
+      if (k === 'kw') add('kw', abs[i]);
+      else if (k === 'op') add('op', tok);
+      else if (k === 'api' || k === 'id') {
+        if (k === 'api') add('api', tok);
+        add('id', tok);
+        const parts = splitIdentifier(tok);
+        if (parts.length > 1 || parts[0] !== tok) for (const p of parts) add('part', p);
       }
+    });
+    for (let i = 0; i + 3 <= abs.length; i++) {
+      const sh = abs.slice(i, i + 3).join(' ');
+      add('sh', sh);
+      const generic = kinds.slice(i, i + 3).every((k) => k === 'op' || k === 'id' || k === 'num');
+      shingleWeight.set(sh, generic ? 0.5 : 1);
     }
+    if (abs.length > 0 && abs.length < 3) add('sh', abs.join(' ')); // a tiny snippet: one whole shingle
   }
-  // sublinear term frequency so a long paste does not drown its identifiers
-  return sparseFromEntries([...acc].map(([k, v]) => [k, 1 + Math.log(v + 1) - Math.log(2)]));
+  const entries: [number, number][] = [];
+  for (const [key, f] of tf) {
+    const cut = key.indexOf('\u0000');
+    const kind = key.slice(0, cut) as keyof typeof CODE_KIND_WEIGHTS;
+    const term = key.slice(cut + 1);
+    const w = CODE_KIND_WEIGHTS[kind] * (kind === 'sh' ? (shingleWeight.get(term) ?? 1) : 1);
+    entries.push([termId(`E7:${kind}`, term), (1 + Math.log(f)) * w]);
+  }
+  return sparseFromEntries(entries);
 }

@@ -1,6 +1,6 @@
 // Pure featurizers, with hand-computed values where the maths is ours.
 import { describe, expect, it } from 'vitest';
-import { cosine, hamming, jaccard, maxsim, entitySimilarity } from '../spaces/similarity';
+import { cosine, cosineSparse, hamming, jaccard, maxsim, entitySimilarity } from '../spaces/similarity';
 import { extractCausalClauses } from './causal';
 import { codeFeatures, extractCode, splitIdentifier } from './code';
 import { emotionFeatures, emotionScores } from './emotion';
@@ -105,7 +105,31 @@ describe('code (E7)', () => {
     const b = codeFeatures('`let user = getUserById(userId);`')!;
     const c = codeFeatures('`for (i = 0; i < n; i++) total += prices[i];`')!;
     expect(jaccard(a, b)).toBeGreaterThan(jaccard(a, c));
+    expect(cosineSparse(a, b)).toBeGreaterThan(cosineSparse(a, c));
     expect(jaccard(a, a)).toBe(1);
+  });
+  it('hand case: f(a) vs f(b) (renamed argument) and g(a) (other call)', () => {
+    // f(a): api f 1.5, id f 0.4, id a 0.4, op ( 0.25, op ) 0.25, shingles "f ( ID" 1 and the
+    // punctuation-and-ID shingle "( ID )" 0.5; |v|^2 = 2.25 + 0.16 + 0.16 + 0.0625 * 2 + 1 + 0.25 = 3.945
+    const fa = codeFeatures('`f(a)`')!;
+    expect(cosineSparse(fa, fa)).toBeCloseTo(1, 6);
+    // f(b) shares all but id a / id b: 3.945 - 0.16
+    expect(cosineSparse(fa, codeFeatures('`f(b)`')!)).toBeCloseTo(3.785 / 3.945, 5);
+    // g(a) shares id a, ( , ) and "( ID )": 0.16 + 0.0625 * 2 + 0.25
+    expect(cosineSparse(fa, codeFeatures('`g(a)`')!)).toBeCloseTo(0.535 / 3.945, 5);
+  });
+  it('E7 (sparse cosine): identical 1, same pattern renamed >= 0.8, unrelated < 0.35, prose absent', () => {
+    const sum = '```js\nfunction total(items) {\n  let sum = 0;\n  for (const item of items) {\n    sum += item.price * item.qty;\n  }\n  return sum;\n}\n```';
+    const renamed = 'Same again: ```js\nfunction totalCost(rows) {\n  let acc = 0;\n  for (const row of rows) {\n    acc += row.price * row.qty;\n  }\n  return acc;\n}\n```';
+    const py = '```py\nimport requests\nresp = requests.get(url, timeout=5)\ndata = resp.json()\nprint(data["name"])\n```';
+    const sql = '```sql\nSELECT name, email FROM users WHERE active = 1 ORDER BY name;\n```';
+    const a = codeFeatures(sum)!;
+    expect(cosineSparse(a, codeFeatures(sum)!)).toBeCloseTo(1, 6);
+    expect(cosineSparse(a, codeFeatures(renamed)!)).toBeGreaterThanOrEqual(0.8);
+    expect(jaccard(a, codeFeatures(renamed)!)).toBeLessThan(0.8); // why E7 is not Jaccard
+    expect(cosineSparse(a, codeFeatures(py)!)).toBeLessThan(0.35);
+    expect(cosineSparse(a, codeFeatures(sql)!)).toBeLessThan(0.35);
+    expect(codeFeatures('Fed the starter at 9 and baked two loaves.')).toBeUndefined();
   });
 });
 

@@ -42,10 +42,11 @@ describe('SpaceIndex', () => {
     s.upsert('b', { E7: sparse(1, 3) });
     s.upsert('c', { E7: sparse(4) });
     const hits = s.candidates({ E7: sparse(1, 2) }, 10);
-    // a: {1,2} vs {1,2} = 1; b: {1,3} vs {1,2} = 1/3; c shares no key: never scored
+    // E7 is sparse cosine: a: {1,2} vs {1,2} = 1; b: {1,3} vs {1,2} = 1 / (sqrt 2 sqrt 2) = 1/2;
+    // c shares no key: never scored
     expect(hits.map((h) => [h.id, h.space, Number(h.score.toFixed(6))])).toEqual([
       ['a', 'E7', 1],
-      ['b', 'E7', 0.333333],
+      ['b', 'E7', 0.5],
     ]);
     expect(s.candidates({ E7: sparse(1, 2) }, 1).map((h) => h.id)).toEqual(['a']);
     s.remove('a');

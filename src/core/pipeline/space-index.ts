@@ -3,8 +3,8 @@
 // cause) reaches the ranking even when BM25 and the E1 scan both miss it.
 //
 // Candidates per space (each returns its own top k by the space's exact similarity):
-//   E6 / E13 / E7 (sparse terms): inverted lists term -> ids; the exact weighted Jaccard is
-//     computed only for ids sharing at least one term with the query.
+//   E6 / E13 / E7 (sparse terms): inverted lists term -> ids; the exact similarity (weighted
+//     Jaccard for E6 / E13, sparse cosine for E7) is computed only for ids sharing a term.
 //   E11 (entities): inverted list entity -> ids; exact entitySimilarity for those ids.
 //   E5 / E10 (dense, present on few memories): a scan of the memories that have them.
 //   E8 (5-d emotion) / E9 (4096-bit HDC): a cheap scan of every memory.

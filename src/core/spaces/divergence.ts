@@ -16,6 +16,8 @@ import { DEFAULT_SIMILARITY_CONFIG, activeEmbedders, type SimilarityConfig } fro
 import { SPACES, SPACE_IDS, spaceLabel } from './registry';
 import { spaceSimilarities, type SpaceFeatures } from './features';
 import type { SpaceSims } from './relevance';
+import { containmentSparse, entitySimilarity, setContainment } from './similarity';
+import type { EntityFeatures, SparseVector } from './vectors';
 
 export interface DivergenceAlert {
   embedder: SpaceId;
@@ -124,6 +126,34 @@ export function formatDivergenceAlert(alert: DivergenceAlert, config: Similarity
 }
 
 /**
+ * The similarities divergence compares with the low thresholds. Same as ranking
+ * (spaceSimilarities) except where a set / term-bag measure punishes a length difference that
+ * says nothing about a topic change: Jaccard of a four-word query against a long memory on the
+ * same topic is ~0.15 (below E6 / E13's 0.20), and a capture naming one person against a memory
+ * naming three is 1/3. There the question "is the current item still on the recent topic?" is
+ * answered by containment of the SHORTER side in the longer:
+ *   E6, E13: containmentSparse (the lighter side's term weight found in the other side);
+ *   E11: max(entitySimilarity, overlap |A ∩ B| / min(|A|, |B|)).
+ * A real topic switch shares no terms / entities and still scores ~0.
+ */
+export function divergenceSimilarities(
+  current: SpaceFeatures,
+  memory: SpaceFeatures,
+  warn?: (message: string) => void,
+): SpaceSims {
+  const out = spaceSimilarities(current, memory, { warn });
+  for (const id of ['E6', 'E13'] as const) {
+    const a = current[id];
+    const b = memory[id];
+    if (a && b) out[id] = containmentSparse(a as SparseVector, b as SparseVector, { space: id, warn });
+  }
+  const ea = current.E11 as EntityFeatures | undefined;
+  const eb = memory.E11 as EntityFeatures | undefined;
+  if (ea && eb) out.E11 = Math.max(entitySimilarity(ea, eb, { space: 'E11', warn }), setContainment(ea.entities, eb.entities));
+  return out;
+}
+
+/**
  * detectDivergence from features: compares `current` with each recent memory through the
  * registry's similarity functions and summarises the recent activity from the newest text.
  * `recent` as selectRecentWindow returns it (newest first).
@@ -133,6 +163,6 @@ export function detectFeatureDivergence(
   recent: readonly { features: SpaceFeatures; text: string }[],
   options: DivergenceOptions = {},
 ): DivergenceAlert[] {
-  const sims = recent.map((m) => spaceSimilarities(current, m.features, { warn: options.warn }));
+  const sims = recent.map((m) => divergenceSimilarities(current, m.features, options.warn));
   return detectDivergence(sims, summarizeRecent(recent.map((m) => m.text)), options);
 }

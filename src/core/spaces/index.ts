@@ -24,6 +24,9 @@ export {
 } from './config';
 export {
   cosine,
+  cosineSparse,
+  containmentSparse,
+  setContainment,
   jaccard,
   hamming,
   maxsim,
@@ -64,5 +67,5 @@ export {
 export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } from './features';
 export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION } from './serialize';
 export { weightedSimilarity } from './relevance';
-export { detectFeatureDivergence } from './divergence';
+export { detectFeatureDivergence, divergenceSimilarities } from './divergence';
 export { blendSpaceScores, spaceSubsetConfig, BLEND_PRESETS, type SpaceCandidate, type BlendOptions, type BlendedHit } from './rank';

@@ -4,7 +4,13 @@
 import type { SpaceId } from '../types';
 
 export type SpaceCategory = 'semantic' | 'relational' | 'structural' | 'temporal';
-export type SimilarityKind = 'cosine' | 'jaccard' | 'hamming' | 'maxsim' | 'transe';
+/**
+ * The seed's five functions (REQ-P3-08), plus 'sparse-cosine': the cosine applied to sparse
+ * term vectors. The seed lists the functions but does not bind the sparse spaces to Jaccard;
+ * this registry decides. E7 uses sparse-cosine (weighted Jaccard gave a near-copy of a snippet
+ * only 0.66, so nothing ever cleared E7's 0.80); E6 / E13 keep weighted Jaccard for ranking.
+ */
+export type SimilarityKind = 'cosine' | 'sparse-cosine' | 'jaccard' | 'hamming' | 'maxsim' | 'transe';
 
 export interface SpaceDef {
   id: SpaceId;
@@ -51,7 +57,7 @@ export const SPACES: Readonly<Record<SpaceId, SpaceDef>> = Object.freeze({
   E4: def('E4', 'TempPosition', 'temporal', 0.0, 1.0, 0.0, 'cosine', 'position within the session'),
   E5: def('E5', 'Causal', 'semantic', 1.0, 0.7, 0.25, 'cosine', 'encoder over the cause / effect clauses'),
   E6: def('E6', 'Sparse', 'semantic', 1.0, 0.6, 0.2, 'jaccard', 'BM25-weighted term vector (weighted Jaccard)'),
-  E7: def('E7', 'Code', 'semantic', 1.0, 0.8, 0.35, 'jaccard', 'identifier / token features of code (weighted Jaccard)'),
+  E7: def('E7', 'Code', 'semantic', 1.0, 0.8, 0.35, 'sparse-cosine', 'identifiers, keywords, API names and token shingles of code (sparse cosine)'),
   E8: def('E8', 'Emotional', 'relational', 0.5, 0.7, 0.3, 'cosine', 'valence / arousal / polarity features (VADER + AFINN)'),
   E9: def('E9', 'HDC', 'structural', 0.5, 0.7, 0.3, 'hamming', 'hyperdimensional binary vector of positional n-grams'),
   E10: def('E10', 'Multimodal', 'semantic', 1.0, 0.7, 0.3, 'cosine', 'encoder over attached media captions / alt text'),

@@ -21,6 +21,7 @@ function kindOf(id: SpaceId): Kind {
     case 'cosine':
       return 'dense';
     case 'jaccard':
+    case 'sparse-cosine':
       return 'sparse';
     case 'hamming':
       return 'binary';

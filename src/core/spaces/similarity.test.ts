@@ -1,6 +1,17 @@
 // The five similarity functions against hand-computed values, and their edge cases.
 import { describe, expect, it, vi } from 'vitest';
-import { cosine, entitySimilarity, hamming, jaccard, maxsim, similarity, transe } from './similarity';
+import {
+  containmentSparse,
+  cosine,
+  cosineSparse,
+  entitySimilarity,
+  hamming,
+  jaccard,
+  maxsim,
+  setContainment,
+  similarity,
+  transe,
+} from './similarity';
 import { sparseFromEntries, tokenMatrix, type EntityFeatures } from './vectors';
 
 const f32 = (...v: number[]) => new Float32Array(v);
@@ -129,8 +140,38 @@ describe('entity similarity and dispatcher', () => {
   it('dispatcher picks the kind from the registry; absent side -> undefined', () => {
     expect(similarity(f32(1, 0), f32(1, 0), 'E1')).toBe(1);
     expect(similarity(sparseFromEntries([[1, 1], [2, 1]]), sparseFromEntries([[1, 1], [3, 1]]), 'E6')).toBeCloseTo(1 / 3, 6);
+    // E7 is sparse cosine: 1 / (sqrt 2 * sqrt 2)
+    expect(similarity(sparseFromEntries([[1, 1], [2, 1]]), sparseFromEntries([[1, 1], [3, 1]]), 'E7')).toBeCloseTo(1 / 2, 6);
     expect(similarity(new Uint8Array([0xff]), new Uint8Array([0x0f]), 'E9')).toBe(0.5);
     expect(similarity(tokenMatrix([[1, 0]]), tokenMatrix([[1, 0], [0, 1]]), 'E12')).toBe(1);
     expect(similarity(undefined, f32(1), 'E1')).toBeUndefined();
+  });
+});
+
+describe('sparse cosine and containment', () => {
+  const sp = (...e: [number, number][]) => sparseFromEntries(e);
+  it('cosineSparse hand values', () => {
+    // {1: 1, 2: 2} . {2: 1, 3: 2} = 2; |a| = |b| = sqrt 5 -> 2 / 5
+    expect(cosineSparse(sp([1, 1], [2, 2]), sp([2, 1], [3, 2]))).toBeCloseTo(0.4, 6);
+    expect(cosineSparse(sp([1, 3]), sp([1, 0.5]))).toBeCloseTo(1, 6); // scale-free
+    expect(cosineSparse(sp([1, 1]), sp([2, 1]))).toBe(0);
+    expect(cosineSparse(sp(), sp([1, 1]))).toBe(0);
+    const warn = vi.fn();
+    expect(cosineSparse(sp([1, NaN]), sp([1, 1]), { space: 'E7', warn })).toBe(0);
+    expect(warn).toHaveBeenCalledWith('Invalid embedding value in E7 (Code)');
+  });
+  it('containmentSparse: the lighter side found in the other, symmetric', () => {
+    const query = sp([1, 1], [2, 1], [3, 2]); // total 4
+    const memory = sp([1, 0.3], [3, 0.2], [4, 5], [5, 5]); // total 10.5: holds terms 1 and 3
+    expect(containmentSparse(query, memory)).toBeCloseTo(3 / 4, 6);
+    expect(containmentSparse(memory, query)).toBeCloseTo(3 / 4, 6);
+    expect(jaccard(query, memory)).toBeLessThan(0.05); // what Jaccard makes of the same pair
+    expect(containmentSparse(sp([9, 1]), memory)).toBe(0);
+    expect(containmentSparse(sp(), memory)).toBe(0);
+  });
+  it('setContainment = |A ∩ B| / min(|A|, |B|)', () => {
+    expect(setContainment(Uint32Array.from([1, 2]), Uint32Array.from([2, 3, 4]))).toBe(1 / 2);
+    expect(setContainment(Uint32Array.from([2]), Uint32Array.from([2, 3, 4]))).toBe(1);
+    expect(setContainment(Uint32Array.from([]), Uint32Array.from([2]))).toBe(0);
   });
 });

@@ -119,6 +119,83 @@ function jaccardSparse(a: SparseVector, b: SparseVector, ctx?: SimilarityContext
   return union > 0 ? inter / union : 0;
 }
 
+/**
+ * Cosine of two sparse vectors: sum(a_i b_i) / (|a| |b|). E7's function: unlike weighted
+ * Jaccard it is not dragged down by every unshared term at full weight, so a near-copy or the
+ * same pattern with renamed variables scores high while unrelated code stays low. Weights must
+ * be finite; either side empty -> 0 (EC-P3-05).
+ */
+export function cosineSparse(a: SparseVector, b: SparseVector, ctx?: SimilarityContext): number {
+  const na = a.indices.length;
+  const nb = b.indices.length;
+  if (na === 0 || nb === 0) return 0;
+  if (!allFinite(a.values) || !allFinite(b.values)) return invalid(ctx);
+  let dot = 0;
+  for (let i = 0, j = 0; i < na && j < nb; ) {
+    const ka = a.indices[i];
+    const kb = b.indices[j];
+    if (ka === kb) dot += a.values[i++] * b.values[j++];
+    else if (ka < kb) i++;
+    else j++;
+  }
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < na; i++) sa += a.values[i] * a.values[i];
+  for (let j = 0; j < nb; j++) sb += b.values[j] * b.values[j];
+  if (sa === 0 || sb === 0) return divisionByZero(ctx, Math.sqrt(sa), Math.sqrt(sb));
+  return Math.max(-1, Math.min(1, dot / Math.sqrt(sa * sb)));
+}
+
+/**
+ * Weighted containment of the LIGHTER side (smaller total weight) in the other: the weight of
+ * its terms that the other side also holds, over its total weight. Length-robust where Jaccard is not: a
+ * four-word query whose terms all occur in a long memory scores near 1, not ~0.1. Symmetric.
+ * Used for divergence in the lexical spaces (E6, E13), never for ranking (a one-word memory
+ * would then match everything that contains its word). Either side empty -> 0.
+ */
+export function containmentSparse(a: SparseVector, b: SparseVector, ctx?: SimilarityContext): number {
+  const na = a.indices.length;
+  const nb = b.indices.length;
+  if (na === 0 || nb === 0) return 0;
+  if (!allFinite(a.values) || !allFinite(b.values)) return invalid(ctx);
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < na; i++) sa += a.values[i];
+  for (let j = 0; j < nb; j++) sb += b.values[j];
+  const aLighter = sa <= sb;
+  let inter = 0;
+  for (let i = 0, j = 0; i < na && j < nb; ) {
+    const ka = a.indices[i];
+    const kb = b.indices[j];
+    if (ka === kb) {
+      // a term counts in full when the other side holds it at all (BM25 length normalisation gives a long text
+      // smaller weights for the same term, which must not read as "partly absent")
+      inter += aLighter ? a.values[i] : b.values[j];
+      i++;
+      j++;
+    } else if (ka < kb) i++;
+    else j++;
+  }
+  const denom = aLighter ? sa : sb;
+  if (!(denom > 0)) return 0;
+  return Math.max(0, Math.min(1, inter / denom));
+}
+
+/** Overlap coefficient of two strictly increasing id lists: |A ∩ B| / min(|A|, |B|). */
+export function setContainment(a: Uint32Array, b: Uint32Array): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let inter = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return inter / Math.min(a.length, b.length);
+}
+
 const POPCOUNT = (() => {
   const t = new Uint8Array(256);
   for (let i = 1; i < 256; i++) t[i] = (i & 1) + t[i >> 1];
@@ -294,6 +371,8 @@ export function similarity(
       return cosine(a as Float32Array, b as Float32Array, ctx);
     case 'jaccard':
       return jaccard(a as SparseVector, b as SparseVector, ctx);
+    case 'sparse-cosine':
+      return cosineSparse(a as SparseVector, b as SparseVector, ctx);
     case 'hamming':
       return hamming(a as BinaryVector, b as BinaryVector, ctx);
     case 'maxsim':

@@ -8,6 +8,9 @@ import {
   activeEmbedderCount,
   cosine,
   detectDivergence,
+  detectFeatureDivergence,
+  sparseFromEntries,
+  type SpaceFeatures,
   formatDivergenceAlert,
   isExcluded,
   isHighlyRelevant,
@@ -175,6 +178,19 @@ describe('US-P3-02 divergence', () => {
   it('a space absent in every recent memory cannot diverge; each low space alerts', () => {
     const alerts = detectDivergence([{ E1: 0.5, E6: 0.1, E7: 0.34 }], 's');
     expect(alerts.map((a) => a.embedder)).toEqual(['E6', 'E7']);
+  });
+  it('from features: a short same-topic query does not alert in E6 / E13 (containment), a switch does', () => {
+    const f32 = (...v: number[]) => Float32Array.from(v);
+    // long memory: terms 1..10 at weight 1; query: terms 1, 2 and 99 (one not in the memory)
+    const long = sparseFromEntries(Array.from({ length: 10 }, (_, i) => [i + 1, 1] as [number, number]));
+    const memory: SpaceFeatures = { E1: f32(1, 0), E6: long, E13: long, E2: f32(1, 0) };
+    const query: SpaceFeatures = { E1: f32(1, 0), E6: sparseFromEntries([[1, 1], [2, 1], [99, 1]]), E2: f32(0, 1) };
+    query.E13 = query.E6;
+    // weighted Jaccard would be 2 / 11 = 0.18 < 0.20; containment of the query is 2 / 3
+    expect(jaccard(query.E6!, long)).toBeCloseTo(2 / 11, 6);
+    expect(detectFeatureDivergence(query, [{ features: memory, text: 'm' }])).toEqual([]); // E2 at 0 ignored too
+    const other: SpaceFeatures = { E1: f32(0, 1), E6: sparseFromEntries([[50, 1], [51, 1]]), E13: sparseFromEntries([[50, 1]]) };
+    expect(detectFeatureDivergence(other, [{ features: memory, text: 'm' }]).map((a) => a.embedder)).toEqual(['E1', 'E6', 'E13']);
   });
   it('formats the seed alert text', () => {
     const [a] = detectDivergence([allAt(0.5, { E1: 0.23 })], 'Discussing authentication implementation');
