@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   deriveQueryTags,
+  isDerivedProfile,
+  tagSpecificity,
+  weightBySpecificity,
   l2FromCosine,
   lateralScore,
   lateralSimilarity,
@@ -69,6 +72,53 @@ describe('tagOverlap: weighted containment |Q ∩ M| / |Q|', () => {
   });
 });
 
+describe('tagOverlap: a derived profile is normalised by its strongest tag', () => {
+  const d = (tag: string, weight: number) => ({ tag, weight, derived: true });
+  const profile = [d('a', 1), d('b', 0.5), d('c', 0.33)];
+  it('sharing the dominant tag scores 1, only a weak one its relative weight', () => {
+    expect(tagOverlap(profile, ['a'])).toBe(1);
+    expect(tagOverlap(profile, ['c', 'x'])).toBeCloseTo(0.33, 12);
+    expect(tagOverlap(profile, ['b'])).toBe(0.5);
+    expect(tagOverlap(profile, ['x'])).toBe(0);
+  });
+  it('takes the strongest shared tag, not a sum: weak tags do not add up', () => {
+    expect(tagOverlap(profile, ['b', 'c'])).toBe(0.5); // a capped sum would give 0.83
+    expect(tagOverlap(profile, new Set(['a', 'b', 'c']))).toBe(1);
+  });
+  it('is scale-free: only relative weights count', () => {
+    expect(tagOverlap([d('a', 4), d('c', 1)], ['c'])).toBe(0.25);
+  });
+  it('explicit tags are unchanged: the same weights without the derived mark are containment', () => {
+    const explicit = [{ tag: 'a', weight: 1 }, { tag: 'b', weight: 0.5 }, { tag: 'c', weight: 0.33 }];
+    expect(isDerivedProfile(explicit)).toBe(false);
+    expect(tagOverlap(explicit, ['a'])).toBeCloseTo(1 / 1.83, 12);
+    expect(tagOverlap(explicit, ['c'])).toBeCloseTo(0.33 / 1.83, 12);
+    // one unmarked entry makes the whole list explicit
+    expect(tagOverlap([d('a', 1), { tag: 'b', weight: 1 }], ['a'])).toBe(0.5);
+    expect(tagOverlap(['a', 'b'], ['a'])).toBe(0.5);
+    expect(isDerivedProfile(['a'])).toBe(false);
+    expect(isDerivedProfile([])).toBe(false);
+    expect(isDerivedProfile(profile)).toBe(true);
+  });
+});
+
+describe('specificity of derived tags', () => {
+  it('tagSpecificity = ln(1 + N / df), df at least 1', () => {
+    expect(tagSpecificity(3, 323)).toBeCloseTo(Math.log(1 + 323 / 3), 12); // 4.688
+    expect(tagSpecificity(3, 323)).toBeCloseTo(4.6883, 4);
+    expect(tagSpecificity(50, 323)).toBeCloseTo(2.0096, 4);
+    expect(tagSpecificity(0, 4)).toBeCloseTo(Math.log(5), 12);
+  });
+  it('weightBySpecificity multiplies each weight by the specificity over the candidates', () => {
+    const cs = [{ tags: ['a'] }, { tags: ['a', 'a'] }, { tags: ['a', 'x'] }, { tags: new Set(['b']) }];
+    const w = weightBySpecificity([{ tag: 'a', weight: 1, derived: true }, { tag: 'b', weight: 0.5, derived: true }], cs);
+    // a: df 3 of 4 -> ln(1 + 4/3) = 0.8473; b: df 1 -> 0.5 * ln 5 = 0.8047
+    expect(w[0]).toMatchObject({ tag: 'a', derived: true });
+    expect(w[0].weight).toBeCloseTo(0.8473, 4);
+    expect(w[1].weight).toBeCloseTo(0.8047, 4);
+  });
+});
+
 describe('deriveQueryTags', () => {
   it('explicit tags win with weight 1; an explicit empty list means none', () => {
     expect(deriveQueryTags(['x', 'y'], [{ tags: ['z'] }], 5)).toEqual([
@@ -85,11 +135,11 @@ describe('deriveQueryTags', () => {
     ];
     // db: 1 + 1/2 = 1.5; perf: 1; btree: 0.5; ops: 1/3; cache: 0.25
     expect(deriveQueryTags(null, docs, 10)).toEqual([
-      { tag: 'db', weight: 1.5 },
-      { tag: 'perf', weight: 1 },
-      { tag: 'btree', weight: 0.5 },
-      { tag: 'ops', weight: 1 / 3 },
-      { tag: 'cache', weight: 0.25 },
+      { tag: 'db', weight: 1.5, derived: true },
+      { tag: 'perf', weight: 1, derived: true },
+      { tag: 'btree', weight: 0.5, derived: true },
+      { tag: 'ops', weight: 1 / 3, derived: true },
+      { tag: 'cache', weight: 0.25, derived: true },
     ]);
     expect(deriveQueryTags(null, docs, 2).map((t) => t.tag)).toEqual(['db', 'perf']);
   });
@@ -176,6 +226,47 @@ describe('recallWithLateral: the dual heap', () => {
     // lateral on: the branch is entered for the 4 far candidates
     recallWithLateral(candidates, ['db'], opts, { onLateralCheck: spy });
     expect(spy).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('recallWithLateral: derived query tags need no typed tag', () => {
+  const opts = { topK: 4, lateralMode: true, lateralDistanceThreshold: 1.2, lateralMaxResults: 3, lateralMinTagOverlap: 0.5 };
+  // the top results are gardening; one of them carries the cross-domain tag 'pruning'
+  const world = [
+    cand('s1', 0.9, 0.5, ['garden', 'pruning']),
+    cand('s2', 0.8, 0.6, ['garden']),
+    cand('s3', 0.7, 0.7, ['garden']),
+    cand('s4', 0.6, 0.8, ['garden']),
+    cand('farGarden', 0, 1.5, ['garden']),
+    cand('gitBranches', 0, 1.5, ['pruning', 'git']),
+  ];
+  it('a far memory sharing the rare context tag is lateral; its overlap is the specificity-weighted relative weight', () => {
+    const derived = [{ tag: 'garden', weight: 1, derived: true }, { tag: 'pruning', weight: 0.5, derived: true }];
+    const r = recallWithLateral(world, derived, opts);
+    // N = 6; garden df 5: 1 * ln(1 + 6/5) = 0.78846; pruning df 2: 0.5 * ln(1 + 6/2) = 0.69315
+    const git = r.find((x) => x.id === 'gitBranches')!;
+    expect(git.mode).toBe('lateral');
+    expect(git.tagOverlap).toBeCloseTo(0.69315 / 0.78846, 4); // 0.8791
+    expect(git.lateralScore).toBeCloseTo(0.6 * 0.87912, 4);
+    expect(r.find((x) => x.id === 'farGarden')!.tagOverlap).toBe(1);
+    expect(r.filter((x) => x.mode === 'standard').map((x) => x.id)).toEqual(['s1', 's2', 's3', 's4']);
+  });
+  it('with containment (the old rule for derived tags) the bridge memory fell under 0.5', () => {
+    expect(tagOverlap([{ tag: 'garden', weight: 1 }, { tag: 'pruning', weight: 0.5 }], ['pruning', 'git'])).toBeCloseTo(1 / 3, 12);
+  });
+  it('explicit tags on the same world keep containment and weight 1 (no specificity)', () => {
+    const r = recallWithLateral(world, ['garden', 'pruning'], opts);
+    expect(r.filter((x) => x.mode === 'lateral').map((x) => [x.id, x.tagOverlap])).toEqual([
+      ['farGarden', 0.5],
+      ['gitBranches', 0.5],
+    ]);
+  });
+  it('accepts a one-shot iterable of candidates with a derived profile', () => {
+    function* gen() {
+      yield* world;
+    }
+    const derived = [{ tag: 'garden', weight: 1, derived: true }, { tag: 'pruning', weight: 0.5, derived: true }];
+    expect(recallWithLateral(gen(), derived, opts).map((x) => x.id)).toEqual(recallWithLateral(world, derived, opts).map((x) => x.id));
   });
 });
 

@@ -36,15 +36,44 @@ export function recencyDecay(createdAt: number, now: number, halfLifeDays: numbe
 export interface WeightedTag {
   tag: string;
   weight: number;
+  /**
+   * True when the tag was derived from the top standard results (deriveQueryTags without explicit
+   * tags), not typed or picked by the person. A query whose tags are all derived is a tag PROFILE
+   * and is matched by `tagOverlap`'s profile rule; otherwise containment.
+   */
+  derived?: boolean;
+}
+
+/** True when the query tags are a derived profile: non-empty and every entry marked derived. */
+export function isDerivedProfile(queryTags: readonly WeightedTag[] | readonly string[]): boolean {
+  return queryTags.length > 0 && queryTags.every((q) => typeof q !== 'string' && q.derived === true);
 }
 
 /**
- * Weighted containment of the query's tags in the memory's tags:
- *   overlap = sum(weight of query tags the memory has) / sum(weight of all query tags).
- * With plain (unweighted) query tags this is |Q ∩ M| / |Q|.
- * Why not Jaccard: Jaccard divides by |Q ∪ M|, so a richly tagged memory is punished for tags the
- * query never mentioned; lateral retrieval asks "does this memory share the query's context?",
- * which containment answers. Empty query tags -> 0 (no context, no lateral results).
+ * Tag overlap of a memory with the query's tags, in [0, 1].
+ *
+ * Explicit query tags (typed or picked; plain strings; any entry not marked `derived`):
+ * weighted containment of the query's tags in the memory's tags,
+ *   overlap = sum(weight of query tags the memory has) / sum(weight of all query tags),
+ * i.e. |Q ∩ M| / |Q| unweighted. Why not Jaccard: Jaccard divides by |Q ∪ M|, so a richly tagged
+ * memory is punished for tags the query never mentioned; lateral retrieval asks "does this memory
+ * share the query's context?", which containment answers.
+ *
+ * Derived query tags (every entry `derived`, see deriveQueryTags): the query's tag PROFILE
+ * normalised by its strongest tag, and the memory scores the relative weight of the strongest
+ * profile tag it shares:
+ *   overlap = max(weight of query tags the memory has) / max(weight of all query tags).
+ * Why: derived tags are not a conjunction the person asked for but a guess at the query's context,
+ * several tags spread over the top results' domains. Containment divides one shared tag by the sum
+ * of all of them (1 of 5 derived tags ~ 0.2-0.3), so a memory sharing the query's single most
+ * telling tag could never reach lateralMinTagOverlap (0.5) and lateral mode returned nothing unless
+ * the person typed the tag (measured on the sample: the 18 designed pairs gave 0 cross-domain
+ * hits). Normalising by the strongest tag keeps the seed's scale: sharing the dominant context tag
+ * = 1, as sharing a typed tag is; sharing only a weak one scores its relative weight (1/3 for the
+ * third-ranked result's tag), so 0.5 still means "at least half as telling as the best tag". The
+ * max (a possibility measure over the fuzzy profile), not a capped sum: several weak, incidental
+ * tags do not add up to one strong shared context. recallWithLateral first re-weights a derived
+ * profile by tag specificity (weightBySpecificity). Empty query tags -> 0 (no lateral results).
  */
 export function tagOverlap(
   queryTags: readonly WeightedTag[] | readonly string[],
@@ -52,14 +81,20 @@ export function tagOverlap(
 ): number {
   if (queryTags.length === 0) return 0;
   const has = memoryTags instanceof Set ? (t: string) => memoryTags.has(t) : (t: string) => (memoryTags as readonly string[]).includes(t);
+  const profile = isDerivedProfile(queryTags);
   let total = 0;
   let shared = 0;
   for (const q of queryTags) {
     const tag = typeof q === 'string' ? q : q.tag;
     const w = typeof q === 'string' ? 1 : q.weight;
     if (!(w > 0)) continue;
-    total += w;
-    if (has(tag)) shared += w;
+    if (profile) {
+      if (w > total) total = w;
+      if (w > shared && has(tag)) shared = w;
+    } else {
+      total += w;
+      if (has(tag)) shared += w;
+    }
   }
   return total > 0 ? shared / total : 0;
 }
@@ -73,7 +108,9 @@ export const SUGGESTED_TAG_WEIGHT = 0.5;
  * The query's tags. Explicit tags win (each weight 1; an explicit empty list means "no tags").
  * Otherwise: the union of the tags of the top QUERY_TAG_SOURCE_RESULTS standard results, the result
  * at rank r (0-based) contributing 1/(r+1) per accepted tag and half that per suggested-only tag;
- * sorted by weight desc then tag asc, capped at `limit`.
+ * sorted by weight desc then tag asc, capped at `limit`. Derived tags are marked `derived: true`:
+ * they are a profile of the query's context, matched by tagOverlap's profile rule and weighed by
+ * specificity in recallWithLateral; explicit tags are not marked and keep containment.
  */
 export function deriveQueryTags(
   explicit: readonly string[] | null,
@@ -93,9 +130,37 @@ export function deriveQueryTags(
     }
   }
   return [...w]
-    .map(([tag, weight]) => ({ tag, weight }))
+    .map(([tag, weight]) => ({ tag, weight, derived: true }))
     .sort((a, b) => b.weight - a.weight || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
     .slice(0, limit);
+}
+
+/**
+ * How specific a tag is in the collection: ln(1 + N / df), df = memories carrying it (at least 1).
+ * A tag on 3 of 323 memories weighs ln(108.7) = 4.69, one on 50 of them ln(7.46) = 2.01.
+ */
+export function tagSpecificity(df: number, n: number): number {
+  return Math.log(1 + Math.max(1, n) / Math.max(1, df));
+}
+
+/**
+ * A derived profile re-weighted by specificity: weight × tagSpecificity(df(tag), N) over the
+ * candidates (the recallable memories). Why: the tags the top results share most are their
+ * DOMAIN tags (garden, running, finance ...), carried by dozens of memories and close to the query
+ * anyway, so a far memory sharing only one of them is the same domain, not a lateral link; the
+ * tags that connect domains (patience, layering, race-condition) are rare. Used for derived
+ * profiles only: explicit tags are what the person asked for and keep weight 1.
+ */
+export function weightBySpecificity(
+  queryTags: readonly WeightedTag[],
+  candidates: readonly Pick<LateralCandidate, 'tags'>[],
+): WeightedTag[] {
+  const wanted = new Set(queryTags.map((q) => q.tag));
+  const df = new Map<string, number>();
+  for (const c of candidates) {
+    for (const t of new Set(c.tags)) if (wanted.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  return queryTags.map((q) => ({ ...q, weight: q.weight * tagSpecificity(df.get(q.tag) ?? 0, candidates.length) }));
 }
 
 /** One memory as the dual-heap pass sees it. */
@@ -157,7 +222,9 @@ function standardOnly(candidates: Iterable<LateralCandidate>, topK: number): Rec
  * match) goes to the standard heap (if pooled); one with distance > threshold goes to the lateral
  * heap when its tag overlap >= min
  * (far candidates that fail the overlap are dropped, as in seed 000's diagram). Lateral off: a
- * separate path with no distance, tag or lateral work at all.
+ * separate path with no distance, tag or lateral work at all. Derived query tags (isDerivedProfile)
+ * are re-weighted by specificity over all candidates first (a second pass; a one-shot iterable is
+ * materialised), then matched by the profile rule; explicit tags go straight to containment.
  */
 export function recallWithLateral(
   candidates: Iterable<LateralCandidate>,
@@ -166,6 +233,13 @@ export function recallWithLateral(
   hooks: LateralHooks = {},
 ): RecallResult[] {
   if (!opts.lateralMode || opts.lateralMaxResults <= 0) return standardOnly(candidates, opts.topK);
+  // a derived profile is weighed by how specific each tag is in this collection (two passes)
+  let pass: Iterable<LateralCandidate> = candidates;
+  if (isDerivedProfile(queryTags)) {
+    const all = Array.isArray(candidates) ? (candidates as LateralCandidate[]) : [...candidates];
+    pass = all;
+    queryTags = weightBySpecificity(queryTags as readonly WeightedTag[], all);
+  }
 
   type Lat = { id: MemoryId; score: number; c: LateralCandidate; overlap: number };
   const standard = new TopKHeap<LateralCandidate>(opts.topK);
@@ -174,7 +248,7 @@ export function recallWithLateral(
   const minOverlap = opts.lateralMinTagOverlap;
   const check = hooks.onLateralCheck;
   const anyQueryTags = queryTags.length > 0;
-  for (const c of candidates) {
+  for (const c of pass) {
     const d = c.distance;
     // Near, or no distance known (NaN: e.g. a memory still waiting for its vector), or a pooled
     // lexical match -> standard only. Seed 000 is vector-only; in our hybrid a memory that contains
