@@ -22,8 +22,11 @@ test('a code memory made relevant by the code space alone, explained space by sp
   await page.getByTestId('nav-graph').click();
   await expect(explore.query).toBeVisible();
 
-  // The seed's E7 threshold (0.8) is above what weighted Jaccard gives two different snippets;
-  // lower it in Settings (this also checks thresholds can be viewed and changed).
+  // The query shares no word with the memory (no BM25 match, E1 below its threshold): only the code
+  // space sees the shared structure. E7's sparse cosine over structural code features gives this
+  // pair 0.52: the same chain of calls, but every identifier and member renamed; the seed's 0.8
+  // asks for a near-copy (renamed local variables only). Lower it in Settings, which also checks
+  // that thresholds can be viewed and changed.
   await page.getByTestId('explore-settings').click();
   const dialog = explore.settingsDialog;
   await expect(dialog.getByTestId('settings-high-E7')).toHaveValue('0.8');

@@ -3,7 +3,7 @@
 // same code the worker does. One encoder call per batch: every text the encoder must see (the
 // texts for E1, the causal clauses for E5, the media captions for E10) goes in one list.
 
-import { extractCausalClauses, meanVector, mediaTexts, RESOURCES_VERSION, type LexicalResources, type MediaText } from '../src/core/features';
+import { extractCausalClauses, FEATURIZER_REVISION, meanVector, mediaTexts, RESOURCES_VERSION, type LexicalResources, type MediaText } from '../src/core/features';
 import { FEATURE_FORMAT_VERSION, serializeFeatures, type SpaceFeatures } from '../src/core/spaces';
 import type { SpaceId } from '../src/core/types';
 import { AppError } from '../src/core/errors';
@@ -34,7 +34,7 @@ export interface FeaturizedItem {
 export const MAX_FEATURE_CHARS = 20_000;
 
 /** Id of the lexical featurizers + resources; stored as `model` on the rows of E2-E4, E6-E9, E11-E13. */
-export const LEXICAL_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}`;
+export const LEXICAL_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}-v${FEATURIZER_REVISION}`;
 
 /** The spaces the sentence encoder produces (their rows carry the encoder's id). */
 export const ENCODER_SPACES: readonly SpaceId[] = ['E1', 'E5', 'E10'];

@@ -63,7 +63,7 @@ describe('embed bridge featurize', () => {
     const q = deserializeFeatures(await bridge.featurizeQuery('two'));
     expect(q.E2).toBeUndefined(); // no temporal spaces for a query
     expect(Array.from(q.E10 as Float32Array)).toEqual(Array.from(q.E1 as Float32Array));
-    expect(bridge.lexicalId()).toMatch(/^spaces\/f\d+-r\d+$/);
+    expect(bridge.lexicalId()).toMatch(/^spaces\/f\d+-r\d+-v\d+$/);
     bridge.dispose();
   });
 

@@ -16,7 +16,7 @@ import {
 import type { EmbedInitOptions, EmbedWorkerApi } from '../../workers/embed.worker';
 import type { FeaturizedItem, FeaturizeItem, SerializedFeatures } from '../../workers/featurize-core';
 import { FEATURE_FORMAT_VERSION } from '../core/spaces/serialize';
-import { RESOURCES_VERSION } from '../core/features/resources';
+import { FEATURIZER_REVISION, RESOURCES_VERSION } from '../core/features/resources';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
 export type { FeaturizedItem, FeaturizeItem, SerializedFeatures };
@@ -26,7 +26,7 @@ export type { FeaturizedItem, FeaturizeItem, SerializedFeatures };
  * Derived from the same constants as LEXICAL_ID in workers/featurize-core.ts (a test checks it),
  * without importing the featurizers into the page.
  */
-export const LEXICAL_FEATURES_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}`;
+export const LEXICAL_FEATURES_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}-v${FEATURIZER_REVISION}`;
 
 /** Computes the thirteen spaces (see workers/featurize-core.ts). */
 export interface SpaceFeaturizer {

@@ -33,11 +33,4 @@ export {
 } from './entities';
 export { lateFeatures, MAX_LATE_TOKENS } from './late';
 
-/**
- * Revision of the featurizers' OUTPUT (not of the storage format or the resources): bumped when
- * a featurizer changes what it stores, so rows computed before can be found stale.
- * 2: E7 structural code features (sparse cosine), E11 without clock times / durations.
- * (To take effect it must be part of LEXICAL_ID in workers/featurize-core.ts and
- * LEXICAL_FEATURES_ID in src/bridge/embed-bridge.ts.)
- */
-export const FEATURIZER_REVISION = 2;
+export { FEATURIZER_REVISION } from './resources';

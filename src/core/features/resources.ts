@@ -2,6 +2,13 @@
 // writes to public/generated/. Parsing is pure; loading (fetch / fs) lives outside the core.
 
 export const RESOURCES_VERSION = 1;
+/**
+ * Revision of the featurizers' OUTPUT (not of the storage format or the resources): bumped when a
+ * featurizer changes what it stores, so rows computed before are found stale and recomputed
+ * (it is part of the lexical producer id, LEXICAL_ID / LEXICAL_FEATURES_ID).
+ * 2: E7 structural code features (sparse cosine), E11 without clock times / durations.
+ */
+export const FEATURIZER_REVISION = 2;
 export const WORD_VECTORS_FILE = 'word-vectors.bin';
 export const LEXICON_FILE = 'lexicon.json';
 

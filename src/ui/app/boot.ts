@@ -3,7 +3,8 @@
 import { createEmbedBridge, type EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
 import { AppError, isAppError } from '../../core/errors';
-import { countMemories, initServices } from '../../services';
+import { countMemories, featurizeMissing, initServices } from '../../services';
+import { useUi } from '../../state/ui-store';
 
 export type BootState =
   | { state: 'starting' }
@@ -85,6 +86,22 @@ export function boot(): MnemographTestApi {
   api.ready.catch(() => {
     /* shown in the UI; the test API's promise must not be an unhandled rejection */
   });
+  // Memories stored by an older encoder or older featurizers (or before a crash mid-import) get
+  // their vectors recomputed in the background once everything is up; search works meanwhile
+  // through whatever spaces they already have.
+  api.ready
+    .then(() => featurizeMissing())
+    .then(
+      (n) => {
+        if (n > 0) useUi.getState().pushToast({ kind: 'info', message: `Updated the search features of ${n} memories.` });
+      },
+      (e: unknown) => {
+        if (!isAppError(e) || (e.code !== 'MODEL_LOAD_FAILED' && e.code !== 'DB_UNAVAILABLE')) {
+          const err = asAppError(e, 'WORKER_CRASHED');
+          useUi.getState().pushToast({ kind: 'error', message: `Could not update older memories' search features: ${err.message}`, code: err.code });
+        }
+      },
+    );
   if (typeof window !== 'undefined') window.__mnemograph = api;
   return api;
 }
