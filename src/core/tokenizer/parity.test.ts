@@ -1,6 +1,7 @@
 // Parity with the reference tokenizer that the model was exported with (tfjs-models USE, as
 // shipped in @energetic-ai/embeddings). Test-only: reads the real vocabulary from node_modules.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer, type Vocabulary } from './sentencepiece';
@@ -21,8 +22,13 @@ function referenceTokenizer(): ReferenceTokenizer {
   return new EmbeddingsModel({ vocabulary, model: null }).tokenizer;
 }
 
+// The evaluation data sits in shared/ beside the checkout (CI clones it there too).
+const LOCOMO_CANDIDATES = [join(__dirname, '../../../../shared/data/locomo-dev.json'), '/work/shared/data/locomo-dev.json'];
+
 function locomoTurns(limit: number): string[] {
-  const data = JSON.parse(readFileSync('/work/shared/data/locomo-dev.json', 'utf8')) as Array<{
+  const file = LOCOMO_CANDIDATES.find((f) => existsSync(f));
+  if (!file) throw new Error(`LoCoMo data not found; looked in ${LOCOMO_CANDIDATES.join(', ')}`);
+  const data = JSON.parse(readFileSync(file, 'utf8')) as Array<{
     conversation: Record<string, unknown>;
   }>;
   const out: string[] = [];
