@@ -266,6 +266,6 @@ async function main(): Promise<void> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
+    process.exitCode = 1;
   });
 }
