@@ -5,21 +5,13 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HYBRID_CONFIG, HybridIndex } from '../../src/core/hybrid';
 import { median, percentile } from '../lib/metrics';
+import { rng, unitVector as unitVectorOf, zipf } from '../lib/synthetic';
+
+const unitVector = (rand: () => number): Float32Array => unitVectorOf(rand, DIM);
 
 const DIM = 512;
 const QUERIES = 200;
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function vocabulary(size: number): string[] {
   const on = ['b', 'c', 'd', 'f', 'g', 'h', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'st', 'tr', 'pl'];
@@ -37,37 +29,7 @@ function vocabulary(size: number): string[] {
   return words;
 }
 
-/** Zipf(s = 1) sampler over `n` ranks via the inverse of the cumulative weights. */
-function zipf(n: number, rand: () => number): () => number {
-  const cum = new Float64Array(n);
-  let s = 0;
-  for (let i = 0; i < n; i++) cum[i] = s += 1 / (i + 1);
-  return () => {
-    const x = rand() * s;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
-function unitVector(rand: () => number): Float32Array {
-  const v = new Float32Array(DIM);
-  let n = 0;
-  for (let i = 0; i < DIM; i++) {
-    // Box-Muller: isotropic directions
-    const g = Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-    v[i] = g;
-    n += g * g;
-  }
-  const inv = 1 / Math.sqrt(n);
-  for (let i = 0; i < DIM; i++) v[i] *= inv;
-  return v;
-}
 
 const ms = () => performance.now();
 

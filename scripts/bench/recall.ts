@@ -26,6 +26,7 @@ import {
   type RecallOptionsInput,
 } from '../../src/core/recall';
 import { median, percentile } from '../lib/metrics';
+import { gaussian, rng, unit, zipf } from '../lib/synthetic';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const DIM = 512;
@@ -37,29 +38,8 @@ const TAGS = [
   'pets', 'school', 'art', 'car', 'home', 'film', 'games', 'weather', 'news', 'ideas', 'plans', 'dreams',
 ];
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function gaussian(rand: () => number): number {
-  return Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-}
 
-function unit(v: Float32Array): Float32Array {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  const inv = 1 / Math.sqrt(s);
-  for (let i = 0; i < v.length; i++) v[i] *= inv;
-  return v;
-}
 
 /** unit(centre + sigma * isotropic noise of norm ~1): cosine to the centre ~ 1 / sqrt(1 + sigma^2). */
 function around(centre: Float32Array | null, sigma: number, rand: () => number): Float32Array {
@@ -86,22 +66,6 @@ function englishWords(limit: number): string[] {
   return Array.from({ length: limit }, (_, i) => on[i % 12] + nu[Math.floor(i / 12) % 5] + on[Math.floor(i / 60) % 12] + nu[Math.floor(i / 720) % 5] + 'n');
 }
 
-function zipf(n: number, rand: () => number): () => number {
-  const cum = new Float64Array(n);
-  let s = 0;
-  for (let i = 0; i < n; i++) cum[i] = s += 1 / (i + 1);
-  return () => {
-    const x = rand() * s;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 interface SynthDoc {
   id: string;
