@@ -146,6 +146,24 @@ describe('MemoryPanel', () => {
     );
   });
 
+  it('keeps focus on Reinforce while the feedback is recorded, so Escape still closes the dialog', async () => {
+    const user = userEvent.setup();
+    let finish: (text: string) => void = () => {};
+    const onReinforce = vi.fn(() => new Promise<string>((resolve) => (finish = resolve)));
+    const onClose = vi.fn();
+    render(<MemoryPanel memory={memory} onClose={onClose} onReinforce={onReinforce} onSuppress={() => {}} />);
+    const button = screen.getByRole('button', { name: 'Reinforce' });
+    await user.click(button);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    await user.click(button); // ignored while busy
+    expect(onReinforce).toHaveBeenCalledTimes(1);
+    finish('recorded');
+    await waitFor(() => expect(screen.getByTestId('memory-feedback-message').textContent).toContain('recorded'));
+    expect(document.activeElement).toBe(button);
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalled();
+  });
+
   it('Reinforce without a returned text shows the standard reply; negative valence gets a thumbs down', async () => {
     const user = userEvent.setup();
     const onReinforce = vi.fn();

@@ -416,7 +416,10 @@ function Feedback(props: {
     }
   };
 
+  // Busy buttons use aria-disabled, not disabled: a focused button that becomes disabled drops
+  // focus to <body>, out of the dialog, and Escape would no longer close it.
   const reinforce = () => {
+    if (busy) return;
     let v: number;
     try {
       const parsed = parseNumberField(valence);
@@ -433,6 +436,7 @@ function Feedback(props: {
   };
 
   const suppress = () => {
+    if (busy) return;
     const r = reason.trim();
     if (r.length > MAX_REASON_LENGTH) {
       setMessage('');
@@ -459,7 +463,7 @@ function Feedback(props: {
             data-testid="memory-valence"
             onChange={(e) => setValence(e.target.value)}
           />
-          <button type="button" className="mg-btn mg-btn--primary" disabled={busy} onClick={reinforce} data-testid="memory-reinforce">
+          <button type="button" className="mg-btn mg-btn--primary" aria-disabled={busy} onClick={reinforce} data-testid="memory-reinforce">
             Reinforce
           </button>
         </div>
@@ -476,7 +480,7 @@ function Feedback(props: {
             data-testid="memory-suppress-reason"
             onChange={(e) => setReason(e.target.value)}
           />
-          <button type="button" className="mg-btn mg-btn--danger" disabled={busy} onClick={suppress} data-testid="memory-suppress">
+          <button type="button" className="mg-btn mg-btn--danger" aria-disabled={busy} onClick={suppress} data-testid="memory-suppress">
             Suppress
           </button>
         </div>
