@@ -8,7 +8,7 @@
 // frequency). Removing a document marks its slot dead and fixes df / N / total length at once,
 // so scores stay exact; dead postings are skipped while scoring and dropped by a compaction
 // once dead slots outnumber live ones. Slots are never reused before compaction, so a stale
-// posting can never be credited to a new document.
+// posting can never be credited to a new document by mistake.
 
 import { AppError } from './errors';
 import type { MemoryId } from './types';

@@ -168,7 +168,7 @@ export class HybridIndex {
     return this.matrix.subarray(row * this.dim, (row + 1) * this.dim);
   }
 
-  /** Add or replace a document. Invalid input throws an AppError and leaves the index unchanged. */
+  /** Add or replace a document; invalid input throws an AppError and leaves the index unchanged. */
   upsert(doc: IndexDoc): void {
     this.validate(doc);
     // Stored without its vector: the vector lives only in the matrix row.
