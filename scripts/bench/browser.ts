@@ -7,56 +7,18 @@
 //   BROWSER_BENCH_DIST=/some/dist npx tsx scripts/bench/browser.ts
 //   BROWSER_BENCH_BACKEND=wasm|webgpu|auto (default wasm: headless Chromium has no WebGPU adapter)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
+import { serveStatic } from '../lib/static-server';
 import type { EngineBenchResult, LatencySummary } from '../../src/diagnostics/engine-bench';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const SIZES = [1000, 10000];
 const QUERIES = 100;
 const EMBED_TEXTS = 200;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.bin': 'application/octet-stream',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-};
-
-/** A static server with the same cross-origin isolation headers as `vite preview`, on a free port. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    const body = readFileSync(file);
-    res.writeHead(200, {
-      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Content-Length': body.byteLength,
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-    });
-    res.end(body);
-  });
-  return new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-  });
-}
 
 /**
  * A diagnostics-only build (no PWA, no React plugin: the page is plain TS) with the same worker
@@ -112,7 +74,7 @@ export async function run(): Promise<Record<string, number>> {
   const dist = resolve(process.env.BROWSER_BENCH_DIST ?? join(ROOT, 'dist'));
   const backend = process.env.BROWSER_BENCH_BACKEND ?? 'wasm';
   const served = ensureBuild(dist);
-  const { server, url } = await serve(served);
+  const { server, url } = await serveStatic(served);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     // precise-memory-info: performance.memory without the 100 KB bucketing and the 20 min cache

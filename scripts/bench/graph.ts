@@ -5,49 +5,15 @@
 //   npx tsx scripts/bench/graph.ts            (builds dist/ first if dist/graph-lab.html is missing)
 //   GRAPH_LAB_DIST=/some/dist npx tsx scripts/bench/graph.ts
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
+import { serveStatic } from '../lib/static-server';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
 const SIZES = [200, 2000];
 const FRAMES = 60;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-};
-
-/** A tiny static server with the same cross-origin isolation headers as `vite preview`. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-    });
-    res.end(readFileSync(file));
-  });
-  return new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(4190, '127.0.0.1', () => ok({ server, url: 'http://127.0.0.1:4190' }));
-  });
-}
 
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -64,7 +30,7 @@ export async function run(): Promise<Record<string, number>> {
     const b = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('vite build failed; see the output above');
   }
-  const { server, url } = await serve(dist);
+  const { server, url } = await serveStatic(dist, 4190);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   const out: Record<string, number> = {};
   try {
