@@ -11,12 +11,16 @@ export const DEFAULT_IMPORTANCE = 0.5;
 
 export interface NewMemoryInput {
   text: string;
+  /** "a, b" or ['a', 'b']; normalised (lowercase, spaces -> '-', deduplicated). */
   tags?: string | string[];
+  /** 0..1, default 0.5. */
   importance?: number;
   source?: string;
   media?: MediaRef[];
+  /** Valid-time interval (epoch ms); defaults: from now, open-ended. */
   validFrom?: number;
   validTo?: number | null;
+  /** Only for imports; the app's current session otherwise. */
   sessionId?: string;
   /** Only for imports of past memories (epoch ms); defaults to now. */
   createdAt?: number;

@@ -3,25 +3,13 @@
 import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, RetrievalMode, ScoredHit } from '../core/types';
 import type { PipelineResult } from '../core/pipeline';
 import type { DivergenceAlert } from '../core/spaces';
+import type { NewMemoryInput } from '../core/validate';
 
-export interface AddMemoryInput {
-  text: string;
-  /** "a, b" or ['a', 'b']; normalised (lowercase, spaces -> '-', deduplicated). */
-  tags?: string | string[];
-  /** 0..1, default 0.5. */
-  importance?: number;
-  source?: string;
-  media?: MediaRef[];
-  /** Valid-time interval (epoch ms); defaults: from now, open-ended. */
-  validFrom?: number;
-  validTo?: number | null;
-}
+/** What a person captures (the core's NewMemoryInput minus the import-only fields). */
+export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
 
-export interface ImportMemoryInput extends AddMemoryInput {
-  /** When it happened (epoch ms); default now. */
-  createdAt?: number;
-  sessionId?: string;
-}
+/** A memory imported with its own time and session (the sample collection, backups). */
+export type ImportMemoryInput = NewMemoryInput;
 
 export interface ImportOptions {
   signal?: AbortSignal;
