@@ -1,5 +1,8 @@
 // The error catalogue: every failure a person can meet has a code and says what they can do.
 // Errors cross worker boundaries as plain envelopes ({ code, message }), never as bare strings.
+// One way in (`toAppError`) and one abort test (`isAborted`) for every layer; messages that
+// carry a value (a range, a count, a name) are built by the functions in MESSAGES, so the
+// wording of every error lives in this file.
 
 export const ERROR_CATALOGUE = {
   EMPTY_TEXT: 'A memory needs some text. Type something, then save.',
@@ -17,10 +20,24 @@ export const ERROR_CATALOGUE = {
   TIMEOUT: 'The operation took too long and was stopped. Try again.',
   ABORTED: 'The operation was cancelled.',
   NOT_FOUND: 'That memory no longer exists.',
+  NOT_READY: 'Your memories are still loading. Try again in a moment.',
   INVALID_EMBEDDING: 'An embedding held an invalid value (NaN or Infinity).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Messages that carry a value. Each returns the text of one AppError; callers pick the code. */
+export const MESSAGES = {
+  /** "<name> must be <want> (got <value>)." for an option or setting out of its range. */
+  outOfRange: (name: string, want: string, got?: unknown): string =>
+    `${name} must be ${want}${got === undefined ? '' : ` (got ${String(got)})`}.`,
+  /** A text field longer than its limit. */
+  tooLong: (what: string, max: number): string => `${what} must be text of at most ${max} characters.`,
+  /** The encoder returned a vector of the wrong size. */
+  wrongDimension: (got: number, want: number): string => `The encoder returned ${got} dimensions; expected ${want}.`,
+  /** A batch call returned the wrong number of items. */
+  wrongCount: (what: string, got: number, want: number): string => `Expected ${want} ${what}, got ${got}.`,
+} as const;
 
 export interface ErrorEnvelope {
   code: ErrorCode;
@@ -47,4 +64,47 @@ export class AppError extends Error {
 
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
+}
+
+const isKnownCode = (c: unknown): c is ErrorCode => typeof c === 'string' && Object.hasOwn(ERROR_CATALOGUE, c);
+
+/** A plain { code, message } object as it arrives from a worker (not an Error instance). */
+export function isErrorEnvelope(e: unknown): e is ErrorEnvelope {
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    !(e instanceof Error) &&
+    isKnownCode((e as ErrorEnvelope).code) &&
+    typeof (e as ErrorEnvelope).message === 'string'
+  );
+}
+
+/** A cancellation, whatever raised it: our ABORTED, or a DOM / fetch / Comlink AbortError. */
+export function isAborted(e: unknown): boolean {
+  if (e instanceof AppError) return e.code === 'ABORTED';
+  if (isErrorEnvelope(e)) return e.code === 'ABORTED';
+  return !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'AbortError';
+}
+
+/** Any description of what went wrong, for `detail` and logs. */
+export function describeError(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  if (e && typeof e === 'object' && 'message' in e) return String((e as { message: unknown }).message);
+  return String(e);
+}
+
+/**
+ * Any thrown value as an AppError: an AppError as it is, an envelope from a worker rebuilt,
+ * an abort as ABORTED, anything else as `fallback` with what it said kept in `detail`.
+ */
+export function toAppError(e: unknown, fallback: ErrorCode = 'WORKER_CRASHED'): AppError {
+  if (e instanceof AppError) return e;
+  if (isErrorEnvelope(e)) return AppError.fromEnvelope(e);
+  if (isAborted(e)) return new AppError('ABORTED', undefined, describeError(e));
+  return new AppError(fallback, undefined, describeError(e));
+}
+
+/** Any thrown value as a plain envelope that survives structured cloning (a worker's answer). */
+export function toEnvelope(e: unknown, fallback: ErrorCode = 'WORKER_CRASHED'): ErrorEnvelope {
+  return toAppError(e, fallback).toEnvelope();
 }
