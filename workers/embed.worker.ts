@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { AppError, isAppError, type ErrorEnvelope } from '../src/core/errors';
+import { AppError, toEnvelope } from '../src/core/errors';
 import { createTokenizer } from '../src/core/tokenizer';
 import { fetchUseLite } from '../src/embed/fetch-model';
 import type { EmbedBackend, EmbedderInfo, EmbedLoadProgress } from '../src/embed/types';
@@ -14,36 +14,8 @@ import { createUseLiteEncoder, type UseLiteEncoder } from '../src/embed/use-lite
 import { failureText, fallbackMessage, webGpuDeclined, type AdapterFacts } from '../src/embed/webgpu-choice';
 import type { LexicalResources } from '../src/core/features';
 import { getResources } from '../src/features/resources';
-import {
-  buffersOf,
-  featurizeItems,
-  featurizeQueryText,
-  LEXICAL_ID,
-  resourcesOrFail,
-  type FeaturizedItem,
-  type FeaturizeItem,
-  type SerializedFeatures,
-} from './featurize-core';
-
-export interface EmbedInitOptions {
-  /** Folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
-  modelUrl?: string;
-  /** Folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */
-  wasmPath?: string;
-  /** 'auto' (default): WebGPU if it works here, else WASM. */
-  backend?: 'auto' | 'webgpu' | 'wasm';
-  batchSize?: number;
-  /**
-   * A WebGPU warm-up slower than this falls back to WASM ('auto', default 30 s) or fails
-   * ('webgpu', default 120 s: asked for explicitly, a slow adapter is still what was wanted).
-   */
-  webgpuWarmUpTimeoutMs?: number;
-  /**
-   * 'auto' declines a software fallback adapter (SwiftShader: about 30x slower than WASM here);
-   * true tries it anyway. 'webgpu' always accepts one.
-   */
-  allowSoftwareWebGpu?: boolean;
-}
+import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures } from '../src/protocol/embed';
+import { buffersOf, featurizeItems, featurizeQueryText, resourcesOrFail } from './featurize-core';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
@@ -55,12 +27,6 @@ let loading: Promise<EmbedderInfo> | undefined;
 let artifactsForFallback: tf.io.ModelArtifacts | undefined;
 let wasmPathPrefix = '';
 const inflight = new Map<number, AbortController>();
-
-function toEnvelope(e: unknown, fallback: AppError['code']): ErrorEnvelope {
-  if (isAppError(e)) return e.toEnvelope();
-  const detail = e instanceof Error ? e.message : String(e);
-  return new AppError(fallback, undefined, detail).toEnvelope();
-}
 
 async function useWasm(): Promise<void> {
   setWasmPaths(wasmPathPrefix);
@@ -213,10 +179,11 @@ const api = {
   async init(opts: EmbedInitOptions = {}, onProgress?: ProgressFn): Promise<EmbedderInfo> {
     // Progress goes through a Comlink proxy; never let a closed page break the load.
     const report: ProgressFn = (p) => {
+      const closed = (e: unknown) => console.debug('[mnemograph] load progress not delivered (the page went away)', e);
       try {
-        void Promise.resolve(onProgress?.(p)).catch(() => undefined);
-      } catch {
-        /* ignore */
+        void Promise.resolve(onProgress?.(p)).catch(closed);
+      } catch (e) {
+        closed(e);
       }
     };
     progressSink = report;
@@ -237,17 +204,10 @@ const api = {
 
   /** One vector per text, transferred. `requestId` lets cancel() stop it between batches. */
   async embed(texts: string[], requestId: number): Promise<Float32Array[]> {
-    if (!encoder) throw new AppError('MODEL_LOAD_FAILED', undefined, 'embed() before init()').toEnvelope();
-    const ac = new AbortController();
-    inflight.set(requestId, ac);
-    try {
-      const vectors = await encoder.embed(texts, ac.signal);
+    return tracked(requestId, async (signal) => {
+      const vectors = await encoder!.embed(texts, signal);
       return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
-    } catch (e) {
-      throw toEnvelope(e, 'MODEL_LOAD_FAILED');
-    } finally {
-      inflight.delete(requestId);
-    }
+    });
   },
 
   /** All thirteen spaces of each item (serialised, buffers transferred). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/core/errors';
 import type { IndexDoc } from '../src/core/hybrid';
-import { createEngineApi, EngineCore, toEnvelope } from './engine-core';
+import { ERROR_CATALOGUE } from '../src/core/errors';
+import { createEngineApi, EngineCore } from './engine-core';
 
 const doc = (id: string, text: string, vector: number[] | null = null): IndexDoc => ({
   id,
@@ -50,9 +51,18 @@ describe('engine api', () => {
     const api = createEngineApi(new EngineCore());
     const e = await api.upsert(doc('a', 'x')).catch((x: unknown) => x);
     expect(e).not.toBeInstanceOf(Error);
-    expect(e).toMatchObject({ code: 'INVALID_CONFIG' });
+    expect(e).toMatchObject({ code: 'NOT_READY', message: ERROR_CATALOGUE.NOT_READY });
     expect(structuredClone(e)).toEqual(e);
-    expect(toEnvelope(new TypeError('boom'))).toEqual({ code: 'WORKER_CRASHED', message: 'The search engine failed unexpectedly.', detail: 'TypeError: boom' });
+    // a bug (not an AppError) leaves as WORKER_CRASHED with what it said kept as detail
+    const core = new EngineCore();
+    core.stats = () => {
+      throw new TypeError('boom');
+    };
+    expect(await createEngineApi(core).stats().catch((x: unknown) => x)).toEqual({
+      code: 'WORKER_CRASHED',
+      message: ERROR_CATALOGUE.WORKER_CRASHED,
+      detail: 'TypeError: boom',
+    });
   });
 });
 
@@ -60,7 +70,7 @@ describe('engine api', () => {
 
 import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../src/core/spaces';
 import { transferable } from '../src/bridge/engine-bridge';
-import type { EngineDoc } from './engine-core';
+import type { EngineDoc } from '../src/protocol/engine';
 
 const sparse = (...terms: number[]) => serializeSpace('E6', sparseFromEntries(terms.map((t) => [t, 1] as [number, number])));
 

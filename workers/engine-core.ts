@@ -7,9 +7,9 @@
 //   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
-import { AppError, type ErrorEnvelope } from '../src/core/errors';
+import { AppError } from '../src/core/errors';
 import { HybridIndex, type HybridConfig, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
-import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext, type PipelineResult } from '../src/core/pipeline';
+import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
 import {
   buildNeighbourMatrix,
   FeedbackState,
@@ -27,87 +27,22 @@ import {
   deserializeFeatures,
   selectRecentWindow,
   TEMPORAL_SPACES,
-  type DivergenceAlert,
   type SimilarityConfig,
   type SpaceFeatures,
 } from '../src/core/spaces';
-import type { MemoryId, ScoredHit, SpaceId } from '../src/core/types';
-
-/** Serialised features, one buffer per present space (serializeSpace format). */
-export type SerializedFeatures = Partial<Record<SpaceId, ArrayBuffer>>;
-
-/** An index doc as the engine takes it: plus the recall fields and, optionally, its spaces. */
-export interface EngineDoc extends IndexDoc {
-  /** Scope of associative hops and of the divergence window. */
-  sessionId?: string;
-  /** Derived tags (lateral tag overlap counts them). */
-  suggestedTags?: string[];
-  /** E2..E13 (and optionally E1; default: `vector`). Absent = only the hybrid knows it. */
-  features?: SerializedFeatures;
-}
-
-export interface EngineLoadOptions {
-  dim: number;
-  config?: Partial<HybridConfig>;
-  similarity?: SimilarityConfig;
-  /** Default recall options (validated; applied under every call's own options). */
-  recallDefaults?: RecallOptionsInput;
-  /** The stored feedback log (malformed events are skipped and counted). */
-  feedback?: readonly unknown[];
-  /** Persisted evaluator state; null / absent = a fresh evaluator. */
-  evaluator?: LateralEvaluatorState | null;
-}
-
-export interface EngineStats {
-  loaded: boolean;
-  dim: number;
-  size: number;
-  /** Memories with space features. */
-  spaces: number;
-  searches: number;
-  recalls: number;
-  cancelled: number;
-  lastSearchMs: number;
-  lastRecallMs: number;
-  lastLoadMs: number;
-  /** Stored feedback events that were malformed and ignored. */
-  feedbackSkipped: number;
-}
-
-export interface EngineRecallQuery {
-  text: string;
-  features: SerializedFeatures;
-  /** Explicit query tags for lateral overlap (else derived from the top results). */
-  tags?: string[];
-}
-
-export interface EngineRecallOutcome {
-  results: PipelineResult[];
-  /** The evaluator's new state when this recall changed it (lateral results returned), else null. */
-  evaluator: LateralEvaluatorState | null;
-}
-
-export interface EngineDivergenceQuery {
-  features: SerializedFeatures;
-  now: number;
-  sessionId: string;
-  /** Leave this memory out of the recent window (the one just captured). */
-  excludeId?: MemoryId;
-}
-
-export interface EngineDivergenceOutcome {
-  alerts: DivergenceAlert[];
-  /** The recent window compared against, newest first. */
-  recent: { id: MemoryId; text: string; createdAt: number; sessionId: string }[];
-}
-
-export type EngineFeedbackEvent = FeedbackEvent;
-
-export interface EngineFeedbackOutcome {
-  /** The memory was among the remembered lateral results (the evaluator counted it). */
-  wasLateral: boolean;
-  evaluator: LateralEvaluatorState;
-}
+import type { MemoryId, ScoredHit } from '../src/core/types';
+import type {
+  EngineDivergenceOutcome,
+  EngineDivergenceQuery,
+  EngineDoc,
+  EngineFeedbackEvent,
+  EngineFeedbackOutcome,
+  EngineLoadOptions,
+  EngineRecallOutcome,
+  EngineRecallQuery,
+  EngineStats,
+} from '../src/protocol/engine';
+import { guardApi } from '../src/protocol/guard';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -356,45 +291,30 @@ export class EngineCore {
   }
 
   private require(): HybridIndex {
-    if (!this.index) throw new AppError('INVALID_CONFIG', 'The search index is not loaded yet.');
+    if (!this.index) throw new AppError('NOT_READY');
     return this.index;
   }
 }
 
-/** Any thrown value as a plain envelope that survives structured cloning. */
-export function toEnvelope(e: unknown): ErrorEnvelope {
-  if (e instanceof AppError) return e.toEnvelope();
-  const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return { code: 'WORKER_CRASHED', message: 'The search engine failed unexpectedly.', detail };
-}
-
-/** Wraps every method so failures cross the boundary as ErrorEnvelope, never as bare Errors. */
+/** The engine's API as the worker exposes it: every failure leaves as an ErrorEnvelope. */
 export function createEngineApi(core: EngineCore = new EngineCore()) {
-  const guard =
-    <A extends unknown[], R>(fn: (...a: A) => R) =>
-    async (...a: A): Promise<Awaited<R>> => {
-      try {
-        return await fn(...a);
-      } catch (e) {
-        throw toEnvelope(e); // a plain object: Comlink passes it through unchanged
-      }
-    };
-  return {
-    load: guard((docs: EngineDoc[], opts: EngineLoadOptions) => core.load(docs, opts)),
-    upsert: guard((doc: EngineDoc) => core.upsert(doc)),
-    upsertMany: guard((docs: EngineDoc[]) => core.upsertMany(docs)),
-    remove: guard((id: MemoryId) => core.remove(id)),
-    search: guard((q: HybridQuery, opts: HybridSearchOptions, requestId?: number) => core.search(q, opts, requestId)),
-    recall: guard((q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId)),
-    divergence: guard((q: EngineDivergenceQuery) => core.divergence(q)),
-    recordFeedback: guard((e: EngineFeedbackEvent) => core.recordFeedback(e)),
-    setSimilarityConfig: guard((c: SimilarityConfig) => core.setSimilarityConfig(c)),
-    setRecallDefaults: guard((o: RecallOptionsInput) => core.setRecallDefaults(o)),
-    lateralStatus: guard(() => core.lateralStatus()),
-    reEnableLateral: guard(() => core.reEnableLateral()),
-    cancel: guard((requestId: number) => core.cancel(requestId)),
-    stats: guard(() => core.stats()),
-  };
+  return guardApi(
+    {
+      load: (docs: EngineDoc[], opts: EngineLoadOptions) => core.load(docs, opts),
+      upsert: (doc: EngineDoc) => core.upsert(doc),
+      upsertMany: (docs: EngineDoc[]) => core.upsertMany(docs),
+      remove: (id: MemoryId) => core.remove(id),
+      search: (q: HybridQuery, opts: HybridSearchOptions, requestId?: number) => core.search(q, opts, requestId),
+      recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
+      divergence: (q: EngineDivergenceQuery) => core.divergence(q),
+      recordFeedback: (e: EngineFeedbackEvent) => core.recordFeedback(e),
+      setSimilarityConfig: (c: SimilarityConfig) => core.setSimilarityConfig(c),
+      setRecallDefaults: (o: RecallOptionsInput) => core.setRecallDefaults(o),
+      lateralStatus: () => core.lateralStatus(),
+      reEnableLateral: () => core.reEnableLateral(),
+      cancel: (requestId: number) => core.cancel(requestId),
+      stats: () => core.stats(),
+    },
+    'WORKER_CRASHED',
+  );
 }
-
-export type EngineApi = ReturnType<typeof createEngineApi>;

@@ -1,4 +1,5 @@
-// The search engine worker: owns the HybridIndex. All logic is in engine-core.ts.
+// The search engine worker: exposes the engine (logic in engine-core.ts) over Comlink. Its type
+// is the protocol's method list; the client (src/bridge/engine-bridge.ts) derives from it.
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { createEngineApi } from './engine-core';

@@ -3,41 +3,18 @@
 // same code the worker does. One encoder call per batch: every text the encoder must see (the
 // texts for E1, the causal clauses for E5, the media captions for E10) goes in one list.
 
-import { extractCausalClauses, FEATURIZER_REVISION, meanVector, mediaTexts, RESOURCES_VERSION, type LexicalResources, type MediaText } from '../src/core/features';
-import { FEATURE_FORMAT_VERSION, serializeFeatures, type SpaceFeatures } from '../src/core/spaces';
-import type { SpaceId } from '../src/core/types';
-import { AppError } from '../src/core/errors';
+import { extractCausalClauses, meanVector, mediaTexts, type LexicalResources } from '../src/core/features';
+import { serializeFeatures, type SerializedFeatures, type SpaceFeatures } from '../src/core/spaces';
+import { AppError, describeError, MESSAGES } from '../src/core/errors';
+import type { FeaturizedItem, FeaturizeItem } from '../src/protocol/embed';
 import { prepareForEmbedding } from '../src/embed/types';
 import { featurizeLexical, featurizeQuery, type TextEncoder } from '../src/features';
-
-/** Serialised features, one buffer per present space (serializeSpace format). */
-export type SerializedFeatures = Partial<Record<SpaceId, ArrayBuffer>>;
-
-export interface FeaturizeItem {
-  text: string;
-  createdAt: number;
-  /** 0-based position of the memory within its session (E4). */
-  sessionPosition: number;
-  media?: readonly MediaText[];
-}
-
-export interface FeaturizedItem {
-  spaces: SerializedFeatures;
-  /** The text was longer than the encoder's bounded prefix (Memory.embedTruncated). */
-  truncated: boolean;
-}
 
 /**
  * Characters of a memory the lexical featurizers read. They are linear in the text (E9, E12 and
  * NER the slowest); a multi-MB paste keeps its meaning in its first pages.
  */
 export const MAX_FEATURE_CHARS = 20_000;
-
-/** Id of the lexical featurizers + resources; stored as `model` on the rows of E2-E4, E6-E9, E11-E13. */
-export const LEXICAL_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}-v${FEATURIZER_REVISION}`;
-
-/** The spaces the sentence encoder produces (their rows carry the encoder's id). */
-export const ENCODER_SPACES: readonly SpaceId[] = ['E1', 'E5', 'E10'];
 
 function boundedText(text: string): string {
   return text.length <= MAX_FEATURE_CHARS ? text : text.slice(0, MAX_FEATURE_CHARS);
@@ -63,7 +40,7 @@ export async function featurizeItems(
   const texts: string[] = [];
   const plan: { e1: number; clauses: [number, number]; captions: [number, number] }[] = [];
   for (const it of items) {
-    if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    if (signal?.aborted) throw new AppError('ABORTED');
     const text = boundedText(it.text);
     features.push(featurizeLexical({ text, createdAt: it.createdAt, sessionPosition: it.sessionPosition }, resources));
     const e1 = texts.push(it.text) - 1;
@@ -76,7 +53,7 @@ export async function featurizeItems(
     plan.push({ e1, clauses: [c0, c0 + clauses.length], captions: [m0, m0 + captions.length] });
   }
   const vecs = texts.length ? await boundedEncoder(encoder).embed(texts, signal) : [];
-  if (vecs.length !== texts.length) throw new Error(`the encoder returned ${vecs.length} vectors for ${texts.length} texts`);
+  if (vecs.length !== texts.length) throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('vectors', vecs.length, texts.length));
   return items.map((it, i) => {
     const f = features[i];
     const p = plan[i];
@@ -110,6 +87,6 @@ export async function resourcesOrFail(load: () => Promise<LexicalResources>): Pr
   try {
     return await load();
   } catch (e) {
-    throw new AppError('MODEL_LOAD_FAILED', RESOURCES_MISSING_MESSAGE, e instanceof Error ? e.message : String(e));
+    throw new AppError('MODEL_LOAD_FAILED', RESOURCES_MISSING_MESSAGE, describeError(e));
   }
 }

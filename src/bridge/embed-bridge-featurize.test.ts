@@ -7,7 +7,8 @@ import { AppError } from '../core/errors';
 import type { LexicalResources } from '../core/features';
 import { deserializeFeatures } from '../core/spaces';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
-import { buffersOf, featurizeItems, featurizeQueryText, resourcesOrFail, RESOURCES_MISSING_MESSAGE, type FeaturizeItem } from '../../workers/featurize-core';
+import { buffersOf, featurizeItems, featurizeQueryText, resourcesOrFail, RESOURCES_MISSING_MESSAGE } from '../../workers/featurize-core';
+import type { FeaturizeItem } from '../protocol/embed';
 import { createFakeEmbedder } from '../services/testing';
 import { createEmbedBridge } from './embed-bridge';
 import type { WorkerHandle } from './worker-lifecycle';
@@ -83,6 +84,6 @@ describe('embed bridge featurize', () => {
   it('missing resources become MODEL_LOAD_FAILED with the fix in the message', async () => {
     const e = await resourcesOrFail(() => Promise.reject(new Error('Could not load /generated/lexicon.json (HTTP 404)'))).catch((x) => x);
     expect(e).toBeInstanceOf(AppError);
-    expect(e).toMatchObject({ code: 'MODEL_LOAD_FAILED', message: RESOURCES_MISSING_MESSAGE, detail: 'Could not load /generated/lexicon.json (HTTP 404)' });
+    expect(e).toMatchObject({ code: 'MODEL_LOAD_FAILED', message: RESOURCES_MISSING_MESSAGE, detail: 'Error: Could not load /generated/lexicon.json (HTTP 404)' });
   });
 });

@@ -3,7 +3,7 @@
 // between the chunks of a bulk import), AbortSignal, timeouts, crash -> WORKER_CRASHED and a
 // fresh worker on the next call, load progress for the UI.
 import * as Comlink from 'comlink';
-import { AppError } from '../core/errors';
+import { AppError, MESSAGES } from '../core/errors';
 import {
   MAX_EMBED_CHARS,
   USE_LITE_DIM,
@@ -13,28 +13,11 @@ import {
   type EmbedderInfo,
   type EmbedLoadProgress,
 } from '../embed/types';
-import type { EmbedInitOptions, EmbedWorkerApi } from '../../workers/embed.worker';
-import type { FeaturizedItem, FeaturizeItem, SerializedFeatures } from '../../workers/featurize-core';
-import { FEATURE_FORMAT_VERSION } from '../core/spaces/serialize';
-import { FEATURIZER_REVISION, RESOURCES_VERSION } from '../core/features/resources';
+import type { EmbedWorkerApi } from '../../workers/embed.worker';
+import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type SpaceFeaturizer } from '../protocol/embed';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
-export type { FeaturizedItem, FeaturizeItem, SerializedFeatures };
-
-/**
- * Id of the lexical featurizers + resources (the `model` of the rows of E2-E4, E6-E9, E11-E13).
- * Derived from the same constants as LEXICAL_ID in workers/featurize-core.ts (a test checks it),
- * without importing the featurizers into the page.
- */
-export const LEXICAL_FEATURES_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}-v${FEATURIZER_REVISION}`;
-
-/** Computes the thirteen spaces (see workers/featurize-core.ts). */
-export interface SpaceFeaturizer {
-  /** Id stored as `model` on the non-encoder rows; rows with another id are stale. */
-  lexicalId(): string;
-  featurize(items: FeaturizeItem[], signal?: AbortSignal): Promise<FeaturizedItem[]>;
-  featurizeQuery(text: string, signal?: AbortSignal): Promise<SerializedFeatures>;
-}
+export type * from '../protocol/embed';
 
 export interface EmbedBridgeOptions {
   spawn?: () => WorkerHandle;
@@ -58,6 +41,11 @@ export interface EmbedBridge extends Embedder, SpaceFeaturizer {
   onProgress(listener: (p: EmbedLoadProgress) => void): () => void;
   progress(): EmbedLoadProgress | null;
   dispose(): void;
+}
+
+/** Tells the worker to stop a call the caller gave up on. Best effort: if the worker is gone, so is the call. */
+function cancelInWorker(r: Comlink.Remote<EmbedWorkerApi>, requestId: number): void {
+  r.cancel(requestId).catch((e: unknown) => console.debug('[mnemograph] cancel not delivered (the encoder is restarting)', e));
 }
 
 export function spawnEmbedWorker(): WorkerHandle {
@@ -108,10 +96,10 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     const requestId = nextRequestId++;
     const vectors = await life.call((remote) => remote.embed(texts, requestId), {
       signal,
-      onAbort: (remote) => void remote.cancel(requestId).catch(() => undefined),
+      onAbort: (remote) => cancelInWorker(remote, requestId),
     });
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
-      throw new AppError('INVALID_EMBEDDING', undefined, `expected ${texts.length} vectors, got ${vectors?.length}`);
+      throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('vectors', vectors?.length ?? 0, texts.length));
     }
     return vectors;
   }
@@ -119,7 +107,7 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
   const featurizeChunk = Math.max(1, opts.featurizeChunkSize ?? 16);
 
   return {
-    lexicalId: () => LEXICAL_FEATURES_ID,
+    lexicalId: () => LEXICAL_ID,
     async featurize(items, signal) {
       if (!Array.isArray(items)) throw new AppError('INVALID_OPTION', 'featurize() takes an array of items');
       if (signal?.aborted) throw new AppError('ABORTED');
@@ -129,10 +117,10 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
         const requestId = nextRequestId++;
         const got = await life.call((remote) => remote.featurize(part, requestId), {
           signal,
-          onAbort: (remote) => void remote.cancel(requestId).catch(() => undefined),
+          onAbort: (remote) => cancelInWorker(remote, requestId),
         });
         if (!Array.isArray(got) || got.length !== part.length)
-          throw new AppError('INVALID_EMBEDDING', undefined, `expected ${part.length} feature sets, got ${got?.length}`);
+          throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('feature sets', got?.length ?? 0, part.length));
         out.push(...got);
       }
       return out;
@@ -143,7 +131,7 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
       const requestId = nextRequestId++;
       return life.call((remote) => remote.featurizeQuery(text, requestId), {
         signal,
-        onAbort: (remote) => void remote.cancel(requestId).catch(() => undefined),
+        onAbort: (remote) => cancelInWorker(remote, requestId),
       });
     },
     async embed(texts, signal) {

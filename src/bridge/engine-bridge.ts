@@ -5,69 +5,29 @@
 
 import * as Comlink from 'comlink';
 import type { AppError } from '../core/errors';
-import type { HybridConfig, HybridQuery, HybridSearchOptions } from '../core/hybrid';
-import type { LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
-import type { SimilarityConfig } from '../core/spaces';
-import type { MemoryId, ScoredHit } from '../core/types';
 import type { EngineApi } from '../../workers/engine.worker';
-import type {
-  EngineDivergenceOutcome,
-  EngineDivergenceQuery,
-  EngineDoc,
-  EngineFeedbackEvent,
-  EngineFeedbackOutcome,
-  EngineRecallOutcome,
-  EngineRecallQuery,
-  EngineStats,
-  SerializedFeatures,
-} from '../../workers/engine-core';
+import type { EngineDoc, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
-export type {
-  EngineDivergenceOutcome,
-  EngineDivergenceQuery,
-  EngineDoc,
-  EngineFeedbackEvent,
-  EngineFeedbackOutcome,
-  EngineRecallOutcome,
-  EngineRecallQuery,
-  EngineStats,
-  WorkerHandle,
-};
+export type * from '../protocol/engine';
+export type { WorkerHandle };
 
-/** What the services need from the engine. */
-export interface EngineClient {
+/** A worker method as the services call it: a trailing request id becomes an AbortSignal. */
+type WithSignal<F> = F extends (...args: [...infer A, (number | undefined)?]) => infer R ? (...args: [...A, AbortSignal?]) => R : never;
+
+/**
+ * What the services need from the engine: the worker's own methods (derived from its API type,
+ * not restated), the two cancellable ones taking an AbortSignal, plus start and dispose. `load`
+ * and `cancel` stay inside the bridge.
+ */
+export type EngineClient = Omit<EngineApi, 'load' | 'cancel' | 'search' | 'recall'> & {
+  search: WithSignal<EngineApi['search']>;
+  /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
+  recall: WithSignal<EngineApi['recall']>;
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
-  /** A doc with its features (buffers transferred: do not reuse them afterwards). */
-  upsert(doc: EngineDoc): Promise<void>;
-  /** Many docs in one message (imports); all or nothing. */
-  upsertMany(docs: EngineDoc[]): Promise<void>;
-  remove(id: MemoryId): Promise<void>;
-  search(q: HybridQuery, opts: HybridSearchOptions, signal?: AbortSignal): Promise<ScoredHit[]>;
-  /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
-  recall(q: EngineRecallQuery, opts: RecallOptionsInput, signal?: AbortSignal): Promise<EngineRecallOutcome>;
-  divergence(q: EngineDivergenceQuery): Promise<EngineDivergenceOutcome>;
-  recordFeedback(e: EngineFeedbackEvent): Promise<EngineFeedbackOutcome>;
-  setSimilarityConfig(c: SimilarityConfig): Promise<void>;
-  setRecallDefaults(o: RecallOptionsInput): Promise<void>;
-  lateralStatus(): Promise<LateralStatus>;
-  reEnableLateral(): Promise<LateralEvaluatorState>;
-  stats(): Promise<EngineStats>;
   dispose(): void;
-}
-
-/** Everything needed to fill a fresh engine: read from the database on every (re)start. */
-export interface EngineSnapshot {
-  docs: EngineDoc[];
-  dim: number;
-  config?: Partial<HybridConfig>;
-  similarity?: SimilarityConfig;
-  recallDefaults?: RecallOptionsInput;
-  /** The stored feedback log. */
-  feedback?: unknown[];
-  evaluator?: LateralEvaluatorState | null;
-}
+};
 
 export interface EngineBridgeOptions {
   source: () => Promise<EngineSnapshot>;
@@ -77,6 +37,11 @@ export interface EngineBridgeOptions {
   loadTimeoutMs?: number;
   /** Told when the worker died or hung; it restarts (and reloads) on next use. */
   onCrash?: (error: AppError) => void;
+}
+
+/** Tells the worker to skip a superseded call. Best effort: if the worker is gone, so is the call. */
+function cancelInWorker(r: Comlink.Remote<EngineApi>, requestId: number): void {
+  r.cancel(requestId).catch((e: unknown) => console.debug('[mnemograph] cancel not delivered (the engine is restarting)', e));
 }
 
 export function spawnEngineWorker(): WorkerHandle {
@@ -130,16 +95,9 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     serial: true,
     onCrash: opts.onCrash,
     setup: async (remote) => {
-      const snap = await opts.source();
-      const { docs, buffers } = transferable(snap.docs);
-      await remote.load(Comlink.transfer(docs, buffers), {
-        dim: snap.dim,
-        config: snap.config,
-        similarity: snap.similarity,
-        recallDefaults: snap.recallDefaults,
-        feedback: snap.feedback,
-        evaluator: snap.evaluator,
-      });
+      const { docs: all, ...options } = await opts.source();
+      const { docs, buffers } = transferable(all);
+      await remote.load(Comlink.transfer(docs, buffers), options);
     },
   });
 
@@ -166,7 +124,7 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
       return life.call((r) => r.search(q, o, requestId), {
         signal,
         // the worker yields before searching, so a cancel sent now skips the work
-        onAbort: (r) => void r.cancel(requestId).catch(() => undefined),
+        onAbort: (r) => cancelInWorker(r, requestId),
       });
     },
     recall(q, o, signal) {
@@ -176,7 +134,7 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
       return life.call((r) => r.recall(q, o, requestId), {
         signal,
         timeoutMs: ms,
-        onAbort: (r) => void r.cancel(requestId).catch(() => undefined),
+        onAbort: (r) => cancelInWorker(r, requestId),
       });
     },
     divergence: (q) => life.call((r) => r.divergence(q)),

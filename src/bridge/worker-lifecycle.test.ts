@@ -140,7 +140,7 @@ describe('WorkerLifecycle', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'INVALID_OPTION', message: 'bad option', detail: 'k' });
     const boom = await life.call((r) => r.boom()).catch((e: unknown) => e);
-    expect(boom).toMatchObject({ code: 'MODEL_LOAD_FAILED', detail: 'kaboom' });
+    expect(boom).toMatchObject({ code: 'MODEL_LOAD_FAILED', detail: 'Error: kaboom' });
     life.dispose();
   });
 

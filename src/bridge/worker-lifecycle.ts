@@ -3,7 +3,7 @@
 // pending call rejects WORKER_CRASHED and the next call starts a fresh worker, optional idle
 // shutdown. Errors from the worker arrive as ErrorEnvelopes and leave as AppErrors.
 import * as Comlink from 'comlink';
-import { AppError, type ErrorCode, type ErrorEnvelope } from '../core/errors';
+import { AppError, toAppError, type ErrorCode } from '../core/errors';
 
 /** A started worker, abstracted so tests can drive a MessageChannel and simulate crashes. */
 export interface WorkerHandle {
@@ -52,22 +52,6 @@ export interface CallOptions<Api> {
   timeoutMs?: number;
   /** Told the caller gave up (abort); e.g. forward a cancel(requestId) to the worker. */
   onAbort?: (remote: Comlink.Remote<Api>) => void;
-}
-
-export function isErrorEnvelope(e: unknown): e is ErrorEnvelope {
-  return (
-    !!e &&
-    typeof e === 'object' &&
-    !(e instanceof Error) &&
-    typeof (e as ErrorEnvelope).code === 'string' &&
-    typeof (e as ErrorEnvelope).message === 'string'
-  );
-}
-
-export function toAppError(e: unknown, fallback: ErrorCode): AppError {
-  if (e instanceof AppError) return e;
-  if (isErrorEnvelope(e)) return AppError.fromEnvelope(e);
-  return new AppError(fallback, undefined, e instanceof Error ? e.message : String(e));
 }
 
 interface Running<Api> {
@@ -181,8 +165,9 @@ export class WorkerLifecycle<Api> {
     if (this.running === r) this.running = null;
     try {
       r.remote[Comlink.releaseProxy]();
-    } catch {
-      /* the port may already be gone */
+    } catch (e) {
+      // the port is already closed (the worker died first): nothing left to release
+      console.debug('[mnemograph] worker proxy already released', e);
     }
     r.handle.terminate();
     r.markDied();

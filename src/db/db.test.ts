@@ -6,7 +6,7 @@ import type { MemoryRow } from './schema';
 import { MnemographDb, openDb } from './db';
 import { insertMemory, liveMemoryCountQuery, loadLiveMemories, tombstoneMemory } from './repo';
 import { packSpace, packVector, unpackVector } from './vectors';
-import { isQuotaError, toAppError } from './errors';
+import { isQuotaError, storageError } from './errors';
 
 let n = 0;
 const fresh = () => `db-test-${Date.now()}-${n++}`;
@@ -131,8 +131,8 @@ describe('atomic writes and quota', () => {
     expect(isQuotaError(wrapped)).toBe(true);
     expect(isQuotaError({ name: 'BulkError', failures: [new Error('x'), quota()] })).toBe(true);
     expect(isQuotaError(new Dexie.AbortError('other'))).toBe(false);
-    expect(toAppError(wrapped).code).toBe('QUOTA_EXCEEDED');
-    expect(toAppError(new Dexie.ConstraintError('dup')).code).toBe('DB_UNAVAILABLE');
+    expect(storageError(wrapped).code).toBe('QUOTA_EXCEEDED');
+    expect(storageError(new Dexie.ConstraintError('dup')).code).toBe('DB_UNAVAILABLE');
   });
 });
 

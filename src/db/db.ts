@@ -3,7 +3,7 @@
 import Dexie, { type Table } from 'dexie';
 import { AppError } from '../core/errors';
 import { normaliseTags } from '../core/validate';
-import { toAppError } from './errors';
+import { storageError } from './errors';
 import {
   DB_NAME,
   DB_VERSION,
@@ -74,7 +74,7 @@ export class MnemographDb extends Dexie {
 
   /** Maps a failure of an operation on this database to an AppError. */
   fail(e: unknown): AppError {
-    return toAppError(e, this.closedReason());
+    return storageError(e, this.closedReason());
   }
 }
 

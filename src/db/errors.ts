@@ -1,6 +1,6 @@
 // Maps IndexedDB / Dexie failures to the app's error catalogue.
 
-import { AppError } from '../core/errors';
+import { AppError, describeError } from '../core/errors';
 
 const QUOTA_NAMES = new Set(['QuotaExceededError', 'NS_ERROR_DOM_QUOTA_REACHED']);
 
@@ -21,16 +21,14 @@ function nameOf(e: unknown): string {
   return e && typeof e === 'object' && typeof (e as { name?: unknown }).name === 'string' ? (e as { name: string }).name : '';
 }
 
-function detailOf(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${e.message}`;
-  return String(e);
-}
+const detailOf = describeError;
 
 /**
- * Turns any storage failure into an AppError. `closedBecause` is the status error to report
+ * Turns any storage failure into an AppError (the storage counterpart of the core's toAppError:
+ * it reads Dexie's and IndexedDB's error names). `closedBecause` is the status error to report
  * when the database was closed on purpose (another tab upgraded it).
  */
-export function toAppError(e: unknown, closedBecause?: AppError | null): AppError {
+export function storageError(e: unknown, closedBecause?: AppError | null): AppError {
   if (e instanceof AppError) return e;
   if (isQuotaError(e)) return new AppError('QUOTA_EXCEEDED', undefined, detailOf(e));
   const name = nameOf(e);

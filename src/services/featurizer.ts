@@ -8,14 +8,12 @@ import { deserializeSpace, serializeSpace } from '../core/spaces';
 import type { SpaceId } from '../core/types';
 import type { VectorRow } from '../db/schema';
 import { packSpace, packVector } from '../db/vectors';
-import type { FeaturizedItem, FeaturizeItem, SerializedFeatures, SpaceFeaturizer } from '../bridge/embed-bridge';
+import { isEncoderSpace, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type SpaceFeaturizer } from '../protocol/embed';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
 
 export type { FeaturizedItem, FeaturizeItem, SerializedFeatures, SpaceFeaturizer };
 
-/** The spaces the sentence encoder produces: their rows carry the encoder's id as `model`. */
-export const ENCODER_SPACES: ReadonlySet<SpaceId> = new Set<SpaceId>(['E1', 'E5', 'E10']);
-
+export { isEncoderSpace };
 export const TEMPORAL_ONLY_ID = 'temporal-only/v1';
 
 export function isSpaceFeaturizer(x: unknown): x is SpaceFeaturizer {
@@ -62,7 +60,7 @@ export function featureRows(memoryId: string, e1: Float32Array, spaces: Serializ
   const rows: VectorRow[] = [packVector(memoryId, 'E1', e1, ids.encoder)];
   for (const [space, buf] of Object.entries(spaces) as [SpaceId, ArrayBuffer | undefined][]) {
     if (space === 'E1' || !buf) continue;
-    rows.push(packSpace(memoryId, space, buf, ENCODER_SPACES.has(space) ? ids.encoder : ids.lexical));
+    rows.push(packSpace(memoryId, space, buf, isEncoderSpace(space) ? ids.encoder : ids.lexical));
   }
   return rows;
 }

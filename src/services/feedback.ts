@@ -4,7 +4,7 @@
 import { AppError } from '../core/errors';
 import { formatReinforce, validateValence } from '../core/recall';
 import type { MemoryId } from '../core/types';
-import type { EngineFeedbackEvent } from '../bridge/engine-bridge';
+import type { EngineFeedbackEvent } from '../protocol/engine';
 import type { FeedbackRow } from '../db/schema';
 import type { FeedbackInput } from './types';
 

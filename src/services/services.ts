@@ -45,11 +45,12 @@ import {
 } from '../db/repo';
 import type { FeedbackRow, MemoryRow, VectorRow } from '../db/schema';
 import { unpackVector } from '../db/vectors';
-import type { EngineClient, EngineDoc, EngineSnapshot } from '../bridge/engine-bridge';
+import type { EngineClient } from '../bridge/engine-bridge';
+import type { EngineDoc, EngineSnapshot } from '../protocol/engine';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
 import { explainHit } from './explain';
 import {
-  ENCODER_SPACES,
+  isEncoderSpace,
   copyFeatures,
   embedderFeaturizer,
   featureRows,
@@ -249,7 +250,7 @@ export class MnemographServices {
   }
 
   private isCurrent(row: VectorRow, p = this.producers()): boolean {
-    return row.model === (ENCODER_SPACES.has(row.space) ? p.encoder : p.lexical);
+    return row.model === (isEncoderSpace(row.space) ? p.encoder : p.lexical);
   }
 
   /**

@@ -11,11 +11,10 @@ import { positionFeatures } from '../core/features';
 import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../core/spaces';
 import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
-import { LEXICAL_FEATURES_ID } from '../bridge/embed-bridge';
 import { MnemographDb, openDb } from '../db/db';
 import { MnemographServices } from './services';
 import { packVector } from '../db/vectors';
-import { LEXICAL_ID } from '../../workers/featurize-core';
+import { LEXICAL_ID } from '../protocol/embed';
 import {
   acceptSuggestedTag,
   addMemory,
@@ -72,10 +71,6 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
 }
 
 describe('ingest', () => {
-  it('the lexical id of the page matches the worker featurizer', () => {
-    expect(LEXICAL_FEATURES_ID).toBe(LEXICAL_ID);
-  });
-
   it('stores a row per present space: E7 only with code, E10 only with media, E1-E4 always', async () => {
     await start();
     const prose = await addMemory({ text: 'Walked along the river with Anna after lunch; the weather was lovely.' });
@@ -92,7 +87,7 @@ describe('ingest', () => {
     expect(m).toContain('E10');
     // encoder spaces carry the encoder's id, the rest the featurizer's
     const rows = await services().db.vectors.where('memoryId').equals(code.id).toArray();
-    for (const r of rows) expect(r.model).toBe(['E1', 'E5', 'E10'].includes(r.space) ? 'fake-hash/v1' : LEXICAL_FEATURES_ID);
+    for (const r of rows) expect(r.model).toBe(['E1', 'E5', 'E10'].includes(r.space) ? 'fake-hash/v1' : LEXICAL_ID);
     expect(rows.find((r) => r.space === 'E1')!.dtype).toBe('float32');
     expect((await services().engine.stats()).spaces).toBe(3);
   });

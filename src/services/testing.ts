@@ -6,7 +6,7 @@ import { AppError } from '../core/errors';
 import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo } from '../embed/types';
 import { createEngineApi, EngineCore } from '../../workers/engine-core';
 import { createEngineBridge, type EngineClient, type EngineSnapshot, type WorkerHandle } from '../bridge/engine-bridge';
-import { LEXICAL_FEATURES_ID, type FeaturizeItem, type SpaceFeaturizer } from '../bridge/embed-bridge';
+import { LEXICAL_ID, type FeaturizeItem, type SpaceFeaturizer } from '../protocol/embed';
 import { featurizeItems, featurizeQueryText } from '../../workers/featurize-core';
 import type { LexicalResources } from '../core/features';
 
@@ -95,7 +95,7 @@ export function createChannelEngine(): ChannelEngine {
 export function createLocalFeaturizer(embedder: Embedder, resources: LexicalResources): SpaceFeaturizer & { calls: number } {
   const f = {
     calls: 0,
-    lexicalId: () => LEXICAL_FEATURES_ID,
+    lexicalId: () => LEXICAL_ID,
     async featurize(items: FeaturizeItem[], signal?: AbortSignal) {
       f.calls++;
       return featurizeItems(items, embedder, resources, signal);

@@ -65,7 +65,7 @@ export {
   type SpaceVector,
 } from './vectors';
 export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } from './features';
-export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION } from './serialize';
+export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION, type SerializedFeatures } from './serialize';
 export { weightedSimilarity } from './relevance';
 export { detectFeatureDivergence, divergenceSimilarities } from './divergence';
 export { blendSpaceScores, spaceSubsetConfig, BLEND_PRESETS, type SpaceCandidate, type BlendOptions, type BlendedHit } from './rank';

@@ -13,6 +13,9 @@ import { SPACE_IDS, SPACES, spaceLabel } from './registry';
 import type { EntityFeatures, SparseVector, TokenMatrix } from './vectors';
 
 export const FEATURE_FORMAT_VERSION = 1;
+
+/** A memory's or query's features as they cross a worker boundary or rest in the database: one buffer per present space. */
+export type SerializedFeatures = Partial<Record<SpaceId, ArrayBuffer>>;
 const TAG = { dense: 1, sparse: 2, binary: 3, tokens: 4, entity: 5 } as const;
 type Kind = keyof typeof TAG;
 
@@ -162,8 +165,8 @@ export function deserializeSpace(id: SpaceId, buf: ArrayBuffer): NonNullable<Spa
 }
 
 /** One buffer per present space. */
-export function serializeFeatures(f: SpaceFeatures): Partial<Record<SpaceId, ArrayBuffer>> {
-  const out: Partial<Record<SpaceId, ArrayBuffer>> = {};
+export function serializeFeatures(f: SpaceFeatures): SerializedFeatures {
+  const out: SerializedFeatures = {};
   for (const id of SPACE_IDS) {
     const v = f[id];
     if (v !== undefined) out[id] = serializeSpace(id, v);
@@ -171,7 +174,7 @@ export function serializeFeatures(f: SpaceFeatures): Partial<Record<SpaceId, Arr
   return out;
 }
 
-export function deserializeFeatures(rows: Partial<Record<SpaceId, ArrayBuffer>>): SpaceFeatures {
+export function deserializeFeatures(rows: SerializedFeatures): SpaceFeatures {
   const out: SpaceFeatures = {};
   for (const id of SPACE_IDS) {
     const b = rows[id];

@@ -7,8 +7,8 @@ import { fmt, kindName, nodeAriaLabel, type GraphModel, type GraphNode } from '.
 import { radiiFor } from './geometry';
 import { buildScene, drawFrame, type Scene, type Transform } from './draw';
 import { buildHitIndex, hitTest, moveInIndex, visibleBounds, circleInBounds, type HitIndex } from './hitTest';
-import { layoutRequestFor } from './layout';
-import { createLayoutRunner, type LayoutRunner, type LayoutSource } from './layoutClient';
+import { computeLayout, layoutRequestFor } from './layout';
+import { createLayoutRunner, type LayoutRunner, type LayoutSource } from '../../bridge/layout-bridge';
 import { resolveTheme, type GraphTheme, type ThemePreference } from './theme';
 import { Legend } from './Legend';
 import './recall-graph.css';
@@ -244,7 +244,7 @@ export function RecallGraph(props: RecallGraphProps) {
 
   // Layout whenever the model changes, warm-started from the previous positions.
   useEffect(() => {
-    if (!runner.current) runner.current = createLayoutRunner({ forceMainThread: props.layout?.forceMainThread });
+    if (!runner.current) runner.current = createLayoutRunner({ fallback: computeLayout, forceMainThread: props.layout?.forceMainThread });
     let cancelled = false;
     let anim = 0;
     const t0 = performance.now();

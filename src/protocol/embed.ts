@@ -1,0 +1,63 @@
+// The embed worker's protocol: what the page sends and gets back, shared by the worker
+// (workers/embed.worker.ts, workers/featurize-core.ts) and its client (src/bridge/embed-bridge.ts).
+// The method signatures themselves are derived from the worker's `typeof api` (EmbedWorkerApi).
+
+import { FEATURIZER_REVISION, RESOURCES_VERSION, type MediaText } from '../core/features';
+import { FEATURE_FORMAT_VERSION, type SerializedFeatures } from '../core/spaces';
+import type { SpaceId } from '../core/types';
+
+export type { SerializedFeatures };
+
+/** One memory to featurize. */
+export interface FeaturizeItem {
+  text: string;
+  createdAt: number;
+  /** 0-based position of the memory within its session (E4). */
+  sessionPosition: number;
+  media?: readonly MediaText[];
+}
+
+export interface FeaturizedItem {
+  spaces: SerializedFeatures;
+  /** The text was longer than the encoder's bounded prefix (Memory.embedTruncated). */
+  truncated: boolean;
+}
+
+export interface EmbedInitOptions {
+  /** Folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
+  modelUrl?: string;
+  /** Folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */
+  wasmPath?: string;
+  /** 'auto' (default): WebGPU if it works here, else WASM. */
+  backend?: 'auto' | 'webgpu' | 'wasm';
+  batchSize?: number;
+  /**
+   * A WebGPU warm-up slower than this falls back to WASM ('auto', default 30 s) or fails
+   * ('webgpu', default 120 s: asked for explicitly, a slow adapter is still what was wanted).
+   */
+  webgpuWarmUpTimeoutMs?: number;
+  /**
+   * 'auto' declines a software fallback adapter (SwiftShader: about 30x slower than WASM here);
+   * true tries it anyway. 'webgpu' always accepts one.
+   */
+  allowSoftwareWebGpu?: boolean;
+}
+
+/** The spaces the sentence encoder produces: their stored rows carry the encoder's id as `model`. */
+export const ENCODER_SPACES: readonly SpaceId[] = ['E1', 'E5', 'E10'];
+
+export const isEncoderSpace = (s: SpaceId): boolean => ENCODER_SPACES.includes(s);
+
+/**
+ * Id of the lexical featurizers + their resources: the `model` of the stored rows of every space
+ * the encoder does not produce. A row with another id is stale and is recomputed.
+ */
+export const LEXICAL_ID = `spaces/f${FEATURE_FORMAT_VERSION}-r${RESOURCES_VERSION}-v${FEATURIZER_REVISION}`;
+
+/** Computes the thirteen spaces (the embed bridge in the app; a local featurizer in tests and Node). */
+export interface SpaceFeaturizer {
+  /** Id stored as `model` on the non-encoder rows; rows with another id are stale. */
+  lexicalId(): string;
+  featurize(items: FeaturizeItem[], signal?: AbortSignal): Promise<FeaturizedItem[]>;
+  featurizeQuery(text: string, signal?: AbortSignal): Promise<SerializedFeatures>;
+}

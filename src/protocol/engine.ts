@@ -1,0 +1,91 @@
+// The engine worker's protocol: the messages' payloads, shared by the worker
+// (workers/engine-core.ts, workers/engine.worker.ts) and its client (src/bridge/engine-bridge.ts).
+// The method signatures are derived from the worker's `typeof api` (EngineApi), not restated.
+
+import type { HybridConfig, IndexDoc } from '../core/hybrid';
+import type { PipelineResult } from '../core/pipeline';
+import type { FeedbackEvent, LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
+import type { DivergenceAlert, SerializedFeatures, SimilarityConfig } from '../core/spaces';
+import type { MemoryId } from '../core/types';
+
+export type { SerializedFeatures };
+
+/** An index doc as the engine takes it: plus the recall fields and, optionally, its spaces. */
+export interface EngineDoc extends IndexDoc {
+  /** Scope of associative hops and of the divergence window. */
+  sessionId?: string;
+  /** Derived tags (lateral tag overlap counts them). */
+  suggestedTags?: string[];
+  /** E2..E13 (and optionally E1; default: `vector`). Absent = only the hybrid knows it. */
+  features?: SerializedFeatures;
+}
+
+export interface EngineLoadOptions {
+  dim: number;
+  config?: Partial<HybridConfig>;
+  similarity?: SimilarityConfig;
+  /** Default recall options (validated; applied under every call's own options). */
+  recallDefaults?: RecallOptionsInput;
+  /** The stored feedback log (malformed events are skipped and counted). */
+  feedback?: readonly unknown[];
+  /** Persisted evaluator state; null / absent = a fresh evaluator. */
+  evaluator?: LateralEvaluatorState | null;
+}
+
+/** Everything a fresh engine is filled with, read from the database on every (re)start. */
+export interface EngineSnapshot extends EngineLoadOptions {
+  docs: EngineDoc[];
+}
+
+export interface EngineStats {
+  loaded: boolean;
+  dim: number;
+  size: number;
+  /** Memories with space features. */
+  spaces: number;
+  searches: number;
+  recalls: number;
+  cancelled: number;
+  lastSearchMs: number;
+  lastRecallMs: number;
+  lastLoadMs: number;
+  /** Stored feedback events that were malformed and ignored. */
+  feedbackSkipped: number;
+}
+
+export interface EngineRecallQuery {
+  text: string;
+  features: SerializedFeatures;
+  /** Explicit query tags for lateral overlap (else derived from the top results). */
+  tags?: string[];
+}
+
+export interface EngineRecallOutcome {
+  results: PipelineResult[];
+  /** The evaluator's new state when this recall changed it (lateral results returned), else null. */
+  evaluator: LateralEvaluatorState | null;
+}
+
+export interface EngineDivergenceQuery {
+  features: SerializedFeatures;
+  now: number;
+  sessionId: string;
+  /** Leave this memory out of the recent window (the one just captured). */
+  excludeId?: MemoryId;
+}
+
+export interface EngineDivergenceOutcome {
+  alerts: DivergenceAlert[];
+  /** The recent window compared against, newest first. */
+  recent: { id: MemoryId; text: string; createdAt: number; sessionId: string }[];
+}
+
+export type EngineFeedbackEvent = FeedbackEvent;
+
+export interface EngineFeedbackOutcome {
+  /** The memory was among the remembered lateral results (the evaluator counted it). */
+  wasLateral: boolean;
+  evaluator: LateralEvaluatorState;
+}
+
+export type { LateralStatus };
