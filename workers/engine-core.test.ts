@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/core/errors';
-import type { IndexDoc } from '../src/core/hybrid';
-import { ERROR_CATALOGUE } from '../src/core/errors';
+import { AppError, ERROR_CATALOGUE } from '../src/core/errors';
 import { createEngineApi, EngineCore } from './engine-core';
+import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../src/core/spaces';
+import { transferable } from '../src/bridge/engine-bridge';
+import type { EngineDoc } from '../src/protocol/engine';
 
-const doc = (id: string, text: string, vector: number[] | null = null): IndexDoc => ({
+/** A memory as the services send it: its vector is its E1 feature. */
+const doc = (id: string, text: string, vector: number[] | null = null): EngineDoc => ({
   id,
   text,
   tags: [],
@@ -13,7 +15,7 @@ const doc = (id: string, text: string, vector: number[] | null = null): IndexDoc
   validFrom: 1,
   validTo: null,
   status: 'active',
-  vector: vector && new Float32Array(vector),
+  ...(vector ? { features: { E1: serializeSpace('E1', new Float32Array(vector)) } } : {}),
 });
 
 describe('EngineCore', () => {
@@ -68,14 +70,12 @@ describe('engine api', () => {
 
 // ---- the thirteen spaces, feedback, evaluator, settings -------------------------------------
 
-import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../src/core/spaces';
-import { transferable } from '../src/bridge/engine-bridge';
-import type { EngineDoc } from '../src/protocol/engine';
 
 const sparse = (...terms: number[]) => serializeSpace('E6', sparseFromEntries(terms.map((t) => [t, 1] as [number, number])));
 
 function edoc(id: string, text: string, vector: number[], over: Partial<EngineDoc> = {}): EngineDoc {
-  return { ...doc(id, text, vector), sessionId: 's', suggestedTags: [], ...over };
+  const base = doc(id, text, vector);
+  return { ...base, sessionId: 's', suggestedTags: [], ...over, features: { ...base.features, ...over.features } };
 }
 
 describe('EngineCore with spaces', () => {
@@ -97,10 +97,12 @@ describe('EngineCore with spaces', () => {
     expect(a.spaces.relevance.relevantSpaces).toEqual(['E1', 'E6']);
     expect(a.spaces.highlyRelevant).toBe(false); // 2 spaces < 3
     // a status change arrives without features: the spaces stay
-    core.upsert(edoc('a', 'red apple', [1, 0], { status: 'archived' }));
+    core.upsert({ ...doc('a', 'red apple'), sessionId: 's', suggestedTags: [], status: 'archived' });
     expect(core.stats().spaces).toBe(2);
     const again = await core.recall(q, { topK: 2, includeArchived: true });
-    expect(again.results.find((r) => r.id === 'a')!.spaces.sims.E6).toBeCloseTo(1, 6);
+    const kept = again.results.find((r) => r.id === 'a')!;
+    expect(kept.spaces.sims.E6).toBeCloseTo(1, 6);
+    expect(kept.why.cosine).toBeCloseTo(1, 6); // and so does its vector
     core.remove('a');
     expect(core.stats()).toMatchObject({ size: 1, spaces: 1 });
   });
@@ -176,12 +178,12 @@ describe('EngineCore with spaces', () => {
     expect(out.alerts[0].recentMemorySummary).toBe('recent one');
   });
 
-  it('transferable moves vector and feature buffers once and copies a shared one', () => {
+  it('transferable moves feature buffers once and copies a shared one', () => {
     const shared = new ArrayBuffer(8);
     const d1 = edoc('a', 'x', [1, 0], { features: { E6: shared } });
     const d2 = edoc('b', 'y', [0, 1], { features: { E6: shared } });
     const { docs, buffers } = transferable([d1, d2]);
-    expect(buffers).toEqual([d1.vector!.buffer, shared, d2.vector!.buffer]);
+    expect(buffers).toEqual([d1.features!.E1, shared, d2.features!.E1]);
     expect(docs[1].features!.E6).not.toBe(shared);
     expect(docs[1].features!.E6!.byteLength).toBe(8);
   });

@@ -106,11 +106,11 @@ export class EngineCore {
 
   private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc): void {
     const { features, ...doc } = d;
-    // no features = a status / tag change: the memory keeps its spaces (E1 follows the vector)
+    // Features given: they replace all of the memory's spaces, E1 (the hybrid's vector) included;
+    // no E1 among them = not embedded by the current encoder. None given: a status or tag change,
+    // and the memory keeps the spaces and the vector it has.
     const f: SpaceFeatures = features ? deserializeFeatures(features) : { ...spaces.features(doc.id) };
-    if (doc.vector && (!features || !f.E1)) f.E1 = doc.vector;
-    else if (!doc.vector && !features) delete f.E1;
-    index.upsert(doc);
+    index.upsert({ ...doc, vector: f.E1 ?? null });
     if (Object.keys(f).length > 0) spaces.upsert(doc.id, f);
     else spaces.remove(doc.id);
     meta.set(doc.id, { createdAt: doc.createdAt, sessionId: doc.sessionId ?? '' });
@@ -125,9 +125,10 @@ export class EngineCore {
   upsertMany(docs: EngineDoc[]): void {
     const index = this.require();
     const probe = new HybridIndex(index.dim);
-    for (const d of docs) {
-      probe.upsert({ ...d, features: undefined, text: '', tags: [] } as IndexDoc); // validates fields and vectors cheaply
-      if (d.features) deserializeFeatures(d.features); // refuses unreadable features
+    for (const { features, ...d } of docs) {
+      // refuses unreadable features, then checks the fields and the vector cheaply (no text)
+      const e1 = features ? deserializeFeatures(features).E1 : this.spaces.features(d.id)?.E1;
+      probe.upsert({ ...d, vector: e1 ?? null, text: '', tags: [] } satisfies IndexDoc);
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
     this.matrix = null;

@@ -1,11 +1,12 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import type { IndexDoc } from '../core/hybrid';
+import { serializeSpace } from '../core/spaces';
+import type { EngineDoc } from '../protocol/engine';
 import { createEngineApi, EngineCore } from '../../workers/engine-core';
 import { createEngineBridge, type EngineSnapshot, type WorkerHandle } from './engine-bridge';
 
-function doc(id: string, text: string, vector: number[] | null): IndexDoc {
+function doc(id: string, text: string, vector: number[] | null): EngineDoc {
   return {
     id,
     text,
@@ -15,7 +16,7 @@ function doc(id: string, text: string, vector: number[] | null): IndexDoc {
     validFrom: 1,
     validTo: null,
     status: 'active',
-    vector: vector ? new Float32Array(vector) : null,
+    ...(vector ? { features: { E1: serializeSpace('E1', new Float32Array(vector)) } } : {}),
   };
 }
 
@@ -68,7 +69,7 @@ describe('engine bridge', () => {
   it('starts lazily, loads from the source (vectors transferred) and searches', async () => {
     const { spawn, spawned } = fakeSpawner();
     const docs = [doc('a', 'apples and pears', [1, 0]), doc('b', 'bananas', [0, 1])];
-    const vecA = docs[0].vector!;
+    const vecA = docs[0].features!.E1!;
     let loads = 0;
     const engine = createEngineBridge({ spawn, source: async () => (loads++, { docs, dim: 2 }) });
     expect(spawned.length).toBe(0); // lazy

@@ -51,12 +51,11 @@ export function spawnEngineWorker(): WorkerHandle {
 }
 
 /**
- * Transfers each vector's buffer when the vector owns all of it; copies otherwise (a view must
- * not detach its parent). Feature buffers are whole buffers: each is transferred once (a buffer
- * shared by two docs is copied for the second).
+ * Docs with their feature buffers marked for transfer (no copy). Each buffer is transferred once:
+ * a buffer shared by two docs is copied for the second.
  */
 export function transferable<D extends EngineDoc>(docs: D[]): { docs: D[]; buffers: ArrayBuffer[] } {
-  const seen = new Set<ArrayBufferLike>();
+  const seen = new Set<ArrayBuffer>();
   const buffers: ArrayBuffer[] = [];
   const take = (b: ArrayBuffer): ArrayBuffer => {
     if (seen.has(b)) return b.slice(0);
@@ -65,23 +64,13 @@ export function transferable<D extends EngineDoc>(docs: D[]): { docs: D[]; buffe
     return b;
   };
   const out = docs.map((d) => {
-    let doc = d;
-    const v = d.vector;
-    if (v) {
-      const owns = v.buffer instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength;
-      if (owns && !seen.has(v.buffer)) take(v.buffer as ArrayBuffer);
-      else doc = { ...doc, vector: v.slice() };
-    }
-    if (d.features) {
-      const features: SerializedFeatures = {};
-      for (const [k, b] of Object.entries(d.features)) if (b) features[k as keyof SerializedFeatures] = take(b);
-      doc = { ...doc, features };
-    }
-    return doc;
+    if (!d.features) return d;
+    const features: SerializedFeatures = {};
+    for (const [k, b] of Object.entries(d.features)) if (b) features[k as keyof SerializedFeatures] = take(b);
+    return { ...d, features };
   });
   return { docs: out, buffers };
 }
-
 
 export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
   let nextRequestId = 1;

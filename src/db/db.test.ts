@@ -2,10 +2,20 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import type { MemoryRow } from './schema';
+import { DB_VERSION, type MemoryRow } from './schema';
 import { MnemographDb, openDb } from './db';
-import { insertMemory, liveMemoryCountQuery, loadLiveMemories, tombstoneMemory } from './repo';
-import { packSpace, packVector, unpackVector } from './vectors';
+import { insertMemory, liveMemoryCountQuery, loadLiveFeatures, tombstoneMemory } from './repo';
+import { packSpace } from './vectors';
+import { deserializeSpace, serializeSpace } from '../core/spaces';
+import type { VectorRow } from './schema';
+
+/** An E1 row as releases before v4 wrote it: the raw floats. */
+const legacyE1 = (memoryId: string, floats: number[], model: string): VectorRow => {
+  const data = new Float32Array(floats).buffer;
+  return { memoryId, space: 'E1', dim: floats.length, dtype: 'float32', model, data };
+};
+/** The floats of a stored E1 row (v4: serialised like every space). */
+const e1Of = (r: VectorRow | undefined): number[] => (r?.dtype === 'space' ? Array.from(deserializeSpace('E1', r.data) as Float32Array) : []);
 import { isQuotaError, storageError } from './errors';
 
 let n = 0;
@@ -43,12 +53,12 @@ describe('schema upgrade v1 -> v2', () => {
       { id: 'a', text: 'first', tags: ['Deep Work', 'deep-work', ' x '], importance: 0.9, createdAt: 5, status: 'active', sessionId: 's1' },
       { id: 'b', text: 'second', tags: [], importance: 0.2, createdAt: 7, status: 'archived', sessionId: 's1' },
     ]);
-    await v1.table('vectors').add(packVector('a', 'E1', new Float32Array([1, 2, 3]), 'm1'));
+    await v1.table('vectors').add(legacyE1('a', [1, 2, 3], 'm1'));
     await v1.table('settings').put({ key: 'theme', value: 'dark' });
     v1.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(30); // v1 -> v2 -> v3
+    expect(db.backendDB().version).toBe(40); // v1 -> v2 -> v3 -> v4
     const a = await db.memories.get('a');
     expect(a).toEqual({
       id: 'a',
@@ -66,12 +76,40 @@ describe('schema upgrade v1 -> v2', () => {
       sessionId: 's1',
     });
     expect((await db.memories.get('b'))?.status).toBe('archived');
-    expect(Array.from(unpackVector(await db.vectors.get(['a', 'E1']))!)).toEqual([1, 2, 3]);
+    expect(e1Of(await db.vectors.get(['a', 'E1']))).toEqual([1, 2, 3]);
     expect((await db.settings.get('theme'))?.value).toBe('dark');
     // the new table and index work
     await db.feedback.add({ id: 'f1', memoryId: 'a', kind: 'reinforce', at: 9 });
     expect(await db.feedback.where('memoryId').equals('a').count()).toBe(1);
     expect(await db.memories.where('updatedAt').equals(7).count()).toBe(1);
+    db.close();
+  });
+});
+
+describe('schema upgrade v3 -> v4', () => {
+  it('stores E1 like every other space, keeps the other rows as they are, and marks an unreadable E1 stale', async () => {
+    const name = fresh();
+    const v3 = new MnemographDb(name, { upTo: 3 });
+    await v3.open();
+    expect(v3.backendDB().version).toBe(30);
+    await v3.memories.bulkAdd([row('m1', { text: 'one' }), row('m2', { text: 'two' })]);
+    const e6 = serializeSpace('E6', { indices: new Uint32Array([3]), values: new Float32Array([1]) });
+    await v3.vectors.bulkAdd([
+      legacyE1('m1', [0.5, -0.25, 2], 'enc/v1'),
+      packSpace('m1', 'E6', e6, 'lex'),
+      { memoryId: 'm2', space: 'E1', dim: 1, dtype: 'float32', model: 'enc/v1', data: new ArrayBuffer(6) }, // torn: not whole floats
+    ]);
+    v3.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(40);
+    const m1 = await db.vectors.get(['m1', 'E1']);
+    // 4-byte header + 3 floats, the same producer id
+    expect({ dtype: m1?.dtype, dim: m1?.dim, model: m1?.model, floats: e1Of(m1) }).toEqual({ dtype: 'space', dim: 16, model: 'enc/v1', floats: [0.5, -0.25, 2] });
+    expect(await db.vectors.get(['m1', 'E6'])).toEqual(packSpace('m1', 'E6', e6, 'lex'));
+    const m2 = await db.vectors.get(['m2', 'E1']);
+    expect(m2?.model).toBe(''); // no producer is current: the backfill recomputes it from the text
+    expect((await db.memories.toArray()).map((m) => m.text)).toEqual(['one', 'two']);
     db.close();
   });
 });
@@ -83,7 +121,7 @@ describe('schema upgrade v2 -> v3', () => {
     await v2.open();
     expect(v2.backendDB().version).toBe(20);
     await v2.memories.add(row('m1', { text: 'kept as it was', tags: ['a'] }));
-    await v2.vectors.add(packVector('m1', 'E1', new Float32Array([0.6, 0.8]), 'enc'));
+    await v2.vectors.add(legacyE1('m1', [0.6, 0.8], 'enc'));
     await v2.feedback.bulkAdd([
       { id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 0.5, at: 1 },
       { id: 'f2', memoryId: 'm1', kind: 'reinforce', valence: -1, at: 2 },
@@ -94,9 +132,9 @@ describe('schema upgrade v2 -> v3', () => {
     v2.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(30);
+    expect(db.backendDB().version).toBe(40);
     expect(await db.memories.get('m1')).toEqual(row('m1', { text: 'kept as it was', tags: ['a'] }));
-    expect(Array.from(unpackVector(await db.vectors.get(['m1', 'E1']))!)).toEqual([0.6000000238418579, 0.800000011920929]);
+    expect(e1Of(await db.vectors.get(['m1', 'E1']))).toEqual([0.6000000238418579, 0.800000011920929]);
     expect(await db.feedback.orderBy('at').toArray()).toEqual([
       { id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 50, at: 1 },
       { id: 'f2', memoryId: 'm1', kind: 'reinforce', valence: -100, at: 2 },
@@ -117,7 +155,7 @@ describe('atomic writes and quota', () => {
     const unhook = db.vectors.hook('creating', () => {
       throw quota();
     });
-    const err = await insertMemory(db, row('m1'), [packVector('m1', 'E1', new Float32Array([1, 0]), 'm')]).catch((e) => e);
+    const err = await insertMemory(db, row('m1'), [packSpace('m1', 'E1', serializeSpace('E1', new Float32Array([1, 0])), 'm')]).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('QUOTA_EXCEEDED');
     expect(await db.memories.get('m1')).toBeUndefined();
@@ -176,7 +214,7 @@ describe('other tabs and versions', () => {
     expect(await installedVersion(name)).toBe(0);
     expect(await Dexie.exists(name)).toBe(false);
     const db = await openDb(name);
-    expect(await installedVersion(name)).toBe(3);
+    expect(await installedVersion(name)).toBe(DB_VERSION);
     db.close();
   });
 
@@ -200,11 +238,12 @@ describe('other tabs and versions', () => {
 });
 
 describe('live queries', () => {
-  it('counts live rows and loads live memories with vectors', async () => {
+  it('counts live rows and loads live memories with their current spaces', async () => {
     const db = await openDb(fresh());
-    await insertMemory(db, row('a'), [packVector('a', 'E1', new Float32Array([0.5, 0.5]), 'm')]);
+    const e1 = (v: number[]) => serializeSpace('E1', new Float32Array(v));
+    await insertMemory(db, row('a'), [packSpace('a', 'E1', e1([0.5, 0.5]), 'm')]);
     await insertMemory(db, row('b'), []);
-    await insertMemory(db, row('c'), [packVector('c', 'E1', new Float32Array([1, 0]), 'other-model')]);
+    await insertMemory(db, row('c'), [packSpace('c', 'E1', e1([1, 0]), 'other-model')]);
     await tombstoneMemory(db, 'b', 2000);
     const count = await new Promise<number>((res) => {
       const sub = liveMemoryCountQuery(db).subscribe((v) => {
@@ -213,10 +252,10 @@ describe('live queries', () => {
       });
     });
     expect(count).toBe(2);
-    const loaded = await loadLiveMemories(db, 'E1', 'm');
+    const loaded = await loadLiveFeatures(db, (r) => r.model === 'm');
     expect(loaded.map((l) => l.memory.id).sort()).toEqual(['a', 'c']);
-    expect(Array.from(loaded.find((l) => l.memory.id === 'a')!.vector!)).toEqual([0.5, 0.5]);
-    expect(loaded.find((l) => l.memory.id === 'c')!.vector).toBeNull(); // another model's vector is not mixed in
+    expect(Array.from(deserializeSpace('E1', loaded.find((l) => l.memory.id === 'a')!.spaces.E1!) as Float32Array)).toEqual([0.5, 0.5]);
+    expect(loaded.find((l) => l.memory.id === 'c')!.spaces).toEqual({}); // another model's vector is not mixed in
     db.close();
   });
 });

@@ -10,7 +10,9 @@ import {
   STORES_V1,
   STORES_V2,
   STORES_V3,
+  STORES_V4,
   upgradeFeedbackV2toV3,
+  upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
   type FeedbackRow,
   type MemoryRow,
@@ -51,6 +53,17 @@ export class MnemographDb extends Dexie {
             .table('feedback')
             .toCollection()
             .modify((row: Record<string, unknown>) => upgradeFeedbackV2toV3(row)),
+        );
+    }
+    if (upTo >= 4) {
+      this.version(4)
+        .stores(STORES_V4)
+        .upgrade((tx) =>
+          tx
+            .table('vectors')
+            .where('space')
+            .equals('E1')
+            .modify((row: Record<string, unknown>) => upgradeVectorV3toV4(row)),
         );
     }
 

@@ -6,7 +6,6 @@ import { AppError } from '../core/errors';
 import type { MemoryId, MemoryStatus, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
 import type { FeedbackRow, MemoryRow, VectorRow } from './schema';
-import { unpackVector } from './vectors';
 
 /** Writes a new memory and its vectors atomically: either all rows exist afterwards or none. */
 export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[]): Promise<void> {
@@ -26,27 +25,6 @@ export async function insertMemories(db: MnemographDb, memories: MemoryRow[], ve
     await db.transaction('rw', db.memories, db.vectors, async () => {
       await db.memories.bulkAdd(memories);
       if (vectors.length) await db.vectors.bulkPut(vectors);
-    });
-  } catch (e) {
-    throw db.fail(e);
-  }
-}
-
-/**
- * Stores vectors for memories whose text is still `expectedText` (an edit meanwhile brought its
- * own vector), in one transaction. Returns the rows that got their vector.
- */
-export async function putVectorsIfUnchanged(
-  db: MnemographDb,
-  items: { vector: VectorRow; expectedText: string }[],
-): Promise<MemoryRow[]> {
-  try {
-    return await db.transaction('rw', db.memories, db.vectors, async () => {
-      const rows = await db.memories.bulkGet(items.map((i) => i.vector.memoryId));
-      const keep = items.filter((it, i) => rows[i] && rows[i]!.deletedAt === null && rows[i]!.text === it.expectedText);
-      if (keep.length) await db.vectors.bulkPut(keep.map((k) => k.vector));
-      const kept = new Set(keep.map((k) => k.vector.memoryId));
-      return rows.filter((r): r is MemoryRow => !!r && kept.has(r.id));
     });
   } catch (e) {
     throw db.fail(e);
@@ -99,9 +77,7 @@ export async function modelsInSpace(db: MnemographDb, space: SpaceId): Promise<M
 
 export interface LoadedFeatures {
   memory: MemoryRow;
-  /** E1 as stored (raw float32), null when missing or from another encoder. */
-  vector: Float32Array | null;
-  /** The other spaces' serialised rows whose producer is current. */
+  /** Every space's serialised row whose producer is current, E1 included. */
   spaces: Partial<Record<SpaceId, ArrayBuffer>>;
 }
 
@@ -113,13 +89,10 @@ export async function loadLiveFeatures(db: MnemographDb, accept: (row: VectorRow
   try {
     return await db.transaction('r', db.memories, db.vectors, async () => {
       const rows = (await db.memories.toArray()).filter((m) => m.deletedAt === null);
-      const byId = new Map<MemoryId, LoadedFeatures>(rows.map((memory) => [memory.id, { memory, vector: null, spaces: {} }]));
+      const byId = new Map<MemoryId, LoadedFeatures>(rows.map((memory) => [memory.id, { memory, spaces: {} }]));
       for (const v of await db.vectors.toArray()) {
         const entry = byId.get(v.memoryId);
-        if (!entry || !accept(v)) continue;
-        if (v.dtype === 'float32') {
-          if (v.space === 'E1') entry.vector = unpackVector(v);
-        } else if (v.dtype === 'space' && v.data instanceof ArrayBuffer) entry.spaces[v.space] = v.data;
+        if (entry && v.dtype === 'space' && v.data instanceof ArrayBuffer && accept(v)) entry.spaces[v.space] = v.data;
       }
       return [...byId.values()];
     });
@@ -210,28 +183,6 @@ export async function restoreMemoryRow(db: MnemographDb, id: MemoryId, at: numbe
 
 export async function setMemoryStatus(db: MnemographDb, id: MemoryId, status: MemoryStatus, at: number): Promise<MemoryRow> {
   return modifyMemory(db, id, (row) => ({ ...row, status, updatedAt: at }));
-}
-
-export interface LoadedMemory {
-  memory: MemoryRow;
-  vector: Float32Array | null;
-}
-
-/** All live memories with their vector in `space` (null when missing or from another model). */
-export async function loadLiveMemories(db: MnemographDb, space: SpaceId, model: string | null): Promise<LoadedMemory[]> {
-  try {
-    return await db.transaction('r', db.memories, db.vectors, async () => {
-      // toArray() is one getAll(); a Dexie filter() would walk a cursor row by row (~5x slower on 10k rows)
-      const rows = (await db.memories.toArray()).filter((m) => m.deletedAt === null);
-      const vecs = await db.vectors.bulkGet(rows.map((m) => [m.id, space] as [string, string]));
-      return rows.map((memory, i) => {
-        const v = vecs[i];
-        return { memory, vector: v && (model === null || v.model === model) ? unpackVector(v) : null };
-      });
-    });
-  } catch (e) {
-    throw db.fail(e);
-  }
 }
 
 export async function bulkGetMemories(db: MnemographDb, ids: MemoryId[]): Promise<(MemoryRow | undefined)[]> {

@@ -1,18 +1,20 @@
 // The one database, its rows and its versions. Every schema change is a new version here with an
 // upgrade that migrates existing rows; a version, once shipped, is never edited.
 
+import { serializeSpace } from '../core/spaces';
 import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** A memory row is the core's Memory as is; the id is a UUIDv7 string (sortable by time). */
 export type MemoryRow = Memory;
 
 /**
- * 'float32': a raw Float32Array (E1, what the hybrid index reads without a copy).
- * 'space': serializeSpace() of src/core/spaces (a 4-byte header, then the space's payload).
+ * 'space': serializeSpace() of src/core/spaces (a 4-byte header, then the space's payload), for
+ * every space since v4. 'float32' (a raw Float32Array) is how v3 and earlier stored E1; the v4
+ * upgrade rewrote those rows.
  */
 export type VectorDtype = 'float32' | 'space';
 
@@ -20,7 +22,7 @@ export type VectorDtype = 'float32' | 'space';
 export interface VectorRow {
   memoryId: MemoryId;
   space: SpaceId;
-  /** Floats for 'float32', bytes for 'space'. */
+  /** Bytes of `data` ('space'); floats for a pre-v4 'float32' row. */
   dim: number;
   dtype: VectorDtype;
   /**
@@ -110,4 +112,26 @@ export function upgradeFeedbackV2toV3(row: Record<string, unknown>): void {
   }
   if (row.kind === 'reinforce') row.valence = Math.max(-100, Math.min(100, Math.round(row.valence * 100)));
   else delete row.valence;
+}
+
+/** Version 4: E1 is stored like every other space (dtype 'space'); the stores are unchanged. */
+export const STORES_V4 = STORES_V3;
+
+/**
+ * A v3 E1 row held the raw floats (dtype 'float32'); v4 stores serializeSpace('E1', floats) like
+ * every other space. A malformed row (a length that is not whole floats) cannot be read: it keeps
+ * its bytes but loses its producer id, so it counts as stale and the backfill recomputes it from
+ * the memory's text. The memory itself is never touched.
+ */
+export function upgradeVectorV3toV4(row: Record<string, unknown>): void {
+  if (row.dtype !== 'float32') return;
+  const data = row.data;
+  if (!(data instanceof ArrayBuffer) || data.byteLength % 4 !== 0 || data.byteLength === 0) {
+    row.model = '';
+    return;
+  }
+  const packed = serializeSpace('E1', new Float32Array(data));
+  row.data = packed;
+  row.dtype = 'space';
+  row.dim = packed.byteLength;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_BENCH_DIM, randomUnitVector, seededRandom, summarize, syntheticDocs } from './engine-bench';
+import { deserializeSpace } from '../core/spaces';
+import type { EngineDoc } from '../protocol/engine';
 
 describe('summarize', () => {
   it('gives the median (mean of the middle pair) and the nearest-rank p95', () => {
@@ -18,21 +20,22 @@ describe('summarize', () => {
   });
 });
 
+const e1 = (d: EngineDoc): Float32Array => deserializeSpace('E1', d.features!.E1!) as Float32Array;
+
 describe('syntheticDocs', () => {
-  it('is deterministic, unit-norm, 25 memories a session, each vector on its own buffer', () => {
+  it('is deterministic, unit-norm, 25 memories a session, each E1 on its own buffer', () => {
     const a = syntheticDocs(60);
     const b = syntheticDocs(60);
     expect(a.map((d) => d.text)).toEqual(b.map((d) => d.text));
-    expect(Array.from(a[7].vector!)).toEqual(Array.from(b[7].vector!));
+    expect(Array.from(e1(a[7]))).toEqual(Array.from(e1(b[7])));
     expect(a[0].id).toBe('m000000');
     expect(a[59].id).toBe('m000059');
     expect(a[24].sessionId).toBe('s0');
     expect(a[25].sessionId).toBe('s1');
     for (const d of a) {
-      const v = d.vector!;
+      const v = e1(d);
       expect(v).toHaveLength(ENGINE_BENCH_DIM);
-      expect(v.byteOffset).toBe(0);
-      expect(v.buffer.byteLength).toBe(ENGINE_BENCH_DIM * 4); // transferable without detaching a neighbour
+      expect(d.features!.E1!.byteLength).toBe(4 + ENGINE_BENCH_DIM * 4); // its own buffer: transferable without detaching a neighbour
       expect(Math.abs(Math.hypot(...v) - 1)).toBeLessThan(1e-5);
       const words = d.text.split(' ').length;
       expect(words).toBeGreaterThanOrEqual(8);

@@ -4,7 +4,7 @@
 // of the hits back. Also the worker-side time of the same searches (engine stats), so the
 // messaging overhead is visible, and the page's JS heap where Chromium exposes it.
 import { createEngineBridge, type EngineClient, type EngineDoc } from '../bridge/engine-bridge';
-import { serializeFeatures } from '../core/spaces';
+import { serializeFeatures, serializeSpace } from '../core/spaces';
 import type { WorkerHandle } from '../bridge/worker-lifecycle';
 
 export const ENGINE_BENCH_DIM = 512;
@@ -67,7 +67,7 @@ export function syntheticDocs(n: number, seed = 11): EngineDoc[] {
       validTo: null,
       status: 'active',
       sessionId: `s${Math.floor(i / 25)}`,
-      vector: randomUnitVector(rand),
+      features: { E1: serializeSpace('E1', randomUnitVector(rand)) },
     });
   }
   return docs;

@@ -10,13 +10,19 @@ import type { MemoryId } from '../core/types';
 
 export type { SerializedFeatures };
 
-/** An index doc as the engine takes it: plus the recall fields and, optionally, its spaces. */
-export interface EngineDoc extends IndexDoc {
+/**
+ * A memory as the engine takes it: the index fields, the recall fields and, optionally, its spaces.
+ * Its vector is its E1 feature, stored and sent like every other space.
+ */
+export interface EngineDoc extends Omit<IndexDoc, 'vector'> {
   /** Scope of associative hops and of the divergence window. */
   sessionId?: string;
   /** Derived tags (lateral tag overlap counts them). */
   suggestedTags?: string[];
-  /** E2..E13 (and optionally E1; default: `vector`). Absent = only the hybrid knows it. */
+  /**
+   * Every current space of the memory, E1 included: they replace the engine's. Absent: the memory
+   * keeps the spaces it has (a status or tag change).
+   */
   features?: SerializedFeatures;
 }
 

@@ -7,7 +7,7 @@ import { periodicFeatures, positionFeatures, recencyFeatures } from '../core/fea
 import { deserializeSpace, serializeSpace } from '../core/spaces';
 import type { SpaceId } from '../core/types';
 import type { VectorRow } from '../db/schema';
-import { packSpace, packVector } from '../db/vectors';
+import { packSpace } from '../db/vectors';
 import { isEncoderSpace, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type SpaceFeaturizer } from '../protocol/embed';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
 
@@ -55,20 +55,12 @@ export function semanticOf(spaces: SerializedFeatures, dim: number): Float32Arra
   return v;
 }
 
-/** Rows for every present space: E1 raw float32 (what the index reads), the rest serialised. */
-export function featureRows(memoryId: string, e1: Float32Array, spaces: SerializedFeatures, ids: { encoder: string; lexical: string }): VectorRow[] {
-  const rows: VectorRow[] = [packVector(memoryId, 'E1', e1, ids.encoder)];
-  for (const [space, buf] of Object.entries(spaces) as [SpaceId, ArrayBuffer | undefined][]) {
-    if (space === 'E1' || !buf) continue;
-    rows.push(packSpace(memoryId, space, buf, isEncoderSpace(space) ? ids.encoder : ids.lexical));
-  }
+/** One row per present space, E1 included; each carries the id of what produced it (encoder or lexical featurizers). */
+export function featureRows(memoryId: string, spaces: SerializedFeatures, ids: { encoder: string; lexical: string }): VectorRow[] {
+  const rows: VectorRow[] = [];
+  for (const [space, buf] of Object.entries(spaces) as [SpaceId, ArrayBuffer | undefined][])
+    if (buf) rows.push(packSpace(memoryId, space, buf, isEncoderSpace(space) ? ids.encoder : ids.lexical));
   return rows;
-}
-
-/** The non-E1 spaces (the engine takes E1 as the doc's vector). */
-export function withoutE1(spaces: SerializedFeatures): SerializedFeatures {
-  const { E1: _e1, ...rest } = spaces;
-  return rest;
 }
 
 /** Copies of the buffers (the engine message transfers the originals). */

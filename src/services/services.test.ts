@@ -71,8 +71,9 @@ describe('addMemory / getMemory', () => {
     expect(m.validFrom).toBe(m.createdAt);
     expect(await getMemory(m.id)).toEqual(m);
     const vec = await s.db.vectors.get([m.id, 'E1']);
-    expect(vec).toMatchObject({ memoryId: m.id, space: 'E1', dim: 32, dtype: 'float32', model: 'fake-hash/v1' });
-    expect(vec!.data.byteLength).toBe(32 * 4);
+    // E1 is serialised like every space: a 4-byte header, then 32 floats
+    expect(vec).toMatchObject({ memoryId: m.id, space: 'E1', dim: 4 + 32 * 4, dtype: 'space', model: 'fake-hash/v1' });
+    expect(vec!.data.byteLength).toBe(4 + 32 * 4);
     expect((await engineStats()).size).toBe(1);
     const hits = await search('river dog');
     expect(hits.map((h) => h.memory.id)).toEqual([m.id]);

@@ -44,7 +44,6 @@ import {
   vectorRowsOf,
 } from '../db/repo';
 import type { FeedbackRow, MemoryRow, VectorRow } from '../db/schema';
-import { unpackVector } from '../db/vectors';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { EngineDoc, EngineSnapshot } from '../protocol/engine';
 import { prepareForEmbedding, type Embedder } from '../embed/types';
@@ -56,7 +55,6 @@ import {
   featureRows,
   isSpaceFeaturizer,
   semanticOf,
-  withoutE1,
   type FeaturizedItem,
   type SerializedFeatures,
   type SpaceFeaturizer,
@@ -122,10 +120,10 @@ interface ChangeMessage {
 }
 
 /**
- * The engine's doc for a memory. `features` (E2..E13, serialised) replace the engine's spaces of
+ * The engine's doc for a memory. `features` (every space, E1 included, serialised) replace the engine's spaces of
  * the memory; undefined leaves them as they are (a status or tag change).
  */
-export function toIndexDoc(m: Memory, vector: Float32Array | null, features?: SerializedFeatures): EngineDoc {
+export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc {
   return {
     id: m.id,
     text: m.text,
@@ -136,7 +134,6 @@ export function toIndexDoc(m: Memory, vector: Float32Array | null, features?: Se
     validTo: m.validTo,
     status: m.status,
     deletedAt: m.deletedAt,
-    vector,
     sessionId: m.sessionId,
     suggestedTags: m.suggestedTags,
     ...(features ? { features } : {}),
@@ -269,7 +266,7 @@ export class MnemographServices {
     ]);
     return {
       // a memory without a current E1 (model change) keeps its lexical spaces: found by them meanwhile
-      docs: loaded.map((l) => toIndexDoc(l.memory, l.vector, l.spaces)),
+      docs: loaded.map((l) => toIndexDoc(l.memory, l.spaces)),
       dim: info.dim,
       config: this.hybridConfig,
       similarity,
@@ -286,17 +283,20 @@ export class MnemographServices {
   private async featurizeAll(
     items: Parameters<SpaceFeaturizer['featurize']>[0],
     opts: { signal?: AbortSignal; batch?: number; onBatch?: (done: number) => void } = {},
-  ): Promise<{ item: FeaturizedItem; e1: Float32Array }[]> {
+  ): Promise<FeaturizedItem[]> {
     const { dim } = this.embedder.info();
     const batch = Math.max(1, opts.batch ?? items.length);
-    const out: { item: FeaturizedItem; e1: Float32Array }[] = [];
+    const out: FeaturizedItem[] = [];
     for (let i = 0; i < items.length; i += batch) {
       if (opts.signal?.aborted) throw new AppError('ABORTED');
       const part = items.slice(i, i + batch);
       const got = await this.featurizer.featurize(part, opts.signal);
       if (!Array.isArray(got) || got.length !== part.length)
         throw new AppError('INVALID_EMBEDDING', undefined, `expected ${part.length} feature sets, got ${got?.length}`);
-      for (const item of got) out.push({ item, e1: semanticOf(item.spaces, dim) });
+      for (const item of got) {
+        semanticOf(item.spaces, dim); // refuses a missing, mis-sized or non-finite E1 before anything is stored
+        out.push(item);
+      }
       opts.onBatch?.(out.length);
     }
     if (opts.signal?.aborted) throw new AppError('ABORTED');
@@ -331,8 +331,8 @@ export class MnemographServices {
     await Promise.all(
       rows.map(async (row, i) => {
         if (!row || row.deletedAt !== null) return this.index([], () => this.engine.remove(ids[i]));
-        const { vector, spaces } = await this.storedFeatures(row.id);
-        return this.index([], () => this.engine.upsert(toIndexDoc(row, vector, spaces)));
+        const spaces = await this.storedFeatures(row.id);
+        return this.index([], () => this.engine.upsert(toIndexDoc(row, spaces)));
       }),
     );
   }
@@ -387,12 +387,12 @@ export class MnemographServices {
     const t = this.now();
     const place = await this.placeInSession(t);
     const createdAt = v.createdAt ?? t;
-    const [{ item, e1 }] = await this.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
+    const [item] = await this.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
     const memory = this.buildMemory(v, item.truncated, t, place.id);
-    await insertMemory(this.db, memory, featureRows(memory.id, e1, item.spaces, this.producers()));
+    await insertMemory(this.db, memory, featureRows(memory.id, item.spaces, this.producers()));
     await this.persistSession();
     const forDivergence = copyFeatures(item.spaces);
-    await this.index([memory.id], () => this.engine.upsert(toIndexDoc(memory, e1, withoutE1(item.spaces))));
+    await this.index([memory.id], () => this.engine.upsert(toIndexDoc(memory, item.spaces)));
     await this.refreshDivergence({ trigger: 'capture', features: forDivergence, memoryId: memory.id });
     return memory;
   }
@@ -425,17 +425,17 @@ export class MnemographServices {
       batch: opts.batchSize ?? 32,
       onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
     });
-    const memories = valid.map((v, i) => this.buildMemory(v, got[i].item.truncated, t, places[i].id));
+    const memories = valid.map((v, i) => this.buildMemory(v, got[i].truncated, t, places[i].id));
     const ids = this.producers();
     await insertMemories(
       this.db,
       memories,
-      memories.flatMap((m, i) => featureRows(m.id, got[i].e1, got[i].item.spaces, ids)),
+      memories.flatMap((m, i) => featureRows(m.id, got[i].spaces, ids)),
     );
     await this.persistSession();
     await this.index(
       memories.map((m) => m.id),
-      () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, got[i].e1, withoutE1(got[i].item.spaces)))),
+      () => this.engine.upsertMany(memories.map((m, i) => toIndexDoc(m, got[i].spaces))),
     );
     return memories;
   }
@@ -468,12 +468,12 @@ export class MnemographServices {
       );
       const written = await replaceVectorsIfUnchanged(
         this.db,
-        part.map((m, j) => ({ memoryId: m.id, rows: featureRows(m.id, got[j].e1, got[j].item.spaces, p), expectedText: m.text })),
+        part.map((m, j) => ({ memoryId: m.id, rows: featureRows(m.id, got[j].spaces, p), expectedText: m.text })),
       );
       const byId = new Map(part.map((m, j) => [m.id, got[j]]));
       await this.index(
         written.map((m) => m.id),
-        () => this.engine.upsertMany(written.map((m) => toIndexDoc(m, byId.get(m.id)!.e1, withoutE1(byId.get(m.id)!.item.spaces)))),
+        () => this.engine.upsertMany(written.map((m) => toIndexDoc(m, byId.get(m.id)!.spaces))),
       );
       done += written.length;
       opts.onProgress?.({ embedded: i + part.length, total: missing.length });
@@ -491,7 +491,7 @@ export class MnemographServices {
     const current = await this.getMemory(id);
     const textChanged = p.text !== undefined && p.text !== current.text;
     const mediaChanged = p.media !== undefined && JSON.stringify(p.media) !== JSON.stringify(current.media ?? []);
-    let got: { item: FeaturizedItem; e1: Float32Array } | null = null;
+    let got: FeaturizedItem | null = null;
     if (textChanged || mediaChanged) {
       // outside any transaction; the memory keeps its time and session position
       const position = await sessionPositionOf(this.db, current);
@@ -506,17 +506,16 @@ export class MnemographServices {
       (row) => {
         const m: Memory = { ...row, ...p, updatedAt: t } as Memory;
         if (p.source === undefined && 'source' in p) delete m.source;
-        if (got) m.embedTruncated = got.item.truncated;
+        if (got) m.embedTruncated = got.truncated;
         if (textChanged) m.suggestedTags = suggestTags(m.text, m.tags);
         else if (p.tags) m.suggestedTags = row.suggestedTags.filter((s) => !m.tags.includes(s));
         if (m.validTo !== null && m.validTo < m.validFrom) throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
         return m;
       },
-      got ? featureRows(id, got.e1, got.item.spaces, this.producers()) : undefined,
+      got ? featureRows(id, got.spaces, this.producers()) : undefined,
       { replaceVectors: got !== null },
     );
-    const vector = got?.e1 ?? (await this.storedVector(id));
-    await this.index([id], () => this.engine.upsert(toIndexDoc(next, vector, got ? withoutE1(got.item.spaces) : undefined)));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(next, got?.spaces)));
     return next;
   }
 
@@ -528,8 +527,8 @@ export class MnemographServices {
 
   async restoreMemory(id: MemoryId): Promise<Memory> {
     const m = await restoreMemoryRow(this.db, id, this.now());
-    const { vector, spaces } = await this.storedFeatures(id);
-    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector, spaces)));
+    const spaces = await this.storedFeatures(id);
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m, spaces)));
     return m;
   }
 
@@ -537,8 +536,7 @@ export class MnemographServices {
   async setStatus(id: MemoryId, status: MemoryStatus): Promise<Memory> {
     const s = validateStatus(status);
     const m = await setMemoryStatus(this.db, id, s, this.now());
-    const vector = await this.storedVector(id);
-    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector)));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m)));
     return m;
   }
 
@@ -564,8 +562,7 @@ export class MnemographServices {
       const tags = validateMemoryPatch({ tags: next(row) }).tags ?? [];
       return { ...row, tags, suggestedTags: row.suggestedTags.filter((s) => !tags.includes(s)), updatedAt: t };
     });
-    const vector = await this.storedVector(id);
-    await this.index([id], () => this.engine.upsert(toIndexDoc(m, vector)));
+    await this.index([id], () => this.engine.upsert(toIndexDoc(m)));
     return m;
   }
 
@@ -836,22 +833,12 @@ export class MnemographServices {
     }
   }
 
-  private async storedVector(id: MemoryId): Promise<Float32Array | null> {
-    const row = await getVectorRow(this.db, id, PRIMARY_SPACE);
-    return row && row.model === this.embedder.info().id ? unpackVector(row) : null;
-  }
-
-  /** E1 and the other current spaces of one memory, from the database. */
-  private async storedFeatures(id: MemoryId): Promise<{ vector: Float32Array | null; spaces: SerializedFeatures }> {
+  /** The current spaces of one memory (E1 included), from the database. */
+  private async storedFeatures(id: MemoryId): Promise<SerializedFeatures> {
     const p = this.producers();
-    let vector: Float32Array | null = null;
     const spaces: SerializedFeatures = {};
-    for (const row of await vectorRowsOf(this.db, id)) {
-      if (!this.isCurrent(row, p)) continue;
-      if (row.dtype === 'float32' && row.space === 'E1') vector = unpackVector(row);
-      else if (row.dtype === 'space') spaces[row.space] = row.data;
-    }
-    return { vector, spaces };
+    for (const row of await vectorRowsOf(this.db, id)) if (row.dtype === 'space' && this.isCurrent(row, p)) spaces[row.space] = row.data;
+    return spaces;
   }
 
   dispose(): void {

@@ -13,7 +13,7 @@ import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import { MnemographDb, openDb } from '../db/db';
 import { MnemographServices } from './services';
-import { packVector } from '../db/vectors';
+import type { VectorRow } from '../db/schema';
 import { LEXICAL_ID } from '../protocol/embed';
 import {
   acceptSuggestedTag,
@@ -88,7 +88,7 @@ describe('ingest', () => {
     // encoder spaces carry the encoder's id, the rest the featurizer's
     const rows = await services().db.vectors.where('memoryId').equals(code.id).toArray();
     for (const r of rows) expect(r.model).toBe(['E1', 'E5', 'E10'].includes(r.space) ? 'fake-hash/v1' : LEXICAL_ID);
-    expect(rows.find((r) => r.space === 'E1')!.dtype).toBe('float32');
+    for (const r of rows) expect(r.dtype).toBe('space'); // E1 is stored like every other space
     expect((await services().engine.stats()).spaces).toBe(3);
   });
 
@@ -279,7 +279,9 @@ describe('upgrade and backfill', () => {
       { ...base, id: 'old-1', text: 'Fixed the parser: `parseHttpResponse(rawBytes)`', createdAt: 5, sessionId: 's-old' },
       { ...base, id: 'old-2', text: 'Bought oat milk', createdAt: 6, sessionId: 's-old' },
     ]);
-    await v2.vectors.add(packVector('old-1', 'E1', vec, 'fake-hash/v1'));
+    // as a v2 release wrote E1: the raw floats (the v4 upgrade serialises them)
+    const legacy: VectorRow = { memoryId: 'old-1', space: 'E1', dim: vec.length, dtype: 'float32', model: 'fake-hash/v1', data: vec.slice().buffer };
+    await v2.vectors.add(legacy);
     await v2.feedback.add({ id: 'f1', memoryId: 'old-2', kind: 'reinforce', valence: 1, at: 7 });
     v2.close();
 
