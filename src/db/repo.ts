@@ -303,3 +303,39 @@ export function liveMemoriesQuery(db: MnemographDb, limit = 200): Observable<Mem
 export function liveMemoryCountQuery(db: MnemographDb): Observable<number> {
   return liveQuery(() => countMemories(db));
 }
+
+// ---- added for the services' domain modules (no service reaches into a table itself) --------
+
+/** Every live (non-tombstoned) memory: one getAll (the backfill's scan). */
+export async function listLiveMemoryRows(db: MnemographDb): Promise<MemoryRow[]> {
+  try {
+    return (await db.memories.toArray()).filter((m) => m.deletedAt === null);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Every memory of one session, tombstones included (E4 positions count them). */
+export async function sessionMembers(db: MnemographDb, sessionId: string): Promise<MemoryRow[]> {
+  try {
+    return await db.memories.where('sessionId').equals(sessionId).toArray();
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function deleteSetting(db: MnemographDb, key: string): Promise<void> {
+  try {
+    await db.settings.delete(key);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * A setting as a live query: emits `read(value)` now and again whenever any tab writes or
+ * deletes the key (`read` validates; undefined = unset). Wrap with useObservable / useLiveQuery.
+ */
+export function liveSettingQuery<T = unknown>(db: MnemographDb, key: string, read: (raw: unknown) => T = (raw) => raw as T): Observable<T> {
+  return liveQuery(async () => read(await getSetting<unknown>(db, key)));
+}
