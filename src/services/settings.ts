@@ -2,7 +2,7 @@
 // state. Each is read through one validating reader (an invalid stored value falls back with a
 // warning), so the snapshot, the other tabs' sync and the live queries read it alike.
 
-import { AppError } from '../core/errors';
+import { AppError, toAppError } from '../core/errors';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   assertValidSimilarityConfig,
@@ -40,7 +40,8 @@ export function recallDefaultsFrom(raw: unknown): RecallOptionsInput {
     resolveRecallOptions(raw as RecallOptionsInput);
     return raw as RecallOptionsInput;
   } catch (e) {
-    console.warn('[mnemograph] the saved recall defaults are invalid and were ignored:', e);
+    const err = toAppError(e, 'INVALID_OPTION');
+    console.warn('[mnemograph]', err.code, 'the saved recall defaults are invalid and were ignored:', err);
     return {};
   }
 }
@@ -51,7 +52,8 @@ export function evaluatorFrom(raw: unknown): LateralEvaluatorState | null {
   try {
     return LateralEvaluator.fromJSON(raw).toJSON();
   } catch (e) {
-    console.warn('[mnemograph] the saved lateral evaluator state was invalid; starting afresh:', e);
+    const err = toAppError(e, 'INVALID_CONFIG');
+    console.warn('[mnemograph]', err.code, 'the saved lateral evaluator state was invalid; starting afresh:', err);
     return null;
   }
 }
