@@ -38,6 +38,8 @@ export function createServices(deps: ServiceDeps) {
   const divergence = createDivergence(ctx, engine, session);
   const feedback = createFeedback(ctx, engine, sync);
   const ingest = createIngest(ctx, { engine, stored, sync, session, divergence });
+  // the modules' hooks for each other (recall tells feedback the modes it returned; capture and
+  // recall feed the divergence store) stay out of the API
   const { noteReturned: _internal, ...feedbackApi } = feedback;
   const { afterCapture: _capture, afterRecall: _recall, dispose: disposeDivergence, ...divergenceApi } = divergence;
 
