@@ -178,6 +178,28 @@ describe('EngineCore with spaces', () => {
     expect(out.alerts[0].recentMemorySummary).toBe('recent one');
   });
 
+  it('recall returns in one message what the view shows: divergence, evaluator status, labels of non-results', async () => {
+    const core = new EngineCore();
+    const t = 10 * 3_600_000;
+    core.load(
+      [
+        edoc('a', 'red apple', [1, 0], { createdAt: t - 60_000 }),
+        edoc('b', '\n  green pear  \nsecond line', [0, 1], { createdAt: t - 120_000 }),
+        edoc('old', 'long ago', [0, 1], { createdAt: t - 5 * 3_600_000 }),
+      ],
+      { dim: 2 },
+    );
+    const features = () => ({ E1: serializeSpace('E1', new Float32Array([1, 0])) });
+    const out = await core.recall({ text: 'apple', features: features(), now: t, sessionId: 's' }, { topK: 1 });
+    expect(out.results.map((r) => r.id)).toEqual(['a']);
+    // the same window and alerts as the separate divergence call
+    expect(out.divergence).toEqual(core.divergence({ features: features(), now: t, sessionId: 's' }));
+    expect(out.divergence!.recent.map((r) => r.id)).toEqual(['a', 'b']); // newest first; 'old' is outside the window
+    expect(out.labels).toEqual({ b: 'green pear' }); // a is a result; its label comes with its memory
+    expect(out.lateralStatus).toEqual(core.lateralStatus());
+    expect(out.divergenceError).toBeUndefined();
+  });
+
   it('transferable moves feature buffers once and copies a shared one', () => {
     const shared = new ArrayBuffer(8);
     const d1 = edoc('a', 'x', [1, 0], { features: { E6: shared } });

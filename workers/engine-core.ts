@@ -7,7 +7,7 @@
 //   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
-import { AppError } from '../src/core/errors';
+import { AppError, toEnvelope } from '../src/core/errors';
 import { HybridIndex, type HybridConfig, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
 import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
 import {
@@ -42,6 +42,7 @@ import type {
   EngineRecallQuery,
   EngineStats,
 } from '../src/protocol/engine';
+import { firstLine } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
@@ -169,12 +170,15 @@ export class EngineCore {
 
   /**
    * The whole ranking pipeline (hybrid + spaces + profiles + feedback + lateral + associative)
-   * for a featurized query. `options` go over the stored defaults; invalid ones reject with
-   * INVALID_OPTION naming the option. Cancellable like search().
+   * for a featurized query, and with it everything the view shows for a recall: the query's
+   * divergence from the recent window, the evaluator's status, and the labels of the chain
+   * members and recent memories that are not results (one message instead of four plus a read
+   * per memory). `options` go over the stored defaults; invalid ones reject with INVALID_OPTION
+   * naming the option. Cancellable like search().
    */
   async recall(q: EngineRecallQuery, options: RecallOptionsInput = {}, requestId?: number): Promise<EngineRecallOutcome> {
     if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
-    this.require();
+    const hybrid = this.require();
     const input = { ...this.recallDefaults, ...options };
     const o = resolveRecallOptions(input);
     const t0 = performance.now();
@@ -185,7 +189,30 @@ export class EngineCore {
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;
-    return { results, evaluator: changed ? this.evaluator.toJSON() : null };
+    // the divergence never fails the recall that triggered it: its failure travels as a code
+    let divergence: EngineDivergenceOutcome | null = null;
+    let divergenceError: EngineRecallOutcome['divergenceError'];
+    try {
+      divergence = this.divergenceOf(features, { now: q.now ?? Date.now(), sessionId: q.sessionId ?? '' });
+    } catch (e) {
+      divergenceError = toEnvelope(e);
+    }
+    const shown = new Set(results.map((r) => r.id));
+    const labels: Record<MemoryId, string> = {};
+    const label = (id: MemoryId) => {
+      const d = shown.has(id) || id in labels ? undefined : hybrid.doc(id);
+      if (d) labels[id] = firstLine(d.text);
+    };
+    for (const r of results) for (const c of r.chain ?? []) label(c.id);
+    for (const r of divergence?.recent ?? []) label(r.id);
+    return {
+      results,
+      evaluator: changed ? this.evaluator.toJSON() : null,
+      divergence,
+      ...(divergenceError ? { divergenceError } : {}),
+      lateralStatus: this.evaluator.status(),
+      labels,
+    };
   }
 
   private context(needsMatrix: boolean): PipelineContext {
@@ -212,6 +239,11 @@ export class EngineCore {
    * recentWindowHours, else that time window), in content spaces only.
    */
   divergence(q: EngineDivergenceQuery): EngineDivergenceOutcome {
+    this.require();
+    return this.divergenceOf(deserializeFeatures(q.features ?? {}), q);
+  }
+
+  private divergenceOf(features: SpaceFeatures, q: { now: number; sessionId: string; excludeId?: MemoryId }): EngineDivergenceOutcome {
     const hybrid = this.require();
     const config = contentOnly(this.similarity);
     const since = q.now - config.recentWindowHours * 3_600_000;
@@ -223,7 +255,8 @@ export class EngineCore {
       candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });
     }
     const recent = selectRecentWindow(candidates, q.now, q.sessionId, config);
-    const current = deserializeFeatures(q.features ?? {});
+    // the temporal spaces never take part, whatever the settings say (a copy: the caller's set stays whole)
+    const current: SpaceFeatures = { ...features };
     for (const s of TEMPORAL_SPACES) delete current[s];
     const alerts = divergenceAlerts(this.context(false), current, recent, { now: q.now, currentSessionId: q.sessionId, config });
     return { alerts, recent };

@@ -109,31 +109,6 @@ export async function listFeedback(db: MnemographDb): Promise<FeedbackRow[]> {
   }
 }
 
-/** Live memories of a session (E4: a new memory's position is this count). */
-export async function countSession(db: MnemographDb, sessionId: string): Promise<number> {
-  try {
-    return await db.memories.where('sessionId').equals(sessionId).count();
-  } catch (e) {
-    throw db.fail(e);
-  }
-}
-
-export async function getMemoryRow(db: MnemographDb, id: MemoryId): Promise<MemoryRow | undefined> {
-  try {
-    return await db.memories.get(id);
-  } catch (e) {
-    throw db.fail(e);
-  }
-}
-
-export async function getVectorRow(db: MnemographDb, id: MemoryId, space: SpaceId): Promise<VectorRow | undefined> {
-  try {
-    return await db.vectors.get([id, space]);
-  } catch (e) {
-    throw db.fail(e);
-  }
-}
-
 /**
  * Applies `change` to a live (non-tombstoned) memory and, when given, replaces its vectors, in
  * one transaction. Rejects NOT_FOUND when the memory is missing or deleted. Returns the new row.
@@ -183,6 +158,23 @@ export async function restoreMemoryRow(db: MnemographDb, id: MemoryId, at: numbe
 
 export async function setMemoryStatus(db: MnemographDb, id: MemoryId, status: MemoryStatus, at: number): Promise<MemoryRow> {
   return modifyMemory(db, id, (row) => ({ ...row, status, updatedAt: at }));
+}
+
+/** Live memories of a session (E4: a new memory's position is this count). */
+export async function countSession(db: MnemographDb, sessionId: string): Promise<number> {
+  try {
+    return await db.memories.where('sessionId').equals(sessionId).count();
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function getMemoryRow(db: MnemographDb, id: MemoryId): Promise<MemoryRow | undefined> {
+  try {
+    return await db.memories.get(id);
+  } catch (e) {
+    throw db.fail(e);
+  }
 }
 
 export async function bulkGetMemories(db: MnemographDb, ids: MemoryId[]): Promise<(MemoryRow | undefined)[]> {
@@ -253,4 +245,40 @@ export function liveMemoriesQuery(db: MnemographDb, limit = 200): Observable<Mem
 
 export function liveMemoryCountQuery(db: MnemographDb): Observable<number> {
   return liveQuery(() => countMemories(db));
+}
+
+// ---- added for the services' domain modules (no service reaches into a table itself) --------
+
+/** Every live (non-tombstoned) memory: one getAll (the backfill's scan). */
+export async function listLiveMemoryRows(db: MnemographDb): Promise<MemoryRow[]> {
+  try {
+    return (await db.memories.toArray()).filter((m) => m.deletedAt === null);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Every memory of one session, tombstones included (E4 positions count them). */
+export async function sessionMembers(db: MnemographDb, sessionId: string): Promise<MemoryRow[]> {
+  try {
+    return await db.memories.where('sessionId').equals(sessionId).toArray();
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+export async function deleteSetting(db: MnemographDb, key: string): Promise<void> {
+  try {
+    await db.settings.delete(key);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * A setting as a live query: emits `read(value)` now and again whenever any tab writes or
+ * deletes the key (`read` validates; undefined = unset). Wrap with useObservable / useLiveQuery.
+ */
+export function liveSettingQuery<T = unknown>(db: MnemographDb, key: string, read: (raw: unknown) => T = (raw) => raw as T): Observable<T> {
+  return liveQuery(async () => read(await getSetting<unknown>(db, key)));
 }

@@ -7,6 +7,7 @@ import type { PipelineResult } from '../core/pipeline';
 import type { FeedbackEvent, LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { DivergenceAlert, SerializedFeatures, SimilarityConfig } from '../core/spaces';
 import type { MemoryId } from '../core/types';
+import type { ErrorEnvelope } from '../core/errors';
 
 export type { SerializedFeatures };
 
@@ -64,12 +65,28 @@ export interface EngineRecallQuery {
   features: SerializedFeatures;
   /** Explicit query tags for lateral overlap (else derived from the top results). */
   tags?: string[];
+  /** The divergence window ends here (epoch ms; default: the engine's clock). */
+  now?: number;
+  /** The asking tab's session: the divergence window prefers it (default: none). */
+  sessionId?: string;
 }
 
+/** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
 export interface EngineRecallOutcome {
   results: PipelineResult[];
   /** The evaluator's new state when this recall changed it (lateral results returned), else null. */
   evaluator: LateralEvaluatorState | null;
+  /** The query's divergence from the recent window; null when it failed (then `divergenceError`). */
+  divergence: EngineDivergenceOutcome | null;
+  /** Why the divergence could not be computed: reported by the services, never fails the recall. */
+  divergenceError?: ErrorEnvelope;
+  /** The lateral evaluator's status after this recall. */
+  lateralStatus: LateralStatus;
+  /**
+   * First lines of the memories the view names that are not results themselves: chain members
+   * and the recent window (so the view needs no read per memory).
+   */
+  labels: Record<MemoryId, string>;
 }
 
 export interface EngineDivergenceQuery {
@@ -95,3 +112,13 @@ export interface EngineFeedbackOutcome {
 }
 
 export type { LateralStatus };
+
+/**
+ * A memory's label as the engine and the services hand it out: its first non-empty line, at
+ * most `max` characters (the view shortens it further where it must).
+ */
+export function firstLine(text: string, max = 80): string {
+  const line = text.split('\n').find((l) => l.trim()) ?? '';
+  const t = line.trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}

@@ -3,14 +3,15 @@
 
 import type { SearchOptions, SearchResultView } from './types';
 
-export type SearchRunner<R = SearchResultView, O = SearchOptions> = (query: string, opts: O, signal: AbortSignal) => Promise<R[]>;
+/** `R` is what one run answers: the hits of search(), or recall()'s whole outcome. */
+export type SearchRunner<R = SearchResultView[], O = SearchOptions> = (query: string, opts: O, signal: AbortSignal) => Promise<R>;
 
-export type SearchOutcome<R = SearchResultView> =
-  | { status: 'fresh'; requestId: number; query: string; results: R[] }
+export type SearchOutcome<R = SearchResultView[]> =
+  | { status: 'fresh'; requestId: number; query: string; results: R }
   | { status: 'stale'; requestId: number };
 
 /** Over search() by default; createRecallController() gives one over recall(). */
-export interface SearchController<R = SearchResultView, O = SearchOptions> {
+export interface SearchController<R = SearchResultView[], O = SearchOptions> {
   /**
    * Starts a search and aborts the previous one. Resolves 'fresh' with the results if no newer
    * search was started meanwhile, else 'stale' (ignore it). Rejects only for the newest request.
@@ -22,7 +23,7 @@ export interface SearchController<R = SearchResultView, O = SearchOptions> {
   latestRequestId(): number;
 }
 
-export function createSearchController<R = SearchResultView, O = SearchOptions>(runner: SearchRunner<R, O>): SearchController<R, O> {
+export function createSearchController<R = SearchResultView[], O = SearchOptions>(runner: SearchRunner<R, O>): SearchController<R, O> {
   let latest = 0;
   let current: AbortController | null = null;
   return {

@@ -5,27 +5,14 @@ import { AppError } from '../core/errors';
 import { isUuidV7, uuidV7Time } from '../core/ids';
 import { MAX_EMBED_CHARS } from '../embed/types';
 import {
-  addMemory,
   createSearchController,
   dbStatus,
-  deleteMemory,
   disposeServices,
-  embedMissing,
-  engineStats,
-  getMemory,
-  importMemories,
   initServices,
-  liveMemories,
-  liveMemoryCount,
-  recordFeedback,
-  restoreMemory,
-  search,
   services,
-  setStatus,
-  updateMemory,
 } from './index';
 import { createChannelEngine, createFakeEmbedder } from './testing';
-import { MnemographServices } from './services';
+import { createServices } from './create';
 import { openDb } from '../db/db';
 import type { Observable } from 'dexie';
 
@@ -65,17 +52,17 @@ afterEach(() => disposeServices());
 describe('addMemory / getMemory', () => {
   it('validates, stores memory + E1 vector in one go, and indexes it', async () => {
     const { s } = await start();
-    const m = await addMemory({ text: 'Walked the dog along the river', tags: ' Outdoors, Dog  Walks ,outdoors', importance: 0.8, source: 'diary' });
+    const m = await services().addMemory({ text: 'Walked the dog along the river', tags: ' Outdoors, Dog  Walks ,outdoors', importance: 0.8, source: 'diary' });
     expect(isUuidV7(m.id)).toBe(true);
     expect(m).toMatchObject({ tags: ['outdoors', 'dog-walks'], importance: 0.8, source: 'diary', status: 'active', deletedAt: null, embedTruncated: false, sessionId: 'session-1', validTo: null });
     expect(m.validFrom).toBe(m.createdAt);
-    expect(await getMemory(m.id)).toEqual(m);
+    expect(await services().getMemory(m.id)).toEqual(m);
     const vec = await s.db.vectors.get([m.id, 'E1']);
     // E1 is serialised like every space: a 4-byte header, then 32 floats
     expect(vec).toMatchObject({ memoryId: m.id, space: 'E1', dim: 4 + 32 * 4, dtype: 'space', model: 'fake-hash/v1' });
     expect(vec!.data.byteLength).toBe(4 + 32 * 4);
-    expect((await engineStats()).size).toBe(1);
-    const hits = await search('river dog');
+    expect((await services().engineStats()).size).toBe(1);
+    const hits = await services().search('river dog');
     expect(hits.map((h) => h.memory.id)).toEqual([m.id]);
     expect(hits[0].hit.why.matchedTerms.length).toBeGreaterThan(0);
     expect(hits[0].explanation).toMatch(/words: /);
@@ -83,29 +70,29 @@ describe('addMemory / getMemory', () => {
 
   it('rejects bad input with its code and stores nothing', async () => {
     const { s } = await start();
-    expect(await codeOf(addMemory({ text: '   ' }))).toBe('EMPTY_TEXT');
-    expect(await codeOf(addMemory({ text: 'x', importance: 2 }))).toBe('INVALID_IMPORTANCE');
-    expect(await codeOf(addMemory({ text: 'x', importance: NaN }))).toBe('INVALID_IMPORTANCE');
+    expect(await codeOf(services().addMemory({ text: '   ' }))).toBe('EMPTY_TEXT');
+    expect(await codeOf(services().addMemory({ text: 'x', importance: 2 }))).toBe('INVALID_IMPORTANCE');
+    expect(await codeOf(services().addMemory({ text: 'x', importance: NaN }))).toBe('INVALID_IMPORTANCE');
     expect(await s.db.memories.count()).toBe(0);
-    expect(await codeOf(getMemory('nope'))).toBe('NOT_FOUND');
+    expect(await codeOf(services().getMemory('nope'))).toBe('NOT_FOUND');
   });
 
   it('stores a several-MB memory whole; only a bounded prefix is embedded', async () => {
     const { s, embedder } = await start();
     const text = 'lorem ipsum dolor sit amet '.repeat(150_000); // 4.05 MB
-    const m = await addMemory({ text });
+    const m = await services().addMemory({ text });
     expect(m.embedTruncated).toBe(true);
     const row = await s.db.memories.get(m.id);
     expect(row!.text.length).toBe(4_050_000);
     expect(row!.text).toBe(text);
     expect(embedder.calls[0].length).toBeLessThanOrEqual(MAX_EMBED_CHARS);
-    expect((await addMemory({ text: 'short' })).embedTruncated).toBe(false);
+    expect((await services().addMemory({ text: 'short' })).embedTruncated).toBe(false);
   });
 
   it('an encoder failure stores nothing', async () => {
     const { s, embedder } = await start();
     embedder.failNext = new AppError('MODEL_LOAD_FAILED');
-    expect(await codeOf(addMemory({ text: 'hello' }))).toBe('MODEL_LOAD_FAILED');
+    expect(await codeOf(services().addMemory({ text: 'hello' }))).toBe('MODEL_LOAD_FAILED');
     expect(await s.db.memories.count()).toBe(0);
   });
 });
@@ -119,7 +106,7 @@ describe('importMemories', () => {
       { text: 'fed the starter', createdAt: 2_000, sessionId: 's-a' },
       { text: 'baked first loaf', createdAt: 3_000, sessionId: 's-b', importance: 0.9 },
     ];
-    const out = await importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(p.embedded) });
+    const out = await services().importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(p.embedded) });
     expect(progress).toEqual([2, 3]);
     expect(embedder.calls.length).toBe(3);
     expect(out.map((m) => [m.createdAt, m.validFrom, m.sessionId, m.tags])).toEqual([
@@ -129,62 +116,62 @@ describe('importMemories', () => {
     ]);
     expect(await s.db.vectors.count()).toBe(3 * 4); // E1 + the temporal E2-E4 (a plain embedder cannot featurize more)
     expect(out.map((m) => uuidV7Time(m.id))).toEqual([1000, 2000, 3000]);
-    expect((await engineStats()).size).toBe(3);
-    expect((await search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
-    expect((await first(liveMemories())).map((m) => m.text)).toEqual(['baked first loaf', 'fed the starter', 'started sourdough']);
+    expect((await services().engineStats()).size).toBe(3);
+    expect((await services().search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
+    expect((await first(services().liveMemories())).map((m) => m.text)).toEqual(['baked first loaf', 'fed the starter', 'started sourdough']);
   });
 
   it('one bad item or a full disk stores nothing', async () => {
     const { s, embedder } = await start();
-    const err = await importMemories([{ text: 'fine' }, { text: '  ' }]).catch((e) => e);
+    const err = await services().importMemories([{ text: 'fine' }, { text: '  ' }]).catch((e) => e);
     expect((err as AppError).code).toBe('EMPTY_TEXT');
     expect((err as AppError).message).toMatch(/^Item 2: /);
     expect(embedder.calls.length).toBe(0); // validated before any encoding
     s.db.vectors.hook('creating', () => {
       throw new DOMException('quota', 'QuotaExceededError');
     });
-    expect(await codeOf(importMemories([{ text: 'a' }, { text: 'b' }]))).toBe('QUOTA_EXCEEDED');
+    expect(await codeOf(services().importMemories([{ text: 'a' }, { text: 'b' }]))).toBe('QUOTA_EXCEEDED');
     expect(await s.db.memories.count()).toBe(0);
-    expect((await engineStats()).size).toBe(0);
+    expect((await services().engineStats()).size).toBe(0);
     const ac = new AbortController();
     ac.abort();
-    expect(await codeOf(importMemories([{ text: 'a' }], { signal: ac.signal }))).toBe('ABORTED');
+    expect(await codeOf(services().importMemories([{ text: 'a' }], { signal: ac.signal }))).toBe('ABORTED');
   });
 });
 
 describe('quota', () => {
   it('QUOTA_EXCEEDED mid-write leaves neither memory nor vector, nor an index entry', async () => {
     const { s } = await start();
-    await addMemory({ text: 'before the disk filled up' });
+    await services().addMemory({ text: 'before the disk filled up' });
     s.db.vectors.hook('creating', () => {
       throw new DOMException('quota', 'QuotaExceededError');
     });
-    expect(await codeOf(addMemory({ text: 'this one does not fit' }))).toBe('QUOTA_EXCEEDED');
+    expect(await codeOf(services().addMemory({ text: 'this one does not fit' }))).toBe('QUOTA_EXCEEDED');
     expect(await s.db.memories.count()).toBe(1);
     expect(await s.db.vectors.count()).toBe(4); // the first memory's E1-E4
-    expect((await engineStats()).size).toBe(1);
-    expect(await search('fit')).toEqual([]);
+    expect((await services().engineStats()).size).toBe(1);
+    expect(await services().search('fit')).toEqual([]);
   });
 });
 
 describe('update / delete / status', () => {
   it('tombstones on delete, hides from lists and search, and restores', async () => {
     const { s } = await start();
-    const a = await addMemory({ text: 'alpha apples' });
-    const b = await addMemory({ text: 'beta bananas' });
-    await deleteMemory(a.id);
+    const a = await services().addMemory({ text: 'alpha apples' });
+    const b = await services().addMemory({ text: 'beta bananas' });
+    await services().deleteMemory(a.id);
     const row = await s.db.memories.get(a.id);
     expect(row!.deletedAt).not.toBeNull(); // a tombstone, not a removal
     expect(await s.db.vectors.get([a.id, 'E1'])).toBeDefined();
-    expect(await codeOf(getMemory(a.id))).toBe('NOT_FOUND');
-    expect((await getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
-    expect(await search('apples')).toEqual([]);
-    expect((await first(liveMemories())).map((m) => m.id)).toEqual([b.id]);
-    expect(await first(liveMemoryCount())).toBe(1);
-    expect(await codeOf(deleteMemory(a.id))).toBe('NOT_FOUND');
-    await restoreMemory(a.id);
-    expect((await search('apples')).map((h) => h.memory.id)).toEqual([a.id]);
-    expect(await first(liveMemoryCount())).toBe(2);
+    expect(await codeOf(services().getMemory(a.id))).toBe('NOT_FOUND');
+    expect((await services().getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
+    expect(await services().search('apples')).toEqual([]);
+    expect((await first(services().liveMemories())).map((m) => m.id)).toEqual([b.id]);
+    expect(await first(services().liveMemoryCount())).toBe(1);
+    expect(await codeOf(services().deleteMemory(a.id))).toBe('NOT_FOUND');
+    await services().restoreMemory(a.id);
+    expect((await services().search('apples')).map((h) => h.memory.id)).toEqual([a.id]);
+    expect(await first(services().liveMemoryCount())).toBe(2);
   });
 
   it('lists newest first', async () => {
@@ -192,78 +179,78 @@ describe('update / delete / status', () => {
     const embedder = createFakeEmbedder();
     await initServices({ embedder, dbName: freshName(), engine: createChannelEngine().factory, now: () => (t += 10) });
     const ids = [];
-    for (const text of ['one', 'two', 'three']) ids.push((await addMemory({ text })).id);
-    expect((await first(liveMemories(2))).map((m) => m.id)).toEqual([ids[2], ids[1]]);
+    for (const text of ['one', 'two', 'three']) ids.push((await services().addMemory({ text })).id);
+    expect((await first(services().liveMemories(2))).map((m) => m.id)).toEqual([ids[2], ids[1]]);
   });
 
   it('quarantine hides from search unless asked; archive likewise', async () => {
     await start();
-    const m = await addMemory({ text: 'suspicious claim about comets' });
-    await setStatus(m.id, 'quarantined');
-    expect(await search('comets')).toEqual([]);
-    expect((await search('comets', { includeQuarantined: true })).map((h) => h.memory.status)).toEqual(['quarantined']);
-    await setStatus(m.id, 'archived');
-    expect(await search('comets', { includeQuarantined: true })).toEqual([]);
-    expect((await search('comets', { includeArchived: true })).length).toBe(1);
-    await setStatus(m.id, 'active');
-    expect((await search('comets')).length).toBe(1);
-    expect(await codeOf(setStatus(m.id, 'gone' as never))).toBe('INVALID_OPTION');
+    const m = await services().addMemory({ text: 'suspicious claim about comets' });
+    await services().setStatus(m.id, 'quarantined');
+    expect(await services().search('comets')).toEqual([]);
+    expect((await services().search('comets', { includeQuarantined: true })).map((h) => h.memory.status)).toEqual(['quarantined']);
+    await services().setStatus(m.id, 'archived');
+    expect(await services().search('comets', { includeQuarantined: true })).toEqual([]);
+    expect((await services().search('comets', { includeArchived: true })).length).toBe(1);
+    await services().setStatus(m.id, 'active');
+    expect((await services().search('comets')).length).toBe(1);
+    expect(await codeOf(services().setStatus(m.id, 'gone' as never))).toBe('INVALID_OPTION');
   });
 
   it('updating the text re-embeds and re-indexes; tags are normalised', async () => {
     const { s, embedder } = await start();
-    const m = await addMemory({ text: 'old words here' });
+    const m = await services().addMemory({ text: 'old words here' });
     const before = embedder.calls.length;
-    const u = await updateMemory(m.id, { text: 'completely fresh vocabulary', tags: 'New Tag' });
+    const u = await services().updateMemory(m.id, { text: 'completely fresh vocabulary', tags: 'New Tag' });
     expect(embedder.calls.length).toBe(before + 1);
     expect(u.tags).toEqual(['new-tag']);
     expect(u.createdAt).toBe(m.createdAt);
-    expect(await search('old words')).toEqual([]);
-    expect((await search('fresh vocabulary')).map((h) => h.memory.id)).toEqual([m.id]);
+    expect(await services().search('old words')).toEqual([]);
+    expect((await services().search('fresh vocabulary')).map((h) => h.memory.id)).toEqual([m.id]);
     // a tag-only change does not re-embed, and keeps the vector in the index
-    await updateMemory(m.id, { importance: 0.9 });
+    await services().updateMemory(m.id, { importance: 0.9 });
     expect(embedder.calls.length).toBe(before + 1 + 2); // + the two searches' query embeddings
-    const hits = await search('fresh vocabulary');
+    const hits = await services().search('fresh vocabulary');
     expect(hits[0].hit.why.cosine).toBeGreaterThan(0.5);
     expect((await s.db.memories.get(m.id))!.importance).toBe(0.9);
-    expect(await codeOf(updateMemory(m.id, { importance: -1 }))).toBe('INVALID_IMPORTANCE');
+    expect(await codeOf(services().updateMemory(m.id, { importance: -1 }))).toBe('INVALID_IMPORTANCE');
   });
 });
 
 describe('search', () => {
   it('validates options and returns [] for an empty query', async () => {
     await start();
-    expect(await search('   ')).toEqual([]);
-    expect(await codeOf(search('x', { topK: 0 }))).toBe('INVALID_OPTION');
-    expect(await codeOf(search('x', { topK: 1.5 }))).toBe('INVALID_OPTION');
-    expect(await codeOf(search('x', { asOf: NaN }))).toBe('INVALID_OPTION');
+    expect(await services().search('   ')).toEqual([]);
+    expect(await codeOf(services().search('x', { topK: 0 }))).toBe('INVALID_OPTION');
+    expect(await codeOf(services().search('x', { topK: 1.5 }))).toBe('INVALID_OPTION');
+    expect(await codeOf(services().search('x', { asOf: NaN }))).toBe('INVALID_OPTION');
     const ac = new AbortController();
     ac.abort();
-    expect(await codeOf(search('x', {}, ac.signal))).toBe('ABORTED');
+    expect(await codeOf(services().search('x', {}, ac.signal))).toBe('ABORTED');
   });
 
   it('semantic: false searches keywords only without calling the encoder', async () => {
     const { embedder } = await start();
-    await addMemory({ text: 'orange cat' });
+    await services().addMemory({ text: 'orange cat' });
     const calls = embedder.calls.length;
-    const hits = await search('cat', { semantic: false });
+    const hits = await services().search('cat', { semantic: false });
     expect(hits.map((h) => h.memory.text)).toEqual(['orange cat']);
     expect(hits[0].hit.why.semantic).toBe(0);
     expect(embedder.calls.length).toBe(calls);
-    expect(await codeOf(search('cat', { semantic: 'no' as never }))).toBe('INVALID_OPTION');
+    expect(await codeOf(services().search('cat', { semantic: 'no' as never }))).toBe('INVALID_OPTION');
   });
 
   it('asOf filters by the valid-time interval', async () => {
     await start();
-    await addMemory({ text: 'lived in paris', validFrom: 100, validTo: 200 });
-    await addMemory({ text: 'lived in rome', validFrom: 200 });
-    expect((await search('lived', { asOf: 150 })).map((h) => h.memory.text)).toEqual(['lived in paris']);
-    expect((await search('lived', { asOf: 250 })).map((h) => h.memory.text)).toEqual(['lived in rome']);
+    await services().addMemory({ text: 'lived in paris', validFrom: 100, validTo: 200 });
+    await services().addMemory({ text: 'lived in rome', validFrom: 200 });
+    expect((await services().search('lived', { asOf: 150 })).map((h) => h.memory.text)).toEqual(['lived in paris']);
+    expect((await services().search('lived', { asOf: 250 })).map((h) => h.memory.text)).toEqual(['lived in rome']);
   });
 
   it('the controller drops a stale answer that arrives after a fresh one', async () => {
     await start();
-    await addMemory({ text: 'a memory' });
+    await services().addMemory({ text: 'a memory' });
     const real = services();
     const resolvers: (() => void)[] = [];
     const signals: AbortSignal[] = [];
@@ -292,14 +279,14 @@ describe('engine lifecycle', () => {
   it('initServices fills the engine from existing data; a crash reloads from the db', async () => {
     const dbName = freshName();
     const first = await start(dbName);
-    const a = await addMemory({ text: 'persistent penguin' });
+    const a = await services().addMemory({ text: 'persistent penguin' });
     disposeServices();
     const { engine } = await start(dbName);
-    expect((await engineStats()).size).toBe(1);
-    const b = await addMemory({ text: 'second penguin' });
+    expect((await services().engineStats()).size).toBe(1);
+    const b = await services().addMemory({ text: 'second penguin' });
     engine.crash();
     expect(engine.cores.length).toBe(first.engine.cores.length); // one worker per start so far
-    const hits = await search('penguin');
+    const hits = await services().search('penguin');
     expect(engine.cores.length).toBe(2); // restarted
     expect(hits.map((h) => h.memory.id).sort()).toEqual([a.id, b.id].sort());
   });
@@ -309,33 +296,33 @@ describe('embedMissing', () => {
   it('after a model change, memories are keyword-only until embedMissing fills their vectors', async () => {
     const dbName = freshName();
     await start(dbName);
-    const a = await addMemory({ text: 'violin practice scales' });
+    const a = await services().addMemory({ text: 'violin practice scales' });
     disposeServices();
     const v2 = createFakeEmbedder(32, 'fake-hash/v2'); // a new model: old vectors must not be mixed in
     await initServices({ embedder: v2, dbName, engine: createChannelEngine().factory });
-    const before = await search('violin');
+    const before = await services().search('violin');
     expect(before[0].hit.why.cosine).toBe(0); // no vector in the index: lexical only
     const progress: number[] = [];
-    expect(await embedMissing({ onProgress: (p) => progress.push(p.embedded) })).toBe(1);
+    expect(await services().embedMissing({ onProgress: (p) => progress.push(p.embedded) })).toBe(1);
     expect(progress).toEqual([1]);
     expect((await services().db.vectors.get([a.id, 'E1']))!.model).toBe('fake-hash/v2');
-    const after = await search('violin');
+    const after = await services().search('violin');
     expect(after[0].hit.why.cosine).toBeGreaterThan(0.5);
-    expect(await embedMissing()).toBe(0); // nothing left
+    expect(await services().embedMissing()).toBe(0); // nothing left
   });
 });
 
 describe('other tabs', () => {
   it("a second tab's engine follows this tab's writes", async () => {
     const { dbName } = await start();
-    const tabB = new MnemographServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory });
+    const tabB = createServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory });
     await tabB.engine.start();
-    const m = await addMemory({ text: 'written in tab A about zebras' });
+    const m = await services().addMemory({ text: 'written in tab A about zebras' });
     await expect.poll(async () => (await tabB.search('zebras')).map((h) => h.memory.id)).toEqual([m.id]);
-    await setStatus(m.id, 'quarantined');
+    await services().setStatus(m.id, 'quarantined');
     await expect.poll(async () => (await tabB.search('zebras')).length).toBe(0);
-    await setStatus(m.id, 'active');
-    await deleteMemory(m.id);
+    await services().setStatus(m.id, 'active');
+    await services().deleteMemory(m.id);
     await expect.poll(async () => (await tabB.engine.stats()).size).toBe(0);
     tabB.dispose();
   });
@@ -344,19 +331,19 @@ describe('other tabs', () => {
 describe('feedback', () => {
   it('stores events and validates them', async () => {
     const { s } = await start();
-    const m = await addMemory({ text: 'x marks the spot' });
-    const f = await recordFeedback({ memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral' });
+    const m = await services().addMemory({ text: 'x marks the spot' });
+    const f = await services().recordFeedback({ memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral' });
     expect(await s.db.feedback.get(f.id)).toEqual({ id: f.id, memoryId: m.id, kind: 'suppress', valence: -0.5, reason: 'off topic', mode: 'lateral', at: f.at });
-    expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'like' as never }))).toBe('INVALID_OPTION');
-    expect(await codeOf(recordFeedback({ memoryId: m.id, kind: 'reinforce', valence: 101 }))).toBe('INVALID_OPTION'); // -100..100
-    expect(await codeOf(recordFeedback({ memoryId: 'missing', kind: 'reinforce' }))).toBe('NOT_FOUND');
+    expect(await codeOf(services().recordFeedback({ memoryId: m.id, kind: 'like' as never }))).toBe('INVALID_OPTION');
+    expect(await codeOf(services().recordFeedback({ memoryId: m.id, kind: 'reinforce', valence: 101 }))).toBe('INVALID_OPTION'); // -100..100
+    expect(await codeOf(services().recordFeedback({ memoryId: 'missing', kind: 'reinforce' }))).toBe('NOT_FOUND');
   });
 });
 
 describe('database status', () => {
   it('another tab upgrading the schema surfaces SCHEMA_OUTDATED', async () => {
     const { dbName } = await start();
-    await addMemory({ text: 'kept safe' });
+    await services().addMemory({ text: 'kept safe' });
     const seen: string[] = [];
     const unsub = dbStatus.subscribe((st) => seen.push(st.state));
     const newer = new Dexie(dbName);
@@ -364,7 +351,7 @@ describe('database status', () => {
     await newer.open();
     expect(seen).toEqual(['outdated']);
     expect(dbStatus.get().error?.code).toBe('SCHEMA_OUTDATED');
-    expect(await codeOf(addMemory({ text: 'after the upgrade' }))).toBe('SCHEMA_OUTDATED');
+    expect(await codeOf(services().addMemory({ text: 'after the upgrade' }))).toBe('SCHEMA_OUTDATED');
     expect(await newer.table('memories').count()).toBe(1); // nothing lost
     unsub();
     newer.close();
@@ -388,6 +375,6 @@ describe('database status', () => {
     expect(await codeOf(initServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
     const s = await initServices({ dbName: freshName(), engine: createChannelEngine().factory });
     expect(s.embedder.info()).toMatchObject({ id: 'use-lite-en/v1', dim: 512 });
-    expect((await engineStats()).dim).toBe(512);
+    expect((await services().engineStats()).dim).toBe(512);
   });
 });

@@ -4,6 +4,8 @@
 // no two captures share one) and mirrored to settings ('session') for the UI.
 
 import type { Memory, MemoryId } from '../core/types';
+import { countSession, putSetting, sessionMembers } from '../db/repo';
+import { logError, type ServiceContext } from './context';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_SETTING = 'session';
@@ -84,3 +86,51 @@ export function sessionPositions(memories: readonly Memory[]): Map<MemoryId, num
   return out;
 }
 
+
+/** The services' session: ids and E4 positions for captures, touched by recalls, mirrored to settings. */
+export function createSession(ctx: ServiceContext, opts: { sessionId?: string; idleMs?: number } = {}) {
+  const { db } = ctx;
+  const given = opts.sessionId;
+  const clock = new SessionClock(given ?? ctx.newId(), ctx.now(), () => ctx.newId(), opts.idleMs ?? SESSION_IDLE_MS);
+  // A given session id may already hold memories: their count is the next position. If it
+  // cannot be read, positions start at 0 (E4 only, nothing else depends on it): logged.
+  const ready: Promise<void> = given
+    ? countSession(db, given).then(
+        (n) => clock.startAt(n),
+        (e) => logError(e, 'could not count the given session; its positions start at 0'),
+      )
+    : Promise.resolve();
+
+  return {
+    /** The current session (id, start, last activity, next position). */
+    sessionState: (): SessionState => clock.peek(ctx.now()),
+    /** The current session id as of `at` (a new one after idling; not counted as activity). */
+    idAt: (at: number): string => clock.peek(at).id,
+    /** A recall: activity without a capture. */
+    touch: (): void => void clock.touch(ctx.now()),
+
+    /** Session id and E4 position for a capture at `t` (an import may bring its own session). */
+    async place(t: number, own?: string, counts?: Map<string, number>): Promise<{ id: string; position: number }> {
+      await ready;
+      if (own === undefined || own === clock.id) return clock.take(t);
+      const c = counts ?? new Map<string, number>();
+      if (!c.has(own)) c.set(own, await countSession(db, own));
+      const position = c.get(own)!;
+      c.set(own, position + 1);
+      return { id: own, position };
+    },
+
+    /** Mirrors the session to settings for the UI; a failure costs only that mirror: logged. */
+    persist(): Promise<void> {
+      return putSetting(db, SESSION_SETTING, clock.state()).catch((e: unknown) => logError(e, 'could not save the session state'));
+    },
+
+    /** A stored memory's E4 position within its session (its text changed: features are recomputed). */
+    async positionOf(m: Memory): Promise<number> {
+      const same = await sessionMembers(db, m.sessionId);
+      return sessionPositions(same.some((x) => x.id === m.id) ? same : [...same, m]).get(m.id) ?? 0;
+    },
+  };
+}
+
+export type Session = ReturnType<typeof createSession>;

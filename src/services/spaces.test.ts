@@ -12,31 +12,20 @@ import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } fr
 import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import { MnemographDb, openDb } from '../db/db';
-import { MnemographServices } from './services';
+import { createServices } from './create';
 import type { VectorRow } from '../db/schema';
 import { LEXICAL_ID } from '../protocol/embed';
 import {
-  acceptSuggestedTag,
-  addMemory,
   createRecallController,
   disposeServices,
-  featurizeMissing,
-  getRecallDefaults,
-  getSimilarityConfig,
   initServices,
-  lateralStatus,
-  latestDivergence,
-  recall,
-  reinforce,
-  resetSimilarityConfig,
-  saveRecallDefaults,
-  saveSimilarityConfig,
   services,
-  setTags,
-  suppress,
-  updateMemory,
 } from './index';
 import { createChannelEngine, createFakeEmbedder, createLocalFeaturizer } from './testing';
+import type { Services } from './create';
+
+/** The views of a recall (the outcome's other parts are checked where they matter). */
+const recall = async (...args: Parameters<Services['recall']>) => (await services().recall(...args)).results;
 
 let resources: LexicalResources;
 beforeAll(async () => {
@@ -73,9 +62,9 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
 describe('ingest', () => {
   it('stores a row per present space: E7 only with code, E10 only with media, E1-E4 always', async () => {
     await start();
-    const prose = await addMemory({ text: 'Walked along the river with Anna after lunch; the weather was lovely.' });
-    const code = await addMemory({ text: 'Fixed the parser:\n```ts\nconst body = parseHttpResponse(rawBytes);\n```' });
-    const media = await addMemory({ text: 'Holiday photo', media: [{ caption: 'A red kite over the beach at dusk', mime: 'image/jpeg' }] });
+    const prose = await services().addMemory({ text: 'Walked along the river with Anna after lunch; the weather was lovely.' });
+    const code = await services().addMemory({ text: 'Fixed the parser:\n```ts\nconst body = parseHttpResponse(rawBytes);\n```' });
+    const media = await services().addMemory({ text: 'Holiday photo', media: [{ caption: 'A red kite over the beach at dusk', mime: 'image/jpeg' }] });
     const p = await spacesOf(prose.id);
     const c = await spacesOf(code.id);
     const m = await spacesOf(media.id);
@@ -94,23 +83,23 @@ describe('ingest', () => {
 
   it('derives suggested tags without the memory own tags, and accepting one moves it', async () => {
     await start();
-    const m = await addMemory({ text: 'Met Alice Johnson about the #deploy of the billing service', tags: ['deploy'] });
+    const m = await services().addMemory({ text: 'Met Alice Johnson about the #deploy of the billing service', tags: ['deploy'] });
     expect(m.suggestedTags).toContain('alice-johnson');
     expect(m.suggestedTags).not.toContain('deploy');
-    const a = await acceptSuggestedTag(m.id, 'Alice Johnson');
+    const a = await services().acceptSuggestedTag(m.id, 'Alice Johnson');
     expect(a.tags).toEqual(['deploy', 'alice-johnson']);
     expect(a.suggestedTags).not.toContain('alice-johnson');
-    expect(await codeOf(acceptSuggestedTag(m.id, 'not-suggested'))).toBe('INVALID_OPTION');
-    const b = await setTags(m.id, 'Billing, deploy');
+    expect(await codeOf(services().acceptSuggestedTag(m.id, 'not-suggested'))).toBe('INVALID_OPTION');
+    const b = await services().setTags(m.id, 'Billing, deploy');
     expect(b.tags).toEqual(['billing', 'deploy']);
     expect(b.suggestedTags).not.toContain('billing');
   });
 
   it('editing the text recomputes every space: a space the old text had does not outlive it', async () => {
     const { s } = await start();
-    const m = await addMemory({ text: 'Refactored `loadUserProfile()` into two calls' });
+    const m = await services().addMemory({ text: 'Refactored `loadUserProfile()` into two calls' });
     expect(await spacesOf(m.id)).toContain('E7');
-    const u = await updateMemory(m.id, { text: 'Talked with Bob Marley about gardening' });
+    const u = await services().updateMemory(m.id, { text: 'Talked with Bob Marley about gardening' });
     expect(await spacesOf(m.id)).not.toContain('E7');
     expect(u.suggestedTags).toContain('bob-marley');
     expect((await s.engine.stats()).spaces).toBe(1);
@@ -121,11 +110,11 @@ describe('ingest', () => {
   it('sessions: positions 0, 1, ... in E4; a new session after 30 idle minutes', async () => {
     let t = 1_700_000_000_000;
     const { s } = await start({ now: () => t });
-    const a = await addMemory({ text: 'first thought' });
+    const a = await services().addMemory({ text: 'first thought' });
     t += 10 * 60_000;
-    const b = await addMemory({ text: 'second thought' });
+    const b = await services().addMemory({ text: 'second thought' });
     t += 31 * 60_000;
-    const c = await addMemory({ text: 'after a long break' });
+    const c = await services().addMemory({ text: 'after a long break' });
     expect(a.sessionId).toBe(b.sessionId);
     expect(c.sessionId).not.toBe(a.sessionId);
     const e4 = async (id: string) => Array.from(deserializeSpace('E4', (await s.db.vectors.get([id, 'E4']))!.data) as Float32Array);
@@ -140,10 +129,10 @@ describe('ingest', () => {
 describe('recall', () => {
   it('a query in code finds a code memory through E7 with no shared word', async () => {
     await start();
-    const code = await addMemory({ text: 'Note to self:\n```ts\nconst body = parseHttpResponse(rawBytes);\n```' });
-    await addMemory({ text: 'Other snippet:\n```js\nlet total = sumPrices(cartItems);\n```' });
-    await addMemory({ text: 'Went swimming in the lake before breakfast.' });
-    await addMemory({ text: 'Planted tomatoes and basil in the garden.' });
+    const code = await services().addMemory({ text: 'Note to self:\n```ts\nconst body = parseHttpResponse(rawBytes);\n```' });
+    await services().addMemory({ text: 'Other snippet:\n```js\nlet total = sumPrices(cartItems);\n```' });
+    await services().addMemory({ text: 'Went swimming in the lake before breakfast.' });
+    await services().addMemory({ text: 'Planted tomatoes and basil in the garden.' });
     const views = await recall('`parse_http_response(raw_bytes)`');
     const hit = views.find((v) => v.memory.id === code.id)!;
     expect(hit).toBeDefined();
@@ -156,8 +145,8 @@ describe('recall', () => {
 
   it('DIVERGENT returns lateral results marked lateral; reinforce / suppress change the next ranking and the metrics', async () => {
     const { s } = await start();
-    const a = await addMemory({ text: 'database indexing with btree pages', tags: ['storage', 'performance'] });
-    await addMemory({ text: 'baking sourdough bread at home', tags: ['kitchen'] });
+    const a = await services().addMemory({ text: 'database indexing with btree pages', tags: ['storage', 'performance'] });
+    await services().addMemory({ text: 'baking sourdough bread at home', tags: ['kitchen'] });
     const far: Memory[] = [];
     for (const [text, tags] of [
       ['file system layouts on spinning disks', ['storage', 'performance']],
@@ -165,7 +154,7 @@ describe('recall', () => {
       ['caching photos on the phone', ['performance']],
       ['cargo containers stacked at the harbour', ['storage']],
     ] as const)
-      far.push(await addMemory({ text, tags: [...tags] }));
+      far.push(await services().addMemory({ text, tags: [...tags] }));
     const q = { text: 'database indexing', tags: ['storage', 'performance'] };
     const opts = { profile: 'DIVERGENT' as const, lateralMaxResults: 4 };
     const first = await recall(q, opts);
@@ -179,21 +168,26 @@ describe('recall', () => {
     expect(fs.distance).toBeCloseTo(Math.SQRT2, 5);
     expect(fs.lateralScore).toBeCloseTo((Math.SQRT2 / (1 + Math.SQRT2)) * 1 * 0.5, 3);
     expect(lateral.find((v) => v.memory.id === far[1].id)!.result.tagOverlap).toBe(0.5);
-    expect(await lateralStatus()).toMatchObject({ enabled: true, samples: 4, reinforced: 0, suppressed: 0, lur: 0, lsr: 0, lhi: 0 });
+    expect(await services().lateralStatus()).toMatchObject({ enabled: true, samples: 4, reinforced: 0, suppressed: 0, lur: 0, lsr: 0, lhi: 0 });
 
-    expect(await reinforce(far[0].id, 50)).toBe(`👍 Reinforced '${far[0].id}' with valence=50 (lateral result — feedback recorded)`);
-    expect(await reinforce(a.id, 100)).toBe(`👍 Reinforced '${a.id}' with valence=100`); // a standard result: not counted
-    expect(await suppress(far[1].id, 'irrelevant')).toBe(`🚫 Suppressed '${far[1].id}' (irrelevant) (lateral result — feedback recorded)`);
-    await reinforce(far[2].id, 20);
+    // data, not wording: the UI words the confirmation line
+    expect(await services().reinforce(far[0].id, 50)).toMatchObject({ wasLateral: true, row: { memoryId: far[0].id, kind: 'reinforce', valence: 50 } });
+    expect(await services().reinforce(a.id, 100)).toMatchObject({ wasLateral: false, row: { valence: 100, mode: 'standard' } }); // a standard result: not counted
+    expect(await services().suppress(far[1].id, '  irrelevant ')).toMatchObject({ wasLateral: true, row: { kind: 'suppress', reason: 'irrelevant' } });
+    const long = await services().suppress(far[1].id, 'x'.repeat(501)).catch((x) => x);
+    expect([long.code, long.message]).toEqual(['INVALID_OPTION', 'A reason must be text of at most 500 characters.']);
+    await services().reinforce(far[2].id, 20);
     // returned 4, reinforced 2, suppressed 1: LUR 2/4, LSR 1/4, LHI 1/3
-    const st = await lateralStatus();
+    const st = await services().lateralStatus();
     expect(st).toMatchObject({ samples: 4, reinforced: 2, suppressed: 1, lur: 0.5, lsr: 0.25 });
     expect(st.lhi).toBeCloseTo(1 / 3, 12);
     // stored with the seed's scale and the mode the memory was returned in
     const rows = await s.db.feedback.where('memoryId').equals(far[0].id).toArray();
     expect(rows).toMatchObject([{ kind: 'reinforce', valence: 50, mode: 'lateral' }]);
 
-    const second = await recall(q, opts);
+    const outcome = await services().recall(q, opts);
+    expect(outcome.lateralStatus).toEqual(await services().lateralStatus()); // the status came with the recall
+    const second = outcome.results;
     const top = second[0].result;
     expect(top.id).toBe(a.id);
     expect(top.feedbackFactor).toBeCloseTo(1 + 0.5 * Math.tanh(100 / 200), 6);
@@ -204,15 +198,15 @@ describe('recall', () => {
     expect(boosted.lateralScore! / fs.lateralScore!).toBeCloseTo(1 + 0.5 * Math.tanh(50 / 200), 3);
     // the evaluator persisted with the new returns (4 + 3)
     expect(((await s.db.settings.get('lateralEvaluator'))?.value as { returned: number }).returned).toBe(7);
-    expect(await codeOf(reinforce(a.id, 101))).toBe('INVALID_OPTION');
-    expect(await codeOf(reinforce('missing', 10))).toBe('NOT_FOUND');
+    expect(await codeOf(services().reinforce(a.id, 101))).toBe('INVALID_OPTION');
+    expect(await codeOf(services().reinforce('missing', 10))).toBe('NOT_FOUND');
   });
 
   it('the evaluator and feedback survive a restart', async () => {
     const dbName = freshName();
     await start({ dbName });
-    const m = await addMemory({ text: 'alpha beta gamma', tags: ['x'] });
-    await reinforce(m.id, 100);
+    const m = await services().addMemory({ text: 'alpha beta gamma', tags: ['x'] });
+    await services().reinforce(m.id, 100);
     disposeServices();
     await start({ dbName });
     const [v] = await recall('alpha');
@@ -221,25 +215,25 @@ describe('recall', () => {
 
   it('refuses invalid options and settings with the validator message', async () => {
     await start();
-    await addMemory({ text: 'anything' });
+    await services().addMemory({ text: 'anything' });
     const e = await recall('anything', { topK: 0 }).catch((x) => x);
     expect(e).toBeInstanceOf(AppError);
     expect(e.code).toBe('INVALID_OPTION');
     expect(e.message).toMatch(/topK/);
-    expect(await codeOf(saveRecallDefaults({ lateralDistanceThreshold: 3 }))).toBe('INVALID_OPTION');
-    await saveRecallDefaults({ profile: 'DEBUGGING', topK: 3 });
-    expect(await getRecallDefaults()).toEqual({ profile: 'DEBUGGING', topK: 3 });
+    expect(await codeOf(services().saveRecallDefaults({ lateralDistanceThreshold: 3 }))).toBe('INVALID_OPTION');
+    await services().saveRecallDefaults({ profile: 'DEBUGGING', topK: 3 });
+    expect(await services().getRecallDefaults()).toEqual({ profile: 'DEBUGGING', topK: 3 });
     const bad: SimilarityConfig = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
     bad.highThresholds.E7 = 1.5;
-    const err = await saveSimilarityConfig(bad).catch((x) => x);
+    const err = await services().saveSimilarityConfig(bad).catch((x) => x);
     expect(err.code).toBe('INVALID_CONFIG');
     expect(err.message).toBe('Invalid threshold in config: E7 (Code) threshold 1.5 must be in [0.0, 1.0]');
     const ok = structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
     ok.recentWindowHours = 5;
-    await saveSimilarityConfig(ok);
-    expect((await getSimilarityConfig()).recentWindowHours).toBe(5);
-    expect((await resetSimilarityConfig()).recentWindowHours).toBe(2);
-    expect((await getSimilarityConfig()).recentWindowHours).toBe(2);
+    await services().saveSimilarityConfig(ok);
+    expect((await services().getSimilarityConfig()).recentWindowHours).toBe(5);
+    expect((await services().resetSimilarityConfig()).recentWindowHours).toBe(2);
+    expect((await services().getSimilarityConfig()).recentWindowHours).toBe(2);
   });
 });
 
@@ -248,21 +242,21 @@ describe('other tabs', () => {
     const dbName = freshName();
     await start({ dbName });
     const embedder = createFakeEmbedder(512);
-    const tabB = new MnemographServices({
+    const tabB = createServices({
       db: await openDb(dbName),
       embedder,
       featurizer: createLocalFeaturizer(embedder, resources),
       engine: createChannelEngine().factory,
     });
     await tabB.engine.start();
-    const a = await addMemory({ text: 'picked wild blueberries' });
-    const b = await addMemory({ text: 'picked wild raspberries' });
+    const a = await services().addMemory({ text: 'picked wild blueberries' });
+    const b = await services().addMemory({ text: 'picked wild raspberries' });
     await expect.poll(async () => (await tabB.engine.stats()).spaces).toBe(2);
-    expect((await tabB.recall('picked wild'))[0].memory.id).toBe(a.id); // a tie: id order
-    await reinforce(b.id, 100);
-    await expect.poll(async () => (await tabB.recall('picked wild'))[0]?.memory.id).toBe(b.id);
-    await saveRecallDefaults({ topK: 1 });
-    await expect.poll(async () => (await tabB.recall('picked wild')).length).toBe(1);
+    expect((await tabB.recall('picked wild')).results[0].memory.id).toBe(a.id); // a tie: id order
+    await services().reinforce(b.id, 100);
+    await expect.poll(async () => (await tabB.recall('picked wild')).results[0]?.memory.id).toBe(b.id);
+    await services().saveRecallDefaults({ topK: 1 });
+    await expect.poll(async () => (await tabB.recall('picked wild')).results.length).toBe(1);
     tabB.dispose();
   });
 });
@@ -291,7 +285,7 @@ describe('upgrade and backfill', () => {
     expect((await recall('oat milk'))[0].result).toMatchObject({ id: 'old-2', feedbackFactor: 1 + 0.5 * Math.tanh(100 / 200) });
     const calls = featurizer.calls;
     const progress: number[] = [];
-    expect(await featurizeMissing({ batchSize: 1, onProgress: (p) => progress.push(p.embedded) })).toBe(2);
+    expect(await services().featurizeMissing({ batchSize: 1, onProgress: (p) => progress.push(p.embedded) })).toBe(2);
     expect(progress).toEqual([1, 2]);
     expect(featurizer.calls).toBe(calls + 2);
     expect(await spacesOf('old-1')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6', 'E7', 'E9']));
@@ -305,7 +299,7 @@ describe('upgrade and backfill', () => {
     const code = (await recall('`parse_http_response(raw_bytes)`')).find((v) => v.memory.id === 'old-1')!;
     expect(code.result.spaces.sims.E7).toBeGreaterThan(0);
     expect(code.result.why.bm25).toBe(0);
-    expect(await featurizeMissing()).toBe(0); // nothing left
+    expect(await services().featurizeMissing()).toBe(0); // nothing left
   });
 });
 
@@ -313,14 +307,14 @@ describe('model change', () => {
   it('memories keep their lexical spaces until featurizeMissing brings the new encoder spaces', async () => {
     const dbName = freshName();
     await start({ dbName });
-    const m = await addMemory({ text: 'Repaired the bicycle chain with a new master link' });
+    const m = await services().addMemory({ text: 'Repaired the bicycle chain with a new master link' });
     disposeServices();
     const v2 = createFakeEmbedder(512, 'fake-hash/v2');
     await initServices({ embedder: v2, featurizer: createLocalFeaturizer(v2, resources), dbName, engine: createChannelEngine().factory });
     const before = (await recall('bicycle chain master link')).find((x) => x.memory.id === m.id)!;
     expect(before.result.spaces.sims.E1).toBeUndefined(); // the old encoder's vector is not mixed in
     expect(before.result.spaces.sims.E6).toBeGreaterThan(0.5);
-    expect(await featurizeMissing()).toBe(1);
+    expect(await services().featurizeMissing()).toBe(1);
     const after = (await recall('bicycle chain master link')).find((x) => x.memory.id === m.id)!;
     expect(after.result.spaces.sims.E1).toBeGreaterThan(0.5);
     expect((await services().db.vectors.get([m.id, 'E1']))!.model).toBe('fake-hash/v2');
@@ -328,12 +322,12 @@ describe('model change', () => {
 
   it('the recall controller answers the newest request and marks older ones stale', async () => {
     await start();
-    await addMemory({ text: 'kayaking on the fjord' });
+    await services().addMemory({ text: 'kayaking on the fjord' });
     const c = createRecallController();
     const [a, b] = await Promise.all([c.run('kayak'), c.run('fjord', { topK: 1 })]);
     expect(a.status).toBe('stale');
     expect(b).toMatchObject({ status: 'fresh', query: 'fjord' });
-    if (b.status === 'fresh') expect(b.results.map((v) => v.memory.text)).toEqual(['kayaking on the fjord']);
+    if (b.status === 'fresh') expect(b.results.results.map((v) => v.memory.text)).toEqual(['kayaking on the fjord']);
   });
 });
 
@@ -343,21 +337,21 @@ describe('divergence', () => {
     await start({ now: () => t });
     const cooking: Memory[] = [];
     for (const text of ['Simmered a tomato sauce with basil and garlic', 'Roasted garlic for the tomato sauce', 'Tasted the sauce, added more basil']) {
-      cooking.push(await addMemory({ text }));
+      cooking.push(await services().addMemory({ text }));
       t += 5 * 60_000;
     }
     // the same content again, later: only E2-E4 differ -> no alert
     t += HOUR;
-    const again = await addMemory({ text: 'Simmered a tomato sauce with basil and garlic' });
-    let d = latestDivergence()!;
+    const again = await services().addMemory({ text: 'Simmered a tomato sauce with basil and garlic' });
+    let d = services().latestDivergence()!;
     expect(d.trigger).toBe('capture');
     expect(d.memoryId).toBe(again.id);
     expect(d.recentIds).toEqual([cooking[2].id, cooking[1].id, cooking[0].id]); // newest first, itself excluded
     expect(d.alerts).toEqual([]);
     // a topic switch
     t += 60_000;
-    const k8s = await addMemory({ text: 'Deployed the kubernetes cluster with helm charts' });
-    d = latestDivergence()!;
+    const k8s = await services().addMemory({ text: 'Deployed the kubernetes cluster with helm charts' });
+    d = services().latestDivergence()!;
     expect(d.memoryId).toBe(k8s.id);
     const spaces = d.alerts.map((a) => a.embedder);
     expect(spaces).toEqual(expect.arrayContaining(['E1', 'E6']));
@@ -368,14 +362,21 @@ describe('divergence', () => {
     expect(e1.divergenceMagnitude).toBeCloseTo(0.3 - e1.similarity, 12);
     expect(e1.recentMemorySummary).toBe('Simmered a tomato sauce with basil and garlic');
     // a search on the old topic does not diverge from the window, which now holds both topics
-    await recall('tomato sauce with basil');
-    d = latestDivergence()!;
+    const out = await services().recall('tomato sauce with basil');
+    d = services().latestDivergence()!;
+    expect(out.divergence).toBe(d); // the recall brought it; the banner's store holds the same
     expect(d.trigger).toBe('search');
     expect(d.alerts.map((a) => a.embedder)).not.toContain('E1');
+    // the recall names the recent memories that are not results by their first line; the
+    // window is the current session (the hour's pause started a new one: `again` and k8s)
+    const one = await services().recall('kubernetes helm', { topK: 1, profile: 'BALANCED' });
+    expect(one.results.map((v) => v.memory.id)).toEqual([k8s.id]);
+    expect(one.divergence!.recentIds).toEqual([k8s.id, again.id]);
+    expect(one.labels).toEqual({ [again.id]: 'Simmered a tomato sauce with basil and garlic' });
     // nothing within the window: no alerts
     t += 3 * HOUR;
     await recall('kubernetes');
-    expect(latestDivergence()).toMatchObject({ recentIds: [], alerts: [] });
+    expect(services().latestDivergence()).toMatchObject({ recentIds: [], alerts: [] });
   });
 
   it('never alerts on temporal spaces, even when the settings include them', async () => {
@@ -386,10 +387,10 @@ describe('divergence', () => {
     cfg.excluded.E3 = false;
     cfg.lowThresholds.E2 = 1;
     cfg.lowThresholds.E3 = 1;
-    await saveSimilarityConfig(cfg);
-    await addMemory({ text: 'Simmered a tomato sauce with basil' });
+    await services().saveSimilarityConfig(cfg);
+    await services().addMemory({ text: 'Simmered a tomato sauce with basil' });
     t += HOUR + 17 * 60_000;
-    await addMemory({ text: 'Simmered a tomato sauce with basil' });
-    expect(latestDivergence()!.alerts).toEqual([]);
+    await services().addMemory({ text: 'Simmered a tomato sauce with basil' });
+    expect(services().latestDivergence()!.alerts).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // Browser storage quota and persistence (navigator.storage), where the browser offers it.
 
+import { logError } from './context';
 import type { StorageInfo } from './types';
 
 interface StorageManagerLike {
@@ -13,9 +14,15 @@ function manager(): StorageManagerLike | undefined {
   return nav?.storage;
 }
 
+/** The browser would not say whether storage is persistent: shown as unknown (null), logged. */
+function unknownPersistence(e: unknown): null {
+  logError(e, 'navigator.storage.persisted() failed');
+  return null;
+}
+
 export async function storageInfo(sm: StorageManagerLike | undefined = manager()): Promise<StorageInfo> {
   if (!sm?.estimate) return { supported: false, usage: null, quota: null, persisted: null };
-  const [est, persisted] = await Promise.all([sm.estimate(), sm.persisted ? sm.persisted().catch(() => null) : Promise.resolve(null)]);
+  const [est, persisted] = await Promise.all([sm.estimate(), sm.persisted ? sm.persisted().catch(unknownPersistence) : Promise.resolve(null)]);
   return { supported: true, usage: est.usage ?? null, quota: est.quota ?? null, persisted };
 }
 

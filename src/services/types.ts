@@ -4,6 +4,8 @@ import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, Retrie
 import type { PipelineResult } from '../core/pipeline';
 import type { DivergenceAlert } from '../core/spaces';
 import type { NewMemoryInput } from '../core/validate';
+import type { LateralStatus } from '../core/recall';
+import type { FeedbackRow } from '../db/schema';
 
 /** What a person captures (the core's NewMemoryInput minus the import-only fields). */
 export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
@@ -96,4 +98,21 @@ export interface DivergenceView {
   /** The recent window compared against, newest first ([] = nothing recent: no alerts). */
   recentIds: MemoryId[];
   recent: { id: MemoryId; label: string; createdAt: number }[];
+}
+
+/** Everything a recall shows, from one engine call: the view needs no further read. */
+export interface RecallOutcomeView {
+  results: RecallView[];
+  /** The query's divergence from the recent window (null for an empty query or when it failed: reported). */
+  divergence: DivergenceView | null;
+  /** The lateral evaluator's status after this recall. */
+  lateralStatus: LateralStatus;
+  /** First lines of the chain members and recent memories that are not among the results. */
+  labels: Record<MemoryId, string>;
+}
+
+/** What reinforce / suppress did: the stored row, and whether the memory was a lateral result. */
+export interface FeedbackOutcome {
+  row: FeedbackRow;
+  wasLateral: boolean;
 }

@@ -3,7 +3,7 @@
 import { createEmbedBridge, type EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
 import { AppError, isAppError } from '../../core/errors';
-import { countMemories, featurizeMissing, initServices } from '../../services';
+import { initServices, services } from '../../services';
 import { useUi } from '../../state/ui-store';
 
 export type BootState =
@@ -79,7 +79,7 @@ export function boot(): MnemographTestApi {
     ready: Promise.all([servicesReady, modelReady]).then(() => undefined),
     memoryCount: async () => {
       await servicesReady;
-      return countMemories();
+      return services().countMemories();
     },
     dbName: DB_NAME,
   };
@@ -90,7 +90,7 @@ export function boot(): MnemographTestApi {
   // their vectors recomputed in the background once everything is up; search works meanwhile
   // through whatever spaces they already have.
   api.ready
-    .then(() => featurizeMissing())
+    .then(() => services().featurizeMissing())
     .then(
       (n) => {
         if (n > 0) useUi.getState().pushToast({ kind: 'info', message: `Updated the search features of ${n} memories.` });

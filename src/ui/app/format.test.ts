@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, highlight, preview } from './format';
+import { formatBytes, formatReinforceLine, formatSuppressLine, highlight, preview } from './format';
 
 describe('formatBytes', () => {
   it('uses binary units with one decimal under ten', () => {
@@ -30,5 +30,14 @@ describe('preview', () => {
   it('cuts long text and says so', () => {
     expect(preview('abcdef', 3)).toEqual({ text: 'abc…', cut: true });
     expect(preview('abc', 3)).toEqual({ text: 'abc', cut: false });
+  });
+});
+
+describe('feedback confirmation lines', () => {
+  it('words what reinforce / suppress returned, with the lateral note only for a lateral result', () => {
+    expect(formatReinforceLine('m-1', 50, true)).toBe("👍 Reinforced 'm-1' with valence=50 (lateral result — feedback recorded)");
+    expect(formatReinforceLine('m-1', -30, false)).toBe("👎 Reinforced 'm-1' with valence=-30");
+    expect(formatSuppressLine('m-2', 'irrelevant', true)).toBe("🚫 Suppressed 'm-2' (irrelevant) (lateral result — feedback recorded)");
+    expect(formatSuppressLine('m-2', undefined, false)).toBe("🚫 Suppressed 'm-2'");
   });
 });

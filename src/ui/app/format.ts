@@ -1,4 +1,5 @@
 // Small formatting helpers for the app shell.
+import { formatReinforce } from '../../core/recall';
 
 export function formatBytes(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '—';
@@ -42,4 +43,15 @@ export function highlight(text: string, terms: readonly string[]): { text: strin
 /** Display preview of a possibly huge text: never puts megabytes into the DOM. */
 export function preview(text: string, max = 600): { text: string; cut: boolean } {
   return text.length > max ? { text: text.slice(0, max).trimEnd() + '…', cut: true } : { text, cut: false };
+}
+
+/** "👍 Reinforced 'm' with valence=50 (lateral result — feedback recorded)" (👎 below zero). */
+export function formatReinforceLine(id: string, valence: number, wasLateral: boolean): string {
+  return `${valence < 0 ? '👎' : '👍'} ${formatReinforce(id, valence, wasLateral)}`;
+}
+
+/** "🚫 Suppressed 'm' (reason)" with the same lateral note. */
+export function formatSuppressLine(id: string, reason: string | undefined, wasLateral: boolean): string {
+  const base = `🚫 Suppressed '${id}'${reason ? ` (${reason})` : ''}`;
+  return wasLateral ? `${base} (lateral result — feedback recorded)` : base;
 }

@@ -8,10 +8,12 @@ import { MAX_EMBED_CHARS } from '../../embed/types';
 const calls: unknown[] = [];
 let impl: () => Promise<unknown> = async () => ({});
 vi.mock('../../services', () => ({
-  addMemory: (input: unknown) => {
-    calls.push(input);
-    return impl();
-  },
+  services: () => ({
+    addMemory: (input: unknown) => {
+      calls.push(input);
+      return impl();
+    },
+  }),
 }));
 
 const { CaptureForm } = await import('./CaptureForm');

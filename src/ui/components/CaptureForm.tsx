@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { addMemory } from '../../services';
+import { services } from '../../services';
 import { normaliseTags } from '../../core/validate';
 import { MAX_EMBED_CHARS } from '../../embed/types';
 import { isAppError } from '../../core/errors';
@@ -26,7 +26,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      await addMemory({ text, tags: chips, importance, source: source.trim() || undefined });
+      await services().addMemory({ text, tags: chips, importance, source: source.trim() || undefined });
       setText('');
       setTags('');
       setSource('');

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useObservable } from 'dexie-react-hooks';
-import { deleteMemory, liveMemories, liveMemoryCount } from '../../services';
+import { services } from '../../services';
 import { useUi } from '../../state/ui-store';
 import { formatBytes, formatWhen, preview } from '../app/format';
 
@@ -9,13 +9,13 @@ const LIMIT = 100;
 /** Every memory, newest first, live from the database (other tabs' writes show up too). */
 export function MemoryList() {
   const id = useId();
-  const memories = useObservable(() => liveMemories(LIMIT), []);
-  const count = useObservable(() => liveMemoryCount(), []);
+  const memories = useObservable(() => services().liveMemories(LIMIT), []);
+  const count = useObservable(() => services().liveMemoryCount(), []);
   const pushToast = useUi((s) => s.pushToast);
 
   async function remove(memoryId: string) {
     try {
-      await deleteMemory(memoryId);
+      await services().deleteMemory(memoryId);
       pushToast({ kind: 'info', message: 'Memory deleted.' });
     } catch (e) {
       pushToast({ kind: 'error', message: e instanceof Error ? e.message : String(e) });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useObservable } from 'dexie-react-hooks';
-import { liveMemoryCount, requestPersistence, storageInfo, type StorageInfo } from '../../services';
+import { services, requestPersistence, storageInfo, type StorageInfo } from '../../services';
 import { formatBytes } from '../app/format';
 
 /** Storage usage (navigator.storage.estimate) and the "make persistent" request with its outcome. */
@@ -8,7 +8,7 @@ export function StoragePanel() {
   const id = useId();
   const [info, setInfo] = useState<StorageInfo | null>(null);
   const [result, setResult] = useState<string | null>(null);
-  const count = useObservable(() => liveMemoryCount(), []);
+  const count = useObservable(() => services().liveMemoryCount(), []);
   const refresh = useCallback(() => {
     storageInfo().then(setInfo, () => setInfo({ supported: false, usage: null, quota: null, persisted: null }));
   }, []);

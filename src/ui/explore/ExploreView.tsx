@@ -1,39 +1,22 @@
 // The Explore view: ask a question, see what was recalled and why (graph + list), open a memory,
 // give feedback, watch the lateral evaluator, and notice when you drift away from recent work.
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useLiveQuery, useObservable } from 'dexie-react-hooks';
 import { GRAPH_DEPTHS, RecallGraph, buildGraphModel, type GraphDepth, type GraphModel } from '../graph';
 import { DivergenceAlertBanner, LateralStatusPanel, MemoryPanel, RecallOptionsPanel, SampleLoader, SpaceExplanationPanel } from '../explorer';
-import {
-  clearDivergence,
-  countMemories,
-  createRecallController,
-  getMemory,
-  getRecallDefaults,
-  getSetting,
-  getSimilarityConfig,
-  lateralStatus,
-  latestDivergence,
-  reEnableLateral,
-  reinforce,
-  setSetting,
-  setTags,
-  subscribeDivergence,
-  suppress,
-  type DivergenceView,
-  type RecallView,
-} from '../../services';
-import type { LateralStatus, RecallOptionsInput } from '../../core/recall';
-import type { SimilarityConfig } from '../../core/spaces';
+import { createRecallController, services, type DivergenceView, type RecallView } from '../../services';
+import type { LateralStatus } from '../../core/recall';
+import { isAborted } from '../../core/errors';
 import type { Memory, MemoryId } from '../../core/types';
 import { normaliseTags } from '../../core/validate';
 import { useUi } from '../../state/ui-store';
 import { bootStatus, modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
+import { formatReinforceLine, formatSuppressLine } from '../app/format';
 import { useExplore } from './explore-store';
 import { ResultsList } from './ResultsList';
 import { SettingsDialog } from './SettingsDialog';
-import { graphInput, labelOf, missingChainIds, resultRows } from './view-model';
+import { graphInput, labelOf, resultRows } from './view-model';
 import { loadSample, SAMPLE_SETTING } from './sample';
 import './explore.css';
 
@@ -42,7 +25,8 @@ const none = () => null;
 
 /** Divergence of the last capture / recall (null before services start). */
 function useDivergence(ready: boolean): DivergenceView | null {
-  return useSyncExternalStore(ready ? subscribeDivergence : noop, ready ? latestDivergence : none, none);
+  const s = ready ? services() : null;
+  return useSyncExternalStore(s ? s.subscribeDivergence : noop, s ? s.latestDivergence : none, none);
 }
 
 function message(e: unknown): string {
@@ -69,8 +53,8 @@ function Explore() {
   const pushToast = useUi((s) => s.pushToast);
   const { query, tags, options, openId, settingsOpen, showTags, depth, kind, tagFilter } = useExplore();
   const ex = useExplore();
-  const count = useLiveQuery(() => countMemories(), [], undefined);
-  const sampleLoaded = useLiveQuery(() => getSetting<number>(SAMPLE_SETTING), [], undefined);
+  const count = useLiveQuery(() => services().countMemories(), [], undefined);
+  const sampleLoaded = useLiveQuery(() => services().getSetting<number>(SAMPLE_SETTING), [], undefined);
   const divergence = useDivergence(true);
   const controller = useMemo(() => createRecallController(), []);
   const queryRef = useRef<HTMLInputElement>(null);
@@ -82,11 +66,12 @@ function Explore() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<LateralStatus | null>(null);
-  const [config, setConfig] = useState<SimilarityConfig | undefined>(undefined);
+  // persisted settings are live queries: a save in the dialog or in another tab shows at once
+  const config = useObservable(() => services().liveSimilarityConfig(), []);
   const [extraLabels, setExtraLabels] = useState<Map<MemoryId, string>>(new Map());
   const [opened, setOpened] = useState<Memory | null>(null);
   const [showRecent, setShowRecent] = useState(false);
-  const [savedDefaults, setSavedDefaults] = useState<RecallOptionsInput>({});
+  const savedDefaults = useObservable(() => services().liveRecallDefaults(), []) ?? {};
   // The sample card stays in place while it loads and after (its "done" line), until a reload.
   const [sampleActive, setSampleActive] = useState(false);
   const onLoadSample = useCallback((p: (done: number, total: number) => void, signal: AbortSignal) => {
@@ -95,13 +80,11 @@ function Explore() {
   }, []);
 
   const refreshStatus = useCallback(() => {
-    lateralStatus().then(setStatus, (e: unknown) => pushToast({ kind: 'error', message: message(e) }));
+    services().lateralStatus().then(setStatus, (e: unknown) => pushToast({ kind: 'error', message: message(e) }));
   }, [pushToast]);
 
   useEffect(() => {
     refreshStatus();
-    getSimilarityConfig().then(setConfig, () => undefined);
-    getRecallDefaults().then(setSavedDefaults, () => undefined);
     return () => controller.abort();
   }, [controller, refreshStatus]);
 
@@ -115,18 +98,16 @@ function Explore() {
     try {
       const out = await controller.run(text, queryTags.length ? { ...options, queryTags } : options);
       if (out.status !== 'fresh') return;
-      setViews(out.results);
+      // one outcome holds everything the view shows: no read per chain member, no status call
+      const outcome = out.results;
+      setViews(outcome.results);
       setRanQuery(text);
       setShowRecent(false);
-      const missing = missingChainIds(out.results);
-      if (missing.length) {
-        const got = await Promise.all(missing.map((id) => getMemory(id).then((m) => [id, labelOf(m.text, 48)] as const, () => null)));
-        setExtraLabels(new Map(got.filter((g): g is readonly [string, string] => g !== null)));
-      } else setExtraLabels(new Map());
+      setExtraLabels(new Map(Object.entries(outcome.labels).map(([id, l]) => [id, labelOf(l, 48)])));
       setPending(false);
-      refreshStatus();
+      setStatus(outcome.lateralStatus);
     } catch (e) {
-      if ((e as { code?: string }).code === 'ABORTED') return;
+      if (isAborted(e)) return;
       setPending(false);
       setError(message(e));
     }
@@ -144,7 +125,7 @@ function Explore() {
       return;
     }
     let live = true;
-    getMemory(openId).then(
+    services().getMemory(openId).then(
       (m) => live && setOpened(m),
       (e: unknown) => {
         if (!live) return;
@@ -191,7 +172,7 @@ function Explore() {
       <SampleLoader
         onLoad={onLoadSample}
         onDone={() => {
-          void setSetting(SAMPLE_SETTING, Date.now());
+          void services().setSetting(SAMPLE_SETTING, Date.now());
           pushToast({ kind: 'success', message: 'Sample collection loaded.' });
         }}
       />
@@ -210,7 +191,7 @@ function Explore() {
             requestAnimationFrame(() => recentRef.current?.focus());
           }}
           onDismiss={() => {
-            clearDivergence();
+            services().clearDivergence();
             setShowRecent(false);
           }}
         />
@@ -370,7 +351,7 @@ function Explore() {
             </section>
           )}
 
-          {status && <LateralStatusPanel status={status} onReEnable={() => reEnableLateral().then(setStatus, () => undefined)} />}
+          {status && <LateralStatusPanel status={status} onReEnable={() => services().reEnableLateral().then(setStatus, (e: unknown) => pushToast({ kind: 'error', message: message(e) }))} />}
 
           {!empty && sampleLoaded && !sampleActive && count !== undefined && (
             <details className="card explore__sample-later">
@@ -397,29 +378,25 @@ function Explore() {
           }
           onClose={() => ex.open(null)}
           onTagsChange={async (t) => {
-            const m = await setTags(opened.id, t);
+            const m = await services().setTags(opened.id, t);
             setOpened(m);
             setViews((vs) => vs?.map((v) => (v.memory.id === m.id ? { ...v, memory: m } : v)) ?? null);
           }}
           onReinforce={async (v) => {
-            const text = await reinforce(opened.id, v);
+            const out = await services().reinforce(opened.id, v);
             refreshStatus();
-            return text;
+            return formatReinforceLine(opened.id, v, out.wasLateral);
           }}
           onSuppress={async (reason) => {
-            const text = await suppress(opened.id, reason || undefined);
+            const out = await services().suppress(opened.id, reason || undefined);
             refreshStatus();
-            return text;
+            return formatSuppressLine(opened.id, out.row.reason, out.wasLateral);
           }}
         />
       )}
 
       {settingsOpen && (
-        <SettingsDialog
-          onClose={() => ex.setSettingsOpen(false)}
-          onSaved={(c) => setConfig(c)}
-          onDefaultsSaved={setSavedDefaults}
-        />
+        <SettingsDialog onClose={() => ex.setSettingsOpen(false)} />
       )}
     </div>
   );

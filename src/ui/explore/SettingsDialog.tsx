@@ -1,21 +1,24 @@
 // Settings: similarity thresholds / weights / recent window (SimilaritySettings, validated by the
 // core) and the saved recall defaults (RecallOptionsPanel + Save). A native modal <dialog>.
 import { useEffect, useRef, useState } from 'react';
+import { useObservable } from 'dexie-react-hooks';
 import { RecallOptionsPanel, SimilaritySettings } from '../explorer';
 import type { SimilarityConfig } from '../../core/spaces';
 import type { RecallOptionsInput } from '../../core/recall';
-import { getRecallDefaults, getSimilarityConfig, saveRecallDefaults, saveSimilarityConfig } from '../../services';
+import { services } from '../../services';
 import { mergeOptions } from './explore-store';
 
 export interface SettingsDialogProps {
   onClose: () => void;
-  onSaved: (c: SimilarityConfig) => void;
+  onSaved?: (c: SimilarityConfig) => void;
   onDefaultsSaved?: (o: RecallOptionsInput) => void;
 }
 
 export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [config, setConfig] = useState<SimilarityConfig | null>(null);
+  // live queries: the dialog shows a save made here or in another tab
+  const config = useObservable(() => services().liveSimilarityConfig(), []);
+  const savedDefaults = useObservable(() => services().liveRecallDefaults(), []);
   const [defaults, setDefaults] = useState<RecallOptionsInput | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,24 +26,17 @@ export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDi
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-    let live = true;
-    Promise.all([getSimilarityConfig(), getRecallDefaults()]).then(
-      ([c, r]) => {
-        if (!live) return;
-        setConfig(c);
-        setDefaults(r);
-      },
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      live = false;
-    };
   }, []);
+
+  // the draft starts from the saved defaults and follows each save
+  useEffect(() => {
+    if (savedDefaults) setDefaults(savedDefaults);
+  }, [savedDefaults]);
 
   const saveDefaults = async () => {
     setError(null);
     try {
-      const saved = await saveRecallDefaults(defaults ?? {});
+      const saved = await services().saveRecallDefaults(defaults ?? {});
       setDefaults(saved);
       onDefaultsSaved?.(saved);
       setNotice('Recall defaults saved.');
@@ -77,9 +73,8 @@ export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDi
           <SimilaritySettings
             config={config}
             onSave={async (c) => {
-              const saved = await saveSimilarityConfig(c);
-              setConfig(saved);
-              onSaved(saved);
+              const saved = await services().saveSimilarityConfig(c);
+              onSaved?.(saved);
             }}
           />
         ) : (

@@ -1,5 +1,5 @@
 // One-click sample collection: the hand-written memories of src/sample, imported all or nothing.
-import { importMemories } from '../../services';
+import { services } from '../../services';
 import { loadSampleMemories } from '../../sample';
 
 /** Setting that records that the sample was loaded (so its card steps aside). */
@@ -8,7 +8,7 @@ export const SAMPLE_SETTING = 'explore.sampleLoadedAt';
 export async function loadSample(onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<number> {
   const items = await loadSampleMemories();
   onProgress(0, items.length);
-  const added = await importMemories(
+  const added = await services().importMemories(
     items.map((m) => ({
       text: m.text,
       tags: m.tags,

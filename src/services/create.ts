@@ -1,0 +1,87 @@
+// createServices(deps): builds each domain module over the shared deps and returns the one API
+// object the UI calls (through services() in index.ts). Each module has one job:
+//   stored-features  E1 and the other spaces as stored; engine docs; the engine's snapshot
+//   sync             the engine follows the database; the other tabs follow over a channel
+//   session          session ids and E4 positions
+//   ingest / edits   writing new memories / changing stored ones
+//   retrieval        recall (one engine call per recall) and the plain search
+//   divergence       the latest divergence from the recent window, for the banner
+//   feedback         reinforce / suppress and the lateral evaluator
+//   settings         similarity config, recall defaults (also as live queries), other keys
+
+import type { Observable } from 'dexie';
+import type { Memory } from '../core/types';
+import { countMemories, listMemories, liveMemoriesQuery, liveMemoryCountQuery } from '../db/repo';
+import type { EngineStats } from '../protocol/engine';
+import { createContext, type ServiceDeps } from './context';
+import { createDivergence } from './divergence';
+import { createEdits } from './edits';
+import { createFeedback } from './feedback';
+import { createIngest } from './ingest';
+import { createRetrieval } from './retrieval';
+import { createSession } from './session';
+import { createSettings } from './settings';
+import { createStoredFeatures } from './stored-features';
+import { createEngineSync } from './sync';
+import type { ImportOptions } from './types';
+
+export type { ServiceDeps };
+
+export function createServices(deps: ServiceDeps) {
+  const ctx = createContext(deps);
+  const { db } = ctx;
+  const stored = createStoredFeatures(ctx);
+  // the engine fills itself from the database on every (re)start
+  const engine = deps.engine(() => stored.snapshot());
+  const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab });
+  const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
+  const divergence = createDivergence(ctx, engine, session);
+  const feedback = createFeedback(ctx, engine, sync);
+  const ingest = createIngest(ctx, { engine, stored, sync, session, divergence });
+  // the modules' hooks for each other (recall tells feedback the modes it returned; capture and
+  // recall feed the divergence store) stay out of the API
+  const { noteReturned: _internal, ...feedbackApi } = feedback;
+  const { afterCapture: _capture, afterRecall: _recall, dispose: disposeDivergence, ...divergenceApi } = divergence;
+
+  return {
+    db,
+    engine,
+    embedder: ctx.embedder,
+    featurizer: ctx.featurizer,
+    ...ingest,
+    /** The former name of featurizeMissing (E1 only then). */
+    embedMissing: (opts?: ImportOptions): Promise<number> => ingest.featurizeMissing(opts),
+    ...createEdits(ctx, { engine, stored, sync, session }),
+    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback }),
+    ...divergenceApi,
+    ...feedbackApi,
+    ...createSettings(db, engine, sync),
+    sessionState: session.sessionState,
+
+    /** Live list of memories, newest first, tombstones excluded (useObservable / useLiveQuery). */
+    liveMemories: (limit = 200): Observable<Memory[]> => liveMemoriesQuery(db, limit),
+    /** Live count of non-deleted memories. */
+    liveMemoryCount: (): Observable<number> => liveMemoryCountQuery(db),
+    /** The same queries as plain promises, for `useLiveQuery(() => services().listMemories(50))`. */
+    listMemories: (limit = 200): Promise<Memory[]> => listMemories(db, limit),
+    countMemories: (): Promise<number> => countMemories(db),
+    engineStats: (): Promise<EngineStats> => engine.stats(),
+
+    /** The engine's snapshot as read from the database (what a fresh engine is filled with). */
+    snapshot: stored.snapshot,
+    /** Another tab changed these memories: re-read them into this tab's engine. */
+    syncFromDb: sync.syncFromDb,
+    /** Resolves when the changes announced by other tabs so far are in this tab's engine (tests). */
+    whenSynced: sync.whenSynced,
+
+    dispose(): void {
+      sync.close();
+      engine.dispose();
+      db.close();
+      disposeDivergence();
+    },
+  };
+}
+
+/** The services API: everything the UI calls, as built by createServices. */
+export type Services = ReturnType<typeof createServices>;

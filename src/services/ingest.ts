@@ -1,0 +1,163 @@
+// Writing new memories: validate -> featurize (outside any transaction) -> ONE write
+// transaction -> index. The database is the source of truth; the engine is a cache of it that
+// can always be rebuilt (a crashed engine reloads from the database).
+
+import { AppError } from '../core/errors';
+import { deriveTags } from '../core/tags';
+import type { Memory } from '../core/types';
+import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
+import { insertMemories, insertMemory, listLiveMemoryRows, replaceVectorsIfUnchanged } from '../db/repo';
+import type { EngineClient } from '../bridge/engine-bridge';
+import type { ServiceContext } from './context';
+import type { createDivergence } from './divergence';
+import { copyFeatures } from './featurizer';
+import { sessionPositions, type Session } from './session';
+import type { StoredFeatures } from './stored-features';
+import type { EngineSync } from './sync';
+import type { AddMemoryInput, ImportMemoryInput, ImportOptions } from './types';
+
+/** Derived tags offered as suggestions: never one the memory already has. */
+export function suggestTags(text: string, tags: readonly string[]): string[] {
+  return deriveTags(text, { exclude: tags });
+}
+
+/** validTo before validFrom is refused wherever a memory is built or changed. */
+export function checkValidity(m: Pick<Memory, 'validFrom' | 'validTo'>): void {
+  if (m.validTo !== null && m.validTo < m.validFrom) throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
+}
+
+interface IngestDeps {
+  engine: EngineClient;
+  stored: StoredFeatures;
+  sync: EngineSync;
+  session: Session;
+  divergence: ReturnType<typeof createDivergence>;
+}
+
+export function createIngest(ctx: ServiceContext, { engine, stored, sync, session, divergence }: IngestDeps) {
+  const { db } = ctx;
+
+  function buildMemory(v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory {
+    const createdAt = v.createdAt ?? t;
+    const memory: Memory = {
+      // a past createdAt gets an id carrying that time, so ids keep sorting by when things happened
+      id: ctx.newId(v.createdAt),
+      text: v.text,
+      tags: v.tags,
+      suggestedTags: suggestTags(v.text, v.tags),
+      importance: v.importance,
+      ...(v.source !== undefined ? { source: v.source } : {}),
+      ...(v.media !== undefined ? { media: v.media } : {}),
+      createdAt,
+      updatedAt: t,
+      validFrom: v.validFrom ?? createdAt,
+      validTo: v.validTo,
+      sessionId,
+      status: 'active',
+      deletedAt: null,
+      embedTruncated: truncated,
+    };
+    checkValidity(memory);
+    return memory;
+  }
+
+  return {
+    /**
+     * Validate -> featurize all spaces (outside any transaction) -> ONE transaction writing the
+     * memory (with its suggested tags) and one row per present space -> engine upsert -> the
+     * divergence of the new memory from the recent window (see latestDivergence()).
+     */
+    async addMemory(input: AddMemoryInput): Promise<Memory> {
+      const v = validateNewMemory(input);
+      const t = ctx.now();
+      const place = await session.place(t);
+      const createdAt = v.createdAt ?? t;
+      const [got] = await stored.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
+      const memory = buildMemory(v, got.item.truncated, t, place.id);
+      await insertMemory(db, memory, stored.rowsOf(memory.id, got));
+      await session.persist();
+      const forDivergence = copyFeatures(got.item.spaces); // the upsert transfers the originals
+      await sync.index([memory.id], () => engine.upsert(stored.freshDoc(memory, got)));
+      await divergence.afterCapture(forDivergence, memory.id);
+      return memory;
+    },
+
+    /**
+     * Imports many memories (e.g. the sample collection) all or nothing: every input is validated
+     * first (INVALID_OPTION / EMPTY_TEXT / INVALID_IMPORTANCE name the item), then featurized in
+     * batches outside any transaction (progress after each batch, abortable), then written in
+     * ONE transaction, then indexed in one engine message. Inputs may carry a past createdAt and
+     * their own sessionId. Ids are assigned in input order, so give inputs oldest first.
+     */
+    async importMemories(inputs: ImportMemoryInput[], opts: ImportOptions = {}): Promise<Memory[]> {
+      if (!Array.isArray(inputs)) throw new AppError('INVALID_OPTION', 'Import expects a list of memories.');
+      const valid = inputs.map((input, i) => {
+        try {
+          return validateNewMemory(input);
+        } catch (e) {
+          if (e instanceof AppError) throw new AppError(e.code, `Item ${i + 1}: ${e.message}`, e.detail);
+          throw e;
+        }
+      });
+      if (opts.signal?.aborted) throw new AppError('ABORTED');
+      const t = ctx.now();
+      const counts = new Map<string, number>();
+      const places: { id: string; position: number }[] = [];
+      for (const v of valid) places.push(await session.place(t, v.sessionId, counts));
+      const items = valid.map((v, i) => ({ text: v.text, createdAt: v.createdAt ?? t, sessionPosition: places[i].position, media: v.media }));
+      const got = await stored.featurizeAll(items, {
+        signal: opts.signal,
+        batch: opts.batchSize ?? 32,
+        onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
+      });
+      const memories = valid.map((v, i) => buildMemory(v, got[i].item.truncated, t, places[i].id));
+      await insertMemories(
+        db,
+        memories,
+        memories.flatMap((m, i) => stored.rowsOf(m.id, got[i])),
+      );
+      await session.persist();
+      await sync.index(
+        memories.map((m) => m.id),
+        () => engine.upsertMany(memories.map((m, i) => stored.freshDoc(m, got[i]))),
+      );
+      return memories;
+    },
+
+    /**
+     * The backfill: featurizes every live memory whose features are missing or stale (rows
+     * written by an older release, or before a model change) and indexes it. Every space is
+     * recomputed and the old rows replaced. Batches of `batchSize` (default 32), each in its own
+     * transaction; a memory edited meanwhile keeps its own features; abortable; returns how many
+     * were filled.
+     */
+    async featurizeMissing(opts: ImportOptions = {}): Promise<number> {
+      const live = await listLiveMemoryRows(db);
+      const missing = await stored.staleOf(live);
+      if (missing.length === 0) return 0;
+      const positions = sessionPositions(live);
+      const batch = Math.max(1, opts.batchSize ?? 32);
+      let done = 0;
+      for (let i = 0; i < missing.length; i += batch) {
+        if (opts.signal?.aborted) throw new AppError('ABORTED');
+        const part = missing.slice(i, i + batch);
+        const got = await stored.featurizeAll(
+          part.map((m) => ({ text: m.text, createdAt: m.createdAt, sessionPosition: positions.get(m.id) ?? 0, media: m.media })),
+          { signal: opts.signal },
+        );
+        const written = await replaceVectorsIfUnchanged(
+          db,
+          part.map((m, j) => ({ memoryId: m.id, rows: stored.rowsOf(m.id, got[j]), expectedText: m.text })),
+        );
+        const byId = new Map(part.map((m, j) => [m.id, got[j]]));
+        await sync.index(
+          written.map((m) => m.id),
+          () => engine.upsertMany(written.map((m) => stored.freshDoc(m, byId.get(m.id)!))),
+        );
+        done += written.length;
+        opts.onProgress?.({ embedded: i + part.length, total: missing.length });
+      }
+      return done;
+    },
+  };
+}

@@ -1,0 +1,153 @@
+// Reading: recall (the full pipeline, with everything the view shows in one engine call) and
+// search (the plain hybrid, cheap, usable while the encoder loads).
+
+import { AppError } from '../core/errors';
+import { resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
+import type { ScoredHit } from '../core/types';
+import { normaliseTags } from '../core/validate';
+import { bulkGetMemories, putSetting } from '../db/repo';
+import type { EngineClient } from '../bridge/engine-bridge';
+import { prepareForEmbedding } from '../embed/types';
+import type { ServiceContext } from './context';
+import type { createDivergence } from './divergence';
+import { explainHit } from './explain';
+import type { Feedback } from './feedback';
+import type { Session } from './session';
+import { readRecallDefaults, SETTING_KEYS } from './settings';
+import type { StoredFeatures } from './stored-features';
+import type { RecallOutcomeView, RecallQuery, RecallView, SearchOptions, SearchResultView } from './types';
+
+export const MAX_TOP_K = 200;
+export const DEFAULT_TOP_K = 20;
+
+export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 'topK'>> & SearchOptions {
+  if (o === undefined || o === null) return { topK: DEFAULT_TOP_K };
+  if (typeof o !== 'object') throw new AppError('INVALID_OPTION', 'Search options must be an object.');
+  const r = o as Record<string, unknown>;
+  const topK = r.topK ?? DEFAULT_TOP_K;
+  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K)
+    throw new AppError('INVALID_OPTION', `topK must be a whole number from 1 to ${MAX_TOP_K}.`);
+  for (const k of ['includeQuarantined', 'includeArchived', 'semantic'] as const)
+    if (r[k] !== undefined && typeof r[k] !== 'boolean') throw new AppError('INVALID_OPTION', `${k} must be true or false.`);
+  if (r.asOf !== undefined && (typeof r.asOf !== 'number' || !Number.isFinite(r.asOf)))
+    throw new AppError('INVALID_OPTION', 'asOf must be a time in epoch milliseconds.');
+  return {
+    topK,
+    includeQuarantined: r.includeQuarantined as boolean | undefined,
+    includeArchived: r.includeArchived as boolean | undefined,
+    asOf: r.asOf as number | undefined,
+    semantic: r.semantic as boolean | undefined,
+  };
+}
+
+/**
+ * The relevance cut of the plain search (to become a core function; until then it lives only
+ * here). A dense scan returns its top candidates however dissimilar: a hit that matched no word
+ * is shown only on meaning, a cosine > 0 and a fused score > 0 (min-max fusion gives 0 to the
+ * weakest candidate of every list, i.e. "less like the query than everything else").
+ */
+export function isShownHit(h: ScoredHit): boolean {
+  return h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || (h.why.cosine > 0 && h.score > 0);
+}
+
+/** Query tags take one route: normalised here, handed to the engine as the query's tags. */
+function queryTagsOf(q: RecallQuery, options: RecallOptionsInput): string[] | undefined {
+  const raw = options.queryTags ?? q.tags; // explicit options win, as they did in the pipeline
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw) || raw.some((t) => typeof t !== 'string')) throw new AppError('INVALID_OPTION', 'Query tags must be a list of strings.');
+  return normaliseTags([...raw]);
+}
+
+interface RetrievalDeps {
+  engine: EngineClient;
+  stored: StoredFeatures;
+  session: Session;
+  divergence: ReturnType<typeof createDivergence>;
+  feedback: Pick<Feedback, 'noteReturned'>;
+}
+
+export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback }: RetrievalDeps) {
+  const { db, embedder, featurizer } = ctx;
+  const aborted = (signal?: AbortSignal) => {
+    if (signal?.aborted) throw new AppError('ABORTED');
+  };
+
+  /** Embeds the bounded prefix of `text` (search's query vector); checks dimension and finiteness. */
+  async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await embedder.embed([prepareForEmbedding(text).text], signal);
+    const { dim } = embedder.info();
+    if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
+    for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
+    return vector;
+  }
+
+  return {
+    /**
+     * The full recall: the query featurized (one embed-worker call), then ONE engine call that
+     * runs the pipeline with `options` over the saved defaults and returns the divergence, the
+     * evaluator's status and the labels of non-result memories the view names, then one bulk
+     * read of the result memories. Invalid options reject with INVALID_OPTION naming the option.
+     */
+    async recall(query: string | RecallQuery, options: RecallOptionsInput = {}, signal?: AbortSignal): Promise<RecallOutcomeView> {
+      const q = typeof query === 'string' ? { text: query } : query;
+      if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
+      if (options === null || typeof options !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
+      const tags = queryTagsOf(q, options);
+      const { queryTags: _routed, ...rest } = options;
+      resolveRecallOptions({ ...(await readRecallDefaults(db)), ...rest }); // refuse bad options before any work
+      aborted(signal);
+      if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
+      session.touch();
+      const features = await featurizer.featurizeQuery(q.text, signal);
+      aborted(signal);
+      stored.checkQuery(features);
+      const at = ctx.now();
+      const outcome = await engine.recall(
+        { text: q.text, features, ...(tags ? { tags } : {}), now: at, sessionId: session.idAt(at) },
+        rest,
+        signal,
+      );
+      // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
+      if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
+      const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
+      aborted(signal);
+      const results: RecallView[] = [];
+      outcome.results.forEach((result, i) => {
+        const memory = rows[i];
+        // deleted between indexing and now: the index lags by one message at most
+        if (!memory || memory.deletedAt !== null) return;
+        feedback.noteReturned(result.id, result.mode);
+        results.push({ result, memory, explanation: explainHit(result) });
+      });
+      return {
+        results,
+        divergence: divergence.afterRecall(outcome, q.text, at),
+        lateralStatus: outcome.lateralStatus,
+        labels: outcome.labels,
+      };
+    },
+
+    /**
+     * The plain hybrid search (BM25 + E1), as before the spaces: cheap, and with `semantic: false`
+     * it needs no encoder (while the model loads). recall() is the full pipeline.
+     */
+    async search(query: string, options?: SearchOptions, signal?: AbortSignal): Promise<SearchResultView[]> {
+      const opts = validateSearchOptions(options);
+      if (typeof query !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
+      aborted(signal);
+      if (!query.trim()) return [];
+      const vector = opts.semantic === false ? null : await embedOne(query, signal);
+      aborted(signal);
+      const { semantic: _semantic, ...engineOpts } = opts;
+      const hits = (await engine.search({ text: query, vector }, engineOpts, signal)).filter(isShownHit);
+      const rows = await bulkGetMemories(db, hits.map((h) => h.id));
+      aborted(signal);
+      const out: SearchResultView[] = [];
+      hits.forEach((hit, i) => {
+        const memory = rows[i];
+        if (memory && memory.deletedAt === null) out.push({ hit, memory, explanation: explainHit(hit) });
+      });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// Persisted settings read through live queries: a save in another tab (another services
+// instance on the same database) reaches this tab's subscribers, validated as the getters read it.
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb } from '../db/db';
+import { createServices } from './create';
+import { disposeServices, initServices, services } from './index';
+import { createChannelEngine, createFakeEmbedder } from './testing';
+
+let n = 0;
+const freshName = () => `settings-test-${Date.now()}-${n++}`;
+
+async function start() {
+  const dbName = freshName();
+  await initServices({ embedder: createFakeEmbedder(), dbName, engine: createChannelEngine().factory });
+  return { dbName };
+}
+
+afterEach(() => disposeServices());
+
+describe('settings as live queries', () => {
+  it('a setting saved by another tab reaches this tab: validated as the getters read it', async () => {
+    const { dbName } = await start();
+    const tabB = createServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory, crossTab: false });
+    const seenConfig: number[] = [];
+    const seenDefaults: unknown[] = [];
+    const subs = [
+      services().liveSimilarityConfig().subscribe({ next: (c) => seenConfig.push(c.recentWindowHours) }),
+      services().liveRecallDefaults().subscribe({ next: (d) => seenDefaults.push(d) }),
+    ];
+    await expect.poll(() => seenConfig).toEqual([2]); // unset: the defaults
+    await expect.poll(() => seenDefaults).toEqual([{}]);
+    const cfg = await tabB.getSimilarityConfig();
+    await tabB.saveSimilarityConfig({ ...cfg, recentWindowHours: 5 });
+    await tabB.saveRecallDefaults({ profile: 'DEBUGGING', topK: 3 });
+    await expect.poll(() => seenConfig).toEqual([2, 5]);
+    await expect.poll(() => seenDefaults).toEqual([{}, { profile: 'DEBUGGING', topK: 3 }]);
+    // an invalid stored value reads as the getter reads it: ignored, so the defaults
+    await tabB.setSetting('recallDefaults', { topK: 0 });
+    await expect.poll(() => seenDefaults).toEqual([{}, { profile: 'DEBUGGING', topK: 3 }, {}]);
+    await tabB.resetSimilarityConfig();
+    await expect.poll(() => seenConfig).toEqual([2, 5, 2]);
+    for (const s of subs) s.unsubscribe();
+    tabB.dispose();
+  });
+});

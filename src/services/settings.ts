@@ -1,0 +1,109 @@
+// Persisted settings: the similarity config, the recall defaults and the lateral evaluator's
+// state. Each is read through one validating reader (an invalid stored value falls back with a
+// warning), so the snapshot, the other tabs' sync and the live queries read it alike.
+
+import { AppError, toAppError } from '../core/errors';
+import {
+  DEFAULT_SIMILARITY_CONFIG,
+  assertValidSimilarityConfig,
+  loadSimilarityConfig,
+  type SimilarityConfig,
+} from '../core/spaces';
+import { LateralEvaluator, resolveRecallOptions, type LateralEvaluatorState, type RecallOptionsInput } from '../core/recall';
+import type { Observable } from 'dexie';
+import type { MnemographDb } from '../db/db';
+import { deleteSetting, getSetting, liveSettingQuery, putSetting } from '../db/repo';
+import type { EngineClient } from '../bridge/engine-bridge';
+import { SESSION_SETTING } from './session';
+import type { EngineSync } from './sync';
+
+/** Settings keys the services own. */
+export const SETTING_KEYS = {
+  similarity: 'similarityConfig',
+  recallDefaults: 'recallDefaults',
+  evaluator: 'lateralEvaluator',
+  session: SESSION_SETTING,
+} as const;
+
+const defaultSimilarity = (): SimilarityConfig => structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
+
+/** A stored similarity config as used: defaults where unset; an invalid one falls back with a warning. */
+export function similarityFrom(raw: unknown): SimilarityConfig {
+  if (raw === undefined) return defaultSimilarity();
+  return loadSimilarityConfig(raw, (m) => console.warn(`[mnemograph] ${m}`));
+}
+
+/** Stored recall defaults as used: explicit ones only ({} = every profile default); invalid ones are ignored with a warning. */
+export function recallDefaultsFrom(raw: unknown): RecallOptionsInput {
+  if (raw === undefined || raw === null) return {};
+  try {
+    resolveRecallOptions(raw as RecallOptionsInput);
+    return raw as RecallOptionsInput;
+  } catch (e) {
+    const err = toAppError(e, 'INVALID_OPTION');
+    console.warn('[mnemograph]', err.code, 'the saved recall defaults are invalid and were ignored:', err);
+    return {};
+  }
+}
+
+/** A stored evaluator state, or null (none, or corrupt: then a fresh evaluator starts). */
+export function evaluatorFrom(raw: unknown): LateralEvaluatorState | null {
+  if (raw === undefined || raw === null) return null;
+  try {
+    return LateralEvaluator.fromJSON(raw).toJSON();
+  } catch (e) {
+    const err = toAppError(e, 'INVALID_CONFIG');
+    console.warn('[mnemograph]', err.code, 'the saved lateral evaluator state was invalid; starting afresh:', err);
+    return null;
+  }
+}
+
+export const readSimilarityConfig = async (db: MnemographDb) => similarityFrom(await getSetting<unknown>(db, SETTING_KEYS.similarity));
+export const readRecallDefaults = async (db: MnemographDb) => recallDefaultsFrom(await getSetting<unknown>(db, SETTING_KEYS.recallDefaults));
+export const readEvaluator = async (db: MnemographDb) => evaluatorFrom(await getSetting<unknown>(db, SETTING_KEYS.evaluator));
+
+export function createSettings(db: MnemographDb, engine: EngineClient, sync: EngineSync) {
+  return {
+    /** The saved similarity config (defaults where unset). */
+    getSimilarityConfig: (): Promise<SimilarityConfig> => readSimilarityConfig(db),
+
+    /** The similarity config as a live query: follows saves in this tab and every other one. */
+    liveSimilarityConfig: (): Observable<SimilarityConfig> => liveSettingQuery(db, SETTING_KEYS.similarity, similarityFrom),
+
+    /** Validates (INVALID_CONFIG with the validator's message), stores, and applies it to the engine. */
+    async saveSimilarityConfig(config: SimilarityConfig): Promise<SimilarityConfig> {
+      if (!config || typeof config !== 'object') throw new AppError('INVALID_CONFIG', 'The similarity config must be an object.');
+      assertValidSimilarityConfig(config);
+      const copy = structuredClone(config);
+      await putSetting(db, SETTING_KEYS.similarity, copy);
+      await sync.index([], () => engine.setSimilarityConfig(copy), { setting: SETTING_KEYS.similarity });
+      return copy;
+    },
+
+    async resetSimilarityConfig(): Promise<SimilarityConfig> {
+      await deleteSetting(db, SETTING_KEYS.similarity);
+      const d = defaultSimilarity();
+      await sync.index([], () => engine.setSimilarityConfig(d), { setting: SETTING_KEYS.similarity });
+      return d;
+    },
+
+    /** The saved default recall options (explicit ones only; {} = every profile default). */
+    getRecallDefaults: (): Promise<RecallOptionsInput> => readRecallDefaults(db),
+
+    /** The recall defaults as a live query: follows saves in this tab and every other one. */
+    liveRecallDefaults: (): Observable<RecallOptionsInput> => liveSettingQuery(db, SETTING_KEYS.recallDefaults, recallDefaultsFrom),
+
+    /** Validates (INVALID_OPTION naming the option), stores, and makes them the engine's defaults. */
+    async saveRecallDefaults(input: RecallOptionsInput): Promise<RecallOptionsInput> {
+      resolveRecallOptions(input);
+      const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as RecallOptionsInput;
+      await putSetting(db, SETTING_KEYS.recallDefaults, clean);
+      await sync.index([], () => engine.setRecallDefaults(clean), { setting: SETTING_KEYS.recallDefaults });
+      return clean;
+    },
+
+    /** Any other setting (the UI's own keys, e.g. when the sample was loaded). */
+    getSetting: <T>(key: string): Promise<T | undefined> => getSetting<T>(db, key),
+    setSetting: (key: string, value: unknown): Promise<void> => putSetting(db, key, value),
+  };
+}

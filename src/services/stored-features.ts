@@ -1,0 +1,148 @@
+// A memory's stored features: which rows are current (each row carries the id of what produced
+// it), the spaces of a stored memory (E1, the encoder's vector, is a space row like the rest), the
+// engine's doc for a memory, the snapshot a fresh engine is filled with, and the featurizing of
+// new text (its E1 checked before anything is stored).
+
+import { AppError, MESSAGES } from '../core/errors';
+import type { Memory, MemoryId, SpaceId } from '../core/types';
+import { listFeedback, loadLiveFeatures, modelsInSpace, vectorRowsOf } from '../db/repo';
+import type { VectorRow } from '../db/schema';
+import type { EngineDoc, EngineSnapshot } from '../protocol/engine';
+import type { ServiceContext } from './context';
+import { featureRows, isEncoderSpace, semanticOf, type FeaturizedItem, type SerializedFeatures, type SpaceFeaturizer } from './featurizer';
+import { toFeedbackEvent } from './feedback';
+import { readEvaluator, readRecallDefaults, readSimilarityConfig } from './settings';
+
+/** The space the encoder's vectors live in (E1 = the general semantic space). */
+export const PRIMARY_SPACE: SpaceId = 'E1';
+
+/** One featurized text: every space, its E1 checked (the encoder's dimension, finite). */
+export interface Featurized {
+  item: FeaturizedItem;
+}
+
+/**
+ * The engine's doc for a memory. `features` (every space, E1 included, serialised) replace the
+ * engine's spaces of the memory; undefined leaves them as they are (a status or tag change).
+ */
+export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc {
+  return {
+    id: m.id,
+    text: m.text,
+    tags: m.tags,
+    importance: m.importance,
+    createdAt: m.createdAt,
+    validFrom: m.validFrom,
+    validTo: m.validTo,
+    status: m.status,
+    deletedAt: m.deletedAt,
+    sessionId: m.sessionId,
+    suggestedTags: m.suggestedTags,
+    ...(features ? { features } : {}),
+  };
+}
+
+export function createStoredFeatures(ctx: ServiceContext) {
+  const { db, embedder, featurizer } = ctx;
+
+  /** Producers whose rows are current: the encoder for E1/E5/E10, the lexical featurizers for the rest. */
+  const producers = (): { encoder: string; lexical: string } => ({ encoder: embedder.info().id, lexical: featurizer.lexicalId() });
+
+  const isCurrent = (row: VectorRow, p = producers()): boolean => row.model === (isEncoderSpace(row.space) ? p.encoder : p.lexical);
+
+  /** The current spaces of one memory (E1 included), from the database. */
+  async function storedFeatures(id: MemoryId): Promise<SerializedFeatures> {
+    const p = producers();
+    const spaces: SerializedFeatures = {};
+    for (const row of await vectorRowsOf(db, id)) if (row.dtype === 'space' && isCurrent(row, p)) spaces[row.space] = row.data;
+    return spaces;
+  }
+
+  return {
+    producers,
+
+    /** A stored memory's engine doc with every current space (a restore, another tab's write). */
+    async storedDoc(m: Memory): Promise<EngineDoc> {
+      return toIndexDoc(m, await storedFeatures(m.id));
+    },
+
+    /** A memory's engine doc keeping the spaces (and so the vector) the engine has: a status or tag change. */
+    metaDoc: (m: Memory): EngineDoc => toIndexDoc(m),
+
+    /** The engine doc of a memory with freshly computed features. */
+    freshDoc: (m: Memory, got: Featurized): EngineDoc => toIndexDoc(m, got.item.spaces),
+
+    /** The rows to store for freshly computed features (one per present space). */
+    rowsOf: (memoryId: MemoryId, got: Featurized): VectorRow[] => featureRows(memoryId, got.item.spaces, producers()),
+
+    /**
+     * Everything a fresh engine needs, read from the database: every live memory with every
+     * current vector row (all spaces, one getAll per table), the feedback log, and the settings.
+     */
+    async snapshot(): Promise<EngineSnapshot> {
+      const info = embedder.info();
+      const p = producers();
+      const [loaded, feedback, similarity, recallDefaults, evaluator] = await Promise.all([
+        loadLiveFeatures(db, (row) => isCurrent(row, p)),
+        listFeedback(db),
+        readSimilarityConfig(db),
+        readRecallDefaults(db),
+        readEvaluator(db),
+      ]);
+      return {
+        // a memory without a current E1 (model change) keeps its lexical spaces: found by them meanwhile
+        docs: loaded.map((l) => toIndexDoc(l.memory, l.spaces)),
+        dim: info.dim,
+        config: ctx.hybridConfig,
+        similarity,
+        recallDefaults,
+        feedback: feedback.map(toFeedbackEvent),
+        evaluator,
+      };
+    },
+
+    /**
+     * The live memories whose features are missing or stale: no E1 from the current encoder, or
+     * no E2 row from the current lexical featurizers (rows of an older release, a model change).
+     */
+    async staleOf<M extends Memory>(live: M[]): Promise<M[]> {
+      const p = producers();
+      const [e1, e2] = await Promise.all([modelsInSpace(db, PRIMARY_SPACE), modelsInSpace(db, 'E2')]);
+      return live.filter((m) => e1.get(m.id) !== p.encoder || e2.get(m.id) !== p.lexical);
+    },
+
+    /** Checks a featurized query's E1 (the encoder's dimension, finite): INVALID_EMBEDDING otherwise. */
+    checkQuery(features: SerializedFeatures): void {
+      semanticOf(features, embedder.info().dim);
+    },
+
+    /**
+     * Features of many items in batches of `batch` (outside any transaction), E1 checked.
+     * Progress after each batch; abortable.
+     */
+    async featurizeAll(
+      items: Parameters<SpaceFeaturizer['featurize']>[0],
+      opts: { signal?: AbortSignal; batch?: number; onBatch?: (done: number) => void } = {},
+    ): Promise<Featurized[]> {
+      const { dim } = embedder.info();
+      const batch = Math.max(1, opts.batch ?? items.length);
+      const out: Featurized[] = [];
+      for (let i = 0; i < items.length; i += batch) {
+        if (opts.signal?.aborted) throw new AppError('ABORTED');
+        const part = items.slice(i, i + batch);
+        const got = await featurizer.featurize(part, opts.signal);
+        if (!Array.isArray(got) || got.length !== part.length)
+          throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('feature sets', got?.length ?? 0, part.length));
+        for (const item of got) {
+          semanticOf(item.spaces, dim); // a missing, mis-sized or non-finite E1 is refused before anything is stored
+          out.push({ item });
+        }
+        opts.onBatch?.(out.length);
+      }
+      if (opts.signal?.aborted) throw new AppError('ABORTED');
+      return out;
+    },
+  };
+}
+
+export type StoredFeatures = ReturnType<typeof createStoredFeatures>;
