@@ -23,7 +23,6 @@ import { createSession } from './session';
 import { createSettings } from './settings';
 import { createStoredFeatures } from './stored-features';
 import { createEngineSync } from './sync';
-import type { ImportOptions } from './types';
 
 export type { ServiceDeps };
 
@@ -49,8 +48,6 @@ export function createServices(deps: ServiceDeps) {
     embedder: ctx.embedder,
     featurizer: ctx.featurizer,
     ...ingest,
-    /** The former name of featurizeMissing (E1 only then). */
-    embedMissing: (opts?: ImportOptions): Promise<number> => ingest.featurizeMissing(opts),
     ...createEdits(ctx, { engine, stored, sync, session }),
     ...createRetrieval(ctx, { engine, stored, session, divergence, feedback }),
     ...divergenceApi,

@@ -292,8 +292,8 @@ describe('engine lifecycle', () => {
   });
 });
 
-describe('embedMissing', () => {
-  it('after a model change, memories are keyword-only until embedMissing fills their vectors', async () => {
+describe('featurizeMissing after a model change', () => {
+  it('after a model change, memories are keyword-only until featurizeMissing fills their vectors', async () => {
     const dbName = freshName();
     await start(dbName);
     const a = await services().addMemory({ text: 'violin practice scales' });
@@ -303,12 +303,12 @@ describe('embedMissing', () => {
     const before = await services().search('violin');
     expect(before[0].hit.why.cosine).toBe(0); // no vector in the index: lexical only
     const progress: number[] = [];
-    expect(await services().embedMissing({ onProgress: (p) => progress.push(p.embedded) })).toBe(1);
+    expect(await services().featurizeMissing({ onProgress: (p) => progress.push(p.embedded) })).toBe(1);
     expect(progress).toEqual([1]);
     expect((await services().db.vectors.get([a.id, 'E1']))!.model).toBe('fake-hash/v2');
     const after = await services().search('violin');
     expect(after[0].hit.why.cosine).toBeGreaterThan(0.5);
-    expect(await services().embedMissing()).toBe(0); // nothing left
+    expect(await services().featurizeMissing()).toBe(0); // nothing left
   });
 });
 
