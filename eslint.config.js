@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 // Packages the core must never see (it runs in Node, in a worker and on the main thread alike).
 const CORE_FORBIDDEN = ['react', 'react-dom', 'dexie', 'dexie-react-hooks', 'comlink', 'zustand', 'd3', 'd3-*', '@tensorflow/*', '@huggingface/*', '@xenova/*', 'wink-*'];
 
-const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'src/services/testing.ts', 'vitest.setup.ts'];
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'src/services/testing.ts'];
 
 /** One layer per folder (docs/ARCHITECTURE.md). `src/main.tsx` only mounts the UI. */
 export const ELEMENTS = [
@@ -83,7 +83,7 @@ export default tseslint.config(
   // Browser code (the page and the workers); Node code (scripts, tests, configs, e2e).
   { files: ['src/**', 'workers/**'], languageOptions: { globals: { ...globals.browser, ...globals.worker } } },
   {
-    files: ['scripts/**', 'e2e/**', '*.config.ts', '*.config.js', 'vitest.setup.ts', '**/*.mjs', ...TESTS],
+    files: ['scripts/**', 'e2e/**', '*.config.ts', '*.config.js', '**/*.mjs', ...TESTS],
     languageOptions: { globals: { ...globals.node } },
   },
   {
