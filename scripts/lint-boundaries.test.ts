@@ -44,6 +44,17 @@ describe('the layer rule', () => {
     expect(await rulesFired('workers/fixture.ts', "export * from '../src/ui/graph/model';\n")).toEqual([LAYER]);
   });
 
+  it('keeps the pure layout module free of what a worker cannot run', async () => {
+    expect(await rulesFired('src/ui/graph/layout.ts', "export { forceSimulation } from 'd3';\n")).toEqual([]);
+    expect(await rulesFired('src/ui/graph/layout.ts', "export { useState } from 'react';\n")).toEqual([LAYER]);
+    expect(await rulesFired('src/ui/graph/layout.ts', "export * from '../../services/index';\n")).toEqual([LAYER]);
+  });
+
+  it('keeps storage in the db layer: the services reach Dexie only through src/db', async () => {
+    expect(await rulesFired('src/services/fixture.ts', "export { openDb } from '../db/db';\n")).toEqual([]);
+    expect(await rulesFired('src/services/fixture.ts', "export { default } from 'dexie';\n")).toEqual([LAYER]);
+  });
+
   it('keeps the bridge to worker types and comlink', async () => {
     expect(await rulesFired('src/bridge/fixture.ts', "export * from '../../workers/engine-core';\n")).toEqual([LAYER]);
     expect(await rulesFired('src/bridge/fixture.ts', "export { wrap } from 'comlink';\n")).toEqual([]);
