@@ -15,6 +15,7 @@
 // Tagged @webgpu: skip locally with `npx playwright test --grep-invert @webgpu`.
 import { chromium, expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import type { EmbedLoadProgress } from '../src/embed/types';
+import { nodeVector, SENTENCE } from './fixtures/encoder-reference';
 
 const SWIFTSHADER = [
   '--enable-unsafe-webgpu',
@@ -26,17 +27,6 @@ const SWIFTSHADER = [
 ];
 /** An adapter, but no GPU compositing: WebGPU starts, the first synchronous readback loses the device. */
 const WEBGPU_WITHOUT_READBACK = ['--enable-unsafe-webgpu'];
-
-const SENTENCE = 'I took my car to the garage to get the engine fixed.';
-// Same reference as encoder.spec.ts: scripts/lib/node-encoder.ts (tfjs wasm in Node) on
-// SENTENCE, 512 float32 little-endian, base64.
-const NODE_VECTOR_B64 =
-  'ZpkavT/jZTyBSmU9GTeKvbkuBz3OGpE9MTmGPVS6Pz1uL4G97XiCPYKzbj3YTWW9O+Y8PcSxbz24mYC9JqqAPSvGUj1nwxA9JBM6PRFeCD3mnVi9Ut+fvJ2WkL0AFiG7/IlZvAoSMzyCxpG8h2f6PKn3+Ds60mG9nEAXvaTbIz3smUE9hQiHvXLxibsG6io9MDAwvbJLJL1yQoC9LZ5wPdU3QD0lLPy86F1dPW+vzTwY67C8jtqDvU7AJb0nzIE9xw5oPYFffrxa4Yo9w1vvPKIhQzyZhiA9lcHDO9+rgr1Jg4297vtyvcAd+rwdV+O7ka7/u76i1Dwc2V+9uFKOvet5bjwuhUU9KGR6O0DSjz2ObRC9zV2MvVUhXzzUyfO82WaOPY6mlTxuXYy9+qHZvOI5l7z6hYc9WGIJvfc8Oj2adxA9oCRwvQDxrbs31TI9WVVcPRhBZj3IUZA8ytlTPVLV6DwpKVK9OBjtPLX9izobQgs9QGRQvRVxFb3cOBe9hBWTvCE/er1X/sq8sJVOvZdhSj04NDG9Jd8lPEJ8uzwqd1+98MzQvJPTUTsz61u9Jss/vSKvhruBwSC9IR2QPRoZlTxS3ra8doGQPW6GqTwSc4695aMQvaG2bD33giY9kim/uy2EcD1XmIa8S/HFuqL9cb2O0EK9SzguPeVhjz2NAho8JAfCPGlQfz1RG1y9bMNEO2j5WD0So4C8OtIzvf/h7TwIBQE9bX4gPIUWij3XrYM9TMcXPUmhez0GvT891qzKvLFmOr1TSEo9eMlAvdztvrx02Vq9D0GFPUPXN701kP27QBGpPBP4kD1duW28knKPvVdxobv/slM9YwkePdU4Ab2sDIE9uzhePUNzV70E0yS9f//4PCpFND1cVEi91I+AvXUASD2Lkzo95x1mPEalLb3niI896PyCPdzJZD3LOwc9pS0gvVQaOj0+s7Y7NV9jvYqpJL0HhL681nzMPB4TFr3dLG+9mpNcPZ/mcT3Tc0+9ErGxvHsxbD1FPPw8xHsdPEt247zavhQ90Pt1vfYSMz2ZY089mgSTvLJBB70T5eo7MYdlPdUyPb0/ZoK9f2sJPdlzF71uLHS9XXqBPC7cdD3C8xI9/jSDvQa7obz9itm8zdFSvf2ySb1UJhm9+yBzPBnc7TwZ3HM92umYO7nWwzxu0329dUZQPUHBjb3V7S+9HCmyux/jA72IBy296fDLvBoNeD1+KBo94UesPDPByrwidoQ92JRvPdIe6jytz3Q9wUJUPUdaF70h3+w8xReDvZURXD1sLsg8mM0PvfuNir3w3Ao9NG01vckbY70eG4K8GRV3PFnQ2LxAsn899YOgvD61a72sJJ08hbVjPc8M3zzrKXo7bmRgPffzCL1KLVu9wNapPO4RUz1x6Kk58SGDPQTr+rxo1VO9bQAiPVdXQr09FVw91V70uyCCrDyeLnQ9TUdbPQlZhr14HUE9xQdsvVapkD3B0FA73eUBvSdRaL0k9RI8N5YovaIAh70mrVG9qwDBvAo3Nb1banU93fSNPL0lybzbPQ+9W1JrPeENGL3+no49cJdDPC/y1ryhMR49qQ2VO4TrDL3l+lQ9xY/6PBX/tLv9f/6831KevPA9kjxPhYS9pWrWvA+KhDsJ2tM8HqjvPErgGTxdujS8Vh1oPYEOozqintG8F8BZvbBXib3CmEK9X+QwPWGh4TwEeT88pl1Rva0FyzzzaW882gcuvYunmzyRwOA7E929vC3KWr3KjWO93xSKvc5lcLxnve+8iR3Xu2W7hz0P5UQ9eIV6Ozx0Z73TPi+9cY3LPHmxkLwebeg8k8GAveOGMDumjV69nbOJPZYu5bs04Io90zx2PSi/Qj2x4w09GlGHPez/bb3Eer28/uqPPWwEQL24WNQ7Iwd6vY+LUj0P/OU8ysp/PGCljr0oC0C8888GvSZZBzyQxX694Cs4PTRPHb3zBE68iohdvdrHgr3TMQS9sSPPvMJ0jb2t6jQ9d11QPJ75CbzshM+8dNt/vepYW72oMi69pwdiPdPXir0RaRC9hX+nOwiOIzxGrbW8jjg0PQ8mLL1PU4+93Zcjveimhb3yyq67vWIqvD+K4rwGQnY9SEBWPGyB37uq0IE93wttPa9bV728Qz09JrtYPZ/3jz1gisc8kctsPZvkZT2g/8a7/Z8xPZNDXj1fNKe8BWc7uzkBiDy/onq9VT48PebtVT1mDCK9i9JPvQOiT7zPrpC9nW7ovAX7rbxDlC29Ye2Xu3+fZz1tiEk98UtguxGWP728H9O8wl2QPVycmTwXNtO6WL2DvUzEf70WgFQ6pfBgPNeidTxK8xQ9nYB3vVI2QL1bjss8zhYoPZEGPz157Uo9KrWCPe1FJDtcL6S8+kmPPR+8obzcZVI9FFCUOp8KDj1q7Yc90UZZPYQQiT0sE4u9maoNPKRPijvXWak8+NwiPIuWT71gn9Y7Rr6KPasFhj0O0yq9a855PbFR+jw2JI894oIkPbMuh73MZl89aNgjPVY+g70oNgc8xOx3vbYG3jxiObE8equ8PDB+i7w2jFa9l9qQPbxmtrz95re8/hBnvUFNML0pntA8DGtIPaD0bL3R9z07ZHY+vRlRdLwHjU+9y3FrvaYH8Lz123s81oWjvLS5hb2NGEA9/ZhgPWPdGDtHvpA9fcAzvUzd77vubv48D9luvUw9jr27ZwW9TOc2PciEa70VVCM9kLplvdytSb0=';
-
-function nodeVector(): Float32Array {
-  const b = Buffer.from(NODE_VECTOR_B64, 'base64');
-  return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
-}
 
 function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;

@@ -105,7 +105,8 @@ describe('USE-lite in Node (wasm)', () => {
     const before = tf.memory().numTensors;
     await enc.embed(sentences);
     await enc.embed(['x']);
-    await enc.embed(['ok', '']).catch(() => undefined);
+    // The failing path too: an empty text is refused after 'ok' was read.
+    await expect(enc.embed(['ok', ''])).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
     expect(tf.memory().numTensors).toBe(before);
   });
 });

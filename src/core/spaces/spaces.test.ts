@@ -27,7 +27,6 @@ function allAt(v: number, over: SpaceSims = {}): SpaceSims {
   for (const id of NON_TEMPORAL_SPACES) s[id] = v;
   return { ...s, ...over };
 }
-const quiet = () => {};
 
 describe('registry and config (REQ-P3-01, -02, -05, -07)', () => {
   it('holds the seed thresholds and weights', () => {
