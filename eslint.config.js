@@ -20,6 +20,8 @@ export const ELEMENTS = [
   { type: 'embed', pattern: 'src/embed', partialMatch: false },
   { type: 'features', pattern: 'src/features', partialMatch: false },
   { type: 'db', pattern: 'src/db', partialMatch: false },
+  // The workers' protocols: message payloads and constants both sides of a worker import.
+  { type: 'protocol', pattern: 'src/protocol', partialMatch: false },
   { type: 'workers', pattern: 'workers', partialMatch: false },
   { type: 'bridge', pattern: 'src/bridge', partialMatch: false },
   { type: 'services', pattern: 'src/services', partialMatch: false },
@@ -30,11 +32,18 @@ export const ELEMENTS = [
 ];
 
 /** DOM-free pure modules of other layers that a worker may run (the graph's d3-force layout). */
-export const FILES = [{ category: 'pure', pattern: 'src/ui/graph/layout.ts' }];
+export const FILES = [
+  { category: 'pure', pattern: 'src/ui/graph/layout.ts' },
+  // The encoder's contract (the Embedder interface, the model's id and input bound, the text
+  // preparation rule): plain TS the services and the bridge may use without loading the model.
+  { category: 'contract', pattern: 'src/embed/types.ts' },
+];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
 const pkg = (...sources) => ({ to: { module: { origin: 'external', source: sources } } });
 const pure = { to: { file: { categories: 'pure' } } };
+const contract = { to: { file: { categories: 'contract' } } };
+const typesOf = (rule) => ({ ...rule, dependency: { kind: 'type' } });
 const typesOnly = (...types) => ({ to: { element: { types: { anyOf: types } } }, dependency: { kind: 'type' } });
 
 /** The layer table: what each layer may import (everything else is refused). */
@@ -43,18 +52,23 @@ export const LAYER_POLICIES = [
   { from: { element: { type: 'embed' } }, allow: [el('core', 'embed'), pkg('@tensorflow/*')] },
   { from: { element: { type: 'features' } }, allow: [el('core', 'features'), pkg('wink-*')] },
   { from: { element: { type: 'db' } }, allow: [el('core', 'db'), pkg('dexie')] },
-  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'workers'), pure, pkg('comlink')] },
+  { from: { element: { type: 'protocol' } }, allow: el('core', 'protocol') },
+  // A worker wraps the core and the models: the embed worker runs tfjs itself.
+  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
-  { from: { element: { type: 'bridge' } }, allow: [el('core', 'bridge'), typesOnly('workers', 'embed'), pkg('comlink')] },
-  { from: { element: { type: 'services' } }, allow: el('core', 'db', 'bridge', 'services') },
+  // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the
+  // function from the UI, so it needs the request / result types only.
+  { from: { element: { type: 'bridge' } }, allow: [el('core', 'protocol', 'bridge'), contract, typesOnly('workers', 'embed'), typesOf(pure), pkg('comlink')] },
+  // Services hand the UI Dexie live queries (the Observable type only; the queries are built in src/db).
+  { from: { element: { type: 'services' } }, allow: [el('core', 'db', 'protocol', 'bridge', 'services'), contract, typesOf(pkg('dexie'))] },
   { from: { element: { type: 'sample' } }, allow: el('core', 'sample') },
   // The UI may use every layer below it, but a worker's implementation only by type: a worker
   // runs in its own thread, started by the bridge (or `new Worker(new URL(...))`).
   {
     from: { element: { type: 'ui' } },
     allow: [
-      el('core', 'embed', 'features', 'db', 'bridge', 'services', 'sample', 'ui'),
+      el('core', 'embed', 'features', 'db', 'protocol', 'bridge', 'services', 'sample', 'ui'),
       typesOnly('workers'),
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*'),
     ],
@@ -64,7 +78,7 @@ export const LAYER_POLICIES = [
   {
     from: { file: { categories: 'pure' } },
     disallow: [
-      el('embed', 'features', 'db', 'workers', 'bridge', 'services', 'sample', 'ui'),
+      el('embed', 'features', 'db', 'protocol', 'workers', 'bridge', 'services', 'sample', 'ui'),
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*'),
     ],
   },

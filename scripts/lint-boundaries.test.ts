@@ -60,4 +60,17 @@ describe('the layer rule', () => {
     expect(await rulesFired('src/bridge/fixture.ts', "export { wrap } from 'comlink';\n")).toEqual([]);
     expect(await rulesFired('src/bridge/fixture.ts', "export { default } from 'dexie';\n")).toEqual([LAYER]);
   });
+
+  it('keeps the worker protocols to the core, and lets both sides of a worker import them', async () => {
+    expect(await rulesFired('src/protocol/fixture.ts', "export type { PipelineResult } from '../core/pipeline';\n")).toEqual([]);
+    expect(await rulesFired('src/protocol/fixture.ts', "export * from '../bridge/engine-bridge';\n")).toEqual([LAYER]);
+    expect(await rulesFired('workers/fixture.ts', "export { LEXICAL_ID } from '../src/protocol/embed';\n")).toEqual([]);
+    expect(await rulesFired('src/bridge/fixture.ts', "export { guardApi } from '../protocol/guard';\n")).toEqual([]);
+  });
+
+  it('lets the services use the encoder contract and Dexie types, not the model runtime', async () => {
+    expect(await rulesFired('src/services/fixture.ts', "export { prepareForEmbedding } from '../embed/types';\n")).toEqual([]);
+    expect(await rulesFired('src/services/fixture.ts', "export type { Observable } from 'dexie';\n")).toEqual([]);
+    expect(await rulesFired('src/services/fixture.ts', "export * from '../embed/use-lite';\n")).toEqual([LAYER]);
+  });
 });

@@ -8,7 +8,7 @@
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
 import { AppError, toEnvelope } from '../src/core/errors';
-import { HybridIndex, type HybridConfig, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
+import { HybridIndex, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
 import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
 import {
   buildNeighbourMatrix,
