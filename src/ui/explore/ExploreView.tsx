@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { GRAPH_DEPTHS, RecallGraph, buildGraphModel, type GraphDepth, type GraphModel } from '../graph';
-import { DivergenceAlertBanner, LateralStatusPanel, MemoryPanel, RecallOptionsPanel, SampleLoader, SpaceExplanationPanel } from '../explorer';
+import { DivergenceAlertBanner, LateralStatusPanel, MemoryPanel, RecallOptionsPanel, SampleLoader, SpaceExplanationPanel } from './panels';
 import {
   clearDivergence,
   countMemories,

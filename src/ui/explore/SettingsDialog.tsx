@@ -1,7 +1,7 @@
 // Settings: similarity thresholds / weights / recent window (SimilaritySettings, validated by the
 // core) and the saved recall defaults (RecallOptionsPanel + Save). A native modal <dialog>.
 import { useEffect, useRef, useState } from 'react';
-import { RecallOptionsPanel, SimilaritySettings } from '../explorer';
+import { RecallOptionsPanel, SimilaritySettings } from './panels';
 import type { SimilarityConfig } from '../../core/spaces';
 import type { RecallOptionsInput } from '../../core/recall';
 import { getRecallDefaults, getSimilarityConfig, saveRecallDefaults, saveSimilarityConfig } from '../../services';

@@ -1,9 +1,9 @@
 // One click to fill an empty database with the sample collection, with visible progress
 // ("n of N embedded"), a done state, cancellation and a retry after a failure.
 import { useEffect, useId, useRef, useState } from 'react';
-import { isAppError } from '../../core/errors';
+import { isAppError } from '../../../core/errors';
 import { errorText } from './format';
-import './explorer.css';
+import './panels.css';
 
 export type SampleProgress = (done: number, total: number) => void;
 

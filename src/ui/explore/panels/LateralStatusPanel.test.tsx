@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LateralStatusPanel, tuningRule } from './LateralStatusPanel';
-import { LateralEvaluator, formatLateralStatus, type LateralStatus } from '../../core/recall';
+import { LateralEvaluator, formatLateralStatus, type LateralStatus } from '../../../core/recall';
 
 afterEach(cleanup);
 

@@ -10,9 +10,9 @@ import {
   formatLateralStatus,
   type LateralStatus,
   type TuningAction,
-} from '../../core/recall';
+} from '../../../core/recall';
 import { fixed } from './format';
-import './explorer.css';
+import './panels.css';
 
 export interface LateralStatusPanelProps {
   status: LateralStatus;

@@ -1,4 +1,4 @@
-// The explorer's presentational panels: everything comes in through props and callbacks.
+// The Explore view's presentational panels: everything comes in through props and callbacks.
 export { SpaceExplanationPanel, relevanceTier, type SpaceExplanationPanelProps, type SpaceRowState, type RelevanceTier } from './SpaceExplanationPanel';
 export { DivergenceAlertBanner, type DivergenceAlertBannerProps, type RecentMemoryRef } from './DivergenceAlertBanner';
 export { SimilaritySettings, type SimilaritySettingsProps } from './SimilaritySettings';

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryPanel, withFeedbackIcon } from './MemoryPanel';
-import { formatReinforce, type RecallResult } from '../../core/recall';
-import { AppError } from '../../core/errors';
-import type { Memory } from '../../core/types';
+import { formatReinforce, type RecallResult } from '../../../core/recall';
+import { AppError } from '../../../core/errors';
+import type { Memory } from '../../../core/types';
 
 afterEach(cleanup);
 

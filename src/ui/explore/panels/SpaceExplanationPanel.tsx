@@ -2,7 +2,7 @@
 // threshold, the weighted contributions and the total relevance score, plus the hybrid (lexical /
 // semantic) explanation when the caller has one.
 import { useId, useMemo } from 'react';
-import type { MatchExplanation, SpaceId } from '../../core/types';
+import type { MatchExplanation, SpaceId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   HIGHLY_RELEVANT_MIN_SPACES,
@@ -12,9 +12,9 @@ import {
   type RelevanceResult,
   type SimilarityConfig,
   type SpaceSims,
-} from '../../core/spaces';
+} from '../../../core/spaces';
 import { fixed, percent, unit } from './format';
-import './explorer.css';
+import './panels.css';
 
 export type SpaceRowState = 'active' | 'excluded' | 'absent';
 

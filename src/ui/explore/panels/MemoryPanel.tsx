@@ -3,12 +3,12 @@
 // A modal dialog by default: focus moves in, stays in (Tab wraps), Escape closes, and focus goes
 // back to where it was.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { Memory, MemoryId } from '../../core/types';
-import { normaliseTags } from '../../core/validate';
-import { formatReinforce, validateValence, type RecallResult } from '../../core/recall';
-import { MAX_REASON_LENGTH } from '../../core/recall/feedback';
+import type { Memory, MemoryId } from '../../../core/types';
+import { normaliseTags } from '../../../core/validate';
+import { formatReinforce, validateValence, type RecallResult } from '../../../core/recall';
+import { MAX_REASON_LENGTH } from '../../../core/recall/feedback';
 import { errorText, fixed, isoDate, parseNumberField, percent, shortDate } from './format';
-import './explorer.css';
+import './panels.css';
 
 export interface MemoryPanelProps {
   memory: Memory;

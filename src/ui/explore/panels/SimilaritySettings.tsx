@@ -2,16 +2,16 @@
 // as text and checked with the core validator on Save; an invalid config is refused with the
 // validator's own message and never reaches onSave.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { SpaceId } from '../../core/types';
+import type { SpaceId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   SPACES,
   SPACE_IDS,
   validateSimilarityConfig,
   type SimilarityConfig,
-} from '../../core/spaces';
+} from '../../../core/spaces';
 import { errorText, parseNumberField } from './format';
-import './explorer.css';
+import './panels.css';
 
 export interface SimilaritySettingsProps {
   config: SimilarityConfig;

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { SpaceExplanationPanel, relevanceTier } from './SpaceExplanationPanel';
-import { DEFAULT_SIMILARITY_CONFIG, type SpaceSims } from '../../core/spaces';
+import { DEFAULT_SIMILARITY_CONFIG, type SpaceSims } from '../../../core/spaces';
 
 afterEach(cleanup);
 

@@ -9,9 +9,9 @@ import {
   type CognitiveProfile,
   type RecallOptions,
   type RecallOptionsInput,
-} from '../../core/recall';
+} from '../../../core/recall';
 import { errorText, parseNumberField } from './format';
-import './explorer.css';
+import './panels.css';
 
 export type AdvancedOptionName =
   | 'topK'

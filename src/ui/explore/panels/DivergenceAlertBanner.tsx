@@ -2,7 +2,7 @@
 // politely (role="status"), never takes focus, and can be dismissed or used to jump back to the
 // recent work it compares against.
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { MemoryId } from '../../core/types';
+import type { MemoryId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   SPACE_IDS,
@@ -10,9 +10,9 @@ import {
   formatSpaceRanges,
   type DivergenceAlert,
   type SimilarityConfig,
-} from '../../core/spaces';
+} from '../../../core/spaces';
 import { fixed } from './format';
-import './explorer.css';
+import './panels.css';
 
 export interface RecentMemoryRef {
   id: MemoryId;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimilaritySettings } from './SimilaritySettings';
-import { DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../../core/spaces';
+import { DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../../../core/spaces';
 
 afterEach(cleanup);
 

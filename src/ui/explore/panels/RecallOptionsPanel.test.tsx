@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RecallOptionsPanel } from './RecallOptionsPanel';
-import type { RecallOptionsInput } from '../../core/recall';
+import type { RecallOptionsInput } from '../../../core/recall';
 
 afterEach(cleanup);
 

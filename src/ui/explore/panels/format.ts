@@ -1,5 +1,5 @@
-// Small, pure formatting helpers shared by the explorer panels.
-import { isAppError } from '../../core/errors';
+// Small, pure formatting helpers shared by the Explore panels.
+import { isAppError } from '../../../core/errors';
 
 /** Fixed decimals; a non-finite number shows as "–" rather than "NaN". */
 export function fixed(n: number | undefined | null, digits = 2): string {
