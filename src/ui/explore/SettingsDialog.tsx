@@ -2,50 +2,39 @@
 // core) and the saved recall defaults (RecallOptionsPanel + Save). A native modal <dialog>.
 import { useEffect, useRef, useState } from 'react';
 import { RecallOptionsPanel, SimilaritySettings } from './panels';
-import type { SimilarityConfig } from '../../core/spaces';
 import type { RecallOptionsInput } from '../../core/recall';
-import { getRecallDefaults, getSimilarityConfig, saveRecallDefaults, saveSimilarityConfig } from '../../services';
+import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
+import { errorMessage } from '../app/report';
 import { mergeOptions } from './explore-store';
 
 export interface SettingsDialogProps {
   onClose: () => void;
-  onSaved: (c: SimilarityConfig) => void;
-  onDefaultsSaved?: (o: RecallOptionsInput) => void;
 }
 
-export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDialogProps) {
+export function SettingsDialog({ onClose }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [config, setConfig] = useState<SimilarityConfig | null>(null);
-  const [defaults, setDefaults] = useState<RecallOptionsInput | null>(null);
+  const config = useSimilarityConfig();
+  const saved = useRecallDefaults();
+  // The recall defaults as edited here; null = as saved.
+  const [draft, setDraft] = useState<RecallOptionsInput | null>(null);
+  const defaults = draft ?? saved.value;
   const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const loadError = config.error ?? saved.error;
+  const error = saveError ?? (loadError ? loadError.message : null);
 
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-    let live = true;
-    Promise.all([getSimilarityConfig(), getRecallDefaults()]).then(
-      ([c, r]) => {
-        if (!live) return;
-        setConfig(c);
-        setDefaults(r);
-      },
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      live = false;
-    };
   }, []);
 
   const saveDefaults = async () => {
-    setError(null);
+    setSaveError(null);
     try {
-      const saved = await saveRecallDefaults(defaults ?? {});
-      setDefaults(saved);
-      onDefaultsSaved?.(saved);
+      setDraft(await saveRecallDefaults(defaults ?? {}));
       setNotice('Recall defaults saved.');
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setSaveError(errorMessage(e));
     }
   };
 
@@ -73,13 +62,11 @@ export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDi
       )}
       <section aria-labelledby="xs-sim" className="xs-section">
         <h3 id="xs-sim">Similarity thresholds and weights</h3>
-        {config ? (
+        {config.value ? (
           <SimilaritySettings
-            config={config}
+            config={config.value}
             onSave={async (c) => {
-              const saved = await saveSimilarityConfig(c);
-              setConfig(saved);
-              onSaved(saved);
+              await saveSimilarityConfig(c);
             }}
           />
         ) : (
@@ -91,7 +78,7 @@ export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDi
         <p className="field__hint">Used by every recall unless the Explore view picks something else.</p>
         {defaults && (
           <>
-            <RecallOptionsPanel value={defaults} onChange={(p) => { setNotice(null); setDefaults((d) => mergeOptions(d ?? {}, p)); }} />
+            <RecallOptionsPanel value={defaults} onChange={(p) => { setNotice(null); setDraft(mergeOptions(defaults ?? {}, p)); }} />
             <div className="actions">
               <button type="button" className="btn btn--primary" onClick={saveDefaults} data-testid="recall-defaults-save">
                 Save recall defaults
