@@ -4,5 +4,5 @@ export { DivergenceAlertBanner, type DivergenceAlertBannerProps, type RecentMemo
 export { SimilaritySettings, type SimilaritySettingsProps } from './SimilaritySettings';
 export { RecallOptionsPanel, ADVANCED_FIELDS, type RecallOptionsPanelProps, type AdvancedOptionName } from './RecallOptionsPanel';
 export { MemoryPanel, withFeedbackIcon, type MemoryPanelProps } from './MemoryPanel';
-export { LateralStatusPanel, tuningRule, type LateralStatusPanelProps, type TuningRule } from './LateralStatusPanel';
+export { LateralStatusPanel, type LateralStatusPanelProps } from './LateralStatusPanel';
 export { SampleLoader, type SampleLoaderProps, type SampleProgress } from './SampleLoader';
