@@ -4,10 +4,11 @@
 // back to where it was.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Memory, MemoryId } from '../../../core/types';
-import { normaliseTags } from '../../../core/validate';
-import { formatReinforce, validateValence, type RecallResult } from '../../../core/recall';
-import { MAX_REASON_LENGTH } from '../../../core/recall/feedback';
-import { errorText, fixed, isoDate, parseNumberField, percent, shortDate } from './format';
+import type { RecallResult } from '../../../core/recall';
+import { fixed, isoDate, percent, shortDate } from './format';
+import { MemoryTags } from './MemoryTags';
+import { MemoryRetrieval } from './MemoryRetrieval';
+import { MemoryFeedback } from './MemoryFeedback';
 import './panels.css';
 
 export interface MemoryPanelProps {
@@ -35,16 +36,6 @@ export interface MemoryPanelProps {
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
-
-const PICTOGRAPH = /^\p{Extended_Pictographic}/u;
-
-/** The seed's reinforce reply with the UI's icon (the core leaves the icon to the UI). */
-export function withFeedbackIcon(text: string, valence: number): string {
-  if (PICTOGRAPH.test(text)) return text;
-  if (valence > 0) return `👍 ${text}`;
-  if (valence < 0) return `👎 ${text}`;
-  return text;
-}
 
 function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n')[0] ?? '';
@@ -162,7 +153,7 @@ export function MemoryPanel(props: MemoryPanelProps) {
           )}
         </section>
 
-        <TagEditor key={memory.id} tags={memory.tags} suggested={memory.suggestedTags} onTagsChange={onTagsChange} />
+        <MemoryTags key={memory.id} tags={memory.tags} suggested={memory.suggestedTags} onTagsChange={onTagsChange} />
 
         <section aria-label="Details">
           <dl className="mg-dl mg-dl--grid" data-testid="memory-details">
@@ -199,12 +190,12 @@ export function MemoryPanel(props: MemoryPanelProps) {
           </dl>
         </section>
 
-        {result && <Retrieval result={result} queryText={queryText} labelFor={labelFor} />}
+        {result && <MemoryRetrieval result={result} queryText={queryText} labelFor={labelFor} />}
 
         {explanation && <div className="mg-panel__slot">{explanation}</div>}
 
         {(onReinforce || onSuppress) && (
-          <Feedback key={memory.id} memoryId={memory.id} wasLateral={mode === 'lateral'} onReinforce={onReinforce} onSuppress={onSuppress} />
+          <MemoryFeedback key={memory.id} memoryId={memory.id} wasLateral={mode === 'lateral'} onReinforce={onReinforce} onSuppress={onSuppress} />
         )}
       </div>
     </div>
@@ -215,284 +206,5 @@ export function MemoryPanel(props: MemoryPanelProps) {
     <div className="mg-x mg-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       {panel}
     </div>
-  );
-}
-
-function TagEditor(props: { tags: string[]; suggested: string[]; onTagsChange?: (tags: string[]) => void | Promise<void> }) {
-  const { tags, suggested, onTagsChange } = props;
-  const [draft, setDraft] = useState('');
-  const [error, setError] = useState('');
-  const inputId = useId();
-  const pending = suggested.filter((t) => !tags.includes(t));
-
-  const change = async (next: string[]) => {
-    if (!onTagsChange) return;
-    setError('');
-    try {
-      await onTagsChange(next);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
-
-  const add = () => {
-    let parsed: string[];
-    try {
-      parsed = normaliseTags(draft);
-    } catch (e) {
-      setError(errorText(e));
-      return;
-    }
-    const fresh = parsed.filter((t) => !tags.includes(t));
-    setDraft('');
-    if (fresh.length > 0) void change([...tags, ...fresh]);
-  };
-
-  return (
-    <section aria-label="Tags" className="mg-tags" data-testid="memory-tags">
-      <h3 className="mg-subtitle">Tags</h3>
-      {tags.length === 0 ? (
-        <p className="mg-muted mg-small">No tags yet.</p>
-      ) : (
-        <ul className="mg-chips" aria-label="Tags">
-          {tags.map((t) => (
-            <li key={t} className="mg-chip" data-testid={`memory-tag-${t}`}>
-              {t}
-              {onTagsChange && (
-                <button type="button" className="mg-chip__x" aria-label={`Remove tag ${t}`} onClick={() => void change(tags.filter((x) => x !== t))}>
-                  ×
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {pending.length > 0 && (
-        <div className="mg-suggested">
-          <span className="mg-muted mg-small">Suggested:</span>
-          <ul className="mg-chips" aria-label="Suggested tags">
-            {pending.map((t) => (
-              <li key={t}>
-                {onTagsChange ? (
-                  <button
-                    type="button"
-                    className="mg-chip mg-chip--suggested"
-                    aria-label={`Accept suggested tag ${t}`}
-                    data-testid={`memory-suggested-${t}`}
-                    onClick={() => void change([...tags, t])}
-                  >
-                    + {t}
-                  </button>
-                ) : (
-                  <span className="mg-chip mg-chip--suggested">{t}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {onTagsChange && (
-        <div className="mg-inline">
-          <label htmlFor={inputId} className="mg-visually-hidden">Add a tag</label>
-          <input
-            id={inputId}
-            className="mg-input"
-            placeholder="Add a tag (comma-separated)"
-            data-testid="memory-tag-input"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                add();
-              }
-            }}
-          />
-          <button type="button" className="mg-btn" onClick={add} disabled={draft.trim() === ''}>
-            Add tag
-          </button>
-        </div>
-      )}
-      {error && (
-        <p role="alert" className="mg-field__error">
-          {error}
-        </p>
-      )}
-    </section>
-  );
-}
-
-function Retrieval(props: { result: RecallResult; queryText?: string; labelFor: (id: MemoryId) => string }) {
-  const { result, queryText, labelFor } = props;
-  return (
-    <section aria-label="How it was found" className="mg-retrieval" data-testid="memory-retrieval">
-      <h3 className="mg-subtitle">How it was found</h3>
-      <dl className="mg-dl mg-dl--grid">
-        <dt>Mode</dt>
-        <dd>
-          <span className={`mg-badge mg-badge--mode-${result.mode}`}>{result.mode}</span>
-        </dd>
-        <dt>Score</dt>
-        <dd data-testid="memory-score">{fixed(result.score, 3)}</dd>
-        {result.lateralScore !== undefined && (
-          <>
-            <dt>Lateral score</dt>
-            <dd data-testid="memory-lateral-score">{fixed(result.lateralScore, 3)}</dd>
-          </>
-        )}
-        {result.distance !== undefined && (
-          <>
-            <dt>Distance to query</dt>
-            <dd data-testid="memory-distance">{fixed(result.distance)}</dd>
-          </>
-        )}
-        {result.tagOverlap !== undefined && (
-          <>
-            <dt>Tag overlap</dt>
-            <dd data-testid="memory-tag-overlap">{percent(result.tagOverlap)}</dd>
-          </>
-        )}
-        {result.feedbackFactor !== undefined && (
-          <>
-            <dt>Feedback factor</dt>
-            <dd data-testid="memory-feedback-factor">×{fixed(result.feedbackFactor)}</dd>
-          </>
-        )}
-        {result.group !== undefined && (
-          <>
-            <dt>Group</dt>
-            <dd>{result.group}</dd>
-          </>
-        )}
-      </dl>
-      {result.chain && result.chain.length > 0 && (
-        <ol className="mg-chain" aria-label="Association chain" data-testid="memory-chain">
-          <li className="mg-chain__node mg-chain__node--query">
-            <span className="mg-chain__label">{queryText ? <q>{queryText}</q> : 'query'}</span>
-          </li>
-          {result.chain.map((link, i) => {
-            const isSelf = i === result.chain!.length - 1 && link.id === result.id;
-            return (
-              <li key={`${link.id}-${link.hop}`} className="mg-chain__node" data-testid={`chain-hop-${link.hop}`}>
-                <span className="mg-chain__edge" aria-hidden="true">→</span>{' '}
-                <span className="mg-chain__label">{isSelf ? <strong>this memory</strong> : labelFor(link.id)}</span>{' '}
-                <span className="mg-chain__meta mg-muted mg-small">
-                  (hop {link.hop}, cos {fixed(link.cosine)})
-                </span>
-              </li>
-            );
-          })}
-        </ol>
-      )}
-    </section>
-  );
-}
-
-function Feedback(props: {
-  memoryId: MemoryId;
-  wasLateral: boolean;
-  onReinforce?: (valence: number) => string | void | Promise<string | void>;
-  onSuppress?: (reason: string) => string | void | Promise<string | void>;
-}) {
-  const { memoryId, wasLateral, onReinforce, onSuppress } = props;
-  const [valence, setValence] = useState('50');
-  const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState('');
-  const [error, setError] = useState('');
-  const valenceId = useId();
-  const reasonId = useId();
-
-  const run = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError('');
-    setMessage('');
-    try {
-      setMessage(await work());
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  // Busy buttons use aria-disabled, not disabled: a focused button that becomes disabled drops
-  // focus to <body>, out of the dialog, and Escape would no longer close it.
-  const reinforce = () => {
-    if (busy) return;
-    let v: number;
-    try {
-      const parsed = parseNumberField(valence);
-      v = validateValence(parsed === undefined ? '(empty)' : parsed);
-    } catch (e) {
-      setMessage('');
-      setError(errorText(e));
-      return;
-    }
-    void run(async () => {
-      const text = (await onReinforce?.(v)) || formatReinforce(memoryId, v, wasLateral);
-      return withFeedbackIcon(text, v);
-    });
-  };
-
-  const suppress = () => {
-    if (busy) return;
-    const r = reason.trim();
-    if (r.length > MAX_REASON_LENGTH) {
-      setMessage('');
-      setError(`A suppression reason must be text of at most ${MAX_REASON_LENGTH} characters.`);
-      return;
-    }
-    void run(async () => (await onSuppress?.(r)) || `Suppressed '${memoryId}'${r ? ` (reason: ${r})` : ''}`);
-  };
-
-  return (
-    <section aria-label="Feedback" className="mg-feedback" data-testid="memory-feedback">
-      <h3 className="mg-subtitle">Feedback</h3>
-      {onReinforce && (
-        <div className="mg-inline">
-          <label htmlFor={valenceId}>Valence</label>
-          <input
-            id={valenceId}
-            className="mg-input mg-input--num"
-            type="number"
-            min={-100}
-            max={100}
-            step={10}
-            value={valence}
-            data-testid="memory-valence"
-            onChange={(e) => setValence(e.target.value)}
-          />
-          <button type="button" className="mg-btn mg-btn--primary" aria-disabled={busy} onClick={reinforce} data-testid="memory-reinforce">
-            Reinforce
-          </button>
-        </div>
-      )}
-      {onSuppress && (
-        <div className="mg-inline">
-          <label htmlFor={reasonId}>Reason</label>
-          <input
-            id={reasonId}
-            className="mg-input"
-            placeholder="optional, e.g. irrelevant"
-            maxLength={MAX_REASON_LENGTH + 1}
-            value={reason}
-            data-testid="memory-suppress-reason"
-            onChange={(e) => setReason(e.target.value)}
-          />
-          <button type="button" className="mg-btn mg-btn--danger" aria-disabled={busy} onClick={suppress} data-testid="memory-suppress">
-            Suppress
-          </button>
-        </div>
-      )}
-      <p role="status" className="mg-feedback__message" data-testid="memory-feedback-message">
-        {message}
-      </p>
-      {error && (
-        <p role="alert" className="mg-field__error" data-testid="memory-feedback-error">
-          {error}
-        </p>
-      )}
-    </section>
   );
 }

@@ -3,6 +3,7 @@ export { SpaceExplanationPanel, relevanceTier, type SpaceExplanationPanelProps, 
 export { DivergenceAlertBanner, type DivergenceAlertBannerProps, type RecentMemoryRef } from './DivergenceAlertBanner';
 export { SimilaritySettings, type SimilaritySettingsProps } from './SimilaritySettings';
 export { RecallOptionsPanel, ADVANCED_FIELDS, type RecallOptionsPanelProps, type AdvancedOptionName } from './RecallOptionsPanel';
-export { MemoryPanel, withFeedbackIcon, type MemoryPanelProps } from './MemoryPanel';
+export { MemoryPanel, type MemoryPanelProps } from './MemoryPanel';
+export { withFeedbackIcon } from './MemoryFeedback';
 export { LateralStatusPanel, type LateralStatusPanelProps } from './LateralStatusPanel';
 export { SampleLoader, type SampleLoaderProps, type SampleProgress } from './SampleLoader';
