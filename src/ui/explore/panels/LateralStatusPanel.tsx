@@ -1,5 +1,7 @@
-// The memory_status block of seed 000 (Enabled, Threshold, Samples, LUR, LSR, LHI) with what each
-// metric means and which auto-tuning rule the current numbers put in effect.
+// The lateral evaluator's status (Enabled, Threshold, Samples, LUR, LSR, LHI) with what each metric
+// means and which auto-tuning rule the current numbers put in effect: every evaluation window the
+// share of lateral results that were reinforced (LUR) switches lateral mode off when very low,
+// raises the distance threshold when low, and changes nothing otherwise.
 import { useId } from 'react';
 import { BASE_DEFAULTS, formatLateralStatus, type LateralStatus, type TuningAction } from '../../../core/recall';
 // The rule in effect is decided by the core (the evaluator's own table); only the words are here.

@@ -9,7 +9,7 @@ import { errorText, parseNumberField } from './format';
 
 const PICTOGRAPH = /^\p{Extended_Pictographic}/u;
 
-/** The seed's reinforce reply with the UI's icon (the core leaves the icon to the UI). */
+/** The reinforce reply (formatReinforce in the core) with the UI's icon: 👍 above 0, 👎 below. */
 export function withFeedbackIcon(text: string, valence: number): string {
   if (PICTOGRAPH.test(text)) return text;
   if (valence > 0) return `👍 ${text}`;

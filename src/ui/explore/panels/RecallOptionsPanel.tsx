@@ -1,4 +1,5 @@
-// Recall profile and advanced options (seeds 000, 001, 004). Every value is checked with the core's
+// Recall profile (a named preset of recall options: PROFILES in the core) and the advanced options
+// over it (lateral retrieval, associative hops, beam width...). Every value is checked with the core's
 // resolveRecallOptions as it is typed; an invalid value shows the INVALID_OPTION message and is not
 // passed on. A field is committed on blur or Enter; an empty field means "profile default".
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';

@@ -1,4 +1,6 @@
-// Per-space thresholds and weights, and the recent window (seed 002, REQ-P3-07). Values are edited
+// Per-space thresholds and weights, and the recent window: a space makes a result relevant above its
+// high threshold, signals divergence below its low one, and weighs in the relevance score by its
+// weight; temporal spaces are excluded from both and cannot be edited. Values are edited
 // as text and checked with the core validator on Save; an invalid config is refused with the
 // validator's own message and never reaches onSave.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
