@@ -1,4 +1,5 @@
-// Small formatting helpers for the app shell.
+// Small formatting helpers for the app shell and the Explore panels.
+import { isAppError } from '../../core/errors';
 
 export function formatBytes(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '—';
@@ -42,4 +43,11 @@ export function highlight(text: string, terms: readonly string[]): { text: strin
 /** Display preview of a possibly huge text: never puts megabytes into the DOM. */
 export function preview(text: string, max = 600): { text: string; cut: boolean } {
   return text.length > max ? { text: text.slice(0, max).trimEnd() + '…', cut: true } : { text, cut: false };
+}
+
+/** The words a person reads for a failure: an AppError's own message, else what was thrown. */
+export function errorMessage(e: unknown): string {
+  if (isAppError(e)) return e.message;
+  if (e instanceof Error && e.message) return e.message;
+  return String(e);
 }

@@ -2,19 +2,13 @@
 // log it with its code (anything else). Nothing is swallowed.
 import { isAppError, toAppError, type AppError, type ErrorCode } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
+import { errorMessage } from './format';
 
 /** Logs a failure nobody can act on, with its error code. */
 export function logError(e: unknown, fallback?: ErrorCode): AppError {
   const err = toAppError(e, fallback);
   console.error('[mnemograph]', err.code, err);
   return err;
-}
-
-/** The words a person reads for a failure: an AppError's own message, else what was thrown. */
-export function errorMessage(e: unknown): string {
-  if (isAppError(e)) return e.message;
-  if (e instanceof Error && e.message) return e.message;
-  return String(e);
 }
 
 /** Shows a failure as an error toast (with its code); one that is not an AppError is logged too. */

@@ -4,8 +4,8 @@ import { normaliseTags } from '../../core/validate';
 import { MAX_EMBED_CHARS } from '../../embed/types';
 import { isAppError } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
-import { formatBytes } from '../app/format';
-import { errorMessage, logError } from '../app/report';
+import { errorMessage, formatBytes } from '../app/format';
+import { logError } from '../app/report';
 
 /** New memory: text, comma-separated tags (normalised chips shown), importance, source. */
 export function CaptureForm({ disabled }: { disabled: boolean }) {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useObservable } from 'dexie-react-hooks';
 import { liveMemoryCount, requestPersistence, storageInfo, type StorageInfo } from '../../services';
-import { formatBytes } from '../app/format';
-import { errorMessage, logError } from '../app/report';
+import { errorMessage, formatBytes } from '../app/format';
+import { logError } from '../app/report';
 
 /** Storage usage (navigator.storage.estimate) and the "make persistent" request with its outcome. */
 export function StoragePanel() {

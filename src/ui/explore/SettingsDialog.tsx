@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { RecallOptionsPanel, SimilaritySettings } from './panels';
 import type { RecallOptionsInput } from '../../core/recall';
 import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
-import { errorMessage } from '../app/report';
+import { errorMessage } from '../app/format';
 import { mergeOptions } from './explore-store';
 
 export interface SettingsDialogProps {

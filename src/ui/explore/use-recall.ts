@@ -7,7 +7,8 @@ import { isAborted } from '../../core/errors';
 import type { RecallOptionsInput } from '../../core/recall';
 import type { Memory, MemoryId } from '../../core/types';
 import { normaliseTags } from '../../core/validate';
-import { errorMessage, logError } from '../app/report';
+import { logError } from '../app/report';
+import { errorMessage } from '../app/format';
 import { labelOf, missingChainIds } from './view-model';
 
 /** What one recall returned, as drawn by the graph and the list. */

@@ -5,7 +5,8 @@ import type { MemoryId } from '../../../core/types';
 import { MESSAGES } from '../../../core/errors';
 import { formatReinforce, validateValence } from '../../../core/recall';
 import { MAX_REASON_LENGTH } from '../../../core/recall/feedback';
-import { errorText, parseNumberField } from './format';
+import { parseNumberField } from './format';
+import { errorMessage } from '../../app/format';
 
 const PICTOGRAPH = /^\p{Extended_Pictographic}/u;
 
@@ -39,7 +40,7 @@ export function MemoryFeedback(props: {
     try {
       setMessage(await work());
     } catch (e) {
-      setError(errorText(e));
+      setError(errorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -55,7 +56,7 @@ export function MemoryFeedback(props: {
       v = validateValence(parsed === undefined ? '(empty)' : parsed);
     } catch (e) {
       setMessage('');
-      setError(errorText(e));
+      setError(errorMessage(e));
       return;
     }
     void run(async () => {

@@ -1,7 +1,7 @@
 // The memory's tags: remove one, accept a suggested one, add new ones (normalised by the core).
 import { useId, useState } from 'react';
 import { normaliseTags } from '../../../core/validate';
-import { errorText } from './format';
+import { errorMessage } from '../../app/format';
 
 export function MemoryTags(props: { tags: string[]; suggested: string[]; onTagsChange?: (tags: string[]) => void | Promise<void> }) {
   const { tags, suggested, onTagsChange } = props;
@@ -16,7 +16,7 @@ export function MemoryTags(props: { tags: string[]; suggested: string[]; onTagsC
     try {
       await onTagsChange(next);
     } catch (e) {
-      setError(errorText(e));
+      setError(errorMessage(e));
     }
   };
 
@@ -25,7 +25,7 @@ export function MemoryTags(props: { tags: string[]; suggested: string[]; onTagsC
     try {
       parsed = normaliseTags(draft);
     } catch (e) {
-      setError(errorText(e));
+      setError(errorMessage(e));
       return;
     }
     const fresh = parsed.filter((t) => !tags.includes(t));

@@ -11,7 +11,8 @@ import {
   type RecallOptions,
   type RecallOptionsInput,
 } from '../../../core/recall';
-import { errorText, parseNumberField } from './format';
+import { parseNumberField } from './format';
+import { errorMessage } from '../../app/format';
 import './panels.css';
 
 export type AdvancedOptionName =
@@ -68,7 +69,7 @@ function tryResolve(input: RecallOptionsInput): { ok: true; options: RecallOptio
   try {
     return { ok: true, options: resolveRecallOptions(input) };
   } catch (e) {
-    return { ok: false, message: errorText(e) };
+    return { ok: false, message: errorMessage(e) };
   }
 }
 

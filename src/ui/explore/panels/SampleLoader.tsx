@@ -2,7 +2,7 @@
 // ("n of N embedded"), a done state, cancellation and a retry after a failure.
 import { useEffect, useId, useRef, useState } from 'react';
 import { isAborted } from '../../../core/errors';
-import { errorText } from './format';
+import { errorMessage } from '../../app/format';
 import './panels.css';
 
 export type SampleProgress = (done: number, total: number) => void;
@@ -76,7 +76,7 @@ export function SampleLoader(props: SampleLoaderProps) {
     } catch (e) {
       if (!mounted.current) return;
       if (isAborted(e) || controller.signal.aborted) setPhase({ kind: 'idle', note: 'Loading was cancelled; nothing was added.' });
-      else setPhase({ kind: 'error', message: errorText(e) });
+      else setPhase({ kind: 'error', message: errorMessage(e) });
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
     }

@@ -12,7 +12,8 @@ import {
   validateSimilarityConfig,
   type SimilarityConfig,
 } from '../../../core/spaces';
-import { errorText, parseNumberField } from './format';
+import { parseNumberField } from './format';
+import { errorMessage } from '../../app/format';
 import './panels.css';
 
 export interface SimilaritySettingsProps {
@@ -105,7 +106,7 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
       await onSave(next);
       setNotice('Settings saved.');
     } catch (err) {
-      setProblems([errorText(err)]);
+      setProblems([errorMessage(err)]);
     } finally {
       setSaving(false);
     }
