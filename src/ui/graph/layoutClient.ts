@@ -3,6 +3,7 @@
 import * as Comlink from 'comlink';
 import type { LayoutApi } from '../../../workers/layout.worker';
 import { computeLayout, type LayoutRequest, type LayoutResult } from './layout';
+import { AppError, toAppError } from '../../core/errors';
 
 export type LayoutSource = 'worker' | 'main';
 
@@ -21,13 +22,13 @@ export function createLayoutRunner(opts: LayoutRunnerOptions = {}): LayoutRunner
   let worker: Worker | undefined;
   let remote: Comlink.Remote<LayoutApi> | undefined;
   let broken = opts.forceMainThread === true || typeof Worker === 'undefined';
-  let crash: ((e: Error) => void)[] = [];
+  let crash: ((e: AppError) => void)[] = [];
 
   const start = (): Comlink.Remote<LayoutApi> => {
     if (remote) return remote;
     worker = new Worker(new URL('../../../workers/layout.worker.ts', import.meta.url), { type: 'module', name: 'layout' });
     worker.addEventListener('error', (ev) => {
-      const err = new Error(`layout worker failed: ${ev.message ?? 'unknown error'}`);
+      const err = new AppError('WORKER_CRASHED', undefined, `layout worker failed: ${ev.message ?? 'unknown error'}`);
       for (const f of crash) f(err);
       kill();
     });
@@ -44,7 +45,7 @@ export function createLayoutRunner(opts: LayoutRunnerOptions = {}): LayoutRunner
   const viaWorker = async (req: LayoutRequest): Promise<LayoutResult> => {
     const api = start();
     const timeout = opts.timeoutMs ?? 15_000;
-    let onCrash: (e: Error) => void = () => {};
+    let onCrash: (e: AppError) => void = () => {};
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await Promise.race([
@@ -52,7 +53,7 @@ export function createLayoutRunner(opts: LayoutRunnerOptions = {}): LayoutRunner
         new Promise<never>((_, reject) => {
           onCrash = reject;
           crash.push(onCrash);
-          timer = setTimeout(() => reject(new Error('layout worker timed out')), timeout);
+          timer = setTimeout(() => reject(new AppError('TIMEOUT', undefined, 'layout worker timed out')), timeout);
         }),
       ]);
     } finally {
@@ -67,8 +68,9 @@ export function createLayoutRunner(opts: LayoutRunnerOptions = {}): LayoutRunner
         try {
           return { ...(await viaWorker(req)), source: 'worker' };
         } catch (err) {
-          // The graph must still appear: lay out on the main thread from now on.
-          console.warn('[recall-graph] layout worker unavailable, using the main thread:', err);
+          // The graph must still appear: lay out on the main thread from now on (logged, not shown).
+          const e = toAppError(err);
+          console.warn('[mnemograph]', e.code, 'layout worker unavailable, using the main thread', e);
           kill();
         }
       }
