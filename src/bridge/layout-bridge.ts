@@ -1,7 +1,7 @@
 // The graph-layout worker as the graph sees it, on the same WorkerLifecycle as the other workers
 // (lazy start, timeout, crash -> restart-free fallback here). The graph must always appear: when
 // the worker cannot start, dies or hangs, the same pure layout runs on the main thread from then on.
-import { describeError } from '../core/errors';
+import { toAppError } from '../core/errors';
 import type { LayoutApi } from '../../workers/layout.worker';
 import type { LayoutRequest, LayoutResult } from '../ui/graph/layout';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
@@ -49,7 +49,8 @@ export function createLayoutRunner(opts: LayoutRunnerOptions): LayoutRunner {
         } catch (err) {
           // A failed worker is not retried (a module that fails to load would fail every time):
           // the graph lays out on the main thread from now on.
-          console.warn('[mnemograph] the layout worker is unavailable; laying out on the main thread:', describeError(err));
+          const e = toAppError(err);
+          console.warn('[mnemograph]', e.code, 'the layout worker is unavailable; laying out on the main thread', e);
           broken = true;
           life.dispose();
         }

@@ -104,6 +104,8 @@ export function createSettings(db: MnemographDb, engine: EngineClient, sync: Eng
 
     /** Any other setting (the UI's own keys, e.g. when the sample was loaded). */
     getSetting: <T>(key: string): Promise<T | undefined> => getSetting<T>(db, key),
+    /** Any other setting as a live query (undefined -> null: not set). */
+    liveSetting: <T>(key: string): Observable<T | null> => liveSettingQuery(db, key, (raw) => (raw === undefined ? null : (raw as T))),
     setSetting: (key: string, value: unknown): Promise<void> => putSetting(db, key, value),
   };
 }

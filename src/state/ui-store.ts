@@ -1,5 +1,6 @@
-// Transient UI state only (query text, view, theme choice, toasts). Persisted data never lives
-// here: it reaches components through Dexie live queries.
+// Transient UI state (query text, view, toasts) and the theme choice, which is remembered in
+// localStorage and read by components through src/ui/app/use-settings.ts. Data in the database
+// never lives here: it reaches components through Dexie live queries.
 import { create } from 'zustand';
 
 export type View = 'memories' | 'graph';

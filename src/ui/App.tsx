@@ -10,7 +10,7 @@ import { StoragePanel } from './components/StoragePanel';
 import { DbBanner } from './components/Banners';
 import { Toasts } from './components/Toasts';
 import { UpdatePrompt } from './components/UpdatePrompt';
-import { GraphView } from './components/GraphView';
+import { ExploreView } from './explore/ExploreView';
 
 export function App() {
   const boot = useExternal(bootStatus);
@@ -60,7 +60,7 @@ export function App() {
               {ready && <MemoryList />}
             </>
           ) : (
-            <GraphView />
+            <ExploreView />
           )}
         </main>
         <aside className="layout__aside" aria-label="Device and storage">

@@ -33,6 +33,51 @@ export const RECENT_LATERAL_CAP = 500;
 
 export type TuningAction = 'none' | 'no-feedback' | 'disable' | 'tighten' | 'healthy' | 'steady';
 
+/** Seed 000's auto-tuning table as data: the LUR bounds of each row and the tightening factor. */
+export const TUNING_TABLE = {
+  disableBelow: LUR_DISABLE_BELOW,
+  tightenBelow: LUR_TIGHTEN_BELOW,
+  healthyAbove: LUR_HEALTHY_ABOVE,
+  tightenFactor: TIGHTEN_FACTOR,
+} as const;
+
+/** What an evaluation does: a row of the table, or nothing while there is no feedback. */
+export type TuningDecision = Exclude<TuningAction, 'none'>;
+
+/** The row of the tuning table these counts select (silence is not evidence: see the top). */
+export function tuningDecision(c: { returned: number; reinforced: number; suppressed: number }): TuningDecision {
+  if (c.reinforced + c.suppressed === 0) return 'no-feedback';
+  const lur = ratio(c.reinforced, c.returned);
+  if (lur < LUR_DISABLE_BELOW) return 'disable';
+  if (lur < LUR_TIGHTEN_BELOW) return 'tighten';
+  if (lur > LUR_HEALTHY_ABOVE) return 'healthy';
+  return 'steady'; // 0.10 <= LUR <= 0.30: the seed prescribes nothing
+}
+
+/** The rule in effect: lateral mode is off, nothing was returned yet, or the row the next evaluation applies. */
+export type TuningRuleName = 'disabled' | 'no-samples' | TuningDecision;
+
+export interface TuningRuleInEffect {
+  rule: TuningRuleName;
+  lur: number;
+  table: typeof TUNING_TABLE;
+  evaluationWindow: number;
+  /** The count of returned lateral results at which the next evaluation happens. */
+  nextEvaluationAt: number;
+}
+
+/** Which auto-tuning rule the current status puts in effect, with the numbers that decide it. */
+export function tuningRuleInEffect(st: LateralStatus, evaluationWindow: number = BASE_DEFAULTS.evaluationWindow): TuningRuleInEffect {
+  const rule: TuningRuleName = !st.enabled ? 'disabled' : st.samples === 0 ? 'no-samples' : tuningDecision({ returned: st.samples, reinforced: st.reinforced, suppressed: st.suppressed });
+  return {
+    rule,
+    lur: st.lur,
+    table: TUNING_TABLE,
+    evaluationWindow,
+    nextEvaluationAt: (Math.floor(st.samples / evaluationWindow) + 1) * evaluationWindow,
+  };
+}
+
 interface RecentEntry {
   id: MemoryId;
   /** 0 = no feedback yet, 1 = reinforced, -1 = suppressed. */
@@ -169,21 +214,9 @@ export class LateralEvaluator {
   evaluate(): TuningAction {
     const s = this.s;
     s.lastEvaluatedAt = s.returned;
-    const lur = ratio(s.reinforced, s.returned);
-    let action: TuningAction;
-    if (s.reinforced + s.suppressed === 0) {
-      action = 'no-feedback';
-    } else if (lur < LUR_DISABLE_BELOW) {
-      s.enabled = false;
-      action = 'disable';
-    } else if (lur < LUR_TIGHTEN_BELOW) {
-      s.thresholdScale = Math.min(s.thresholdScale * TIGHTEN_FACTOR, MAX_THRESHOLD / s.baseThreshold);
-      action = 'tighten';
-    } else if (lur > LUR_HEALTHY_ABOVE) {
-      action = 'healthy';
-    } else {
-      action = 'steady'; // 0.10 <= LUR <= 0.30: the seed prescribes nothing
-    }
+    const action = tuningDecision(s);
+    if (action === 'disable') s.enabled = false;
+    else if (action === 'tighten') s.thresholdScale = Math.min(s.thresholdScale * TIGHTEN_FACTOR, MAX_THRESHOLD / s.baseThreshold);
     s.lastAction = action;
     return action;
   }

@@ -2,7 +2,7 @@
 // and the small typed test API on window.__mnemograph (e2e uses it only where the UI cannot reach).
 import { createEmbedBridge, type EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
-import { AppError, isAppError } from '../../core/errors';
+import { toAppError, type AppError } from '../../core/errors';
 import { initServices, services } from '../../services';
 import { useUi } from '../../state/ui-store';
 
@@ -51,10 +51,6 @@ export const modelProgress = store<EmbedLoadProgress>({ phase: 'fetching-model' 
 
 let bridge: EmbedBridge | null = null;
 
-function asAppError(e: unknown, fallback: AppError['code']): AppError {
-  return isAppError(e) ? e : new AppError(fallback, undefined, e instanceof Error ? e.message : String(e));
-}
-
 export function boot(): MnemographTestApi {
   if (typeof window !== 'undefined' && window.__mnemograph) return window.__mnemograph;
   bridge = createEmbedBridge();
@@ -62,7 +58,7 @@ export function boot(): MnemographTestApi {
   const modelReady = bridge.ready().then(
     () => undefined,
     (e: unknown) => {
-      const err = asAppError(e, 'MODEL_LOAD_FAILED');
+      const err = toAppError(e, 'MODEL_LOAD_FAILED');
       modelProgress.set({ phase: 'error', message: err.message });
       throw err;
     },
@@ -70,7 +66,7 @@ export function boot(): MnemographTestApi {
   const servicesReady = initServices({ embedder: bridge, dbName: DB_NAME }).then(
     () => bootStatus.set({ state: 'ready' }),
     (e: unknown) => {
-      const err = asAppError(e, 'DB_UNAVAILABLE');
+      const err = toAppError(e, 'DB_UNAVAILABLE');
       bootStatus.set({ state: 'failed', error: err });
       throw err;
     },
@@ -84,7 +80,7 @@ export function boot(): MnemographTestApi {
     dbName: DB_NAME,
   };
   api.ready.catch(() => {
-    /* shown in the UI; the test API's promise must not be an unhandled rejection */
+    /* already shown (model status, boot banner); the test API's promise must not be an unhandled rejection */
   });
   // Memories stored by an older encoder or older featurizers (or before a crash mid-import) get
   // their vectors recomputed in the background once everything is up; search works meanwhile
@@ -96,10 +92,10 @@ export function boot(): MnemographTestApi {
         if (n > 0) useUi.getState().pushToast({ kind: 'info', message: `Updated the search features of ${n} memories.` });
       },
       (e: unknown) => {
-        if (!isAppError(e) || (e.code !== 'MODEL_LOAD_FAILED' && e.code !== 'DB_UNAVAILABLE')) {
-          const err = asAppError(e, 'WORKER_CRASHED');
+        // a model or database failure is already on screen (model status, boot banner)
+        const err = toAppError(e);
+        if (err.code !== 'MODEL_LOAD_FAILED' && err.code !== 'DB_UNAVAILABLE')
           useUi.getState().pushToast({ kind: 'error', message: `Could not update older memories' search features: ${err.message}`, code: err.code });
-        }
       },
     );
   if (typeof window !== 'undefined') window.__mnemograph = api;

@@ -1,4 +1,5 @@
-// Small formatting helpers for the app shell.
+// Small formatting helpers for the app shell and the Explore panels.
+import { isAppError } from '../../core/errors';
 import { formatReinforce } from '../../core/recall';
 
 export function formatBytes(n: number | null | undefined): string {
@@ -54,4 +55,11 @@ export function formatReinforceLine(id: string, valence: number, wasLateral: boo
 export function formatSuppressLine(id: string, reason: string | undefined, wasLateral: boolean): string {
   const base = `🚫 Suppressed '${id}'${reason ? ` (${reason})` : ''}`;
   return wasLateral ? `${base} (lateral result — feedback recorded)` : base;
+}
+
+/** The words a person reads for a failure: an AppError's own message, else what was thrown. */
+export function errorMessage(e: unknown): string {
+  if (isAppError(e)) return e.message;
+  if (e instanceof Error && e.message) return e.message;
+  return String(e);
 }

@@ -4,7 +4,8 @@ import { normaliseTags } from '../../core/validate';
 import { MAX_EMBED_CHARS } from '../../embed/types';
 import { isAppError } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
-import { formatBytes } from '../app/format';
+import { errorMessage, formatBytes } from '../app/format';
+import { logError } from '../app/report';
 
 /** New memory: text, comma-separated tags (normalised chips shown), importance, source. */
 export function CaptureForm({ disabled }: { disabled: boolean }) {
@@ -34,9 +35,9 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
       pushToast({ kind: 'success', message: 'Memory saved.' });
       textRef.current?.focus();
     } catch (err) {
-      const code = isAppError(err) ? err.code : 'UNKNOWN';
-      const message = err instanceof Error ? err.message : String(err);
-      setError({ code, message });
+      // shown under the form (the person can fix the text or retry); an unexpected failure is logged too
+      const code = isAppError(err) ? err.code : logError(err).code;
+      setError({ code, message: errorMessage(err) });
       textRef.current?.focus();
     } finally {
       setBusy(false);

@@ -3,6 +3,7 @@ import { useObservable } from 'dexie-react-hooks';
 import { services } from '../../services';
 import { useUi } from '../../state/ui-store';
 import { formatBytes, formatWhen, preview } from '../app/format';
+import { toastError } from '../app/report';
 
 const LIMIT = 100;
 
@@ -18,7 +19,7 @@ export function MemoryList() {
       await services().deleteMemory(memoryId);
       pushToast({ kind: 'info', message: 'Memory deleted.' });
     } catch (e) {
-      pushToast({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+      toastError(e);
     }
   }
 

@@ -4,6 +4,8 @@ import { useUi } from '../../state/ui-store';
 import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
 import { highlight, preview } from '../app/format';
+import { toastError } from '../app/report';
+import { isAborted } from '../../core/errors';
 
 const DEBOUNCE_MS = 200;
 
@@ -12,7 +14,6 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
   const id = useId();
   const query = useUi((s) => s.query);
   const setQuery = useUi((s) => s.setQuery);
-  const pushToast = useUi((s) => s.pushToast);
   const model = useExternal(modelProgress);
   const semantic = model.phase === 'ready';
   const controller = useMemo(() => (enabled ? createSearchController() : null), [enabled]);
@@ -40,13 +41,13 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
         },
         (e: unknown) => {
           setPending(false);
-          if (e instanceof Error && (e as { code?: string }).code === 'ABORTED') return;
-          pushToast({ kind: 'error', message: e instanceof Error ? e.message : String(e), code: (e as { code?: string }).code });
+          if (isAborted(e)) return;
+          toastError(e);
         },
       );
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [controller, query, semantic, pushToast]);
+  }, [controller, query, semantic]);
 
   const maxScore = results?.reduce((m, r) => Math.max(m, r.hit.score), 0) || 1;
 

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useObservable } from 'dexie-react-hooks';
 import { services, requestPersistence, storageInfo, type StorageInfo } from '../../services';
-import { formatBytes } from '../app/format';
+import { errorMessage, formatBytes } from '../app/format';
+import { logError } from '../app/report';
 
 /** Storage usage (navigator.storage.estimate) and the "make persistent" request with its outcome. */
 export function StoragePanel() {
@@ -10,7 +11,11 @@ export function StoragePanel() {
   const [result, setResult] = useState<string | null>(null);
   const count = useObservable(() => services().liveMemoryCount(), []);
   const refresh = useCallback(() => {
-    storageInfo().then(setInfo, () => setInfo({ supported: false, usage: null, quota: null, persisted: null }));
+    storageInfo().then(setInfo, (e: unknown) => {
+      // the estimate is informative only: say "not reported" and keep the reason in the log
+      logError(e);
+      setInfo({ supported: false, usage: null, quota: null, persisted: null });
+    });
   }, []);
   useEffect(refresh, [refresh, count]);
 
@@ -23,7 +28,7 @@ export function StoragePanel() {
           : 'The browser declined for now (it decides from how you use the site). Installing the app or bookmarking it usually helps.',
       );
     } catch (e) {
-      setResult(e instanceof Error ? e.message : String(e));
+      setResult(errorMessage(e));
     }
     refresh();
   }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useUi, type ThemeChoice } from '../../state/ui-store';
+import type { ThemeChoice } from '../../state/ui-store';
+import { useThemeChoice } from '../app/use-settings';
 
 const NEXT: Record<ThemeChoice, ThemeChoice> = { system: 'light', light: 'dark', dark: 'system' };
 const LABEL: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
@@ -10,8 +11,7 @@ function systemDark(): boolean {
 
 /** Applies the theme to <html data-theme> and cycles system -> light -> dark. */
 export function ThemeToggle() {
-  const theme = useUi((s) => s.theme);
-  const setTheme = useUi((s) => s.setTheme);
+  const [theme, setTheme] = useThemeChoice();
   const [sysDark, setSysDark] = useState(systemDark);
   useEffect(() => {
     if (typeof matchMedia !== 'function') return;

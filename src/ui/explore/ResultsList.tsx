@@ -1,7 +1,8 @@
 // The recalled memories as a list beside the graph: mode badge (standard / lateral / associative
 // with its hop), score, and the spaces that made each one relevant. Each row opens the memory.
+import type { RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
-import type { ResultRow } from './view-model';
+import { resultRows, type ResultRow } from './view-model';
 
 const MODE_TEXT = { standard: 'standard', lateral: 'lateral', associative: 'associative' } as const;
 
@@ -45,5 +46,19 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The results card: count, the list, or what to expect before a recall. */
+export function ResultsCard({ views, pending, onOpen, openId }: { views: readonly RecallView[] | undefined; pending: boolean; onOpen: (id: MemoryId) => void; openId: MemoryId | null }) {
+  return (
+    <section className="card explore__results" aria-labelledby="xr-h" aria-busy={pending}>
+      <h2 id="xr-h" className="card__title">
+        Results {views && <span className="count" data-testid="explore-result-count">{views.length}</span>}
+      </h2>
+      {views && views.length === 0 && <p className="empty">Nothing recalled for that query.</p>}
+      {views && <ResultsList rows={resultRows(views)} onOpen={onOpen} openId={openId} />}
+      {!views && <p className="empty">Results appear here, each with how it was found.</p>}
+    </section>
   );
 }

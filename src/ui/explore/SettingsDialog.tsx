@@ -1,47 +1,40 @@
 // Settings: similarity thresholds / weights / recent window (SimilaritySettings, validated by the
 // core) and the saved recall defaults (RecallOptionsPanel + Save). A native modal <dialog>.
 import { useEffect, useRef, useState } from 'react';
-import { useObservable } from 'dexie-react-hooks';
-import { RecallOptionsPanel, SimilaritySettings } from '../explorer';
-import type { SimilarityConfig } from '../../core/spaces';
+import { RecallOptionsPanel, SimilaritySettings } from './panels';
 import type { RecallOptionsInput } from '../../core/recall';
-import { services } from '../../services';
+import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
+import { errorMessage } from '../app/format';
 import { mergeOptions } from './explore-store';
 
 export interface SettingsDialogProps {
   onClose: () => void;
-  onSaved?: (c: SimilarityConfig) => void;
-  onDefaultsSaved?: (o: RecallOptionsInput) => void;
 }
 
-export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDialogProps) {
+export function SettingsDialog({ onClose }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  // live queries: the dialog shows a save made here or in another tab
-  const config = useObservable(() => services().liveSimilarityConfig(), []);
-  const savedDefaults = useObservable(() => services().liveRecallDefaults(), []);
-  const [defaults, setDefaults] = useState<RecallOptionsInput | null>(null);
+  const config = useSimilarityConfig();
+  const saved = useRecallDefaults();
+  // The recall defaults as edited here; null = as saved.
+  const [draft, setDraft] = useState<RecallOptionsInput | null>(null);
+  const defaults = draft ?? saved.value;
   const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const loadError = config.error ?? saved.error;
+  const error = saveError ?? (loadError ? loadError.message : null);
 
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);
 
-  // the draft starts from the saved defaults and follows each save
-  useEffect(() => {
-    if (savedDefaults) setDefaults(savedDefaults);
-  }, [savedDefaults]);
-
   const saveDefaults = async () => {
-    setError(null);
+    setSaveError(null);
     try {
-      const saved = await services().saveRecallDefaults(defaults ?? {});
-      setDefaults(saved);
-      onDefaultsSaved?.(saved);
+      setDraft(await saveRecallDefaults(defaults ?? {}));
       setNotice('Recall defaults saved.');
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setSaveError(errorMessage(e));
     }
   };
 
@@ -69,12 +62,11 @@ export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDi
       )}
       <section aria-labelledby="xs-sim" className="xs-section">
         <h3 id="xs-sim">Similarity thresholds and weights</h3>
-        {config ? (
+        {config.value ? (
           <SimilaritySettings
-            config={config}
+            config={config.value}
             onSave={async (c) => {
-              const saved = await services().saveSimilarityConfig(c);
-              onSaved?.(saved);
+              await saveSimilarityConfig(c);
             }}
           />
         ) : (
@@ -86,7 +78,7 @@ export function SettingsDialog({ onClose, onSaved, onDefaultsSaved }: SettingsDi
         <p className="field__hint">Used by every recall unless the Explore view picks something else.</p>
         {defaults && (
           <>
-            <RecallOptionsPanel value={defaults} onChange={(p) => { setNotice(null); setDefaults((d) => mergeOptions(d ?? {}, p)); }} />
+            <RecallOptionsPanel value={defaults} onChange={(p) => { setNotice(null); setDraft(mergeOptions(defaults ?? {}, p)); }} />
             <div className="actions">
               <button type="button" className="btn btn--primary" onClick={saveDefaults} data-testid="recall-defaults-save">
                 Save recall defaults

@@ -2,9 +2,6 @@
 import { services } from '../../services';
 import { loadSampleMemories } from '../../sample';
 
-/** Setting that records that the sample was loaded (so its card steps aside). */
-export const SAMPLE_SETTING = 'explore.sampleLoadedAt';
-
 export async function loadSample(onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<number> {
   const items = await loadSampleMemories();
   onProgress(0, items.length);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGraphModel } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import { mergeOptions } from './explore-store';
-import { graphInput, hopOf, labelOf, missingChainIds, resultRows } from './view-model';
+import { graphInput, hopOf, labelOf, resultRows } from './view-model';
 
 function view(id: string, mode: 'standard' | 'lateral' | 'associative', extra: Partial<RecallView['result']> = {}, text = `memory ${id}`): RecallView {
   return {
@@ -77,10 +77,6 @@ describe('graphInput', () => {
     expect(graphInput({ query: 'q', views, divergence: null }).depth).toBe(4);
     const lateralOnly = buildGraphModel(graphInput({ query: 'q', views, divergence: null, depth: 1, filters: { kinds: ['lateral'] } }));
     expect(lateralOnly.nodes.map((n) => n.id)).toEqual(['query', 'm:l']);
-  });
-
-  it('lists chain members that are not results, once', () => {
-    expect(missingChainIds(views)).toEqual(['x']);
   });
 
   it('maps rows with mode, hop and the relevant spaces', () => {

@@ -92,11 +92,3 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     labels: labelsFor(views, divergence, extraLabels),
   };
 }
-
-/** Chain members that are not results (their labels must be fetched). */
-export function missingChainIds(views: readonly RecallView[]): MemoryId[] {
-  const have = new Set(views.map((v) => v.memory.id));
-  const out = new Set<MemoryId>();
-  for (const v of views) for (const c of v.result.chain ?? []) if (!have.has(c.id)) out.add(c.id);
-  return [...out];
-}

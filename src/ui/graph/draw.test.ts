@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildGraphModel } from './model';
 import { radiiFor } from './geometry';
-import { buildScene, drawFrame, LABEL_ZOOM, truncate, type FrameState } from './draw';
+import { drawFrame, LABEL_ZOOM, truncate, type FrameState } from './draw';
+import { buildScene } from './scene';
 import { LIGHT } from './theme';
 
 /** A 2D context that records calls and draws nothing. */

@@ -1,52 +1,11 @@
 // Canvas renderer: one call draws a frame. Batched by style (one path per edge style and per node
 // kind), culled to the viewport, labels only when zoomed in enough and where they do not collide.
-import type { EdgeKind, GraphModel, NodeKind } from './model';
+import type { EdgeKind, NodeKind } from './model';
 import { tracePath } from './geometry';
 import { circleInBounds, segmentMayCross, visibleBounds } from './hitTest';
 import type { GraphTheme } from './theme';
-
-export interface Transform {
-  k: number;
-  x: number;
-  y: number;
-}
-
-/** Per-model data derived once, reused every frame. */
-export interface Scene {
-  model: GraphModel;
-  index: Map<string, number>;
-  /** Interleaved [source, target] node indices per edge. */
-  ends: Uint32Array;
-  radii: Float32Array;
-  neighbours: number[][];
-  /** Node indices by label priority: query, then higher score first. */
-  labelOrder: Uint32Array;
-  kindOf: NodeKind[];
-}
-
-export function buildScene(model: GraphModel, radii: Float32Array): Scene {
-  const index = new Map<string, number>();
-  model.nodes.forEach((n, i) => index.set(n.id, i));
-  const ends = new Uint32Array(model.edges.length * 2);
-  const neighbours: number[][] = model.nodes.map(() => []);
-  model.edges.forEach((e, k) => {
-    const s = index.get(e.source)!;
-    const t = index.get(e.target)!;
-    ends[2 * k] = s;
-    ends[2 * k + 1] = t;
-    neighbours[s].push(t);
-    neighbours[t].push(s);
-  });
-  const rank = (i: number): number => {
-    const n = model.nodes[i];
-    if (n.kind === 'query') return 10;
-    if (n.kind === 'alert') return 5;
-    if (n.kind === 'tag') return -1 + neighbours[i].length * 0.01;
-    return n.score ?? 0;
-  };
-  const order = model.nodes.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b);
-  return { model, index, ends, radii, neighbours, labelOrder: Uint32Array.from(order), kindOf: model.nodes.map((n) => n.kind) };
-}
+import type { Scene, Transform } from './scene';
+import { sprite } from './sprites';
 
 export interface FrameState {
   scene: Scene;
@@ -90,42 +49,6 @@ export function truncate(label: string, max = 30): string {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
-interface Sprite {
-  canvas: HTMLCanvasElement | ImageBitmap;
-  half: number; // device pixels from the sprite's corner to the node's centre
-}
-const sprites = new Map<string, Sprite>();
-
-/** A node shape rendered once at a given screen radius (rounded to 0.5 px), then reused. */
-function sprite(kind: NodeKind, screenR: number, theme: GraphTheme, outline: boolean, dpr: number): Sprite {
-  const r = Math.max(1, Math.round(screenR * 2) / 2);
-  const key = `${theme.name}|${kind}|${r}|${outline ? 1 : 0}|${dpr}`;
-  let sp = sprites.get(key);
-  if (sp) return sp;
-  const half = Math.ceil((r * 1.35 + 2) * dpr);
-  const canvas =
-    typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2 * half, 2 * half) : Object.assign(document.createElement('canvas'), { width: 2 * half, height: 2 * half });
-  const g = canvas.getContext('2d') as CanvasRenderingContext2D | null;
-  if (g) {
-    g.scale(dpr, dpr);
-    g.beginPath();
-    tracePath(g, kind, half / dpr, half / dpr, r);
-    g.fillStyle = theme.node[kind];
-    g.fill();
-    if (outline) {
-      g.strokeStyle = theme.nodeStroke;
-      g.lineWidth = 1.5;
-      g.stroke();
-    }
-  }
-  if (sprites.size > 600) sprites.clear(); // zooming through many sizes: start afresh
-  // An ImageBitmap is the cheapest source for drawImage where the platform has one.
-  const source = 'transferToImageBitmap' in canvas ? canvas.transferToImageBitmap() : canvas;
-  sp = { canvas: source, half };
-  sprites.set(key, sp);
-  return sp;
-}
-
 export interface FrameStats {
   nodesDrawn: number;
   edgesDrawn: number;
@@ -154,10 +77,10 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
 
   let visible = 0;
   for (let i = 0; i < n; i++) if (circleInBounds(b, p[2 * i], p[2 * i + 1], radii[i])) visible++;
-  // Dense views (also: edges fade and the query's plain spokes are left out, since the radial
-  // layout already says "linked to the query").
   // Dense views (hundreds of nodes, each a few pixels): plain squares for the common kinds cost a
-  // tenth of a sprite; lateral, alert and query keep their shapes so they still stand out.
+  // tenth of a sprite, while lateral, alert and query keep their shapes so they still stand out;
+  // edges fade and the query's plain spokes are left out (the radial layout already says
+  // "linked to the query").
   const dense = visible > DENSE_NODES;
   // Edges, one batch per style; highlighted ones again on top at full strength.
   // Edges are stroked in screen space (points transformed here): Skia strokes thin lines under a
@@ -289,8 +212,6 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
 
   // Text is drawn in screen space so it stays crisp and the same size at any zoom.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const sx = (i: number): number => p[2 * i] * t.k + t.x;
-  const sy = (i: number): number => p[2 * i + 1] * t.k + t.y;
   const showLabels = t.k >= LABEL_ZOOM || n <= SMALL_GRAPH;
   const showEdgeText = t.k >= (dense ? 1 : 0.6) || n <= SMALL_GRAPH;
 
@@ -301,7 +222,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   ctx.fillStyle = theme.background;
   for (let i = 0; i < n; i++) {
     if (kindOf[i] === 'alert' && radii[i] * t.k >= 6 && circleInBounds(b, p[2 * i], p[2 * i + 1], radii[i])) {
-      ctx.fillText('!', sx(i), sy(i) + 2);
+      ctx.fillText('!', X(i), Y(i) + 2);
     }
   }
 
@@ -315,8 +236,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       const d = ends[2 * k + 1];
       // Spokes from the query crowd together near it: put their text further out.
       const along = s === q0 ? 0.62 : 0.5;
-      const mx = sx(s) + (sx(d) - sx(s)) * along;
-      const my = sy(s) + (sy(d) - sy(s)) * along;
+      const mx = X(s) + (X(d) - X(s)) * along;
+      const my = Y(s) + (Y(d) - Y(s)) * along;
       if (mx < -20 || my < -20 || mx > f.width + 20 || my > f.height + 20) return;
       ctx.globalAlpha = lit && !litEdge(k) ? theme.dimAlpha : 1;
       budget--;
@@ -352,8 +273,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   // Visible nodes are obstacles too, so a label never covers another node (skipped for huge views).
   if (showLabels && stats.nodesDrawn <= 900) {
     for (let i = 0; i < n; i++) {
-      const x = sx(i);
-      const y = sy(i);
+      const x = X(i);
+      const y = Y(i);
       if (x < -20 || y < -20 || x > f.width + 20 || y > f.height + 20) continue;
       const r = radii[i] * t.k * 1.2;
       placed.push(x - r, y - r, x + r, y + r);
@@ -361,8 +282,8 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   }
   const drawLabel = (i: number, strong: boolean): void => {
     const node = model.nodes[i];
-    const x = sx(i);
-    const y = sy(i);
+    const x = X(i);
+    const y = Y(i);
     if (x < -200 || x > f.width + 20 || y < -20 || y > f.height + 20) return;
     const text = truncate(node.label, node.kind === 'query' ? 48 : 30);
     if (!text) return;
@@ -402,12 +323,10 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   if (lit) for (const i of lit) if (i !== q && i !== focus) drawLabel(i, lit.size <= 12);
   // Zoomed out, only a few landmarks (the best-scored hits) keep their labels.
   const limit = showLabels ? maxLabels : stats.labelsDrawn + 14;
-  {
-    for (let j = 0; j < scene.labelOrder.length && stats.labelsDrawn < limit; j++) {
-      const i = scene.labelOrder[j];
-      if (i === q || i === focus || (lit && lit.has(i))) continue;
-      drawLabel(i, false);
-    }
+  for (let j = 0; j < scene.labelOrder.length && stats.labelsDrawn < limit; j++) {
+    const i = scene.labelOrder[j];
+    if (i === q || i === focus || (lit && lit.has(i))) continue;
+    drawLabel(i, false);
   }
   ctx.globalAlpha = 1;
   return stats;

@@ -1,7 +1,7 @@
 // Pure model builder for the recall graph: a recall result in, nodes and edges out.
 // No DOM, no React: it runs in Node tests, on the main thread and in the layout worker alike.
 //
-// Readings of the specs written down here (seed 004 numbers hops from the prompt):
+// How the design's rules are read here (associative recall numbers hops from the query):
 // - Hop numbers are 1-based distances from the query: query -> m1 is hop 1, m1 -> m2 is hop 2.
 //   A chain is the ordered path from the query to its result. Its entries are sorted by their
 //   `hop` field, and the drawn hop number is the position in that path (so a 0-based chain such
@@ -11,7 +11,7 @@
 //   (its intermediate memories are the "why"), even when their own kind is filtered out.
 // - Depth counts memory hops from the query. Tag nodes hang off visible memories and divergence
 //   badges off the query; neither counts against depth. Depth 1..3 is the local view; 4 is there
-//   because a three-hop associative walk (seed 004: hop 0 = the direct hit, then hops 1..3) is a
+//   because a three-hop associative walk (the direct hit is hop 0, then hops 1..3) is a
 //   path of four memories, query -> m0 -> m1 -> m2 -> m3, and its end must be reachable.
 
 import { AppError } from '../../core/errors';

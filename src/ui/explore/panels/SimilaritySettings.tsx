@@ -1,17 +1,20 @@
-// Per-space thresholds and weights, and the recent window (seed 002, REQ-P3-07). Values are edited
+// Per-space thresholds and weights, and the recent window: a space makes a result relevant above its
+// high threshold, signals divergence below its low one, and weighs in the relevance score by its
+// weight; temporal spaces are excluded from both and cannot be edited. Values are edited
 // as text and checked with the core validator on Save; an invalid config is refused with the
 // validator's own message and never reaches onSave.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { SpaceId } from '../../core/types';
+import type { SpaceId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   SPACES,
   SPACE_IDS,
   validateSimilarityConfig,
   type SimilarityConfig,
-} from '../../core/spaces';
-import { errorText, parseNumberField } from './format';
-import './explorer.css';
+} from '../../../core/spaces';
+import { parseNumberField } from './format';
+import { errorMessage } from '../../app/format';
+import './panels.css';
 
 export interface SimilaritySettingsProps {
   config: SimilarityConfig;
@@ -103,7 +106,7 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
       await onSave(next);
       setNotice('Settings saved.');
     } catch (err) {
-      setProblems([errorText(err)]);
+      setProblems([errorMessage(err)]);
     } finally {
       setSaving(false);
     }

@@ -1,8 +1,10 @@
-// The seed's "Divergence Alert Format" (002) as a calm, non-blocking banner: it announces itself
-// politely (role="status"), never takes focus, and can be dismissed or used to jump back to the
-// recent work it compares against.
+// The divergence alert: the core raises one per space where the new item's BEST similarity to the
+// recent memories falls below that space's low threshold; the alert names the space, that
+// similarity and the threshold, and summarises the recent work. Shown as a calm, non-blocking
+// banner: it announces itself politely (role="status"), never takes focus, and can be dismissed
+// or used to jump back to the recent work it compares against.
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { MemoryId } from '../../core/types';
+import type { MemoryId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   SPACE_IDS,
@@ -10,9 +12,9 @@ import {
   formatSpaceRanges,
   type DivergenceAlert,
   type SimilarityConfig,
-} from '../../core/spaces';
+} from '../../../core/spaces';
 import { fixed } from './format';
-import './explorer.css';
+import './panels.css';
 
 export interface RecentMemoryRef {
   id: MemoryId;

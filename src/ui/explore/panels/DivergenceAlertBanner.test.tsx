@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { DivergenceAlertBanner } from './DivergenceAlertBanner';
-import { DEFAULT_SIMILARITY_CONFIG, detectDivergence, type DivergenceAlert } from '../../core/spaces';
+import { DEFAULT_SIMILARITY_CONFIG, detectDivergence, type DivergenceAlert } from '../../../core/spaces';
 
 afterEach(cleanup);
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SimilaritySettings } from './SimilaritySettings';
-import { DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../../core/spaces';
+import { DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../../../core/spaces';
 
 afterEach(cleanup);
 
@@ -14,7 +14,7 @@ const set = (testId: string, value: string) => fireEvent.change(input(testId), {
 describe('SimilaritySettings', () => {
   it('shows the thresholds and weights of all 13 spaces; temporal rows are excluded and read-only', () => {
     render(<SimilaritySettings config={DEFAULT_SIMILARITY_CONFIG} onSave={() => {}} />);
-    expect(screen.getByTestId('similarity-settings')).toBeTruthy();
+    expect(screen.getByTestId('similarity-settings').querySelectorAll('[data-testid^="settings-row-"]')).toHaveLength(13);
     expect(input('settings-high-E1').value).toBe('0.75');
     expect(input('settings-low-E1').value).toBe('0.3');
     expect(input('settings-weight-E1').value).toBe('1');
@@ -102,7 +102,7 @@ describe('SimilaritySettings', () => {
     expect(input('settings-high-E1').value).toBe('0.9');
     set('settings-low-E6', 'oops');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(screen.getByRole('alert')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('oops');
     fireEvent.click(screen.getByRole('button', { name: 'Reset to defaults' }));
     expect(screen.queryByRole('alert')).toBeNull();
     expect(input('settings-high-E1').value).toBe('0.75');

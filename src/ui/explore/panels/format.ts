@@ -1,5 +1,4 @@
-// Small, pure formatting helpers shared by the explorer panels.
-import { isAppError } from '../../core/errors';
+// Small, pure formatting helpers shared by the Explore panels.
 
 /** Fixed decimals; a non-finite number shows as "–" rather than "NaN". */
 export function fixed(n: number | undefined | null, digits = 2): string {
@@ -19,13 +18,6 @@ export function isoDate(ms: number): string {
 export function shortDate(ms: number): string {
   if (!Number.isFinite(ms)) return '–';
   return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/** The message a person should read for a thrown value (AppError messages are written for them). */
-export function errorText(e: unknown): string {
-  if (isAppError(e)) return e.message;
-  if (e instanceof Error && e.message) return e.message;
-  return String(e);
 }
 
 /** "0.5" -> 0.5; "" -> undefined; anything else that is not a finite number -> the raw text (so a

@@ -1,18 +1,13 @@
-// The memory_status block of seed 000 (Enabled, Threshold, Samples, LUR, LSR, LHI) with what each
-// metric means and which auto-tuning rule the current numbers put in effect.
+// The lateral evaluator's status (Enabled, Threshold, Samples, LUR, LSR, LHI) with what each metric
+// means and which auto-tuning rule the current numbers put in effect: every evaluation window the
+// share of lateral results that were reinforced (LUR) switches lateral mode off when very low,
+// raises the distance threshold when low, and changes nothing otherwise.
 import { useId } from 'react';
-import {
-  BASE_DEFAULTS,
-  LUR_DISABLE_BELOW,
-  LUR_HEALTHY_ABOVE,
-  LUR_TIGHTEN_BELOW,
-  TIGHTEN_FACTOR,
-  formatLateralStatus,
-  type LateralStatus,
-  type TuningAction,
-} from '../../core/recall';
+import { BASE_DEFAULTS, formatLateralStatus, type LateralStatus, type TuningAction } from '../../../core/recall';
+// The rule in effect is decided by the core (the evaluator's own table); only the words are here.
+import { tuningRuleInEffect, type TuningRuleInEffect } from '../../../core/recall/evaluator';
 import { fixed } from './format';
-import './explorer.css';
+import './panels.css';
 
 export interface LateralStatusPanelProps {
   status: LateralStatus;
@@ -23,49 +18,44 @@ export interface LateralStatusPanelProps {
   className?: string;
 }
 
-export type TuningRule = 'disabled' | 'no-samples' | 'no-feedback' | 'disable' | 'tighten' | 'steady' | 'healthy';
-
-/** The rule the next evaluation would apply to the current LUR (seed 000's tuning table). */
-export function tuningRule(st: LateralStatus): TuningRule {
-  if (!st.enabled) return 'disabled';
-  if (st.samples === 0) return 'no-samples';
-  if (st.reinforced + st.suppressed === 0) return 'no-feedback'; // silence is not evidence (evaluator.ts)
-  if (st.lur < LUR_DISABLE_BELOW) return 'disable';
-  if (st.lur < LUR_TIGHTEN_BELOW) return 'tighten';
-  if (st.lur > LUR_HEALTHY_ABOVE) return 'healthy';
-  return 'steady';
-}
-
 const pct = (x: number) => `${Math.round(x * 100)}%`;
-const tightenPct = `${Math.round((TIGHTEN_FACTOR - 1) * 100)}%`;
+const raisedBy = (factor: number) => pct(factor - 1);
 
-function ruleText(rule: TuningRule, nextAt: number): string {
+function ruleText({ rule, table: t, nextEvaluationAt: nextAt }: TuningRuleInEffect): string {
   switch (rule) {
     case 'disabled':
-      return `Lateral mode was turned off automatically because fewer than ${pct(LUR_DISABLE_BELOW)} of lateral results were reinforced. Re-enable it to start counting afresh.`;
+      return `Lateral mode was turned off automatically because fewer than ${pct(t.disableBelow)} of lateral results were reinforced. Re-enable it to start counting afresh.`;
     case 'no-samples':
       return `No lateral results returned yet. The first evaluation happens after ${nextAt} returns.`;
     case 'no-feedback':
       return `No feedback on lateral results yet, so auto-tuning leaves lateral mode as it is: reinforce or suppress a lateral result to start it (next evaluation after ${nextAt} returns).`;
     case 'disable':
-      return `LUR is below ${fixed(LUR_DISABLE_BELOW)}: at the next evaluation (after ${nextAt} returns) lateral mode will be turned off.`;
+      return `LUR is below ${fixed(t.disableBelow)}: at the next evaluation (after ${nextAt} returns) lateral mode will be turned off.`;
     case 'tighten':
-      return `LUR is below ${fixed(LUR_TIGHTEN_BELOW)}: at the next evaluation (after ${nextAt} returns) the distance threshold is raised by ${tightenPct}, so only more distant memories qualify.`;
+      return `LUR is below ${fixed(t.tightenBelow)}: at the next evaluation (after ${nextAt} returns) the distance threshold is raised by ${raisedBy(t.tightenFactor)}, so only more distant memories qualify.`;
     case 'steady':
-      return `LUR is between ${fixed(LUR_TIGHTEN_BELOW)} and ${fixed(LUR_HEALTHY_ABOVE)}: no change. Next evaluation after ${nextAt} returns.`;
+      return `LUR is between ${fixed(t.tightenBelow)} and ${fixed(t.healthyAbove)}: no change. Next evaluation after ${nextAt} returns.`;
     case 'healthy':
-      return `LUR is above ${fixed(LUR_HEALTHY_ABOVE)}: lateral mode is healthy, no change. Next evaluation after ${nextAt} returns.`;
+      return `LUR is above ${fixed(t.healthyAbove)}: lateral mode is healthy, no change. Next evaluation after ${nextAt} returns.`;
   }
 }
 
-const LAST_ACTION: Record<TuningAction, string> = {
-  none: 'not evaluated yet',
-  'no-feedback': 'no feedback yet, no change',
-  disable: 'turned lateral mode off',
-  tighten: `raised the threshold by ${tightenPct}`,
-  healthy: 'healthy, no change',
-  steady: 'no change',
-};
+function lastActionText(action: TuningAction, t: TuningRuleInEffect['table']): string {
+  switch (action) {
+    case 'none':
+      return 'not evaluated yet';
+    case 'no-feedback':
+      return 'no feedback yet, no change';
+    case 'disable':
+      return 'turned lateral mode off';
+    case 'tighten':
+      return `raised the threshold by ${raisedBy(t.tightenFactor)}`;
+    case 'healthy':
+      return 'healthy, no change';
+    case 'steady':
+      return 'no change';
+  }
+}
 
 interface Metric {
   key: 'enabled' | 'threshold' | 'samples' | 'lur' | 'lsr' | 'lhi';
@@ -78,8 +68,8 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
   const { status: st, onReEnable, className } = props;
   const evalWindow = props.evaluationWindow ?? BASE_DEFAULTS.evaluationWindow;
   const headingId = useId();
-  const rule = tuningRule(st);
-  const nextAt = (Math.floor(st.samples / evalWindow) + 1) * evalWindow;
+  const inEffect = tuningRuleInEffect(st, evalWindow);
+  const { rule, table } = inEffect;
 
   const metrics: Metric[] = [
     { key: 'enabled', label: 'Enabled', value: String(st.enabled), help: 'Whether distant, tag-sharing memories are appended to results.' },
@@ -114,10 +104,10 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
       </dl>
       <div className={`mg-rule mg-rule--${rule}`} data-testid="lateral-status-rule">
         <h4 className="mg-subtitle">Auto-tuning</h4>
-        <p>{ruleText(rule, nextAt)}</p>
+        <p>{ruleText(inEffect)}</p>
         <p className="mg-muted mg-small">
-          Evaluated every {evalWindow} lateral returns · LUR &lt; {fixed(LUR_DISABLE_BELOW)} turns lateral off · LUR &lt; {fixed(LUR_TIGHTEN_BELOW)} raises the
-          threshold by {tightenPct} · LUR &gt; {fixed(LUR_HEALTHY_ABOVE)} is healthy. Last evaluation: {LAST_ACTION[st.lastAction]}.
+          Evaluated every {evalWindow} lateral returns · LUR &lt; {fixed(table.disableBelow)} turns lateral off · LUR &lt; {fixed(table.tightenBelow)} raises the
+          threshold by {raisedBy(table.tightenFactor)} · LUR &gt; {fixed(table.healthyAbove)} is healthy. Last evaluation: {lastActionText(st.lastAction, table)}.
         </p>
         {!st.enabled && onReEnable && (
           <button type="button" className="mg-btn mg-btn--primary" data-testid="lateral-reenable" onClick={onReEnable}>

@@ -2,8 +2,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { LateralStatusPanel, tuningRule } from './LateralStatusPanel';
-import { LateralEvaluator, formatLateralStatus, type LateralStatus } from '../../core/recall';
+import { LateralStatusPanel } from './LateralStatusPanel';
+import { LateralEvaluator, formatLateralStatus, type LateralStatus } from '../../../core/recall';
+import { tuningRuleInEffect } from '../../../core/recall/evaluator';
 
 afterEach(cleanup);
 
@@ -25,7 +26,7 @@ const value = (key: string) => screen.getByTestId(`lateral-status-${key}-value`)
 describe('LateralStatusPanel', () => {
   it("shows the seed's memory_status values with explanations", () => {
     render(<LateralStatusPanel status={seedExample} />);
-    expect(screen.getByTestId('lateral-status')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Lateral retrieval' })).toBe(screen.getByTestId('lateral-status').querySelector('h3'));
     expect(value('enabled')).toBe('true');
     expect(value('threshold')).toBe('1.20');
     expect(value('samples')).toBe('47');
@@ -85,15 +86,15 @@ describe('LateralStatusPanel', () => {
     expect(screen.queryByRole('button', { name: 'Re-enable lateral mode' })).toBeNull();
   });
 
-  it('picks the rule from the tuning table', () => {
-    const at = (lur: number, samples = 10): LateralStatus => ({ ...seedExample, lur, samples });
-    expect(tuningRule(at(0, 0))).toBe('no-samples');
-    expect(tuningRule(at(0.04))).toBe('disable');
-    expect(tuningRule(at(0.05))).toBe('tighten');
-    expect(tuningRule(at(0.1))).toBe('steady');
-    expect(tuningRule(at(0.3))).toBe('steady');
-    expect(tuningRule(at(0.31))).toBe('healthy');
-    expect(tuningRule({ ...at(0.5), enabled: false })).toBe('disabled');
+  it('shows the rule the core puts in effect', () => {
+    const at = (lur: number, samples = 10): LateralStatus => ({ ...seedExample, lur, samples, reinforced: Math.round(lur * samples) });
+    for (const st of [at(0, 0), at(0.1), at(0.5), { ...at(0.5), enabled: false }]) {
+      cleanup();
+      render(<LateralStatusPanel status={st} />);
+      expect(screen.getByTestId('lateral-status').getAttribute('data-rule')).toBe(tuningRuleInEffect(st).rule);
+    }
+    // the four statuses above cover four different rules
+    expect([at(0, 0), at(0.1), at(0.5), { ...at(0.5), enabled: false }].map((st) => tuningRuleInEffect(st).rule)).toEqual(['no-samples', 'steady', 'healthy', 'disabled']);
   });
 
   it('explains the first evaluation when nothing was returned yet', () => {

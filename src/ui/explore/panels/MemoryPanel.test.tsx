@@ -3,10 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryPanel, withFeedbackIcon } from './MemoryPanel';
-import { formatReinforce, type RecallResult } from '../../core/recall';
-import { AppError } from '../../core/errors';
-import type { Memory } from '../../core/types';
+import { MemoryPanel } from './MemoryPanel';
+import { withFeedbackIcon } from './MemoryFeedback';
+import { formatReinforce, type RecallResult } from '../../../core/recall';
+import { AppError } from '../../../core/errors';
+import type { Memory } from '../../../core/types';
 
 afterEach(cleanup);
 
@@ -85,7 +86,8 @@ describe('MemoryPanel', () => {
     }
     render(<Host />);
     await user.click(screen.getByRole('button', { name: 'Accept suggested tag starter' }));
-    expect(screen.getByTestId('memory-tag-starter')).toBeTruthy();
+    // accepted: now among the tags, no longer a suggestion
+    expect(screen.getByTestId('memory-tag-starter').closest('ul')?.getAttribute('aria-label')).toBe('Tags');
     expect(screen.queryByRole('button', { name: 'Accept suggested tag starter' })).toBeNull();
   });
 

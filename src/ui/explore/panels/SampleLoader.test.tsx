@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SampleLoader, type SampleProgress } from './SampleLoader';
-import { AppError } from '../../core/errors';
+import { AppError } from '../../../core/errors';
 
 afterEach(cleanup);
 

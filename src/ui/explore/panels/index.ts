@@ -1,8 +1,9 @@
-// The explorer's presentational panels: everything comes in through props and callbacks.
+// The Explore view's presentational panels: everything comes in through props and callbacks.
 export { SpaceExplanationPanel, relevanceTier, type SpaceExplanationPanelProps, type SpaceRowState, type RelevanceTier } from './SpaceExplanationPanel';
 export { DivergenceAlertBanner, type DivergenceAlertBannerProps, type RecentMemoryRef } from './DivergenceAlertBanner';
 export { SimilaritySettings, type SimilaritySettingsProps } from './SimilaritySettings';
 export { RecallOptionsPanel, ADVANCED_FIELDS, type RecallOptionsPanelProps, type AdvancedOptionName } from './RecallOptionsPanel';
-export { MemoryPanel, withFeedbackIcon, type MemoryPanelProps } from './MemoryPanel';
-export { LateralStatusPanel, tuningRule, type LateralStatusPanelProps, type TuningRule } from './LateralStatusPanel';
+export { MemoryPanel, type MemoryPanelProps } from './MemoryPanel';
+export { withFeedbackIcon } from './MemoryFeedback';
+export { LateralStatusPanel, type LateralStatusPanelProps } from './LateralStatusPanel';
 export { SampleLoader, type SampleLoaderProps, type SampleProgress } from './SampleLoader';

@@ -1,8 +1,10 @@
-// Why one result is relevant, space by space (seed 002): similarity against each space's high
-// threshold, the weighted contributions and the total relevance score, plus the hybrid (lexical /
-// semantic) explanation when the caller has one.
+// Why one result is relevant, space by space: a result is relevant in a space when its similarity
+// is strictly above that space's high threshold, and highly relevant when that holds in at least
+// HIGHLY_RELEVANT_MIN_SPACES spaces. Shows each similarity against its threshold, the weighted
+// contributions and the total relevance score, plus the hybrid (lexical / semantic) explanation
+// when the caller has one.
 import { useId, useMemo } from 'react';
-import type { MatchExplanation, SpaceId } from '../../core/types';
+import type { MatchExplanation, SpaceId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
   HIGHLY_RELEVANT_MIN_SPACES,
@@ -12,9 +14,9 @@ import {
   type RelevanceResult,
   type SimilarityConfig,
   type SpaceSims,
-} from '../../core/spaces';
+} from '../../../core/spaces';
 import { fixed, percent, unit } from './format';
-import './explorer.css';
+import './panels.css';
 
 export type SpaceRowState = 'active' | 'excluded' | 'absent';
 

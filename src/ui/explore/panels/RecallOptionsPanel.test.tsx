@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RecallOptionsPanel } from './RecallOptionsPanel';
-import type { RecallOptionsInput } from '../../core/recall';
+import type { RecallOptionsInput } from '../../../core/recall';
 
 afterEach(cleanup);
 
@@ -139,7 +139,7 @@ describe('RecallOptionsPanel', () => {
   it('labels every advanced control', () => {
     render(<RecallOptionsPanel value={{}} onChange={() => {}} />);
     for (const label of ['Results (topK)', 'Lateral distance threshold', 'Lateral max results', 'Lateral min tag overlap', 'Associative hops', 'Beam width', 'Min cosine', 'Hop decay']) {
-      expect(screen.getByLabelText(label)).toBeTruthy();
+      expect(['INPUT', 'SELECT']).toContain(screen.getByLabelText(label).tagName);
     }
   });
 });

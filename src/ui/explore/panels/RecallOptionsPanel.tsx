@@ -1,4 +1,5 @@
-// Recall profile and advanced options (seeds 000, 001, 004). Every value is checked with the core's
+// Recall profile (a named preset of recall options: PROFILES in the core) and the advanced options
+// over it (lateral retrieval, associative hops, beam width...). Every value is checked with the core's
 // resolveRecallOptions as it is typed; an invalid value shows the INVALID_OPTION message and is not
 // passed on. A field is committed on blur or Enter; an empty field means "profile default".
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
@@ -9,9 +10,10 @@ import {
   type CognitiveProfile,
   type RecallOptions,
   type RecallOptionsInput,
-} from '../../core/recall';
-import { errorText, parseNumberField } from './format';
-import './explorer.css';
+} from '../../../core/recall';
+import { parseNumberField } from './format';
+import { errorMessage } from '../../app/format';
+import './panels.css';
 
 export type AdvancedOptionName =
   | 'topK'
@@ -67,7 +69,7 @@ function tryResolve(input: RecallOptionsInput): { ok: true; options: RecallOptio
   try {
     return { ok: true, options: resolveRecallOptions(input) };
   } catch (e) {
-    return { ok: false, message: errorText(e) };
+    return { ok: false, message: errorMessage(e) };
   }
 }
 
@@ -81,19 +83,22 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
   const { value, onChange, defaultAdvancedOpen = false, className } = props;
   const profile: CognitiveProfile = value.profile ?? 'BALANCED';
   const baseId = useId();
+  // The parent may hand a new object with the same options on every render: follow the options'
+  // content, not the object's identity.
   const valueKey = JSON.stringify(value);
+  const stable = useMemo(() => JSON.parse(valueKey) as RecallOptionsInput, [valueKey]);
   const [drafts, setDrafts] = useState<Drafts>(() => draftsOf(value));
   const [errors, setErrors] = useState<Partial<Record<AdvancedOptionName, string>>>({});
   // What each field last reported, so a blur after Enter (before the parent re-renders) is not sent twice.
   const sent = useRef(new Map<AdvancedOptionName, string>());
   // An outside change (another panel, a reset) replaces what is shown.
   useEffect(() => {
-    setDrafts(draftsOf(value));
+    setDrafts(draftsOf(stable));
     setErrors({});
     sent.current.clear();
-  }, [valueKey]);
+  }, [stable]);
 
-  const resolved = useMemo(() => tryResolve(value), [valueKey]);
+  const resolved = useMemo(() => tryResolve(stable), [stable]);
   const lateralOn = resolved.ok ? resolved.options.lateralMode : PROFILES[profile].lateralMode;
 
   /** What the field falls back to when left empty (profile default, given the other options). */

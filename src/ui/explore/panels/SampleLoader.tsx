@@ -1,9 +1,9 @@
 // One click to fill an empty database with the sample collection, with visible progress
 // ("n of N embedded"), a done state, cancellation and a retry after a failure.
 import { useEffect, useId, useRef, useState } from 'react';
-import { isAppError } from '../../core/errors';
-import { errorText } from './format';
-import './explorer.css';
+import { isAborted } from '../../../core/errors';
+import { errorMessage } from '../../app/format';
+import './panels.css';
 
 export type SampleProgress = (done: number, total: number) => void;
 
@@ -29,10 +29,6 @@ type Phase =
   | { kind: 'loading'; done: number; total: number }
   | { kind: 'done'; count: number }
   | { kind: 'error'; message: string };
-
-function isAbort(e: unknown): boolean {
-  return (isAppError(e) && e.code === 'ABORTED') || (e instanceof Error && e.name === 'AbortError');
-}
 
 export function SampleLoader(props: SampleLoaderProps) {
   const { onLoad, total, loadedCount, onDone, className } = props;
@@ -79,8 +75,8 @@ export function SampleLoader(props: SampleLoaderProps) {
       onDone?.(count);
     } catch (e) {
       if (!mounted.current) return;
-      if (isAbort(e) || controller.signal.aborted) setPhase({ kind: 'idle', note: 'Loading was cancelled; nothing was added.' });
-      else setPhase({ kind: 'error', message: errorText(e) });
+      if (isAborted(e) || controller.signal.aborted) setPhase({ kind: 'idle', note: 'Loading was cancelled; nothing was added.' });
+      else setPhase({ kind: 'error', message: errorMessage(e) });
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
     }

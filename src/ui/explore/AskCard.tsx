@@ -1,0 +1,84 @@
+// The recall form: query, optional query tags, Recall and Settings buttons, and the profile /
+// options drawer. Its state (query, tags, options) is the Explore store's.
+import { useRef, type RefObject } from 'react';
+import { normaliseTags } from '../../core/validate';
+import { RecallOptionsPanel } from './panels';
+import { useExplore } from './explore-store';
+
+export interface AskCardProps {
+  queryRef: RefObject<HTMLInputElement | null>;
+  /** The memory store is empty: the placeholder points at the sample collection. */
+  empty: boolean;
+  modelReady: boolean;
+  pending: boolean;
+  error: string | null;
+  /** The saved default profile, shown when this page picked none. */
+  defaultProfile: string | undefined;
+  onRun: () => void;
+}
+
+export function AskCard({ queryRef, empty, modelReady, pending, error, defaultProfile, onRun }: AskCardProps) {
+  const { query, tags, options, setQuery, setTags, patchOptions, setSettingsOpen } = useExplore();
+  const optionsRef = useRef<HTMLDetailsElement>(null);
+  return (
+    <section className="card explore__ask" aria-label="Ask your memories">
+      <form
+        className="explore__query"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!query.trim()) return;
+          if (optionsRef.current) optionsRef.current.open = false; // make room for the graph
+          onRun();
+        }}
+      >
+        <label className="sr-only" htmlFor="explore-q">
+          Recall query
+        </label>
+        <input
+          id="explore-q"
+          ref={queryRef}
+          type="search"
+          data-testid="explore-query"
+          placeholder={empty ? 'Load the sample collection below, then ask something' : 'What do you want to recall? e.g. “why didn’t my bread rise”'}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          autoComplete="off"
+        />
+        <label className="sr-only" htmlFor="explore-tags">
+          Query tags
+        </label>
+        <input
+          id="explore-tags"
+          className="explore__tags"
+          data-testid="explore-tags"
+          placeholder="tags (optional)"
+          value={tags}
+          onChange={(e) => setTags(e.target.value)}
+          autoComplete="off"
+        />
+        <button type="submit" className="btn btn--primary" data-testid="explore-run" disabled={!query.trim() || !modelReady}>
+          {pending ? 'Recalling…' : 'Recall'}
+        </button>
+        <button type="button" className="btn btn--secondary" data-testid="explore-settings" onClick={() => setSettingsOpen(true)}>
+          Settings
+        </button>
+      </form>
+      {!modelReady && <p className="field__hint explore__hint">The sentence encoder is still loading; recall starts when it is ready.</p>}
+      <details className="explore__options" data-testid="explore-options" ref={optionsRef}>
+        <summary data-testid="explore-options-toggle">
+          Profile <strong data-testid="explore-profile">{options.profile ?? defaultProfile ?? 'BALANCED'}</strong>
+          {options.profile ? '' : ' (default)'}
+          {options.assocHops ? ` · ${options.assocHops} associative hops` : ''}
+          {tags.trim() ? ` · tags ${normaliseTags(tags).map((t) => `#${t}`).join(' ')}` : ''} — change profile and options
+        </summary>
+        <RecallOptionsPanel value={options} onChange={patchOptions} />
+      </details>
+      {error && (
+        <p className="alert alert--error" role="alert" data-testid="explore-error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

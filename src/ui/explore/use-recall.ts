@@ -1,0 +1,72 @@
+// The recall run: one request at a time (a newer one supersedes the older), and what a recall
+// shows (its results and the labels of chain members that are not results, both in the one
+// outcome the services return) committed in ONE state change, so the graph is built and laid out
+// once per recall.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { createRecallController, type RecallOutcomeView, type RecallView } from '../../services';
+import { isAborted } from '../../core/errors';
+import type { RecallOptionsInput } from '../../core/recall';
+import type { Memory, MemoryId } from '../../core/types';
+import { normaliseTags } from '../../core/validate';
+import { errorMessage } from '../app/format';
+import { labelOf } from './view-model';
+
+/** What one recall returned, as drawn by the graph and the list. */
+export interface RecallSnapshot {
+  query: string;
+  views: RecallView[];
+  /** Labels of chain members that are not results themselves (they come with the outcome). */
+  extraLabels: ReadonlyMap<MemoryId, string>;
+}
+
+export interface RecallState {
+  pending: boolean;
+  /** Message of the last recall's failure, shown under the form. */
+  error: string | null;
+  snapshot: RecallSnapshot | null;
+}
+
+export interface UseRecall extends RecallState {
+  /** Resolves with the outcome when its results were committed (null: empty query, superseded, failed). */
+  run(text: string, tags: string, options: RecallOptionsInput): Promise<RecallOutcomeView | null>;
+  /** A memory changed (e.g. its tags): the results show the new version. */
+  replaceMemory(m: Memory): void;
+}
+
+const EMPTY: RecallState = { pending: false, error: null, snapshot: null };
+
+export function useRecall(): UseRecall {
+  const controller = useMemo(() => createRecallController(), []);
+  const [state, setState] = useState<RecallState>(EMPTY);
+  useEffect(() => () => controller.abort(), [controller]);
+
+  const run = useCallback(
+    async (text: string, tags: string, options: RecallOptionsInput): Promise<RecallOutcomeView | null> => {
+      const query = text.trim();
+      if (!query) return null;
+      setState((s) => ({ ...s, pending: true, error: null }));
+      try {
+        const queryTags = normaliseTags(tags);
+        const out = await controller.run(query, queryTags.length ? { ...options, queryTags } : options);
+        if (out.status !== 'fresh') return null;
+        const outcome = out.results;
+        const extraLabels = new Map(Object.entries(outcome.labels).map(([id, label]) => [id, labelOf(label, 48)] as const));
+        setState({ pending: false, error: null, snapshot: { query, views: outcome.results, extraLabels } });
+        return outcome;
+      } catch (e) {
+        if (isAborted(e)) return null;
+        setState((s) => ({ ...s, pending: false, error: errorMessage(e) }));
+        return null;
+      }
+    },
+    [controller],
+  );
+
+  const replaceMemory = useCallback((m: Memory) => {
+    setState((s) =>
+      s.snapshot ? { ...s, snapshot: { ...s.snapshot, views: s.snapshot.views.map((v) => (v.memory.id === m.id ? { ...v, memory: m } : v)) } } : s,
+    );
+  }, []);
+
+  return { ...state, run, replaceMemory };
+}

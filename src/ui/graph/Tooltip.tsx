@@ -1,0 +1,41 @@
+// The tooltip of the hovered or focused node: its kind and hop, label, score, detail and tags.
+import { fmt, kindName, type GraphNode } from './model';
+import type { GraphTheme } from './theme';
+
+export interface Tip {
+  node: GraphNode;
+  x: number;
+  y: number;
+}
+
+/** Keeps the tooltip inside the graph: it opens to the lower right unless that would overflow. */
+export function placeTip(node: GraphNode, x: number, y: number, w: number, h: number): Tip {
+  return { node, x: x > w - 310 ? x - 320 : x, y: y > h - 150 ? y - 150 : y };
+}
+
+export function Tooltip({ tip, theme }: { tip: Tip; theme: GraphTheme }) {
+  const n = tip.node;
+  return (
+    <div
+      className="recall-graph__tooltip"
+      role="presentation"
+      style={{
+        left: tip.x,
+        top: tip.y,
+        background: theme.tooltipBg,
+        color: theme.tooltipText,
+        borderColor: theme.tooltipBorder,
+      }}
+    >
+      <div className="recall-graph__tooltip-kind" style={{ color: theme.node[n.kind] }}>
+        {kindName(n.kind)}
+        {n.kind !== 'query' && n.kind !== 'tag' && Number.isFinite(n.hop) ? ` · hop ${n.hop}` : ''}
+      </div>
+      <div className="recall-graph__tooltip-label">{n.label}</div>
+      {n.score !== undefined && <div>score {fmt(n.score)}</div>}
+      {n.detail && <div>{n.detail}</div>}
+      {n.tags.length > 0 && <div className="recall-graph__tooltip-tags">{n.tags.map((t) => `#${t}`).join(' ')}</div>}
+      {n.memoryId && <div className="recall-graph__tooltip-hint">Click or press Enter to open</div>}
+    </div>
+  );
+}
