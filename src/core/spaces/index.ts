@@ -40,8 +40,10 @@ export {
   relevanceScore,
   isRelevant,
   isHighlyRelevant,
+  relevanceTier,
   HIGHLY_RELEVANT_MIN_SPACES,
   type RelevanceResult,
+  type RelevanceTier,
   type SpaceSims,
 } from './relevance';
 export {

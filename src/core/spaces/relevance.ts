@@ -89,12 +89,23 @@ export function relevanceScore(sims: SpaceSims, config: SimilarityConfig = DEFAU
 
 /** ANY(): relevant when at least one non-excluded space is strictly above its high threshold. */
 export function isRelevant(sims: SpaceSims, config: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG, warn?: (m: string) => void): boolean {
-  return relevanceScore(sims, config, warn).relevantSpaces.length >= 1;
+  return relevanceTier(relevanceScore(sims, config, warn)) !== 'none';
 }
 
 /** The second tier: relevant in at least 3 non-excluded spaces. */
 export function isHighlyRelevant(sims: SpaceSims, config: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG, warn?: (m: string) => void): boolean {
-  return relevanceScore(sims, config, warn).relevantSpaces.length >= HIGHLY_RELEVANT_MIN_SPACES;
+  return relevanceTier(relevanceScore(sims, config, warn)) === 'highly-relevant';
+}
+
+export type RelevanceTier = 'none' | 'relevant' | 'highly-relevant';
+
+/**
+ * The two tiers as one rule: relevant when the memory is above its threshold in at least one
+ * space, highly relevant when it is in at least HIGHLY_RELEVANT_MIN_SPACES of them.
+ */
+export function relevanceTier(r: Pick<RelevanceResult, 'relevantSpaces'>): RelevanceTier {
+  const n = r.relevantSpaces.length;
+  return n >= HIGHLY_RELEVANT_MIN_SPACES ? 'highly-relevant' : n >= 1 ? 'relevant' : 'none';
 }
 
 /**

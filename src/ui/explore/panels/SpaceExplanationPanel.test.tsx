@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { SpaceExplanationPanel, relevanceTier } from './SpaceExplanationPanel';
+import { SpaceExplanationPanel } from './SpaceExplanationPanel';
+import { relevanceTier } from '../../../core/spaces';
 import { DEFAULT_SIMILARITY_CONFIG, type SpaceSims } from '../../../core/spaces';
 
 afterEach(cleanup);
@@ -80,8 +81,8 @@ describe('SpaceExplanationPanel', () => {
     rerender(<SpaceExplanationPanel sims={{ E1: 0.5 }} />);
     expect(screen.getByTestId('space-explanation').getAttribute('data-tier')).toBe('none');
     expect(screen.getByTestId('relevance-score').textContent).toBe('0.000');
-    expect(relevanceTier(2)).toBe('relevant');
-    expect(relevanceTier(3)).toBe('highly-relevant');
+    expect(relevanceTier({ relevantSpaces: ['E1', 'E6'] })).toBe('relevant');
+    expect(relevanceTier({ relevantSpaces: ['E1', 'E6', 'E7'] })).toBe('highly-relevant');
   });
 
   it('follows a custom config (a lowered threshold makes E5 relevant)', () => {

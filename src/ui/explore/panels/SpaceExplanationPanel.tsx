@@ -11,7 +11,9 @@ import {
   SPACES,
   SPACE_IDS,
   relevanceScore,
+  relevanceTier,
   type RelevanceResult,
+  type RelevanceTier,
   type SimilarityConfig,
   type SpaceSims,
 } from '../../../core/spaces';
@@ -33,13 +35,6 @@ export interface SpaceExplanationPanelProps {
   className?: string;
 }
 
-export type RelevanceTier = 'none' | 'relevant' | 'highly-relevant';
-
-export function relevanceTier(relevantCount: number): RelevanceTier {
-  if (relevantCount >= HIGHLY_RELEVANT_MIN_SPACES) return 'highly-relevant';
-  return relevantCount >= 1 ? 'relevant' : 'none';
-}
-
 const TIER_TEXT: Record<RelevanceTier, string> = {
   none: 'not relevant (no space above its threshold)',
   relevant: 'relevant',
@@ -54,7 +49,7 @@ export function SpaceExplanationPanel(props: SpaceExplanationPanelProps) {
   const rel = useMemo(() => props.relevance ?? relevanceScore(sims, config, () => {}), [props.relevance, sims, config]);
   const relevantSet = new Set(rel.relevantSpaces);
   const excludedSet = new Set(rel.excluded);
-  const tier = relevanceTier(rel.relevantSpaces.length);
+  const tier = relevanceTier(rel); // the core's two tiers
 
   return (
     <section

@@ -1,5 +1,5 @@
 // The Explore view's presentational panels: everything comes in through props and callbacks.
-export { SpaceExplanationPanel, relevanceTier, type SpaceExplanationPanelProps, type SpaceRowState, type RelevanceTier } from './SpaceExplanationPanel';
+export { SpaceExplanationPanel, type SpaceExplanationPanelProps, type SpaceRowState } from './SpaceExplanationPanel';
 export { DivergenceAlertBanner, type DivergenceAlertBannerProps, type RecentMemoryRef } from './DivergenceAlertBanner';
 export { SimilaritySettings, type SimilaritySettingsProps } from './SimilaritySettings';
 export { RecallOptionsPanel, ADVANCED_FIELDS, type RecallOptionsPanelProps, type AdvancedOptionName } from './RecallOptionsPanel';
