@@ -44,6 +44,8 @@ export {
   applyFeedback,
   feedbackFactor,
   validateValence,
+  validateFeedbackReason,
+  MAX_REASON_LENGTH,
   SUPPRESSED_FACTOR,
   BOOST_CAP,
   VALENCE_SCALE,
