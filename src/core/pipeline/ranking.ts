@@ -18,7 +18,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   assocMaxResults: 100,
 };
 
-/** Recall options the pipeline ships with (the app's defaults; callers override per call). */
+/** Recall options the pipeline ships with (callers override per call). Seed 004: associative hops are an optional feature, off by default. */
 export const DEFAULT_PIPELINE_OPTIONS: RecallOptionsInput = { assocHops: 0 };
 
 export function resolveRanking(patch: Partial<RankingConfig> | undefined): RankingConfig {
