@@ -1,30 +1,33 @@
-// Recall paths in Node (core only, no encoder, no workers): the plain hybrid search against the
-// recall layer with lateral mode off (BALANCED), lateral on (DIVERGENT), associative hops 1-3 over
-// a cached NeighbourMatrix, and (when src/core/pipeline is present) runPipeline hybridOnly vs all
-// spaces. 1k and 10k synthetic memories; every variant runs in ONE process, interleaved in rounds
-// (forward, then reversed order) so drift and GC hit all alike. The noise floor is the ratio of
-// two identical variants (a / a'). Prints figures and ratios; never fails on timings.
+// Recall in Node (core only, no encoder, no workers), timing what the app runs: the engine's
+// `EngineCore.recall` (workers/engine-core.ts: the features deserialised, the options resolved
+// over the defaults, then runPipeline with the context the engine builds — hybrid + SpaceIndex +
+// cached NeighbourMatrix + feedback + lateral evaluator) with lateral mode off (BALANCED), lateral
+// on (DIVERGENT), associative hops 1-3, against the plain hybrid search, plus runPipeline with
+// the spaces off (hybridOnly) for the cost of the blend. 1k and 10k synthetic memories; every
+// variant runs in ONE process, interleaved in rounds (forward, then reversed order) so drift and
+// GC hit all alike. The noise floor is the ratio of two identical variants (a / a'). Prints
+// figures and ratios; never fails on timings.
 //
-//   npx tsx scripts/bench/recall.ts            (add --no-pipeline to skip the featurizing)
+//   npx tsx scripts/bench/recall.ts            (add --no-spaces to load E1 only, skipping the featurizing)
 //
 // Data (seeded): 512-d unit vectors drawn around one random topic centre per session (pairwise
 // cosine about 0.78 within a topic, about 0 across), so associative hops (minCosine 0.72) find
 // neighbours as real memories do; pure isotropic vectors would make every hop a no-op. Texts are
 // Zipf-sampled English words from the lexicon (so the lexical spaces see real words), 1-3 tags
 // from a 24-tag vocabulary, uniform importance, createdAt over the past year, 25 memories a session.
+// E5 / E10 need the encoder: a deterministic stand-in (random unit vector per text) keeps them
+// present at no encoder cost; E1 is the memory's own vector.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HybridIndex } from '../../src/core/hybrid';
-import {
-  buildNeighbourMatrix,
-  recall,
-  recallSourceFromHybrid,
-  resolveRecallOptions,
-  hybridParams,
-  type NeighbourMatrix,
-  type RecallOptionsInput,
-} from '../../src/core/recall';
+import { runPipeline, SpaceIndex, type PipelineContext } from '../../src/core/pipeline';
+import { buildNeighbourMatrix, FeedbackState, type RecallOptionsInput } from '../../src/core/recall';
+import { deserializeFeatures, serializeFeatures, serializeSpace, type SpaceFeatures } from '../../src/core/spaces';
+import { featurize, featurizeQuery } from '../../src/features';
+import { EngineCore } from '../../workers/engine-core';
+import type { EngineDoc, SerializedFeatures } from '../../src/protocol/engine';
+import { loadNodeResources } from '../lib/resources-node';
 import { median, percentile } from '../lib/metrics';
 import { gaussian, rng, unit, zipf } from '../lib/synthetic';
 
@@ -37,8 +40,6 @@ const TAGS = [
   'work', 'family', 'health', 'travel', 'music', 'cooking', 'garden', 'books', 'code', 'finance', 'sport', 'friends',
   'pets', 'school', 'art', 'car', 'home', 'film', 'games', 'weather', 'news', 'ideas', 'plans', 'dreams',
 ];
-
-
 
 
 /** unit(centre + sigma * isotropic noise of norm ~1): cosine to the centre ~ 1 / sqrt(1 + sigma^2). */
@@ -65,7 +66,6 @@ function englishWords(limit: number): string[] {
   const nu = ['a', 'e', 'i', 'o', 'u'];
   return Array.from({ length: limit }, (_, i) => on[i % 12] + nu[Math.floor(i / 12) % 5] + on[Math.floor(i / 60) % 12] + nu[Math.floor(i / 720) % 5] + 'n');
 }
-
 
 interface SynthDoc {
   id: string;
@@ -121,11 +121,11 @@ interface Variant {
   run: (q: number) => unknown;
 }
 
-/** Rounds of blocks, order forward then reversed; per-query wall times per variant. */
-function interleaved(variants: Variant[], rounds: number, queryCount: number): Map<string, number[]> {
+/** Rounds of blocks, order forward then reversed; per-query wall times per variant (an async run is awaited). */
+async function interleaved(variants: Variant[], rounds: number, queryCount: number): Promise<Map<string, number[]>> {
   const times = new Map<string, number[]>(variants.map((v) => [v.key, []]));
   const cursor = new Map<string, number>(variants.map((v) => [v.key, 0]));
-  for (const v of variants) for (let i = 0; i < 5; i++) v.run(i);
+  for (const v of variants) for (let i = 0; i < 5; i++) await v.run(i);
   (globalThis as { gc?: () => void }).gc?.(); // warm-up (JIT), not measured
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? variants : [...variants].reverse();
@@ -135,7 +135,7 @@ function interleaved(variants: Variant[], rounds: number, queryCount: number): M
       for (let i = 0; i < v.block; i++, c++) {
         const q = c % queryCount; // every variant sees the same query sequence
         const t0 = performance.now();
-        v.run(q);
+        await v.run(q);
         t.push(performance.now() - t0);
       }
       cursor.set(v.key, c);
@@ -146,27 +146,10 @@ function interleaved(variants: Variant[], rounds: number, queryCount: number): M
 
 const fmt = (x: number, w = 9) => x.toFixed(3).padStart(w);
 
-async function pipelineVariants(
-  c: Corpus,
-  index: HybridIndex,
-  matrix: NeighbourMatrix,
-  sessionOf: (id: string) => string | undefined,
-  block: number,
-): Promise<{ variants: Variant[]; featurizeMs: number } | null> {
-  let mod: typeof import('../../src/core/pipeline');
-  let feat: typeof import('../../src/features');
-  let res: typeof import('../lib/resources-node');
-  try {
-    mod = await import('../../src/core/pipeline');
-    feat = await import('../../src/features');
-    res = await import('../lib/resources-node');
-  } catch (e) {
-    console.log(`  (pipeline rows skipped: ${(e as Error).message})`);
-    return null;
-  }
-  const resources = await res.loadNodeResources();
-  // E5 / E10 need the encoder: a deterministic stand-in (random unit vector per text) keeps them
-  // present at no encoder cost; E1 is the memory's own vector.
+/** Every memory's thirteen spaces (or E1 alone), serialised as the embed worker sends them. */
+async function featuresOf(c: Corpus, withSpaces: boolean): Promise<{ docs: SerializedFeatures[]; queries: SpaceFeatures[]; ms: number }> {
+  if (!withSpaces) return { docs: c.docs.map(() => ({})), queries: c.queries.map((q) => ({ E1: q.vector })), ms: Number.NaN };
+  const resources = await loadNodeResources();
   const fake = {
     embed: async (ts: string[]) =>
       ts.map((t) => {
@@ -175,124 +158,115 @@ async function pipelineVariants(
         return around(null, 1, rng(h));
       }),
   };
-  const spaces = new mod.SpaceIndex();
   const t0 = performance.now();
   const pos = new Map<string, number>();
+  const docs: SerializedFeatures[] = [];
   for (const d of c.docs) {
     const p = pos.get(d.sessionId) ?? 0;
     pos.set(d.sessionId, p + 1);
-    spaces.upsert(d.id, await feat.featurize({ text: d.text, createdAt: d.createdAt, sessionPosition: p, semantic: d.vector }, fake, resources));
+    docs.push(serializeFeatures(await featurize({ text: d.text, createdAt: d.createdAt, sessionPosition: p, semantic: d.vector }, fake, resources)));
   }
-  const featurizeMs = performance.now() - t0;
-  const qf: Awaited<ReturnType<typeof feat.featurizeQuery>>[] = [];
-  for (const q of c.queries) qf.push(await feat.featurizeQuery(q.text, fake, resources, { semantic: q.vector }));
-  const ctx = (ranking: Partial<import('../../src/core/pipeline').RankingConfig>) => ({
-    hybrid: index,
-    spaces,
-    matrix,
-    sessionOf,
-    now: NOW,
-    ranking,
-  });
-  const only = ctx({ spaces: [] });
-  const all = ctx({});
-  const opts = { ...mod.DEFAULT_PIPELINE_OPTIONS, topK: 10 };
-  return {
-    featurizeMs,
-    variants: [
-      { key: 'pipe_hybrid', label: 'runPipeline hybridOnly', block, run: (q) => mod.runPipeline(only, { text: c.queries[q].text, features: qf[q] }, opts) },
-      { key: 'pipe_all', label: 'runPipeline all spaces', block, run: (q) => mod.runPipeline(all, { text: c.queries[q].text, features: qf[q] }, opts) },
-    ],
-  };
+  const ms = performance.now() - t0;
+  const queries: SpaceFeatures[] = [];
+  for (const q of c.queries) queries.push(await featurizeQuery(q.text, fake, resources, { semantic: q.vector }));
+  return { docs, queries, ms };
 }
 
-async function benchSize(n: number, withPipeline: boolean): Promise<Record<string, number>> {
+async function benchSize(n: number, withSpaces: boolean): Promise<Record<string, number>> {
   const big = n >= 10_000;
   // One query per variant per round (A/B/A'/B... per query, order reversed every other round):
   // drift from the other work on this shared machine lands on all variants alike.
   const block = 1;
   const c = corpus(n, 400);
+  const feats = await featuresOf(c, withSpaces);
+  const featurizeMs = feats.ms;
+  const engineDocs: EngineDoc[] = c.docs.map((d, i) => ({
+    id: d.id,
+    text: d.text,
+    tags: d.tags,
+    importance: d.importance,
+    createdAt: d.createdAt,
+    validFrom: d.createdAt,
+    validTo: null,
+    status: 'active',
+    sessionId: d.sessionId,
+    // the memory's vector is its E1 feature, as the services send it
+    features: { ...feats.docs[i], E1: serializeSpace('E1', d.vector) },
+  }));
   const t0 = performance.now();
-  const index = new HybridIndex(DIM);
-  for (const d of c.docs) {
-    index.upsert({ id: d.id, text: d.text, vector: d.vector, tags: d.tags, importance: d.importance, createdAt: d.createdAt, validFrom: d.createdAt, validTo: null, status: 'active' });
-  }
+  const engine = new EngineCore();
+  engine.load(engineDocs, { dim: DIM });
   const buildMs = performance.now() - t0;
+  const queryFeatures = feats.queries.map((f) => serializeFeatures(f));
+  const recall = (o: RecallOptionsInput) => (q: number) => engine.recall({ text: c.queries[q].text, features: queryFeatures[q] }, o);
+  // the engine's first recall with lateral or hops builds its NeighbourMatrix and caches it
+  const m0 = performance.now();
+  await recall({ assocHops: 1 })(0);
+  const matrixMs = performance.now() - m0;
+
+  // the plain search the app's search box runs, and runPipeline hybridOnly with the engine's context
+  const index = new HybridIndex(DIM);
+  const spaces = new SpaceIndex();
+  for (const { features, sessionId: _s, ...doc } of engineDocs) {
+    const f = deserializeFeatures(features ?? {});
+    index.upsert({ ...doc, vector: (f.E1 as Float32Array | undefined) ?? null });
+    spaces.upsert(doc.id, f);
+  }
   const session = new Map(c.docs.map((d) => [d.id, d.sessionId]));
   const sessionOf = (id: string) => session.get(id);
-
-  const builds: number[] = [];
-  let matrix!: NeighbourMatrix;
-  for (let i = 0; i < 3; i++) {
-    const m0 = performance.now();
-    matrix = buildNeighbourMatrix(index.ids(), (id) => index.vectorOf(id), sessionOf);
-    builds.push(performance.now() - m0);
-  }
-  const matrixMs = median(builds);
-
-  const source = recallSourceFromHybrid(index);
-  const balanced = resolveRecallOptions({ profile: 'BALANCED' });
-  const p = hybridParams(balanced);
-  // (a): exactly the hybrid call recall makes for BALANCED (same pool, weights, gates), then top K
-  const plain = (q: number) =>
-    index
-      .search(
-        { text: c.queries[q].text, vector: c.queries[q].vector },
-        { topK: p.candidateK, config: { lexicalWeight: p.lexicalWeight, semanticWeight: p.semanticWeight, candidateK: p.candidateK } },
-      )
-      .slice(0, balanced.topK);
-  const rec = (o: RecallOptionsInput) => (q: number) => recall(source, c.queries[q].text, c.queries[q].vector, o, { matrix, now: NOW });
+  const hybridOnly: PipelineContext = {
+    hybrid: index,
+    spaces,
+    matrix: buildNeighbourMatrix(index.ids(), (id) => index.vectorOf(id), sessionOf),
+    feedback: new FeedbackState(),
+    now: NOW,
+    sessionOf,
+    ranking: { spaces: [] },
+  };
+  const plain = (q: number) => index.search(c.queries[q], { topK: 10 });
   const variants: Variant[] = [
-    { key: 'a', label: '(a) HybridIndex.search, K=50', block, run: plain },
-    { key: 'b', label: '(b) recall BALANCED (lateral off)', block, run: rec({ profile: 'BALANCED' }) },
+    { key: 'a', label: '(a) HybridIndex.search top 10 (K=500)', block, run: plain },
+    { key: 'b', label: '(b) engine recall BALANCED (lateral off)', block, run: recall({ profile: 'BALANCED' }) },
     { key: 'a2', label: "(a') HybridIndex.search again", block, run: plain },
-    { key: 'a0', label: '    HybridIndex.search default K=500', block, run: (q) => index.search(c.queries[q], { topK: 10 }) },
-    { key: 'c', label: '(c) recall DIVERGENT (lateral on)', block, run: rec({ profile: 'DIVERGENT' }) },
-    { key: 'c2', label: '    recall BALANCED + lateralMode on', block, run: rec({ profile: 'BALANCED', lateralMode: true }) },
-    { key: 'h1', label: '(d) recall BALANCED, assocHops 1', block, run: rec({ profile: 'BALANCED', assocHops: 1 }) },
-    { key: 'h2', label: '(d) recall BALANCED, assocHops 2', block, run: rec({ profile: 'BALANCED', assocHops: 2 }) },
-    { key: 'h3', label: '(d) recall BALANCED, assocHops 3', block, run: rec({ profile: 'BALANCED', assocHops: 3 }) },
+    { key: 'p0', label: '    runPipeline hybridOnly, BALANCED', block, run: (q) => runPipeline(hybridOnly, { text: c.queries[q].text, features: feats.queries[q] }, {}) },
+    { key: 'c', label: '(c) engine recall DIVERGENT (lateral on)', block, run: recall({ profile: 'DIVERGENT' }) },
+    { key: 'c2', label: '    engine recall BALANCED + lateralMode', block, run: recall({ profile: 'BALANCED', lateralMode: true }) },
+    { key: 'h1', label: '(d) engine recall BALANCED, assocHops 1', block, run: recall({ profile: 'BALANCED', assocHops: 1 }) },
+    { key: 'h2', label: '(d) engine recall BALANCED, assocHops 2', block, run: recall({ profile: 'BALANCED', assocHops: 2 }) },
+    { key: 'h3', label: '(d) engine recall BALANCED, assocHops 3', block, run: recall({ profile: 'BALANCED', assocHops: 3 }) },
   ];
-  let featurizeMs = Number.NaN;
-  if (withPipeline) {
-    const pv = await pipelineVariants(c, index, matrix, sessionOf, block);
-    if (pv) {
-      variants.push(...pv.variants);
-      featurizeMs = pv.featurizeMs;
-    }
-  }
   // expansion work actually done (so a "fast" hop row cannot hide an empty walk)
-  const assocCount = (hops: number) =>
-    recall(source, c.queries[0].text, c.queries[0].vector, { profile: 'BALANCED', assocHops: hops }, { matrix, now: NOW }).filter((r) => r.mode === 'associative').length;
-  const lateralCount = recall(source, c.queries[0].text, c.queries[0].vector, { profile: 'DIVERGENT' }, { matrix, now: NOW }).filter((r) => r.mode === 'lateral').length;
+  const modes = async (o: RecallOptionsInput, mode: string) => (await recall(o)(0)).results.filter((r) => r.mode === mode).length;
+  const assocCounts = [await modes({ assocHops: 1 }, 'associative'), await modes({ assocHops: 2 }, 'associative'), await modes({ assocHops: 3 }, 'associative')];
+  const lateralCount = await modes({ profile: 'DIVERGENT' }, 'lateral');
 
   // Three interleaved groups, so the garbage of the heavy paths (lateral candidate lists, hop
   // walks, the space blend) does not land as GC pauses inside the off-path comparison.
   const groups: [string[], number][] = [
-    [['a', 'b', 'a2', 'a0'], big ? 150 : 400],
-    [['c', 'c2', 'h1', 'h2', 'h3'], big ? 24 : 80],
-    [['pipe_hybrid', 'pipe_all'], big ? 100 : 250],
+    [['a', 'b', 'a2', 'p0'], big ? 60 : 200],
+    [['c', 'c2'], big ? 30 : 80],
+    [['h1', 'h2', 'h3'], big ? 20 : 60],
   ];
   const times = new Map<string, number[]>();
   for (const [g, rounds] of groups) {
     const vs = variants.filter((v) => g.includes(v.key));
-    if (vs.length > 0) for (const [k, t] of interleaved(vs, rounds, c.queries.length)) times.set(k, t);
+    if (vs.length > 0) for (const [k, t] of await interleaved(vs, rounds, c.queries.length)) times.set(k, t);
   }
   const stat = (k: string) => ({ median: median(times.get(k) ?? []), p95: percentile(times.get(k) ?? [], 95), count: times.get(k)?.length ?? 0 });
 
   console.log(
-    `n = ${n}: index build ${buildMs.toFixed(0)} ms; NeighbourMatrix build ${matrixMs.toFixed(1)} ms (median of 3, ${((n * DIM * 4) / 2 ** 20).toFixed(1)} MiB)` +
-      (Number.isFinite(featurizeMs) ? `; featurizing ${n} memories for the pipeline ${(featurizeMs / 1000).toFixed(1)} s` : ''),
+    `n = ${n}: engine load ${buildMs.toFixed(0)} ms; first lateral / hop recall (builds the NeighbourMatrix, ${((n * DIM * 4) / 2 ** 20).toFixed(1)} MiB) ${matrixMs.toFixed(1)} ms` +
+      (Number.isFinite(featurizeMs) ? `; featurizing ${n} memories ${(featurizeMs / 1000).toFixed(1)} s` : '; E1 only (--no-spaces)'),
   );
-  console.log(`  ${'path'.padEnd(38)} ${'median ms'.padStart(9)} ${'p95 ms'.padStart(9)}  queries`);
+  console.log(`  ${'path'.padEnd(42)} ${'median ms'.padStart(9)} ${'p95 ms'.padStart(9)}  queries`);
   for (const v of variants) {
     const s = stat(v.key);
-    console.log(`  ${v.label.padEnd(38)} ${fmt(s.median)} ${fmt(s.p95)}  ${String(s.count).padStart(5)}`);
+    console.log(`  ${v.label.padEnd(42)} ${fmt(s.median)} ${fmt(s.p95)}  ${String(s.count).padStart(5)}`);
   }
   const a = stat('a').median;
   const r = (k: string) => stat(k).median / a;
   console.log(
-    `  ratios (median / (a)): a'/a ${r('a2').toFixed(3)} (noise floor)  b/a ${r('b').toFixed(3)}  c/a ${r('c').toFixed(2)}  ` +
+    `  ratios (median / (a)): a'/a ${r('a2').toFixed(3)} (noise floor)  b/a ${r('b').toFixed(2)}  c/a ${r('c').toFixed(2)}  ` +
       `hops 1/2/3: ${r('h1').toFixed(1)} / ${r('h2').toFixed(1)} / ${r('h3').toFixed(1)}`,
   );
   // Paired per query (same query, same round, adjacent in time): median of x_q / a_q.
@@ -301,8 +275,9 @@ async function benchSize(n: number, withPipeline: boolean): Promise<Record<strin
     const base = times.get('a') ?? [];
     return median(x.map((t, i) => t / base[i]).filter(Number.isFinite));
   };
-  console.log(`  paired per query (median of x_q / a_q): a'/a ${paired('a2').toFixed(3)} (noise floor)  b/a ${paired('b').toFixed(3)}`);
-  console.log(`  sample query 0: ${lateralCount} lateral results (DIVERGENT); associative results at hops 1/2/3: ${assocCount(1)} / ${assocCount(2)} / ${assocCount(3)}`);
+  console.log(`  paired per query (median of x_q / a_q): a'/a ${paired('a2').toFixed(3)} (noise floor)  b/a ${paired('b').toFixed(2)}`);
+  console.log(`  engine recall BALANCED / runPipeline hybridOnly: ${(stat('b').median / stat('p0').median).toFixed(2)} (the cost of the space blend and the engine's call)`);
+  console.log(`  sample query 0: ${lateralCount} lateral results (DIVERGENT); associative results at hops 1/2/3: ${assocCounts.join(' / ')}`);
   const pre = `n${n}_`;
   const out: Record<string, number> = {
     [`${pre}build_ms`]: buildMs,
@@ -312,25 +287,22 @@ async function benchSize(n: number, withPipeline: boolean): Promise<Record<strin
     [`${pre}ratio_c_a`]: r('c'),
     [`${pre}paired_ratio_a2_a`]: paired('a2'),
     [`${pre}paired_ratio_b_a`]: paired('b'),
+    [`${pre}ratio_b_p0`]: stat('b').median / stat('p0').median,
   };
   for (const v of variants) {
     const s = stat(v.key);
     out[`${pre}${v.key}_median_ms`] = s.median;
     out[`${pre}${v.key}_p95_ms`] = s.p95;
   }
-  if (Number.isFinite(featurizeMs)) {
-    out[`${pre}featurize_ms`] = featurizeMs;
-    out[`${pre}ratio_pipe_all_hybrid`] = stat('pipe_all').median / stat('pipe_hybrid').median;
-    console.log(`  runPipeline all spaces / hybridOnly: ${out[`${pre}ratio_pipe_all_hybrid`].toFixed(2)}; hybridOnly / (b): ${(stat('pipe_hybrid').median / stat('b').median).toFixed(2)}`);
-  }
+  if (Number.isFinite(featurizeMs)) out[`${pre}featurize_ms`] = featurizeMs;
   return out;
 }
 
 export async function run(): Promise<Record<string, number>> {
-  const withPipeline = !process.argv.includes('--no-pipeline');
+  const withSpaces = !process.argv.includes('--no-spaces');
   const sizes = (process.env.RECALL_BENCH_SIZES ?? '1000,10000').split(',').map(Number).filter((x) => x > 0);
   let out: Record<string, number> = {};
-  for (const n of sizes) out = { ...out, ...(await benchSize(n, withPipeline)) };
+  for (const n of sizes) out = { ...out, ...(await benchSize(n, withSpaces)) };
   return out;
 }
 

@@ -1,9 +1,9 @@
 // LoCoMo systems built on the one ranking pipeline (src/core/pipeline): every turn featurised in
-// the thirteen spaces with the real lexical resources and the real encoder (every encoder call
-// goes through the on-disk cache), one SpaceIndex + NeighbourMatrix per conversation, and
+// the thirteen spaces by the app's featurizing plan with the real lexical resources and the real
+// encoder (every encoder call goes through the on-disk cache), one SpaceIndex + NeighbourMatrix per conversation, and
 // systems for the ablation (hybrid only, hybrid + one content space, all spaces) and for the
 // associative hops 0..3. Features are computed once per process; each system only re-ranks.
-import { extractCausalClauses, mediaTexts, type LexicalResources } from '../../src/core/features';
+import type { LexicalResources } from '../../src/core/features';
 import type { SpaceFeatures } from '../../src/core/spaces';
 import { NON_TEMPORAL_SPACES } from '../../src/core/spaces';
 import type { MemoryId, SpaceId } from '../../src/core/types';
@@ -16,7 +16,7 @@ import {
   type PipelineContext,
   type RankingConfig,
 } from '../../src/core/pipeline';
-import { featurize, featurizeQuery, type TextEncoder } from '../../src/features';
+import { planFeatures, planQueryFeatures, type FeaturePlan } from '../../src/features';
 import type { EmbedFn, EvalQuery, PreparedConversation, RetrievalSystem } from '../eval-locomo';
 
 const EVAL_K = 10;
@@ -36,9 +36,10 @@ export function captionOf(text: string): string | undefined {
 }
 
 /**
- * Featurise every turn and query of every prepared conversation. All encoder inputs (E5 clauses,
- * E10 captions) are embedded up front in one cached batch, then `featurize` reads them from a map;
- * E1 is the vector already in the hybrid index (the cached turn / query vector).
+ * Featurise every turn and query of every prepared conversation with the app's featurizing plan
+ * (planFeatures / planQueryFeatures, as the embed worker does). E1 is the vector already in the
+ * hybrid index (the cached turn / query vector); every other text the encoder must see (E5
+ * clauses, E10 captions) is embedded up front in one cached batch, then each plan is finished.
  */
 export async function featurizeAll(
   prepared: PreparedConversation[],
@@ -46,55 +47,42 @@ export async function featurizeAll(
   embed: EmbedFn,
   log: (m: string) => void = () => {},
 ): Promise<Map<PreparedConversation, FeaturizedConversation>> {
-  // 1. every text the encoder must see besides E1
-  const extra = new Set<string>();
+  // 1. the plans: every turn's and query's encoder-free spaces, and the texts they need encoded
+  const plans = new Map<PreparedConversation, { turns: FeaturePlan; queries: FeaturePlan[]; ms: number }>();
   for (const pc of prepared) {
-    for (const m of pc.conv.memories) {
-      for (const c of extractCausalClauses(m.text)) extra.add(c.text);
+    const t0 = performance.now();
+    const position = new Map<number, number>();
+    const inputs = pc.conv.memories.map((m) => {
+      const pos = position.get(m.session) ?? 0;
+      position.set(m.session, pos + 1);
       const cap = captionOf(m.text);
-      for (const t of mediaTexts(cap ? [{ caption: cap }] : [])) extra.add(t);
-    }
-    for (const q of pc.queries) for (const c of extractCausalClauses(q.question)) extra.add(c.text);
+      const semantic = pc.index.vectorOf(m.id);
+      return { text: m.text, createdAt: m.time, sessionPosition: pos, media: cap ? [{ caption: cap }] : undefined, semantic: semantic ? semantic.slice() : undefined };
+    });
+    const turns = planFeatures(inputs, resources);
+    const queries = pc.queries.map((q) => planQueryFeatures(q.question, resources, { semantic: q.vector ?? undefined }));
+    plans.set(pc, { turns, queries, ms: performance.now() - t0 });
   }
-  const texts = [...extra];
+  // 2. one cached encoder batch for every distinct text
+  const texts = [...new Set([...plans.values()].flatMap((p) => [...p.turns.texts, ...p.queries.flatMap((q) => q.texts)]))];
   log(`featurize: ${texts.length} clause / caption texts for the encoder (cached on disk)`);
   const vecs = await embed(texts);
   const byText = new Map(texts.map((t, i) => [t, vecs[i]]));
-  const encoder: TextEncoder = {
-    embed: async (ts) => {
-      const miss = ts.filter((t) => !byText.has(t));
-      if (miss.length) (await embed(miss)).forEach((v, i) => byText.set(miss[i], v));
-      return ts.map((t) => byText.get(t)!);
-    },
-  };
-  // 2. features
+  const vectorsOf = (plan: FeaturePlan) => plan.texts.map((t) => byText.get(t)!);
+  // 3. the features
   const out = new Map<PreparedConversation, FeaturizedConversation>();
   for (const pc of prepared) {
     const t0 = performance.now();
+    const plan = plans.get(pc)!;
     const spaces = new SpaceIndex();
-    const session = new Map<MemoryId, string>();
-    const position = new Map<number, number>();
-    for (const m of pc.conv.memories) {
-      const pos = position.get(m.session) ?? 0;
-      position.set(m.session, pos + 1);
-      session.set(m.id, String(m.session));
-      const cap = captionOf(m.text);
-      const semantic = pc.index.vectorOf(m.id);
-      const f = await featurize(
-        { text: m.text, createdAt: m.time, sessionPosition: pos, media: cap ? [{ caption: cap }] : undefined, semantic: semantic ? semantic.slice() : undefined },
-        encoder,
-        resources,
-      );
-      spaces.upsert(m.id, f);
-    }
+    plan.turns.finish(vectorsOf(plan.turns)).forEach((f, i) => spaces.upsert(pc.conv.memories[i].id, f));
     const queryFeatures = new Map<EvalQuery, SpaceFeatures>();
-    for (const q of pc.queries) {
-      queryFeatures.set(q, await featurizeQuery(q.question, encoder, resources, { semantic: q.vector ?? undefined }));
-    }
+    pc.queries.forEach((q, i) => queryFeatures.set(q, plan.queries[i].finish(vectorsOf(plan.queries[i]))[0]));
+    const session = new Map(pc.conv.memories.map((m) => [m.id, String(m.session)]));
     const sessionOf = (id: MemoryId) => session.get(id);
     const matrix = buildNeighbourMatrix(pc.index.ids(), (id) => pc.index.vectorOf(id), sessionOf);
     out.set(pc, { spaces, matrix, sessionOf, queryFeatures });
-    log(`featurize: ${pc.conv.sampleId} ${pc.conv.memories.length} turns, ${pc.queries.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(`featurize: ${pc.conv.sampleId} ${pc.conv.memories.length} turns, ${pc.queries.length} queries in ${((plan.ms + performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   return out;
 }

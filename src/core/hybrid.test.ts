@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors';
-import { DEFAULT_HYBRID_CONFIG, HybridIndex, type IndexDoc } from './hybrid';
+import { DEFAULT_HYBRID_CONFIG, HybridIndex, isShownHit, type IndexDoc } from './hybrid';
+import type { ScoredHit } from './types';
 
 const DIM = 4;
 const vec = (...xs: number[]) => Float32Array.from(xs);
@@ -236,5 +237,30 @@ describe('HybridIndex validation', () => {
 
   it('ships a valid default config', () => {
     expect(() => new HybridIndex(512, DEFAULT_HYBRID_CONFIG)).not.toThrow();
+  });
+});
+
+describe('isShownHit (what a plain search shows)', () => {
+  const hit = (score: number, bm25: number, cosine: number, matchedTerms: string[] = []): ScoredHit => ({
+    id: 'x',
+    score,
+    mode: 'standard',
+    why: { lexical: 0, semantic: 0, bm25, cosine, matchedTerms },
+  });
+
+  it('shows a word match always, a meaning-only hit only with cosine > 0 and fused score > 0', () => {
+    expect(isShownHit(hit(0, 1.2, -0.5))).toBe(true);
+    expect(isShownHit(hit(0, 0, 0, ['dog']))).toBe(true);
+    expect(isShownHit(hit(0.1, 0, 0.3))).toBe(true);
+    expect(isShownHit(hit(0, 0, 0.3))).toBe(false); // fused to 0: the weakest of the dense list
+    expect(isShownHit(hit(0.1, 0, 0))).toBe(false);
+    expect(isShownHit(hit(0.1, 0, -0.2))).toBe(false);
+  });
+
+  it('hides the dense list\'s floor in a real search', () => {
+    // 'park' is only in a; dense cosines a 1, c 0.6, b 0 (the list's minimum, so b fuses to 0)
+    const hits = small().search({ text: 'park', vector: vec(1, 0, 0, 0) }, { topK: 10 });
+    expect(hits.map((h) => h.id)).toContain('b');
+    expect(hits.filter(isShownHit).map((h) => h.id)).toEqual(['a', 'c']);
   });
 });

@@ -11,6 +11,7 @@ import { AppError } from './errors';
 import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
 import { Bm25Index, validateBm25Params } from './bm25';
 import { fuseRRF, fuseWeighted, type FusionInput } from './fusion';
+import { isRecallable, statusAllowed } from './status';
 import { topKIndices } from './topk';
 import { dot, dotRow, isFiniteVector, normalize } from './vector';
 
@@ -24,6 +25,8 @@ export interface IndexDoc {
   validTo: number | null;
   status: MemoryStatus;
   vector: Float32Array | null; // unit-norm; null = not embedded yet
+  /** Derived tags (the engine passes them; lateral overlap and SYSTEMATIZER grouping count them). */
+  suggestedTags?: string[];
   /** Tombstone time (optional extension): a doc with deletedAt set is never returned. */
   deletedAt?: number | null;
 }
@@ -90,6 +93,7 @@ export interface DenseCandidate {
 }
 
 const STATUS_CODE: Record<MemoryStatus, number> = { active: 0, quarantined: 1, archived: 2 };
+const STATUS_OF_CODE: readonly MemoryStatus[] = ['active', 'quarantined', 'archived'];
 
 export function resolveHybridConfig(base: HybridConfig, patch: Partial<HybridConfig> | undefined): HybridConfig {
   const c = { ...base, ...patch };
@@ -262,10 +266,11 @@ export class HybridIndex {
     if (this.scores.length < rows) this.scores = new Float64Array(this.capacity);
     const scores = this.scores;
     const slotRow = this.scratchRows.length < rows ? (this.scratchRows = new Int32Array(this.capacity)) : this.scratchRows;
+    // the status gate, looked up per row by status code
+    const allowed = STATUS_OF_CODE.map((s) => statusAllowed(s, opts));
     let count = 0;
     for (let r = 0; r < rows; r++) {
-      const st = this.rowStatus[r];
-      if (this.rowDeleted[r] || (st !== 0 && !(st === 1 ? opts.includeQuarantined : opts.includeArchived))) continue;
+      if (this.rowDeleted[r] || !allowed[this.rowStatus[r]]) continue;
       if (asOf !== undefined && !(this.rowFrom[r] <= asOf && asOf < this.rowTo[r])) continue;
       scores[count] = dotRow(q, m, r, dim);
       slotRow[count++] = r;
@@ -274,11 +279,9 @@ export class HybridIndex {
   }
 
   private visibility(opts: HybridSearchOptions): (d: IndexDoc) => boolean {
-    const { includeQuarantined = false, includeArchived = false, asOf } = opts;
+    const { asOf } = opts;
     return (d) => {
-      if (d.deletedAt != null) return false;
-      if (d.status === 'quarantined' && !includeQuarantined) return false;
-      if (d.status === 'archived' && !includeArchived) return false;
+      if (!isRecallable(d, opts)) return false;
       if (asOf !== undefined && !(d.validFrom <= asOf && (d.validTo === null || asOf < d.validTo))) return false;
       return true;
     };
@@ -347,4 +350,14 @@ export class HybridIndex {
 
 function checkTopK(topK: number): void {
   if (!Number.isInteger(topK) || topK < 0) throw new AppError('INVALID_OPTION', `topK must be a whole number >= 0 (got ${topK}).`);
+}
+
+/**
+ * Whether a plain search shows a hit. A hit that matched a word of the query is shown; one found
+ * on meaning alone is shown only with a cosine > 0 and a fused score > 0 (the dense scan returns
+ * its top candidates however unlike the query, and min-max fusion gives 0 to the weakest of each
+ * list, i.e. "less like the query than everything else").
+ */
+export function isShownHit(h: ScoredHit): boolean {
+  return h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || (h.why.cosine > 0 && h.score > 0);
 }

@@ -11,6 +11,7 @@ export * from './fusion';
 // recall's heap shares the same ordering (score desc, id asc); the core's generic top-k is exported by name.
 export { TopK, topK, topKIndices } from './topk';
 export * from './hybrid';
+export * from './status';
 export * from './ids';
 export * from './validate';
 // The dense-vector helpers; `cosine` itself is the seed's (spaces), tested against TC-P3-06.

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import type { LexicalResources } from '../core/features';
 import { detectFeatureDivergence, divergenceSimilarities, relevanceScore } from '../core/spaces';
-import { deserializeFeatures, featurize, featurizeQuery, serializeFeatures, spaceSimilarities } from './index';
+import { deserializeFeatures, featurize, featurizeQuery, MAX_FEATURE_CHARS, planFeatures, planQueryFeatures, runPlan, serializeFeatures, spaceSimilarities } from './index';
 
 /** Bag-of-letters "encoder": deterministic, unit length, counts its calls. */
 function stubEncoder() {
@@ -98,6 +98,40 @@ describe('featurize', () => {
     expect(anon.E13!).toBeGreaterThan(0.1);
     expect(sRel.E11!).toBeGreaterThan(0); // Jon in both
     expect(relevanceScore(sSame).score).toBeGreaterThanOrEqual(relevanceScore(sOther).score);
+  });
+});
+
+describe('the featurizing plan (shared by the embed worker and the eval)', () => {
+  it('lists every encoder text of a batch in one order: per input its text, clauses, captions', () => {
+    const e1 = Float32Array.from([1, 0]);
+    const plan = planFeatures(
+      [
+        { text: 'She smiled because the letter came.', createdAt: 0, media: [{ caption: 'a letter' }] },
+        { text: 'Plain prose.', createdAt: 0, semantic: e1 }, // E1 given: nothing to encode
+        { text: 'Second one.', createdAt: 0 },
+      ],
+      res,
+    );
+    expect(plan.texts).toEqual(['She smiled because the letter came.', 'the letter came => She smiled', 'a letter', 'Second one.']);
+    // unit vectors, so E5 / E10 (means of one vector) are the vector itself
+    const vs = [[1, 0], [0, 1], [0.6, 0.8], [0.8, 0.6]].map((x) => Float32Array.from(x));
+    const [a, b, c] = plan.finish(vs);
+    const arr = (x: Float32Array | undefined) => Array.from(x ?? []).map((n) => Number(n.toFixed(6)));
+    expect([arr(a.E1), arr(a.E5), arr(a.E10)]).toEqual([[1, 0], [0, 1], [0.6, 0.8]]);
+    expect(b.E1).toBe(e1);
+    expect(b.E5 ?? b.E10).toBeUndefined();
+    expect(arr(c.E1)).toEqual([0.8, 0.6]);
+    expect(() => plan.finish(vs.slice(0, 1))).toThrow(expect.objectContaining({ code: 'INVALID_EMBEDDING' }));
+  });
+
+  it('reads at most MAX_FEATURE_CHARS of a text; a query plan has no temporal spaces and E10 = E1', async () => {
+    const long = 'word '.repeat(MAX_FEATURE_CHARS); // 5 x the bound
+    expect(planFeatures([{ text: long, createdAt: 0 }], res).texts[0]).toHaveLength(MAX_FEATURE_CHARS);
+    const enc = stubEncoder();
+    const [q] = await runPlan(planQueryFeatures('river walk', res), enc);
+    expect(enc.calls).toEqual([['river walk']]);
+    expect(q.E2 ?? q.E3 ?? q.E4).toBeUndefined();
+    expect(q.E10).toBe(q.E1);
   });
 });
 

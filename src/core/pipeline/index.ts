@@ -1,15 +1,12 @@
 // The one ranking pipeline (hybrid + thirteen spaces + lateral + associative), shared by the
 // engine worker and the LoCoMo eval. Pure: no DOM, storage or model runtime.
 export { SpaceIndex, CANDIDATE_SPACES, type SpaceCandidateHit, type SpaceCandidateOptions } from './space-index';
-export {
-  runPipeline,
-  divergenceAlerts,
-  resolveRanking,
-  DEFAULT_RANKING,
-  DEFAULT_PIPELINE_OPTIONS,
-  type RankingConfig,
-  type PipelineContext,
-  type PipelineQuery,
-  type PipelineResult,
-  type RecentMemory,
-} from './pipeline';
+export { runPipeline, pipelineOptions, divergenceAlerts, type RecentMemory } from './pipeline';
+export { DEFAULT_RANKING, DEFAULT_PIPELINE_OPTIONS, resolveRanking, scoringSpaces, blendWeight } from './ranking';
+export { gatherCandidates, type Candidates, type CandidateRow } from './candidates';
+export { blend, blendScores } from './blend';
+export { standardPool, type PooledHit } from './standard';
+export { lateralPass, type LateralSource, type LateralOutcome } from './lateral-pass';
+export { mergeAssociative, type AssociativeSource } from './associative';
+export { annotate } from './annotate';
+export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';

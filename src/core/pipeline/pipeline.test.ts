@@ -3,7 +3,7 @@ import { HybridIndex } from '../hybrid';
 import { sparseFromEntries, type EntityFeatures, type SpaceFeatures } from '../spaces';
 import type { MemoryId } from '../types';
 import { SpaceIndex } from './space-index';
-import { DEFAULT_RANKING, divergenceAlerts, runPipeline, type PipelineContext } from './pipeline';
+import { DEFAULT_RANKING, divergenceAlerts, runPipeline, type PipelineContext } from './index';
 
 const T0 = 1_700_000_000_000;
 const sparse = (...keys: number[]) => sparseFromEntries(keys.map((k) => [k, 1]));

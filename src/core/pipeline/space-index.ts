@@ -212,8 +212,7 @@ export class SpaceIndex {
         const p = this.postings.get(s)!;
         for (const key of keysOf(s, query) ?? []) for (const id of p.get(key) ?? []) ids.add(id);
         pool = ids;
-      } else if (s === 'E5' || s === 'E10') pool = this.holders.get(s)!;
-      else pool = this.holders.get(s)!;
+      } else pool = this.holders.get(s)!; // scanned: every memory holding the space
       const scored: SpaceCandidateHit[] = [];
       for (const id of pool) {
         if (!accept(id)) continue;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { associate, expandAssociative, CROSS_SCOPE_PENALTY } from './assoc';
+import { associate, CROSS_SCOPE_PENALTY, type AssocOptions, type AssocSource } from './assoc';
 import { buildNeighbourMatrix } from './matrix';
 import type { RecallResult } from './types';
 import type { ScoredHit } from '../types';
+
+const expand = (ranked: readonly RecallResult[], src: AssocSource, o: AssocOptions) => associate(ranked, src, o).results;
 
 const deg = (d: number) => (d * Math.PI) / 180;
 const at = (d: number) => new Float32Array([Math.cos(deg(d)), Math.sin(deg(d))]);
@@ -20,7 +22,7 @@ describe('associative multi-hop', () => {
   it('assocHops = 0 returns the input ranking byte-identical', () => {
     const ranked = [hit('A', 1), hit('X', 0.5), hit('L', 0.3, 'lateral')];
     const before = JSON.stringify(ranked);
-    const out = expandAssociative(ranked, { matrix }, { ...opts, assocHops: 0 });
+    const out = expand(ranked, { matrix }, { ...opts, assocHops: 0 });
     expect(JSON.stringify(out)).toBe(before);
     expect(out).toBe(ranked);
   });
@@ -57,29 +59,29 @@ describe('associative multi-hop', () => {
   it('prefers the same session among near equals', () => {
     // Y at -15° same session (0.966) beats X at 10° other session (0.985 * 0.9 = 0.886)
     const m = buildNeighbourMatrix(['P', 'X', 'Y'], (id) => at({ P: 0, X: 10, Y: -15 }[id]!), (id) => ({ P: 's', X: 't', Y: 's' }[id]));
-    const out = expandAssociative([hit('P', 1)], { matrix: m }, { ...opts, assocHops: 1, beamWidth: 1 });
+    const out = expand([hit('P', 1)], { matrix: m }, { ...opts, assocHops: 1, beamWidth: 1 });
     expect(out.map((r) => r.id)).toEqual(['P', 'Y']);
   });
 
   it('never reaches ineligible (archived, suppressed) memories', () => {
-    const out = expandAssociative([hit('A', 1)], { matrix, eligible: (id) => id !== 'B' }, { ...opts, assocHops: 1 });
+    const out = expand([hit('A', 1)], { matrix, eligible: (id) => id !== 'B' }, { ...opts, assocHops: 1 });
     expect(out.map((r) => r.id)).toEqual(['A', 'C', 'D']);
   });
 
   it('merges final = max(direct, assoc) for pool memories reached by the walk', () => {
     const pool = (score: number) => new Map<string, ScoredHit>([['D', { id: 'D', score, mode: 'standard', why: why(0.2) }]]);
     const assocD = Math.cos(deg(20)) ** 2 * 0.64;
-    const low = expandAssociative([hit('A', 1)], { matrix, pool: pool(0.3) }, opts).find((r) => r.id === 'D')!;
+    const low = expand([hit('A', 1)], { matrix, pool: pool(0.3) }, opts).find((r) => r.id === 'D')!;
     expect(low.score).toBeCloseTo(assocD, 6);
     expect(low.why.cosine).toBe(0.2);
-    const high = expandAssociative([hit('A', 1)], { matrix, pool: pool(0.99) }, opts);
+    const high = expand([hit('A', 1)], { matrix, pool: pool(0.99) }, opts);
     expect(high.find((r) => r.id === 'D')!.score).toBe(0.99);
     expect(high.map((r) => r.id)).toEqual(['A', 'D', 'B', 'C']);
   });
 
   it('does not revisit ranked results, keeps lateral results last, fills why.cosine from the query', () => {
     const ranked = [hit('A', 1), hit('B', 0.9), hit('F', 0.05, 'lateral')];
-    const out = expandAssociative(ranked, { matrix, queryVector: at(0) }, { ...opts, assocHops: 1 });
+    const out = expand(ranked, { matrix, queryVector: at(0) }, { ...opts, assocHops: 1 });
     expect(out.map((r) => [r.id, r.mode])).toEqual([
       ['A', 'standard'],
       ['B', 'standard'],
@@ -126,11 +128,11 @@ describe('determinism and bounds', () => {
 
   it('same input twice -> identical JSON; row order of the matrix does not matter', () => {
     const m1 = buildNeighbourMatrix(ids, (id) => vecs.get(id), (id) => sess.get(id));
-    const a = JSON.stringify(expandAssociative(seeds, { matrix: m1 }, o));
-    const b = JSON.stringify(expandAssociative(seeds, { matrix: m1 }, o));
+    const a = JSON.stringify(expand(seeds, { matrix: m1 }, o));
+    const b = JSON.stringify(expand(seeds, { matrix: m1 }, o));
     expect(a).toBe(b);
     const reversed = buildNeighbourMatrix(ids.slice().reverse(), (id) => vecs.get(id), (id) => sess.get(id));
-    expect(JSON.stringify(expandAssociative(seeds, { matrix: reversed }, o))).toBe(a);
+    expect(JSON.stringify(expand(seeds, { matrix: reversed }, o))).toBe(a);
     expect(JSON.parse(a).length).toBeGreaterThan(seeds.length);
   });
 

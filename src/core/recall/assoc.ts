@@ -174,8 +174,3 @@ export function associate(ranked: readonly RecallResult[], src: AssocSource, opt
   const results = [...head, ...assoc].sort(byScoreThenId).concat(tail);
   return { results, expanded, added: assoc.length };
 }
-
-/** Associative expansion: [standard + associative by score] + [lateral as given]. Hops 0 -> the input itself. */
-export function expandAssociative(ranked: readonly RecallResult[], src: AssocSource, opts: AssocOptions): RecallResult[] {
-  return associate(ranked, src, opts).results;
-}

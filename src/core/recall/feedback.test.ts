@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FeedbackState, applyFeedback, feedbackFactor, validateValence } from './feedback';
+import { FeedbackState, MAX_REASON_LENGTH, applyFeedback, feedbackFactor, validateFeedbackReason, validateValence } from './feedback';
 
 const r = (id: string, valence: number, at: number) => ({ kind: 'reinforce' as const, id, valence, at });
 const s = (id: string, at: number, reason?: string) => ({ kind: 'suppress' as const, id, at, reason });
@@ -57,5 +57,22 @@ describe('applyFeedback', () => {
   it('returns the input untouched when there is no relevant feedback', () => {
     expect(applyFeedback(hits, null)).toBe(hits);
     expect(applyFeedback(hits, FeedbackState.fromEvents([r('zzz', 10, 1)]))).toBe(hits);
+  });
+});
+
+describe('validateFeedbackReason (the one reason rule)', () => {
+  it('trims, keeps up to 500 characters, and turns a blank reason into none', () => {
+    expect(MAX_REASON_LENGTH).toBe(500);
+    expect(validateFeedbackReason(undefined)).toBeUndefined();
+    expect(validateFeedbackReason('   ')).toBeUndefined();
+    expect(validateFeedbackReason('  outdated  ')).toBe('outdated');
+    expect(validateFeedbackReason(` ${'x'.repeat(500)} `)).toHaveLength(500); // the limit counts the trimmed text
+  });
+  it('refuses a longer reason or a non-text one with INVALID_OPTION and the catalogue wording', () => {
+    const tooLong = { code: 'INVALID_OPTION', message: 'A reason must be text of at most 500 characters.' };
+    expect(() => validateFeedbackReason('x'.repeat(501))).toThrow(expect.objectContaining(tooLong));
+    expect(() => validateFeedbackReason(42)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+    // the stored log goes through the same rule: a bad reason makes the event malformed (skipped)
+    expect(FeedbackState.fromEvents([s('a', 1, 'x'.repeat(501))]).skipped).toBe(1);
   });
 });

@@ -8,7 +8,7 @@
 //    positive reinforcement lifts the suppression (the latest of the two wins; same instant: the
 //    later event in the log wins).
 
-import { AppError } from '../errors';
+import { AppError, MESSAGES } from '../errors';
 import type { MemoryId } from '../types';
 import { compareRanked } from './heap';
 
@@ -40,6 +40,19 @@ export function validateValence(valence: unknown): number {
   return valence;
 }
 
+/**
+ * The one check of a suppression reason (services, UI and the stored log use it): optional text,
+ * trimmed, at most MAX_REASON_LENGTH characters after trimming. Returns the trimmed reason, or
+ * undefined when there is none (absent or blank). Throws AppError('INVALID_OPTION').
+ */
+export function validateFeedbackReason(reason: unknown): string | undefined {
+  if (reason === undefined) return undefined;
+  if (typeof reason !== 'string') throw new AppError('INVALID_OPTION', MESSAGES.tooLong('A reason', MAX_REASON_LENGTH));
+  const r = reason.trim();
+  if (r.length > MAX_REASON_LENGTH) throw new AppError('INVALID_OPTION', MESSAGES.tooLong('A reason', MAX_REASON_LENGTH));
+  return r === '' ? undefined : r;
+}
+
 function validateEvent(e: unknown): FeedbackEvent {
   const o = e as Record<string, unknown> | null;
   if (!o || typeof o !== 'object') throw new AppError('INVALID_OPTION', 'A feedback event must be an object.');
@@ -48,8 +61,7 @@ function validateEvent(e: unknown): FeedbackEvent {
     throw new AppError('INVALID_OPTION', `A feedback event needs a time (epoch ms); got ${String(o.at)}.`);
   if (o.kind === 'reinforce') return { kind: 'reinforce', id: o.id, valence: validateValence(o.valence), at: o.at };
   if (o.kind === 'suppress') {
-    if (o.reason !== undefined && (typeof o.reason !== 'string' || o.reason.length > MAX_REASON_LENGTH))
-      throw new AppError('INVALID_OPTION', `A suppression reason must be text of at most ${MAX_REASON_LENGTH} characters.`);
+    validateFeedbackReason(o.reason);
     return { kind: 'suppress', id: o.id, reason: o.reason as string | undefined, at: o.at };
   }
   throw new AppError('INVALID_OPTION', `Unknown feedback kind ${JSON.stringify(o.kind)} (expected "reinforce" or "suppress").`);

@@ -1,11 +1,11 @@
-// Recall: options and profiles, lateral retrieval, the lateral evaluator, feedback, associative hops.
-export type { RecallDoc, RecallResult, ChainLink, HybridParams, RecallIndexLike, HybridIndexLike } from './types';
+// Recall's mechanisms (options and profiles, lateral retrieval, the lateral evaluator, feedback,
+// associative hops, grouping); src/core/pipeline composes them into the one read path.
+export type { RecallDoc, RecallResult, ChainLink } from './types';
 export { CognitiveProfile, PROFILES, PROFILE_NAMES, isCognitiveProfile, type ProfilePreset, type GroupBy } from './profiles';
 export {
   RecallOptions,
   RecallOptionsBuilder,
   resolveRecallOptions,
-  hybridParams,
   defaultLateralMaxResults,
   BASE_DEFAULTS,
   MAX_ASSOC_HOPS,
@@ -44,14 +44,15 @@ export {
   applyFeedback,
   feedbackFactor,
   validateValence,
+  validateFeedbackReason,
+  MAX_REASON_LENGTH,
   SUPPRESSED_FACTOR,
   BOOST_CAP,
   VALENCE_SCALE,
   type FeedbackEvent,
   type MemoryFeedback,
 } from './feedback';
-export { associate, expandAssociative, CROSS_SCOPE_PENALTY, type AssocOptions, type AssocSource, type AssocOutcome } from './assoc';
+export { associate, CROSS_SCOPE_PENALTY, type AssocOptions, type AssocSource, type AssocOutcome } from './assoc';
 export { buildNeighbourMatrix, normalised, rowDot, type NeighbourMatrix } from './matrix';
 export { assignGroups, groupResults, UNTAGGED_GROUP, type ResultGroup } from './group';
 export { TopKHeap, compareRanked, ranksBefore, type Ranked } from './heap';
-export { recall, recallDetailed, recallSourceFromHybrid, prepareStandard, isRecallable, type RecallContext, type RecallReport } from './recall';

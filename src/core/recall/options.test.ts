@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { RecallOptions, defaultLateralMaxResults, hybridParams, resolveRecallOptions } from './options';
+import { RecallOptions, defaultLateralMaxResults, resolveRecallOptions } from './options';
 import { CognitiveProfile } from './profiles';
 
 function errorOf(f: () => unknown): AppError {
@@ -121,9 +121,10 @@ describe('builder', () => {
     expect(() => RecallOptions.builder().topK(0).build()).toThrow(/topK/);
   });
 
-  it('exposes the hybrid params the engine applies', () => {
+  it('resolves the hybrid parameters the candidates stage applies', () => {
     const o = RecallOptions.builder().profile('DEBUGGING').topK(4).build();
-    expect(hybridParams(o)).toEqual({
+    const { candidateK, lexicalWeight, semanticWeight, includeArchived, includeQuarantined } = o;
+    expect({ candidateK, lexicalWeight, semanticWeight, includeArchived, includeQuarantined }).toEqual({
       candidateK: 20,
       lexicalWeight: 0.8,
       semanticWeight: expect.closeTo(0.2, 12),

@@ -5,7 +5,6 @@
 import { AppError } from '../errors';
 import { normaliseTag } from '../validate';
 import { CognitiveProfile, PROFILES, PROFILE_NAMES, isCognitiveProfile, type GroupBy } from './profiles';
-import type { HybridParams } from './types';
 
 export interface RecallOptions {
   readonly profile: CognitiveProfile;
@@ -216,17 +215,6 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
     queryTags: pick<readonly string[] | null>('queryTags', null),
     queryTagLimit: pick('queryTagLimit', BASE_DEFAULTS.queryTagLimit),
     decayHalfLifeDays: pick('decayHalfLifeDays', BASE_DEFAULTS.decayHalfLifeDays),
-  };
-}
-
-/** The hybrid parameters the engine applies for these options. */
-export function hybridParams(o: RecallOptions): HybridParams {
-  return {
-    candidateK: o.candidateK,
-    lexicalWeight: o.lexicalWeight,
-    semanticWeight: o.semanticWeight,
-    includeArchived: o.includeArchived,
-    includeQuarantined: o.includeQuarantined,
   };
 }
 

@@ -1,0 +1,44 @@
+// Stage 5, associative merge (seed 004): from each standard result, walk to its nearest memories
+// (recall's `associate`), then keep a hop result only above a floor and up to a cap, so hops never
+// displace strong direct hits ("limit explosion").
+
+import { associate, type FeedbackState, type NeighbourMatrix, type RecallDoc, type RecallOptions, type RecallResult } from '../recall';
+import { isRecallable } from '../status';
+import type { MemoryId, ScoredHit } from '../types';
+import type { RankingConfig } from './types';
+
+export interface AssociativeSource {
+  matrix: NeighbourMatrix;
+  docOf: (id: MemoryId) => RecallDoc | undefined;
+  /** The blended hits: a walk reaching one of them keeps max(direct, associative) and its explanation. */
+  scored: readonly ScoredHit[];
+  /** Associative results carry their cosine to the query when it is known. */
+  queryVector: Float32Array | null;
+  feedback?: FeedbackState | null;
+}
+
+/**
+ * `results` with the associative ones merged by score (lateral ones stay last). A walk never
+ * reaches a memory the status gate refuses nor a suppressed one. Kept: hop results with score >=
+ * assocFloor x the best standard score, at most assocMaxResults of them. assocHops 0: `results`.
+ */
+export function mergeAssociative(
+  results: RecallResult[],
+  src: AssociativeSource,
+  o: RecallOptions,
+  r: Pick<RankingConfig, 'assocFloor' | 'assocMaxResults'>,
+): RecallResult[] {
+  if (o.assocHops <= 0) return results;
+  const eligible = (id: MemoryId) => isRecallable(src.docOf(id), o) && src.feedback?.isSuppressed(id) !== true;
+  const pool = new Map(src.scored.map((h) => [h.id, h]));
+  const outcome = associate(results, { matrix: src.matrix, eligible, pool, queryVector: src.queryVector ?? undefined }, o);
+  const standardBest = results.reduce((m, x) => (x.mode === 'standard' && x.score > m ? x.score : m), 0);
+  const floor = r.assocFloor * standardBest;
+  let kept = 0;
+  return outcome.results.filter((x) => {
+    if (x.mode !== 'associative') return true;
+    if (x.score < floor || kept >= r.assocMaxResults) return false;
+    kept++;
+    return true;
+  });
+}

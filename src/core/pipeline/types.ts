@@ -1,0 +1,74 @@
+// The shapes the pipeline's stages pass along. Plain data and interfaces only.
+
+import type { HybridIndex } from '../hybrid';
+import type { FeedbackState, LateralEvaluator, NeighbourMatrix, RecallResult } from '../recall';
+import type { relevanceScore, SimilarityConfig, SpaceFeatures } from '../spaces';
+import type { MemoryId, SpaceId } from '../types';
+import type { SpaceIndex } from './space-index';
+
+/** How the multi-space blend ranks (plain data; DEFAULT_RANKING is the shipped one). */
+export interface RankingConfig {
+  /** Content spaces besides E1 that find candidates and score them ([] = the hybrid alone). */
+  spaces: readonly SpaceId[];
+  /**
+   * Weight of each space in the blend (absent = the seed's category weight). 0 = the space still
+   * finds candidates and explains results, but does not move the ranking (see README: spaces that
+   * restate the hybrid's lexical evidence would count it twice).
+   */
+  spaceWeights: Partial<Record<SpaceId, number>>;
+  /** Fused hybrid hits re-ranked (at least the options' candidateK). */
+  depth: number;
+  /** Per space, the top k the SpaceIndex adds to the candidates. */
+  spaceCandidates: number;
+  /** Weight of the z-normalised raw-similarity signal (hybrid scores lie in [0, 1]). */
+  alpha: number;
+  /** Weight of the seed's margin relevance (relevanceScore: mean margin above the thresholds). */
+  beta: number;
+  /** z-scores are clipped to [0, zCap] so one outlier space cannot swamp the hybrid. */
+  zCap: number;
+  /** Associative merge: a hop result enters only when its score >= assocFloor x the best standard score. */
+  assocFloor: number;
+  /** At most this many associative results among the returned ones (the rest are dropped). */
+  assocMaxResults: number;
+}
+
+export interface PipelineContext {
+  hybrid: HybridIndex;
+  spaces: SpaceIndex;
+  similarity?: SimilarityConfig;
+  /** The engine's cached neighbour matrix; built on demand for lateral / hops otherwise. */
+  matrix?: NeighbourMatrix;
+  feedback?: FeedbackState;
+  /** When given: lateral mode follows its auto-tuning, and returned lateral results are recorded in it. */
+  evaluator?: LateralEvaluator;
+  /** Clock for the lateral recency decay (epoch ms); default Date.now(). */
+  now?: number;
+  /** Scope of associative hops (same session preferred); absent = no preference. */
+  sessionOf?: (id: MemoryId) => string | undefined;
+  /** Overrides of DEFAULT_RANKING (ablations, tuning). */
+  ranking?: Partial<RankingConfig>;
+  /** Similarity warnings (NaN in a stored vector...); default: ignored. */
+  warn?: (message: string) => void;
+}
+
+export interface PipelineQuery {
+  text: string;
+  features: SpaceFeatures; // E1 = the query vector
+  /**
+   * @deprecated Query tags travel as the recall option `queryTags` (their one route). Kept only
+   * until the engine protocol passes them there; runPipeline folds them in when the options
+   * carry no `queryTags`.
+   */
+  tags?: string[];
+}
+
+export interface PipelineResult extends RecallResult {
+  spaces: {
+    sims: Partial<Record<SpaceId, number>>;
+    relevance: ReturnType<typeof relevanceScore>;
+    relevant: boolean;
+    highlyRelevant: boolean;
+  };
+  /** The fused hybrid score before the space blend (0 when only a space found it). */
+  hybridScore: number;
+}
