@@ -185,7 +185,7 @@ export class EngineCore {
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
-    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features, tags: q.tags }, input);
+    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features }, input);
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;

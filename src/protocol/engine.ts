@@ -63,8 +63,6 @@ export interface EngineStats {
 export interface EngineRecallQuery {
   text: string;
   features: SerializedFeatures;
-  /** Explicit query tags for lateral overlap (else derived from the top results). */
-  tags?: string[];
   /** The divergence window ends here (epoch ms; default: the engine's clock). */
   now?: number;
   /** The asking tab's session: the divergence window prefers it (default: none). */

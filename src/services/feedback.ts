@@ -2,9 +2,8 @@
 // engine's feedback state and lateral evaluator, whose new state is saved. Returns data (the
 // stored row, whether the memory was a lateral result); the UI words the confirmation.
 
-import { AppError, MESSAGES } from '../core/errors';
-import { validateValence, type LateralStatus } from '../core/recall';
-import { MAX_REASON_LENGTH } from '../core/recall/feedback';
+import { AppError } from '../core/errors';
+import { validateFeedbackReason, validateValence, type LateralStatus } from '../core/recall';
 import type { MemoryId, RetrievalMode } from '../core/types';
 import { addFeedbackRow, putSetting } from '../db/repo';
 import type { FeedbackRow } from '../db/schema';
@@ -14,17 +13,6 @@ import type { ServiceContext } from './context';
 import { SETTING_KEYS } from './settings';
 import type { EngineSync } from './sync';
 import type { FeedbackInput, FeedbackOutcome } from './types';
-
-/**
- * The reason limit, checked once for every way in (recordFeedback, suppress). Until the core's
- * validateFeedbackReason lands, the limit and the wording come from the core's constant and the
- * error catalogue.
- */
-export function checkReason(reason: unknown): string | undefined {
-  if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_LENGTH))
-    throw new AppError('INVALID_OPTION', MESSAGES.tooLong('A reason', MAX_REASON_LENGTH));
-  return reason;
-}
 
 function checkId(id: unknown): MemoryId {
   if (typeof id !== 'string' || !id) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
@@ -37,7 +25,7 @@ export function validateFeedback(f: unknown): FeedbackInput {
   checkId(r.memoryId);
   if (r.kind !== 'reinforce' && r.kind !== 'suppress') throw new AppError('INVALID_OPTION', "Feedback kind must be 'reinforce' or 'suppress'.");
   if (r.valence !== undefined) validateValence(r.valence); // -100..100
-  checkReason(r.reason);
+  validateFeedbackReason(r.reason); // the one reason rule: text, at most MAX_REASON_LENGTH once trimmed
   if (r.mode !== undefined && r.mode !== 'standard' && r.mode !== 'lateral' && r.mode !== 'associative')
     throw new AppError('INVALID_OPTION', 'Unknown retrieval mode.');
   return r as unknown as FeedbackInput;
@@ -107,7 +95,7 @@ export function createFeedback(ctx: ServiceContext, engine: EngineClient, sync: 
     /** suppress(id, reason): demoted (x0.2) and never lateral or associative again until a positive reinforcement. */
     async suppress(id: MemoryId, reason?: string): Promise<FeedbackOutcome> {
       checkId(id);
-      const why = checkReason(reason)?.trim() || undefined;
+      const why = validateFeedbackReason(reason);
       return store({ memoryId: id, kind: 'suppress', ...(why ? { reason: why } : {}) });
     },
 

@@ -50,7 +50,7 @@ export function isShownHit(h: ScoredHit): boolean {
   return h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || (h.why.cosine > 0 && h.score > 0);
 }
 
-/** Query tags take one route: normalised here, handed to the engine as the query's tags. */
+/** Query tags take one route: a RecallQuery's tags or the option, normalised here, handed to the engine as the `queryTags` option. */
 function queryTagsOf(q: RecallQuery, options: RecallOptionsInput): string[] | undefined {
   const raw = options.queryTags ?? q.tags; // explicit options win, as they did in the pipeline
   if (raw === undefined || raw === null) return undefined;
@@ -93,8 +93,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       if (options === null || typeof options !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
       const tags = queryTagsOf(q, options);
-      const { queryTags: _routed, ...rest } = options;
-      resolveRecallOptions({ ...(await readRecallDefaults(db)), ...rest }); // refuse bad options before any work
+      const { queryTags: _routed, ...others } = options;
+      const asked: RecallOptionsInput = tags ? { ...others, queryTags: tags } : others;
+      resolveRecallOptions({ ...(await readRecallDefaults(db)), ...asked }); // refuse bad options before any work
       aborted(signal);
       if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
       session.touch();
@@ -103,8 +104,8 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       stored.checkQuery(features);
       const at = ctx.now();
       const outcome = await engine.recall(
-        { text: q.text, features, ...(tags ? { tags } : {}), now: at, sessionId: session.idAt(at) },
-        rest,
+        { text: q.text, features, now: at, sessionId: session.idAt(at) },
+        asked,
         signal,
       );
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)

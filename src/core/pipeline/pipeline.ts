@@ -40,20 +40,16 @@ import type { PipelineContext, PipelineQuery, PipelineResult } from './types';
 
 const noop = () => {};
 
-/**
- * The validated options of one call. Query tags have one route, the `queryTags` option; the
- * deprecated `q.tags` is folded into it only when the options carry none.
- */
-export function pipelineOptions(q: PipelineQuery, options: Partial<RecallOptions> | RecallOptionsInput = {}): RecallOptions {
-  const withTags = q.tags && !('queryTags' in options) ? { queryTags: q.tags, ...options } : options;
+/** The validated options of one call (query tags have one route: the `queryTags` option). */
+export function pipelineOptions(options: Partial<RecallOptions> | RecallOptionsInput = {}): RecallOptions {
   // resolved options (a builder's output) carry the derived semanticWeight: resolve them again without it
-  const { semanticWeight: _derived, ...input } = withTags as Partial<RecallOptions>;
+  const { semanticWeight: _derived, ...input } = options as Partial<RecallOptions>;
   return resolveRecallOptions(input as RecallOptionsInput);
 }
 
 /** The ranked, annotated results for `q`. Invalid options throw AppError('INVALID_OPTION'). */
 export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Partial<RecallOptions> | RecallOptionsInput = {}): PipelineResult[] {
-  const asked = pipelineOptions(q, options);
+  const asked = pipelineOptions(options);
   const r = resolveRanking(ctx.ranking);
   // the auto-tuning may turn lateral mode off or tighten its distance threshold
   const o = ctx.evaluator ? ctx.evaluator.apply(asked) : asked;

@@ -54,7 +54,7 @@ type Extra = Partial<Pick<LateralSource, 'feedback' | 'evaluator' | 'onLateralCh
 
 /** standardPool -> lateralPass -> grouping -> mergeAssociative, as runPipeline chains them. */
 function rank(query: string, qv: Float32Array, options: RecallOptionsInput | RecallOptions = {}, extra: Extra = {}) {
-  const asked = pipelineOptions({ text: query, features: {} }, options);
+  const asked = pipelineOptions(options);
   const o = extra.evaluator ? extra.evaluator.apply(asked) : asked;
   const scored = hitsFor(query, qv, o);
   const pool = standardPool(scored, docOf, o, extra.feedback);
@@ -147,12 +147,10 @@ describe('lateralPass (DIVERGENT)', () => {
       expect(r.map((x) => [x.id, x.mode])).toEqual([['a', 'standard']]);
     }
   });
-  it('explicit query tags replace derived ones, by either route', () => {
+  it('explicit query tags (the queryTags option, normalised) replace derived ones', () => {
     const r = rank('database', Q, { profile: 'DIVERGENT', queryTags: ['cooking'] }).results;
     expect(r.filter((x) => x.mode === 'lateral').map((x) => x.id)).toEqual(['far2']);
-    // the deprecated q.tags is folded into the one route; the option wins when both are given
-    expect(pipelineOptions({ text: 'x', features: {}, tags: ['Cooking'] }, {}).queryTags).toEqual(['cooking']);
-    expect(pipelineOptions({ text: 'x', features: {}, tags: ['cooking'] }, { queryTags: ['db'] }).queryTags).toEqual(['db']);
+    expect(pipelineOptions({ queryTags: ['Cooking'] }).queryTags).toEqual(['cooking']);
   });
   it('BALANCED never enters the lateral branch', () => {
     const spy = vi.fn();

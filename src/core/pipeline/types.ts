@@ -53,13 +53,7 @@ export interface PipelineContext {
 
 export interface PipelineQuery {
   text: string;
-  features: SpaceFeatures; // E1 = the query vector
-  /**
-   * @deprecated Query tags travel as the recall option `queryTags` (their one route). Kept only
-   * until the engine protocol passes them there; runPipeline folds them in when the options
-   * carry no `queryTags`.
-   */
-  tags?: string[];
+  features: SpaceFeatures; // E1 = the query vector; query tags travel as the option `queryTags`
 }
 
 export interface PipelineResult extends RecallResult {

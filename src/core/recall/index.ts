@@ -35,9 +35,15 @@ export {
   LUR_TIGHTEN_BELOW,
   LUR_HEALTHY_ABOVE,
   TIGHTEN_FACTOR,
+  TUNING_TABLE,
+  tuningDecision,
+  tuningRuleInEffect,
   type LateralEvaluatorState,
   type LateralStatus,
   type TuningAction,
+  type TuningDecision,
+  type TuningRuleInEffect,
+  type TuningRuleName,
 } from './evaluator';
 export {
   FeedbackState,

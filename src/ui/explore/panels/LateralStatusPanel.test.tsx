@@ -4,7 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LateralStatusPanel } from './LateralStatusPanel';
 import { LateralEvaluator, formatLateralStatus, type LateralStatus } from '../../../core/recall';
-import { tuningRuleInEffect } from '../../../core/recall/evaluator';
+import { tuningRuleInEffect } from '../../../core/recall';
 
 afterEach(cleanup);
 

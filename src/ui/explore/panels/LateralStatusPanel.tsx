@@ -5,7 +5,7 @@
 import { useId } from 'react';
 import { BASE_DEFAULTS, formatLateralStatus, type LateralStatus, type TuningAction } from '../../../core/recall';
 // The rule in effect is decided by the core (the evaluator's own table); only the words are here.
-import { tuningRuleInEffect, type TuningRuleInEffect } from '../../../core/recall/evaluator';
+import { tuningRuleInEffect, type TuningRuleInEffect } from '../../../core/recall';
 import { fixed } from './format';
 import './panels.css';
 

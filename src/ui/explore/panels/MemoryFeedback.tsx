@@ -2,9 +2,7 @@
 // MAX_REASON_LENGTH characters) one memory, with the reply or the error shown in place.
 import { useId, useState } from 'react';
 import type { MemoryId } from '../../../core/types';
-import { MESSAGES } from '../../../core/errors';
-import { formatReinforce, validateValence } from '../../../core/recall';
-import { MAX_REASON_LENGTH } from '../../../core/recall/feedback';
+import { formatReinforce, MAX_REASON_LENGTH, validateFeedbackReason, validateValence } from '../../../core/recall';
 import { parseNumberField } from './format';
 import { errorMessage } from '../../app/format';
 
@@ -67,10 +65,12 @@ export function MemoryFeedback(props: {
 
   const suppress = () => {
     if (busy) return;
-    const r = reason.trim();
-    if (r.length > MAX_REASON_LENGTH) {
+    let r: string;
+    try {
+      r = validateFeedbackReason(reason) ?? ''; // the core's one reason rule, checked before the round trip
+    } catch (e) {
       setMessage('');
-      setError(MESSAGES.tooLong('A suppression reason', MAX_REASON_LENGTH));
+      setError(errorMessage(e));
       return;
     }
     void run(async () => (await onSuppress?.(r)) || `Suppressed '${memoryId}'${r ? ` (reason: ${r})` : ''}`);

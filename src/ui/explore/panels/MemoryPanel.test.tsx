@@ -208,7 +208,7 @@ describe('MemoryPanel', () => {
     fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'x'.repeat(501) } });
     fireEvent.click(screen.getByRole('button', { name: 'Suppress' }));
     expect(onSuppress).not.toHaveBeenCalled();
-    expect(screen.getByRole('alert').textContent).toBe('A suppression reason must be text of at most 500 characters.');
+    expect(screen.getByRole('alert').textContent).toBe('A reason must be text of at most 500 characters.');
   });
 
   it('Enter on the Reinforce button reinforces', async () => {
