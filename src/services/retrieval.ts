@@ -2,8 +2,8 @@
 // search (the plain hybrid, cheap, usable while the encoder loads).
 
 import { AppError } from '../core/errors';
+import { isShownHit } from '../core/hybrid';
 import { resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
-import type { ScoredHit } from '../core/types';
 import { normaliseTags } from '../core/validate';
 import { bulkGetMemories, putSetting } from '../db/repo';
 import type { EngineClient } from '../bridge/engine-bridge';
@@ -38,16 +38,6 @@ export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 
     asOf: r.asOf as number | undefined,
     semantic: r.semantic as boolean | undefined,
   };
-}
-
-/**
- * The relevance cut of the plain search (to become a core function; until then it lives only
- * here). A dense scan returns its top candidates however dissimilar: a hit that matched no word
- * is shown only on meaning, a cosine > 0 and a fused score > 0 (min-max fusion gives 0 to the
- * weakest candidate of every list, i.e. "less like the query than everything else").
- */
-export function isShownHit(h: ScoredHit): boolean {
-  return h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || (h.why.cosine > 0 && h.score > 0);
 }
 
 /** Query tags take one route: a RecallQuery's tags or the option, normalised here, handed to the engine as the `queryTags` option. */
@@ -140,7 +130,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const vector = opts.semantic === false ? null : await embedOne(query, signal);
       aborted(signal);
       const { semantic: _semantic, ...engineOpts } = opts;
-      const hits = (await engine.search({ text: query, vector }, engineOpts, signal)).filter(isShownHit);
+      const hits = (await engine.search({ text: query, vector }, engineOpts, signal)).filter(isShownHit); // the core's relevance cut
       const rows = await bulkGetMemories(db, hits.map((h) => h.id));
       aborted(signal);
       const out: SearchResultView[] = [];
