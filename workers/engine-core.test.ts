@@ -119,6 +119,9 @@ describe('EngineCore with spaces', () => {
     expect(after.map((r) => r.id)).toEqual(['b', 'a']);
     expect(after[0].feedbackFactor).toBeCloseTo(1 + 0.5 * Math.tanh(0.5), 9);
     expect(() => core.recordFeedback({ kind: 'reinforce', id: 'a', valence: 500, at: 11 })).toThrow(AppError);
+    // a malformed event out of time order is refused too, and does not enter the log
+    expect(() => core.recordFeedback({ kind: 'reinforce', id: 'a', valence: 500, at: 1 })).toThrow(AppError);
+    expect((await core.recall(q, {})).results.map((r) => r.id)).toEqual(['b', 'a']);
   });
 
   it('lateral results feed the evaluator; its state is returned when it changes and restored by load', async () => {

@@ -267,12 +267,13 @@ export class EngineCore {
    * feedback state and the lateral evaluator. Returns whether the memory was a lateral result.
    */
   recordFeedback(event: EngineFeedbackEvent): EngineFeedbackOutcome {
-    // validate + apply; an event older than the newest one rebuilds the state from the log
-    try {
+    // an event older than the newest one (another tab's, arriving late) rebuilds the state from
+    // the log in time order; any other is validated and applied (a bad one throws, nothing kept)
+    if (this.feedback.inOrder(event)) {
       this.feedback.record(event);
       this.feedbackEvents.push(event);
-    } catch (e) {
-      if (!(e instanceof AppError) || !/time order/.test(e.message)) throw e;
+    } else {
+      new FeedbackState().record(event); // validates it alone
       this.feedbackEvents.push(event);
       this.feedback = FeedbackState.fromEvents(this.feedbackEvents);
     }

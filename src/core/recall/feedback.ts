@@ -96,6 +96,11 @@ export class FeedbackState {
     return st;
   }
 
+  /** Whether `event` can be recorded as it is: it is not older than the newest one applied. */
+  inOrder(event: Pick<FeedbackEvent, 'at'>): boolean {
+    return event.at >= this.lastAt;
+  }
+
   /** Add one live event (validated; throws AppError on bad input). Events older than the last are refused. */
   record(event: FeedbackEvent): this {
     const e = validateEvent(event);
