@@ -1,39 +1,19 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
 import { isUuidV7, uuidV7Time } from '../core/ids';
 import { MAX_EMBED_CHARS } from '../embed/types';
-import {
-  createSearchController,
-  dbStatus,
-  disposeServices,
-  initServices,
-  services,
-} from './index';
-import { createChannelEngine, createFakeEmbedder } from './testing';
+import { createSearchController, dbStatus, disposeServices, services } from './index';
+import { createChannelEngine } from '../testing/engine';
+import { createFakeEmbedder } from '../testing/encoder';
+import { codeOf } from '../testing/errors';
+import { freshDbName, initTestServices, startServices } from '../testing/services';
 import { createServices } from './create';
 import { openDb } from '../db/db';
 import type { Observable } from 'dexie';
 
-let n = 0;
-const freshName = () => `svc-test-${Date.now()}-${n++}`;
-
-async function start(dbName = freshName()) {
-  const embedder = createFakeEmbedder();
-  const engine = createChannelEngine();
-  const s = await initServices({ embedder, dbName, engine: engine.factory, sessionId: 'session-1' });
-  return { s, embedder, engine, dbName };
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (e) {
-    return e instanceof AppError ? e.code : `not AppError: ${String(e)}`;
-  }
-}
+const start = (dbName?: string) => startServices({ dbName, sessionId: 'session-1' });
 
 function first<T>(o: Observable<T>): Promise<T> {
   return new Promise((res, rej) => {
@@ -46,8 +26,6 @@ function first<T>(o: Observable<T>): Promise<T> {
     });
   });
 }
-
-afterEach(() => disposeServices());
 
 describe('addMemory / getMemory', () => {
   it('validates, stores memory + E1 vector in one go, and indexes it', async () => {
@@ -176,8 +154,7 @@ describe('update / delete / status', () => {
 
   it('lists newest first', async () => {
     let t = 1000;
-    const embedder = createFakeEmbedder();
-    await initServices({ embedder, dbName: freshName(), engine: createChannelEngine().factory, now: () => (t += 10) });
+    await startServices({ now: () => (t += 10) });
     const ids = [];
     for (const text of ['one', 'two', 'three']) ids.push((await services().addMemory({ text })).id);
     expect((await first(services().liveMemories(2))).map((m) => m.id)).toEqual([ids[2], ids[1]]);
@@ -277,11 +254,10 @@ describe('search', () => {
 
 describe('engine lifecycle', () => {
   it('initServices fills the engine from existing data; a crash reloads from the db', async () => {
-    const dbName = freshName();
-    const first = await start(dbName);
+    const first = await start();
     const a = await services().addMemory({ text: 'persistent penguin' });
     disposeServices();
-    const { engine } = await start(dbName);
+    const { engine } = await start(first.dbName);
     expect((await services().engineStats()).size).toBe(1);
     const b = await services().addMemory({ text: 'second penguin' });
     engine.crash();
@@ -294,12 +270,10 @@ describe('engine lifecycle', () => {
 
 describe('featurizeMissing after a model change', () => {
   it('after a model change, memories are keyword-only until featurizeMissing fills their vectors', async () => {
-    const dbName = freshName();
-    await start(dbName);
+    const { dbName } = await start();
     const a = await services().addMemory({ text: 'violin practice scales' });
     disposeServices();
-    const v2 = createFakeEmbedder(32, 'fake-hash/v2'); // a new model: old vectors must not be mixed in
-    await initServices({ embedder: v2, dbName, engine: createChannelEngine().factory });
+    await startServices({ dbName, model: 'fake-hash/v2' }); // a new model: old vectors must not be mixed in
     const before = await services().search('violin');
     expect(before[0].hit.why.cosine).toBe(0); // no vector in the index: lexical only
     const progress: number[] = [];
@@ -358,13 +332,8 @@ describe('database status', () => {
   });
 
   it('two overlapping initServices calls leave one live instance', async () => {
-    const dbName = freshName();
-    const e1 = createChannelEngine();
-    const e2 = createChannelEngine();
-    const [a, b] = await Promise.all([
-      initServices({ embedder: createFakeEmbedder(), dbName, engine: e1.factory }),
-      initServices({ embedder: createFakeEmbedder(), dbName, engine: e2.factory }),
-    ]);
+    const dbName = freshDbName();
+    const [{ s: a }, { s: b }] = await Promise.all([startServices({ dbName }), startServices({ dbName })]);
     expect(services()).toBe(b);
     expect(a.db.isOpen()).toBe(false); // the first was replaced and closed
     expect(b.db.isOpen()).toBe(true);
@@ -372,8 +341,8 @@ describe('database status', () => {
   });
 
   it('init checks the embedder; without one it uses the embed worker bridge', async () => {
-    expect(await codeOf(initServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
-    const s = await initServices({ dbName: freshName(), engine: createChannelEngine().factory });
+    expect(await codeOf(initTestServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
+    const s = await initTestServices({ engine: createChannelEngine().factory });
     expect(s.embedder.info()).toMatchObject({ id: 'use-lite-en/v1', dim: 512 });
     expect((await services().engineStats()).dim).toBe(512);
   });

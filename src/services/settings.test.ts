@@ -1,26 +1,17 @@
 // Persisted settings read through live queries: a save in another tab (another services
 // instance on the same database) reaches this tab's subscribers, validated as the getters read it.
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDb } from '../db/db';
 import { createServices } from './create';
-import { disposeServices, initServices, services } from './index';
-import { createChannelEngine, createFakeEmbedder } from './testing';
-
-let n = 0;
-const freshName = () => `settings-test-${Date.now()}-${n++}`;
-
-async function start() {
-  const dbName = freshName();
-  await initServices({ embedder: createFakeEmbedder(), dbName, engine: createChannelEngine().factory });
-  return { dbName };
-}
-
-afterEach(() => disposeServices());
+import { services } from './index';
+import { createFakeEmbedder } from '../testing/encoder';
+import { createChannelEngine } from '../testing/engine';
+import { startServices } from '../testing/services';
 
 describe('settings as live queries', () => {
   it('a setting saved by another tab reaches this tab: validated as the getters read it', async () => {
-    const { dbName } = await start();
+    const { dbName } = await startServices();
     const tabB = createServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory, crossTab: false });
     const seenConfig: number[] = [];
     const seenDefaults: unknown[] = [];
