@@ -140,7 +140,7 @@ describe('update / delete / status', () => {
     await services().deleteMemory(a.id);
     const row = await s.db.memories.get(a.id);
     expect(row!.deletedAt).not.toBeNull(); // a tombstone, not a removal
-    expect(await s.db.vectors.get([a.id, 'E1'])).toBeDefined();
+    expect(await s.db.vectors.get([a.id, 'E1'])).toMatchObject({ memoryId: a.id, space: 'E1', model: 'fake-hash/v1' }); // kept with it
     expect(await codeOf(services().getMemory(a.id))).toBe('NOT_FOUND');
     expect((await services().getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
     expect(await services().search('apples')).toEqual([]);
