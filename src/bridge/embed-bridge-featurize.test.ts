@@ -11,6 +11,7 @@ import { buffersOf, featurizeItems, featurizeQueryText, resourcesOrFail, RESOURC
 import type { FeaturizeItem } from '../protocol/embed';
 import { channelWorkers } from '../testing/channel-worker';
 import { createFakeEmbedder } from '../testing/encoder';
+import { gate } from '../testing/gate';
 import { createEmbedBridge } from './embed-bridge';
 
 let resources: LexicalResources;
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 
 /** Embed workers running the worker's featurize code; `calls` logs each featurize's item count. */
-function fakeWorkers(calls: number[], gate?: Promise<void>) {
+function fakeWorkers(calls: number[], held?: Promise<void>) {
   return channelWorkers(() => {
     const enc = createFakeEmbedder(8, 'use-lite-en/v1');
     return {
@@ -27,7 +28,7 @@ function fakeWorkers(calls: number[], gate?: Promise<void>) {
       embed: async (t: string[]) => enc.embed(t),
       async featurize(items: FeaturizeItem[]) {
         calls.push(items.length);
-        await gate;
+        await held;
         const out = await featurizeItems(items, enc, resources);
         return Comlink.transfer(out, buffersOf(out.map((o) => o.spaces)));
       },
@@ -60,14 +61,13 @@ describe('embed bridge featurize', () => {
   });
 
   it('an aborted featurize rejects ABORTED; bad input INVALID_OPTION', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    const bridge = createEmbedBridge({ spawn: fakeWorkers([], gate).spawn });
+    const held = gate();
+    const bridge = createEmbedBridge({ spawn: fakeWorkers([], held.opened).spawn });
     const ac = new AbortController();
     const p = bridge.featurize([{ text: 'x', createdAt: 0, sessionPosition: 0 }], ac.signal);
     ac.abort();
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
-    open();
+    held.open();
     await expect(bridge.featurize('nope' as never)).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     bridge.dispose();
   });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
 import { engineDoc, engineWorkers } from '../testing/engine';
 import { codeOf } from '../testing/errors';
+import { gate } from '../testing/gate';
 import { createEngineBridge, type EngineSnapshot } from './engine-bridge';
 
 afterEach(() => {
@@ -35,9 +36,8 @@ describe('engine bridge', () => {
   });
 
   it('a crash rejects pending calls with WORKER_CRASHED, then restarts and reloads', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { spawn, workers, searchEntered } = engineWorkers({ beforeSearch: () => gate });
+    const held = gate();
+    const { spawn, workers, searchEntered } = engineWorkers({ beforeSearch: () => held.opened });
     let snapshot: EngineSnapshot = { docs: [engineDoc('a', 'alpha', [1, 0])], dim: 2 };
     let loads = 0;
     const crashes: string[] = [];
@@ -49,7 +49,7 @@ describe('engine bridge', () => {
     expect(await codeOf(pending)).toBe('WORKER_CRASHED');
     expect(crashes).toEqual(['WORKER_CRASHED']);
     expect(workers[0].terminated).toBe(true);
-    release();
+    held.open();
     // the database changed meanwhile: the new worker is filled from it
     snapshot = { docs: [engineDoc('a', 'alpha', [1, 0]), engineDoc('b', 'beta', [0, 1])], dim: 2 };
     const hits = await engine.search({ text: 'beta', vector: null }, { topK: 1 });
@@ -60,16 +60,15 @@ describe('engine bridge', () => {
   });
 
   it('abort rejects at once with ABORTED and cancels the request in the worker', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { spawn, cores, searchEntered } = engineWorkers({ beforeSearch: () => gate });
+    const held = gate();
+    const { spawn, cores, searchEntered } = engineWorkers({ beforeSearch: () => held.opened });
     const engine = createEngineBridge({ spawn, source: async () => ({ docs: [engineDoc('a', 'alpha', null)], dim: 2 }) });
     await engine.start();
     const ac = new AbortController();
     const p = engine.search({ text: 'alpha', vector: null }, { topK: 1 }, ac.signal);
     await searchEntered; // the request is in the worker
     ac.abort();
-    release();
+    held.open();
     expect(await codeOf(p)).toBe('ABORTED');
     // the cancel reached the worker before the search ran, so it did no work
     await expect.poll(async () => (await engine.stats()).cancelled).toBe(1);

@@ -6,11 +6,8 @@ import { isUuidV7, uuidV7Time } from '../core/ids';
 import { MAX_EMBED_CHARS } from '../embed/types';
 import { createSearchController, dbStatus, disposeServices, services } from './index';
 import { createChannelEngine } from '../testing/engine';
-import { createFakeEmbedder } from '../testing/encoder';
 import { codeOf } from '../testing/errors';
-import { freshDbName, initTestServices, startServices } from '../testing/services';
-import { createServices } from './create';
-import { openDb } from '../db/db';
+import { freshDbName, initTestServices, openOtherTab, startServices } from '../testing/services';
 import type { Observable } from 'dexie';
 
 const start = (dbName?: string) => startServices({ dbName, sessionId: 'session-1' });
@@ -289,7 +286,7 @@ describe('featurizeMissing after a model change', () => {
 describe('other tabs', () => {
   it("a second tab's engine follows this tab's writes", async () => {
     const { dbName } = await start();
-    const tabB = createServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory });
+    const tabB = await openOtherTab(dbName);
     await tabB.engine.start();
     const m = await services().addMemory({ text: 'written in tab A about zebras' });
     await expect.poll(async () => (await tabB.search('zebras')).map((h) => h.memory.id)).toEqual([m.id]);
@@ -298,7 +295,6 @@ describe('other tabs', () => {
     await services().setStatus(m.id, 'active');
     await services().deleteMemory(m.id);
     await expect.poll(async () => (await tabB.engine.stats()).size).toBe(0);
-    tabB.dispose();
   });
 });
 

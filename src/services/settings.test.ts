@@ -3,12 +3,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
-import { openDb } from '../db/db';
-import { createServices } from './create';
 import { services } from './index';
-import { createFakeEmbedder } from '../testing/encoder';
-import { createChannelEngine } from '../testing/engine';
-import { startServices } from '../testing/services';
+import { openOtherTab, startServices } from '../testing/services';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -17,7 +13,7 @@ afterEach(() => {
 describe('settings as live queries', () => {
   it('a setting saved by another tab reaches this tab: validated as the getters read it', async () => {
     const { dbName } = await startServices();
-    const tabB = createServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory, crossTab: false });
+    const tabB = await openOtherTab(dbName, { crossTab: false });
     const seenConfig: number[] = [];
     const seenDefaults: unknown[] = [];
     const subs = [
@@ -39,6 +35,5 @@ describe('settings as live queries', () => {
     await tabB.resetSimilarityConfig();
     await expect.poll(() => seenConfig).toEqual([2, 5, 2]);
     for (const s of subs) s.unsubscribe();
-    tabB.dispose();
   });
 });

@@ -11,15 +11,13 @@ import { positionFeatures } from '../core/features';
 import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../core/spaces';
 import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
-import { MnemographDb, openDb } from '../db/db';
-import { createServices } from './create';
+import { MnemographDb } from '../db/db';
 import type { VectorRow } from '../db/schema';
 import { LEXICAL_ID } from '../protocol/embed';
 import { createRecallController, disposeServices, services } from './index';
-import { createFakeEmbedder, createLocalFeaturizer } from '../testing/encoder';
-import { createChannelEngine } from '../testing/engine';
+import { createFakeEmbedder } from '../testing/encoder';
 import { codeOf } from '../testing/errors';
-import { freshDbName, startServices, type TestServicesOptions } from '../testing/services';
+import { freshDbName, openOtherTab, startServices, type TestServicesOptions } from '../testing/services';
 import type { Services } from './create';
 
 /** The views of a recall (the outcome's other parts are checked where they matter). */
@@ -218,13 +216,7 @@ describe('recall', () => {
 describe('other tabs', () => {
   it("a second tab's engine follows this tab's feedback and recall defaults", async () => {
     const { dbName } = await start();
-    const embedder = createFakeEmbedder(512);
-    const tabB = createServices({
-      db: await openDb(dbName),
-      embedder,
-      featurizer: createLocalFeaturizer(embedder, resources),
-      engine: createChannelEngine().factory,
-    });
+    const tabB = await openOtherTab(dbName, { dim: 512, resources });
     await tabB.engine.start();
     const a = await services().addMemory({ text: 'picked wild blueberries' });
     const b = await services().addMemory({ text: 'picked wild raspberries' });
@@ -234,7 +226,6 @@ describe('other tabs', () => {
     await expect.poll(async () => (await tabB.recall('picked wild')).results[0]?.memory.id).toBe(b.id);
     await services().saveRecallDefaults({ topK: 1 });
     await expect.poll(async () => (await tabB.recall('picked wild')).results.length).toBe(1);
-    tabB.dispose();
   });
 });
 

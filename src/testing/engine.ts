@@ -5,6 +5,7 @@ import type { EngineDoc } from '../protocol/engine';
 import { createEngineApi, EngineCore } from '../../workers/engine-core';
 import { createEngineBridge, type EngineClient, type EngineSnapshot } from '../bridge/engine-bridge';
 import { channelWorkers, type ChannelWorkers } from './channel-worker';
+import { gate } from './gate';
 
 /** A memory as the services send it to the engine: its vector, if any, is its E1 feature. */
 export function engineDoc(id: string, text: string, vector: number[] | null = null): EngineDoc {
@@ -30,8 +31,7 @@ export interface EngineWorkers extends ChannelWorkers {
 
 /** Engine workers; `beforeSearch` runs in the worker before each search (e.g. to hold it there). */
 export function engineWorkers(hooks: { beforeSearch?: () => Promise<void> } = {}): EngineWorkers {
-  let entered!: () => void;
-  const searchEntered = new Promise<void>((r) => (entered = r));
+  const entered = gate();
   const cores: EngineCore[] = [];
   const { spawn, workers } = channelWorkers(() => {
     const core = new EngineCore();
@@ -41,14 +41,14 @@ export function engineWorkers(hooks: { beforeSearch?: () => Promise<void> } = {}
     if (beforeSearch) {
       const search = api.search;
       api.search = async (...args) => {
-        entered();
+        entered.open();
         await beforeSearch();
         return search(...args);
       };
     }
     return api;
   });
-  return { spawn, workers, cores, searchEntered };
+  return { spawn, workers, cores, searchEntered: entered.opened };
 }
 
 export interface ChannelEngine {

@@ -2,6 +2,8 @@
 // database for the whole run) and its services are disposed when it ends, pass or fail.
 import { onTestFinished } from 'vitest';
 import type { LexicalResources } from '../core/features';
+import { openDb } from '../db/db';
+import { createServices } from '../services/create';
 import { disposeServices, initServices, type InitServicesOptions, type Services } from '../services/index';
 import { createFakeEmbedder, createLocalFeaturizer } from './encoder';
 import { createChannelEngine } from './engine';
@@ -24,13 +26,26 @@ export interface TestServicesOptions extends Omit<InitServicesOptions, 'embedder
   resources?: LexicalResources;
 }
 
-/** The usual test services: the hashed embedder and the real engine over a MessageChannel. */
-export async function startServices(opts: TestServicesOptions = {}) {
-  const { dim, model, resources, ...init } = opts;
+/** What a test's services run on: the hashed embedder (with `resources`, the worker's featurizer over it) and the real engine over a MessageChannel. */
+function testDeps({ dim, model, resources }: Pick<TestServicesOptions, 'dim' | 'model' | 'resources'>) {
   const embedder = createFakeEmbedder(dim, model);
   const featurizer = resources ? createLocalFeaturizer(embedder, resources) : undefined;
-  const engine = createChannelEngine();
+  return { embedder, featurizer, engine: createChannelEngine() };
+}
+
+/** The usual test services (see testDeps), on a fresh database unless `dbName` is given. */
+export async function startServices(opts: TestServicesOptions = {}) {
+  const { dim, model, resources, ...init } = opts;
+  const { embedder, featurizer, engine } = testDeps({ dim, model, resources });
   const dbName = init.dbName ?? freshDbName();
   const s = await initTestServices({ ...init, dbName, embedder, featurizer, engine: engine.factory });
   return { s, embedder, featurizer, engine, dbName };
+}
+
+/** Another tab: its own services (see testDeps) on the database `dbName`, disposed when the test ends. */
+export async function openOtherTab(dbName: string, opts: Pick<TestServicesOptions, 'dim' | 'model' | 'resources'> & { crossTab?: boolean } = {}): Promise<Services> {
+  const { embedder, featurizer, engine } = testDeps(opts);
+  const tab = createServices({ db: await openDb(dbName), embedder, featurizer, engine: engine.factory, crossTab: opts.crossTab });
+  onTestFinished(() => tab.dispose());
+  return tab;
 }
