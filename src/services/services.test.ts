@@ -131,12 +131,14 @@ describe('quota', () => {
 
 describe('update / delete / status', () => {
   it('tombstones on delete, hides from lists and search, and restores', async () => {
-    const { s } = await start();
+    let t = 1_000;
+    const { s } = await startServices({ now: () => t });
     const a = await services().addMemory({ text: 'alpha apples' });
     const b = await services().addMemory({ text: 'beta bananas' });
+    t = 5_000;
     await services().deleteMemory(a.id);
     const row = await s.db.memories.get(a.id);
-    expect(row!.deletedAt).not.toBeNull(); // a tombstone, not a removal
+    expect(row).toMatchObject({ id: a.id, text: 'alpha apples', deletedAt: 5_000 }); // a tombstone, not a removal
     expect(await s.db.vectors.get([a.id, 'E1'])).toMatchObject({ memoryId: a.id, space: 'E1', model: 'fake-hash/v1' }); // kept with it
     expect(await codeOf(services().getMemory(a.id))).toBe('NOT_FOUND');
     expect((await services().getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
