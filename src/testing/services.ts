@@ -18,7 +18,7 @@ export function initTestServices(opts: InitServicesOptions = {}): Promise<Servic
   return initServices({ ...opts, dbName: opts.dbName ?? freshDbName() });
 }
 
-export interface TestServicesOptions extends Omit<InitServicesOptions, 'embedder' | 'featurizer' | 'engine'> {
+export interface EncoderOptions {
   /** The hashed embedder's width (default 32) and model id (default 'fake-hash/v1'). */
   dim?: number;
   model?: string;
@@ -26,8 +26,10 @@ export interface TestServicesOptions extends Omit<InitServicesOptions, 'embedder
   resources?: LexicalResources;
 }
 
+export interface TestServicesOptions extends EncoderOptions, Omit<InitServicesOptions, 'embedder' | 'featurizer' | 'engine'> {}
+
 /** What a test's services run on: the hashed embedder (with `resources`, the worker's featurizer over it) and the real engine over a MessageChannel. */
-function testDeps({ dim, model, resources }: Pick<TestServicesOptions, 'dim' | 'model' | 'resources'>) {
+function testDeps({ dim, model, resources }: EncoderOptions) {
   const embedder = createFakeEmbedder(dim, model);
   const featurizer = resources ? createLocalFeaturizer(embedder, resources) : undefined;
   return { embedder, featurizer, engine: createChannelEngine() };
@@ -43,7 +45,7 @@ export async function startServices(opts: TestServicesOptions = {}) {
 }
 
 /** Another tab: its own services (see testDeps) on the database `dbName`, disposed when the test ends. */
-export async function openOtherTab(dbName: string, opts: Pick<TestServicesOptions, 'dim' | 'model' | 'resources'> & { crossTab?: boolean } = {}): Promise<Services> {
+export async function openOtherTab(dbName: string, opts: EncoderOptions & { crossTab?: boolean } = {}): Promise<Services> {
   const { embedder, featurizer, engine } = testDeps(opts);
   const tab = createServices({ db: await openDb(dbName), embedder, featurizer, engine: engine.factory, crossTab: opts.crossTab });
   onTestFinished(() => tab.dispose());
