@@ -4,25 +4,13 @@ import { createEngineApi, EngineCore } from './engine-core';
 import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../src/core/spaces';
 import { transferable } from '../src/bridge/engine-bridge';
 import type { EngineDoc } from '../src/protocol/engine';
-
-/** A memory as the services send it: its vector is its E1 feature. */
-const doc = (id: string, text: string, vector: number[] | null = null): EngineDoc => ({
-  id,
-  text,
-  tags: [],
-  importance: 0.5,
-  createdAt: 1,
-  validFrom: 1,
-  validTo: null,
-  status: 'active',
-  ...(vector ? { features: { E1: serializeSpace('E1', new Float32Array(vector)) } } : {}),
-});
+import { engineDoc } from '../src/testing/engine';
 
 describe('EngineCore', () => {
   it('refuses work before load, then searches what was loaded', async () => {
     const core = new EngineCore();
-    expect(() => core.upsert(doc('a', 'x'))).toThrow(AppError);
-    expect(core.load([doc('a', 'red apple', [1, 0]), doc('b', 'green pear', [0, 1])], { dim: 2 })).toEqual({ size: 2 });
+    expect(() => core.upsert(engineDoc('a', 'x'))).toThrow(AppError);
+    expect(core.load([engineDoc('a', 'red apple', [1, 0]), engineDoc('b', 'green pear', [0, 1])], { dim: 2 })).toEqual({ size: 2 });
     const hits = await core.search({ text: 'pear', vector: new Float32Array([0, 1]) }, { topK: 1 });
     expect(hits.map((h) => h.id)).toEqual(['b']);
     expect(core.stats()).toMatchObject({ loaded: true, dim: 2, size: 2, searches: 1 });
@@ -30,16 +18,16 @@ describe('EngineCore', () => {
 
   it('load replaces the index; a bad doc leaves the old one in place', async () => {
     const core = new EngineCore();
-    core.load([doc('a', 'one')], { dim: 2 });
-    core.load([doc('b', 'two')], { dim: 2 });
+    core.load([engineDoc('a', 'one')], { dim: 2 });
+    core.load([engineDoc('b', 'two')], { dim: 2 });
     expect(core.stats().size).toBe(1);
-    expect(() => core.load([doc('c', 'three', [1, 2, 3])], { dim: 2 })).toThrow(AppError);
+    expect(() => core.load([engineDoc('c', 'three', [1, 2, 3])], { dim: 2 })).toThrow(AppError);
     expect((await core.search({ text: 'two', vector: null }, { topK: 5 })).map((h) => h.id)).toEqual(['b']);
   });
 
   it('a search cancelled before it runs does no work', async () => {
     const core = new EngineCore();
-    core.load([doc('a', 'alpha')], { dim: 2 });
+    core.load([engineDoc('a', 'alpha')], { dim: 2 });
     const p = core.search({ text: 'alpha', vector: null }, { topK: 1 }, 7);
     core.cancel(7); // arrives while the search yields
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
@@ -51,7 +39,7 @@ describe('EngineCore', () => {
 describe('engine api', () => {
   it('throws plain envelopes, never Error objects', async () => {
     const api = createEngineApi(new EngineCore());
-    const e = await api.upsert(doc('a', 'x')).catch((x: unknown) => x);
+    const e = await api.upsert(engineDoc('a', 'x')).catch((x: unknown) => x);
     expect(e).not.toBeInstanceOf(Error);
     expect(e).toMatchObject({ code: 'NOT_READY', message: ERROR_CATALOGUE.NOT_READY });
     expect(structuredClone(e)).toEqual(e);
@@ -70,11 +58,10 @@ describe('engine api', () => {
 
 // ---- the thirteen spaces, feedback, evaluator, settings -------------------------------------
 
-
 const sparse = (...terms: number[]) => serializeSpace('E6', sparseFromEntries(terms.map((t) => [t, 1] as [number, number])));
 
 function edoc(id: string, text: string, vector: number[], over: Partial<EngineDoc> = {}): EngineDoc {
-  const base = doc(id, text, vector);
+  const base = engineDoc(id, text, vector);
   return { ...base, sessionId: 's', suggestedTags: [], ...over, features: { ...base.features, ...over.features } };
 }
 
@@ -97,7 +84,7 @@ describe('EngineCore with spaces', () => {
     expect(a.spaces.relevance.relevantSpaces).toEqual(['E1', 'E6']);
     expect(a.spaces.highlyRelevant).toBe(false); // 2 spaces < 3
     // a status change arrives without features: the spaces stay
-    core.upsert({ ...doc('a', 'red apple'), sessionId: 's', suggestedTags: [], status: 'archived' });
+    core.upsert({ ...engineDoc('a', 'red apple'), sessionId: 's', suggestedTags: [], status: 'archived' });
     expect(core.stats().spaces).toBe(2);
     const again = await core.recall(q, { topK: 2, includeArchived: true });
     const kept = again.results.find((r) => r.id === 'a')!;

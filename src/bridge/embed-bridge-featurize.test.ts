@@ -9,25 +9,26 @@ import { deserializeFeatures } from '../core/spaces';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
 import { buffersOf, featurizeItems, featurizeQueryText, resourcesOrFail, RESOURCES_MISSING_MESSAGE } from '../../workers/featurize-core';
 import type { FeaturizeItem } from '../protocol/embed';
-import { createFakeEmbedder } from '../services/testing';
+import { channelWorkers } from '../testing/channel-worker';
+import { createFakeEmbedder } from '../testing/encoder';
+import { gate } from '../testing/gate';
 import { createEmbedBridge } from './embed-bridge';
-import type { WorkerHandle } from './worker-lifecycle';
 
 let resources: LexicalResources;
 beforeAll(async () => {
   resources = await loadNodeResources();
 });
 
-function fakeWorker(calls: number[], gate?: Promise<void>) {
-  return (): WorkerHandle => {
-    const { port1, port2 } = new MessageChannel();
+/** Embed workers running the worker's featurize code; `calls` logs each featurize's item count. */
+function fakeWorkers(calls: number[], held?: Promise<void>) {
+  return channelWorkers(() => {
     const enc = createFakeEmbedder(8, 'use-lite-en/v1');
-    const api = {
+    return {
       init: async () => enc.info(),
       embed: async (t: string[]) => enc.embed(t),
       async featurize(items: FeaturizeItem[]) {
         calls.push(items.length);
-        await gate;
+        await held;
         const out = await featurizeItems(items, enc, resources);
         return Comlink.transfer(out, buffersOf(out.map((o) => o.spaces)));
       },
@@ -38,22 +39,13 @@ function fakeWorker(calls: number[], gate?: Promise<void>) {
       cancel: () => undefined,
       info: () => enc.info(),
     };
-    Comlink.expose(api, port2 as unknown as Comlink.Endpoint);
-    return {
-      port: port1 as unknown as Comlink.Endpoint,
-      terminate: () => {
-        port1.close();
-        port2.close();
-      },
-      onCrash: () => undefined,
-    };
-  };
+  });
 }
 
 describe('embed bridge featurize', () => {
   it('splits items into chunks, keeps their order and returns readable features', async () => {
     const calls: number[] = [];
-    const bridge = createEmbedBridge({ spawn: fakeWorker(calls), featurizeChunkSize: 2 });
+    const bridge = createEmbedBridge({ spawn: fakeWorkers(calls).spawn, featurizeChunkSize: 2 });
     const items = ['one', 'two `fooBar()`', 'three', 'four', 'five'].map((text, i) => ({ text, createdAt: 1000 * i, sessionPosition: i }));
     const out = await bridge.featurize(items);
     expect(calls).toEqual([2, 2, 1]);
@@ -69,14 +61,13 @@ describe('embed bridge featurize', () => {
   });
 
   it('an aborted featurize rejects ABORTED; bad input INVALID_OPTION', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    const bridge = createEmbedBridge({ spawn: fakeWorker([], gate) });
+    const held = gate();
+    const bridge = createEmbedBridge({ spawn: fakeWorkers([], held.opened).spawn });
     const ac = new AbortController();
     const p = bridge.featurize([{ text: 'x', createdAt: 0, sessionPosition: 0 }], ac.signal);
     ac.abort();
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
-    open();
+    held.open();
     await expect(bridge.featurize('nope' as never)).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     bridge.dispose();
   });

@@ -3,48 +3,36 @@ import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
 import type { EmbedWorkerApi } from '../../workers/embed.worker';
+import { channelWorkers } from '../testing/channel-worker';
 import { createEmbedBridge } from './embed-bridge';
-import type { WorkerHandle } from './worker-lifecycle';
 
-function fakeWorker(calls: number[][], crashers: Array<(d: string) => void>) {
-  return (): WorkerHandle => {
-    const { port1, port2 } = new MessageChannel();
-    const info: EmbedderInfo = { id: 'use-lite-en/v1', name: 'x', dim: 4, backend: 'webgpu', maxInputChars: 2000 };
-    const api: Pick<EmbedWorkerApi, 'cancel' | 'info'> & {
-      init: (o: unknown, p?: (x: EmbedLoadProgress) => void) => Promise<EmbedderInfo>;
-      embed: (t: string[], id: number) => Promise<Float32Array[]>;
-    } = {
-      async init(_o, onProgress) {
-        await onProgress?.({ phase: 'fetching-model', loaded: 5, total: 10 });
-        await onProgress?.({ phase: 'warming-up', backend: 'webgpu' });
-        return info;
-      },
-      async embed(texts, requestId) {
-        calls.push([requestId, texts.length]);
-        const vs = texts.map((t) => Float32Array.of(t.length, 0, 0, 0));
-        return Comlink.transfer(vs, vs.map((v) => v.buffer));
-      },
-      cancel: () => undefined,
-      info: () => info,
-    };
-    Comlink.expose(api, port2 as unknown as Comlink.Endpoint);
-    let crash: (d: string) => void = () => undefined;
-    crashers.push((d) => crash(d));
-    return {
-      port: port1 as unknown as Comlink.Endpoint,
-      terminate: () => {
-        port1.close();
-        port2.close();
-      },
-      onCrash: (cb) => (crash = cb),
-    };
+/** Embed workers whose encoder gives each text the vector [its length, 0, 0, 0]; `calls` logs [requestId, texts]. */
+function fakeWorkers(calls: number[][] = []) {
+  const info: EmbedderInfo = { id: 'use-lite-en/v1', name: 'x', dim: 4, backend: 'webgpu', maxInputChars: 2000 };
+  const api: Pick<EmbedWorkerApi, 'cancel' | 'info'> & {
+    init: (o: unknown, p?: (x: EmbedLoadProgress) => void) => Promise<EmbedderInfo>;
+    embed: (t: string[], id: number) => Promise<Float32Array[]>;
+  } = {
+    async init(_o, onProgress) {
+      await onProgress?.({ phase: 'fetching-model', loaded: 5, total: 10 });
+      await onProgress?.({ phase: 'warming-up', backend: 'webgpu' });
+      return info;
+    },
+    async embed(texts, requestId) {
+      calls.push([requestId, texts.length]);
+      const vs = texts.map((t) => Float32Array.of(t.length, 0, 0, 0));
+      return Comlink.transfer(vs, vs.map((v) => v.buffer));
+    },
+    cancel: () => undefined,
+    info: () => info,
   };
+  return channelWorkers(() => api);
 }
 
 describe('createEmbedBridge', () => {
   it('loads lazily, replays progress, splits long inputs into chunks and keeps order', async () => {
     const calls: number[][] = [];
-    const bridge = createEmbedBridge({ spawn: fakeWorker(calls, []), chunkSize: 3 });
+    const bridge = createEmbedBridge({ spawn: fakeWorkers(calls).spawn, chunkSize: 3 });
     expect(bridge.info().backend).toBe('wasm'); // provisional until loaded
     const seen: string[] = [];
     bridge.onProgress((p) => seen.push(p.phase));
@@ -61,24 +49,24 @@ describe('createEmbedBridge', () => {
   });
 
   it('rejects WORKER_CRASHED on a crash, reports it, and reloads on the next call', async () => {
-    const crashers: Array<(d: string) => void> = [];
+    const { spawn, workers } = fakeWorkers();
     const crashed: string[] = [];
-    const bridge = createEmbedBridge({ spawn: fakeWorker([], crashers), onCrash: (e) => crashed.push(e.code) });
+    const bridge = createEmbedBridge({ spawn, onCrash: (e) => crashed.push(e.code) });
     await bridge.ready();
     const phases: string[] = [];
     bridge.onProgress((p) => phases.push(p.phase));
-    crashers[0]('gone');
+    workers[0].crash('gone');
     expect(crashed).toEqual(['WORKER_CRASHED']);
     expect(bridge.progress()?.phase).toBe('error');
     const [v] = await bridge.embed(['abc']);
     expect(v[0]).toBe(3);
-    expect(crashers).toHaveLength(2);
+    expect(workers).toHaveLength(2);
     expect(phases).toEqual(['warming-up', 'error', 'fetching-model', 'warming-up']);
     bridge.dispose();
   });
 
   it('rejects an aborted call with ABORTED and bad input with INVALID_OPTION', async () => {
-    const bridge = createEmbedBridge({ spawn: fakeWorker([], []) });
+    const bridge = createEmbedBridge({ spawn: fakeWorkers().spawn });
     const ac = new AbortController();
     ac.abort();
     await expect(bridge.embed(['x'], ac.signal)).rejects.toMatchObject({ code: 'ABORTED' });

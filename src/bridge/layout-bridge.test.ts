@@ -1,10 +1,10 @@
-import * as Comlink from 'comlink';
+// The graph's layout runner against layout workers on a MessageChannel, and without a worker.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildGraphModel } from '../ui/graph/model';
 import { radiiFor } from '../ui/graph/geometry';
-import { computeLayout, layoutRequestFor } from '../ui/graph/layout';
+import { computeLayout, layoutRequestFor, type LayoutRequest } from '../ui/graph/layout';
+import { channelWorkers } from '../testing/channel-worker';
 import { createLayoutRunner } from './layout-bridge';
-import type { WorkerHandle } from './worker-lifecycle';
 
 const model = buildGraphModel({
   query: 'q',
@@ -15,27 +15,19 @@ const model = buildGraphModel({
 });
 const req = () => layoutRequestFor(model, radiiFor(model));
 
-/** A layout worker on a MessageChannel running the real layout; `mode` makes it crash or hang. */
-function fakeWorker(mode: 'ok' | 'crash' | 'silent', made: { n: number; terminated: number }): () => WorkerHandle {
-  return () => {
-    made.n++;
-    const { port1, port2 } = new MessageChannel();
-    let crash: (detail: string) => void = () => {};
-    if (mode === 'ok') Comlink.expose({ layout: (r: Parameters<typeof computeLayout>[0]) => computeLayout(r) }, port2);
-    if (mode === 'crash') port2.onmessage = () => crash('boom');
-    return {
-      port: port1,
-      terminate: () => {
-        made.terminated++;
-        port1.close();
-        port2.close();
-      },
-      onCrash: (cb) => (crash = cb),
-    };
-  };
+/** Layout workers on a MessageChannel: 'ok' runs the real layout, 'crash' dies on a request, 'silent' never answers. */
+function fakeWorkers(mode: 'ok' | 'crash' | 'silent') {
+  return channelWorkers((worker) => {
+    if (mode === 'ok') return { layout: (r: LayoutRequest) => computeLayout(r) };
+    if (mode === 'crash') return { layout: () => worker.crash('boom') };
+    return undefined;
+  });
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 describe('createLayoutRunner', () => {
   it('lays out on the main thread where there is no Worker (Node)', async () => {
@@ -46,32 +38,37 @@ describe('createLayoutRunner', () => {
   });
 
   it('lays out in the worker when it answers, with the same positions as the main thread', async () => {
-    const made = { n: 0, terminated: 0 };
-    const runner = createLayoutRunner({ fallback: computeLayout, spawn: fakeWorker('ok', made) });
+    const { spawn, workers } = fakeWorkers('ok');
+    const runner = createLayoutRunner({ fallback: computeLayout, spawn });
     const r = await runner.run(req());
     expect(r.source).toBe('worker');
     expect([...r.positions]).toEqual([...computeLayout(req()).positions]);
     runner.dispose();
-    expect(made.terminated).toBe(1);
+    expect(workers.map((w) => w.terminated)).toEqual([true]);
   });
 
   it('falls back to the main thread when the worker crashes, and does not start it again', async () => {
-    const made = { n: 0, terminated: 0 };
+    const { spawn, workers } = fakeWorkers('crash');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const runner = createLayoutRunner({ fallback: computeLayout, spawn: fakeWorker('crash', made) });
+    const runner = createLayoutRunner({ fallback: computeLayout, spawn });
     const first = await runner.run(req());
     expect(first.source).toBe('main');
-    expect(first.positions.every(Number.isFinite)).toBe(true);
-    expect(warn).toHaveBeenCalledOnce();
+    expect([...first.positions]).toEqual([...computeLayout(req()).positions]);
     expect((await runner.run(req())).source).toBe('main');
-    expect(made.n).toBe(1); // no restart loop
+    expect(workers).toHaveLength(1); // no restart loop
+    expect(warn).toHaveBeenCalledOnce(); // the second run went straight to the main thread
   });
 
   it('falls back when the worker never answers (timeout)', async () => {
-    const made = { n: 0, terminated: 0 };
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const r = await createLayoutRunner({ fallback: computeLayout, spawn: fakeWorker('silent', made), timeoutMs: 20 }).run(req());
-    expect(r.source).toBe('main');
-    expect(made.terminated).toBe(1);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] }); // the port stays real
+    const { spawn, workers } = fakeWorkers('silent');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const run = createLayoutRunner({ fallback: computeLayout, spawn, timeoutMs: 20 }).run(req());
+    await vi.advanceTimersByTimeAsync(19);
+    expect(workers.map((w) => w.terminated)).toEqual([false]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await run).source).toBe('main');
+    expect(workers.map((w) => w.terminated)).toEqual([true]);
+    expect(warn).toHaveBeenCalledOnce();
   });
 });

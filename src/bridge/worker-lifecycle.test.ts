@@ -1,10 +1,31 @@
-// The lifecycle against a real Comlink endpoint (a MessageChannel standing in for a Worker).
-import * as Comlink from 'comlink';
-import { describe, expect, it, vi } from 'vitest';
+// The lifecycle against a real Comlink endpoint (a MessageChannel standing in for a Worker). The
+// clock is fake (timers only: the port's messages flow as they really do), so a wait, a timeout or
+// an idle shutdown happens when the test moves time on, never by sleeping.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
-import { WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
+import { channelWorkers } from '../testing/channel-worker';
+import { codeOf } from '../testing/errors';
+import { WorkerLifecycle } from './worker-lifecycle';
 
-function makeApi(log: string[]) {
+/** What the worker did, in order; `reached` resolves once an entry is logged (no polling). */
+function workerLog() {
+  const entries: string[] = [];
+  const waiting = new Map<string, () => void>();
+  return {
+    entries,
+    push(entry: string) {
+      entries.push(entry);
+      waiting.get(entry)?.();
+    },
+    reached(entry: string): Promise<void> {
+      if (entries.includes(entry)) return Promise.resolve();
+      return new Promise((r) => waiting.set(entry, r));
+    },
+  };
+}
+type WorkerLog = ReturnType<typeof workerLog>;
+
+function makeApi(log: WorkerLog) {
   const cancelled = new Set<string>();
   return {
     async echo(x: string) {
@@ -17,10 +38,13 @@ function makeApi(log: string[]) {
       log.push(cancelled.has(id) ? `${id}-cancelled` : `${id}-end`);
       return id;
     },
+    /** Marks the call; it still runs to its end (as a worker busy in a computation would). */
     cancel(id: string) {
+      log.push(`${id}-cancel`);
       cancelled.add(id);
     },
-    hang() {
+    hang(id: string) {
+      log.push(`${id}-start`);
       return new Promise<never>(() => undefined);
     },
     fail() {
@@ -34,33 +58,29 @@ function makeApi(log: string[]) {
 type Api = ReturnType<typeof makeApi>;
 
 function harness(opts: Partial<ConstructorParameters<typeof WorkerLifecycle<Api>>[0]> = {}) {
-  const log: string[] = [];
+  const log = workerLog();
   const crashes: AppError[] = [];
-  const workers: Array<{ crash: (d: string) => void; terminated: boolean }> = [];
-  const life = new WorkerLifecycle<Api>({
-    spawn: (): WorkerHandle => {
-      const { port1, port2 } = new MessageChannel();
-      Comlink.expose(makeApi(log), port2 as unknown as Comlink.Endpoint);
-      const w = { crash: (_d: string) => undefined as void, terminated: false };
-      workers.push(w);
-      return {
-        port: port1 as unknown as Comlink.Endpoint,
-        terminate: () => {
-          w.terminated = true;
-          port1.close();
-          port2.close();
-        },
-        onCrash: (cb) => (w.crash = cb),
-      };
-    },
-    timeoutMs: 1000,
-    onCrash: (e) => crashes.push(e),
-    ...opts,
-  });
+  const { spawn, workers } = channelWorkers(() => makeApi(log));
+  const life = new WorkerLifecycle<Api>({ spawn, timeoutMs: 1000, onCrash: (e) => crashes.push(e), ...opts });
   return { life, log, crashes, workers };
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`));
+/** Whether a promise has settled yet (checked after the pending callbacks ran). */
+function settledFlag(p: Promise<unknown>): () => boolean {
+  let settled = false;
+  p.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return () => settled;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('WorkerLifecycle', () => {
   it('starts lazily and runs setup once per worker', async () => {
@@ -75,24 +95,32 @@ describe('WorkerLifecycle', () => {
 
   it('runs calls one at a time in arrival order', async () => {
     const { life, log } = harness();
-    await Promise.all([life.call((r) => r.wait(30, 'a')), life.call((r) => r.echo('b')), life.call((r) => r.wait(5, 'c'))]);
-    expect(log).toEqual(['a-start', 'a-end', 'b', 'c-start', 'c-end']);
+    // run together, c (5 ms) would end before a (30 ms)
+    const all = Promise.all([life.call((r) => r.wait(30, 'a')), life.call((r) => r.echo('b')), life.call((r) => r.wait(5, 'c'))]);
+    await log.reached('a-start');
+    await vi.advanceTimersByTimeAsync(30);
+    await log.reached('c-start');
+    await vi.advanceTimersByTimeAsync(5);
+    expect(await all).toEqual(['a', 'b', 'c']);
+    expect(log.entries).toEqual(['a-start', 'a-end', 'b', 'c-start', 'c-end']);
     life.dispose();
   });
 
   it('answers an abort at once, forwards it, and keeps the slot until the worker is done', async () => {
     const { life, log } = harness();
     const ac = new AbortController();
-    // The worker's call runs long enough that the abort always lands while it runs, even on a
-    // loaded machine; we wait for it to start rather than for a fixed time.
     const a = life.call((r) => r.wait(400, 'a'), { signal: ac.signal, onAbort: (r) => void r.cancel('a') });
     const b = life.call((r) => r.echo('b'));
-    await vi.waitUntil(() => log.includes('a-start'), { timeout: 5000, interval: 2 });
+    await log.reached('a-start');
     ac.abort();
     expect(await codeOf(a)).toBe('ABORTED');
-    expect(log).toEqual(['a-start']); // rejected before the worker finished
+    expect(log.entries).toEqual(['a-start']); // rejected before the worker finished
+    await log.reached('a-cancel');
+    await vi.advanceTimersByTimeAsync(399);
+    expect(log.entries).toEqual(['a-start', 'a-cancel']); // b waits while a still runs in the worker
+    await vi.advanceTimersByTimeAsync(1);
     await b;
-    expect(log).toEqual(['a-start', 'a-cancelled', 'b']);
+    expect(log.entries).toEqual(['a-start', 'a-cancel', 'a-cancelled', 'b']);
     life.dispose();
   });
 
@@ -102,18 +130,28 @@ describe('WorkerLifecycle', () => {
     const a = life.call((r) => r.wait(20, 'a'));
     const b = life.call((r) => r.echo('b'), { signal: ac.signal });
     ac.abort();
-    expect(await codeOf(b)).toBe('ABORTED');
+    expect(await codeOf(b)).toBe('ABORTED'); // at once: the clock has not moved, a still runs
+    await log.reached('a-start');
+    await vi.advanceTimersByTimeAsync(20);
     await a;
-    expect(log).toEqual(['a-start', 'a-end']);
+    expect(await life.call((r) => r.echo('c'))).toBe('c');
+    expect(log.entries).toEqual(['a-start', 'a-end', 'c']); // b never reached the worker
     const pre = new AbortController();
     pre.abort();
-    expect(await codeOf(life.call((r) => r.echo('c'), { signal: pre.signal }))).toBe('ABORTED');
+    expect(await codeOf(life.call((r) => r.echo('d'), { signal: pre.signal }))).toBe('ABORTED');
+    expect(log.entries).toEqual(['a-start', 'a-end', 'c']);
     life.dispose();
   });
 
   it('times out a hung call, restarts the worker, and the next call works', async () => {
-    const { life, workers, crashes } = harness({ timeoutMs: 50 });
-    expect(await codeOf(life.call((r) => r.hang()))).toBe('TIMEOUT');
+    const { life, log, workers, crashes } = harness({ timeoutMs: 50 });
+    const hung = codeOf(life.call((r) => r.hang('a')));
+    const settled = settledFlag(hung);
+    await log.reached('a-start');
+    await vi.advanceTimersByTimeAsync(49);
+    expect(settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await hung).toBe('TIMEOUT');
     expect(workers[0].terminated).toBe(true);
     expect(crashes.map((e) => e.code)).toEqual(['WORKER_CRASHED']);
     expect(await life.call((r) => r.echo('x'))).toBe('x');
@@ -122,13 +160,14 @@ describe('WorkerLifecycle', () => {
   });
 
   it('on a crash rejects every pending call with WORKER_CRASHED and restarts on the next call', async () => {
-    const { life, workers, crashes } = harness({ serial: false });
-    const a = life.call((r) => r.hang());
-    const b = life.call((r) => r.hang());
-    await new Promise((r) => setTimeout(r, 10));
+    const { life, log, workers, crashes } = harness({ serial: false });
+    const a = life.call((r) => r.hang('a'));
+    const b = life.call((r) => r.hang('b'));
+    await Promise.all([log.reached('a-start'), log.reached('b-start')]); // both are in the worker
     workers[0].crash('out of memory');
     expect([await codeOf(a), await codeOf(b)]).toEqual(['WORKER_CRASHED', 'WORKER_CRASHED']);
-    expect(crashes[0].detail).toBe('out of memory');
+    expect(crashes.map((e) => [e.code, e.detail])).toEqual([['WORKER_CRASHED', 'out of memory']]);
+    expect(workers[0].terminated).toBe(true);
     expect(await life.call((r) => r.echo('again'))).toBe('again');
     expect(life.starts).toBe(2);
     life.dispose();
@@ -160,11 +199,12 @@ describe('WorkerLifecycle', () => {
   it('shuts down when idle and comes back on demand', async () => {
     const { life, workers, crashes } = harness({ idleMs: 20 });
     await life.call((r) => r.echo('a'));
+    await vi.advanceTimersByTimeAsync(19);
     expect(life.isRunning).toBe(true);
-    await new Promise((r) => setTimeout(r, 60));
+    await vi.advanceTimersByTimeAsync(1);
     expect(life.isRunning).toBe(false);
     expect(workers[0].terminated).toBe(true);
-    expect(crashes).toEqual([]);
+    expect(crashes).toEqual([]); // an idle shutdown is no crash
     await life.call((r) => r.echo('b'));
     expect(life.starts).toBe(2);
     life.dispose();

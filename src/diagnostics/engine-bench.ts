@@ -4,6 +4,7 @@
 // of the hits back. Also the worker-side time of the same searches (engine stats), so the
 // messaging overhead is visible, and the page's JS heap where Chromium exposes it.
 import { createEngineBridge, type EngineClient, type EngineDoc } from '../bridge/engine-bridge';
+import { mulberry32 } from '../core/features/hash';
 import { serializeFeatures, serializeSpace } from '../core/spaces';
 import type { WorkerHandle } from '../bridge/worker-lifecycle';
 
@@ -16,16 +17,10 @@ const WORDS = (
 ).split(' ');
 const TAGS = ['work', 'family', 'health', 'travel', 'music', 'cooking', 'garden', 'books', 'friends', 'pets', 'home', 'sport'];
 
-/** mulberry32: small, deterministic. */
+/** Deterministic numbers in [0, 1): the core's mulberry32 scaled down. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 /** A random unit vector (Gaussian components, so directions are uniform). */

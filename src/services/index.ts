@@ -37,7 +37,7 @@ export interface InitServicesOptions {
   embedder?: Embedder;
   /**
    * Computes the thirteen spaces at ingest and for queries. Default: the embedder when it can
-   * (the embed bridge does), else E1-E4 only. Tests pass createLocalFeaturizer() (testing.ts).
+   * (the embed bridge does), else E1-E4 only. Tests pass createLocalFeaturizer() (src/testing/encoder.ts).
    */
   featurizer?: SpaceFeaturizer;
   /** A session ends after this long without a capture or recall (default 30 min). */

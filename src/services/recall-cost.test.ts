@@ -1,12 +1,12 @@
 // What one recall costs: one featurize call, one engine message, one bulk read of the result
 // memories. Counted at the engine client and the encoder.
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineClient } from '../bridge/engine-bridge';
-import { disposeServices, initServices, services } from './index';
-import { createChannelEngine, createFakeEmbedder } from './testing';
-
-afterEach(() => disposeServices());
+import { services } from './index';
+import { createFakeEmbedder } from '../testing/encoder';
+import { createChannelEngine } from '../testing/engine';
+import { initTestServices } from '../testing/services';
 
 describe('recall cost', () => {
   it('one encoder call and one engine message return results, divergence, status and labels', async () => {
@@ -26,7 +26,7 @@ describe('recall cost', () => {
       });
     };
     const embedder = createFakeEmbedder();
-    await initServices({ embedder, dbName: `recall-cost-${Date.now()}`, engine: counted });
+    await initTestServices({ embedder, engine: counted });
     await services().addMemory({ text: 'lemon tart with a crisp base' });
     await services().addMemory({ text: 'lemon curd needs more zest' });
     calls.length = 0;

@@ -1,39 +1,16 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
 import { isUuidV7, uuidV7Time } from '../core/ids';
 import { MAX_EMBED_CHARS } from '../embed/types';
-import {
-  createSearchController,
-  dbStatus,
-  disposeServices,
-  initServices,
-  services,
-} from './index';
-import { createChannelEngine, createFakeEmbedder } from './testing';
-import { createServices } from './create';
-import { openDb } from '../db/db';
+import { createSearchController, dbStatus, disposeServices, services } from './index';
+import { createChannelEngine } from '../testing/engine';
+import { codeOf } from '../testing/errors';
+import { freshDbName, initTestServices, openOtherTab, startServices } from '../testing/services';
 import type { Observable } from 'dexie';
 
-let n = 0;
-const freshName = () => `svc-test-${Date.now()}-${n++}`;
-
-async function start(dbName = freshName()) {
-  const embedder = createFakeEmbedder();
-  const engine = createChannelEngine();
-  const s = await initServices({ embedder, dbName, engine: engine.factory, sessionId: 'session-1' });
-  return { s, embedder, engine, dbName };
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (e) {
-    return e instanceof AppError ? e.code : `not AppError: ${String(e)}`;
-  }
-}
+const start = (dbName?: string) => startServices({ dbName, sessionId: 'session-1' });
 
 function first<T>(o: Observable<T>): Promise<T> {
   return new Promise((res, rej) => {
@@ -46,8 +23,6 @@ function first<T>(o: Observable<T>): Promise<T> {
     });
   });
 }
-
-afterEach(() => disposeServices());
 
 describe('addMemory / getMemory', () => {
   it('validates, stores memory + E1 vector in one go, and indexes it', async () => {
@@ -156,13 +131,15 @@ describe('quota', () => {
 
 describe('update / delete / status', () => {
   it('tombstones on delete, hides from lists and search, and restores', async () => {
-    const { s } = await start();
+    let t = 1_000;
+    const { s } = await startServices({ now: () => t });
     const a = await services().addMemory({ text: 'alpha apples' });
     const b = await services().addMemory({ text: 'beta bananas' });
+    t = 5_000;
     await services().deleteMemory(a.id);
     const row = await s.db.memories.get(a.id);
-    expect(row!.deletedAt).not.toBeNull(); // a tombstone, not a removal
-    expect(await s.db.vectors.get([a.id, 'E1'])).toBeDefined();
+    expect(row).toMatchObject({ id: a.id, text: 'alpha apples', deletedAt: 5_000 }); // a tombstone, not a removal
+    expect(await s.db.vectors.get([a.id, 'E1'])).toMatchObject({ memoryId: a.id, space: 'E1', model: 'fake-hash/v1' }); // kept with it
     expect(await codeOf(services().getMemory(a.id))).toBe('NOT_FOUND');
     expect((await services().getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
     expect(await services().search('apples')).toEqual([]);
@@ -176,8 +153,7 @@ describe('update / delete / status', () => {
 
   it('lists newest first', async () => {
     let t = 1000;
-    const embedder = createFakeEmbedder();
-    await initServices({ embedder, dbName: freshName(), engine: createChannelEngine().factory, now: () => (t += 10) });
+    await startServices({ now: () => (t += 10) });
     const ids = [];
     for (const text of ['one', 'two', 'three']) ids.push((await services().addMemory({ text })).id);
     expect((await first(services().liveMemories(2))).map((m) => m.id)).toEqual([ids[2], ids[1]]);
@@ -277,11 +253,10 @@ describe('search', () => {
 
 describe('engine lifecycle', () => {
   it('initServices fills the engine from existing data; a crash reloads from the db', async () => {
-    const dbName = freshName();
-    const first = await start(dbName);
+    const first = await start();
     const a = await services().addMemory({ text: 'persistent penguin' });
     disposeServices();
-    const { engine } = await start(dbName);
+    const { engine } = await start(first.dbName);
     expect((await services().engineStats()).size).toBe(1);
     const b = await services().addMemory({ text: 'second penguin' });
     engine.crash();
@@ -294,12 +269,10 @@ describe('engine lifecycle', () => {
 
 describe('featurizeMissing after a model change', () => {
   it('after a model change, memories are keyword-only until featurizeMissing fills their vectors', async () => {
-    const dbName = freshName();
-    await start(dbName);
+    const { dbName } = await start();
     const a = await services().addMemory({ text: 'violin practice scales' });
     disposeServices();
-    const v2 = createFakeEmbedder(32, 'fake-hash/v2'); // a new model: old vectors must not be mixed in
-    await initServices({ embedder: v2, dbName, engine: createChannelEngine().factory });
+    await startServices({ dbName, model: 'fake-hash/v2' }); // a new model: old vectors must not be mixed in
     const before = await services().search('violin');
     expect(before[0].hit.why.cosine).toBe(0); // no vector in the index: lexical only
     const progress: number[] = [];
@@ -315,7 +288,7 @@ describe('featurizeMissing after a model change', () => {
 describe('other tabs', () => {
   it("a second tab's engine follows this tab's writes", async () => {
     const { dbName } = await start();
-    const tabB = createServices({ db: await openDb(dbName), embedder: createFakeEmbedder(), engine: createChannelEngine().factory });
+    const tabB = await openOtherTab(dbName);
     await tabB.engine.start();
     const m = await services().addMemory({ text: 'written in tab A about zebras' });
     await expect.poll(async () => (await tabB.search('zebras')).map((h) => h.memory.id)).toEqual([m.id]);
@@ -324,7 +297,6 @@ describe('other tabs', () => {
     await services().setStatus(m.id, 'active');
     await services().deleteMemory(m.id);
     await expect.poll(async () => (await tabB.engine.stats()).size).toBe(0);
-    tabB.dispose();
   });
 });
 
@@ -358,13 +330,8 @@ describe('database status', () => {
   });
 
   it('two overlapping initServices calls leave one live instance', async () => {
-    const dbName = freshName();
-    const e1 = createChannelEngine();
-    const e2 = createChannelEngine();
-    const [a, b] = await Promise.all([
-      initServices({ embedder: createFakeEmbedder(), dbName, engine: e1.factory }),
-      initServices({ embedder: createFakeEmbedder(), dbName, engine: e2.factory }),
-    ]);
+    const dbName = freshDbName();
+    const [{ s: a }, { s: b }] = await Promise.all([startServices({ dbName }), startServices({ dbName })]);
     expect(services()).toBe(b);
     expect(a.db.isOpen()).toBe(false); // the first was replaced and closed
     expect(b.db.isOpen()).toBe(true);
@@ -372,8 +339,8 @@ describe('database status', () => {
   });
 
   it('init checks the embedder; without one it uses the embed worker bridge', async () => {
-    expect(await codeOf(initServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
-    const s = await initServices({ dbName: freshName(), engine: createChannelEngine().factory });
+    expect(await codeOf(initTestServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
+    const s = await initTestServices({ engine: createChannelEngine().factory });
     expect(s.embedder.info()).toMatchObject({ id: 'use-lite-en/v1', dim: 512 });
     expect((await services().engineStats()).dim).toBe(512);
   });

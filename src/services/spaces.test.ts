@@ -4,24 +4,20 @@
 // (512 buckets, so unrelated texts are near-orthogonal); the lexical spaces run the worker's
 // code on the real resources from public/generated/.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
 import type { LexicalResources } from '../core/features';
 import { positionFeatures } from '../core/features';
 import { deserializeSpace, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../core/spaces';
 import type { Memory, SpaceId } from '../core/types';
 import { loadNodeResources } from '../../scripts/lib/resources-node';
-import { MnemographDb, openDb } from '../db/db';
-import { createServices } from './create';
+import { MnemographDb } from '../db/db';
 import type { VectorRow } from '../db/schema';
 import { LEXICAL_ID } from '../protocol/embed';
-import {
-  createRecallController,
-  disposeServices,
-  initServices,
-  services,
-} from './index';
-import { createChannelEngine, createFakeEmbedder, createLocalFeaturizer } from './testing';
+import { createRecallController, disposeServices, services } from './index';
+import { createFakeEmbedder } from '../testing/encoder';
+import { codeOf } from '../testing/errors';
+import { freshDbName, openOtherTab, startServices, type TestServicesOptions } from '../testing/services';
 import type { Services } from './create';
 
 /** The views of a recall (the outcome's other parts are checked where they matter). */
@@ -31,32 +27,14 @@ let resources: LexicalResources;
 beforeAll(async () => {
   resources = await loadNodeResources();
 });
-afterEach(() => disposeServices());
-
-let n = 0;
-const freshName = () => `spaces-test-${Date.now()}-${n++}`;
 const HOUR = 3_600_000;
 
-async function start(opts: { now?: () => number; dbName?: string; sessionIdleMs?: number } = {}) {
-  const embedder = createFakeEmbedder(512);
-  const featurizer = createLocalFeaturizer(embedder, resources);
-  const engine = createChannelEngine();
-  const s = await initServices({ embedder, featurizer, dbName: opts.dbName ?? freshName(), engine: engine.factory, now: opts.now, sessionIdleMs: opts.sessionIdleMs });
-  return { s, embedder, featurizer, engine };
-}
+/** Every space: the hashed embedder 512 wide and the worker's featurizer on the real resources. */
+const start = (opts: TestServicesOptions = {}) => startServices({ dim: 512, resources, ...opts });
 
 async function spacesOf(id: string): Promise<SpaceId[]> {
   const rows = await services().db.vectors.where('memoryId').equals(id).toArray();
   return rows.map((r) => r.space).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (e) {
-    return e instanceof AppError ? e.code : `not AppError: ${String(e)}`;
-  }
 }
 
 describe('ingest', () => {
@@ -134,12 +112,11 @@ describe('recall', () => {
     await services().addMemory({ text: 'Went swimming in the lake before breakfast.' });
     await services().addMemory({ text: 'Planted tomatoes and basil in the garden.' });
     const views = await recall('`parse_http_response(raw_bytes)`');
-    const hit = views.find((v) => v.memory.id === code.id)!;
-    expect(hit).toBeDefined();
+    const hit = views[0];
+    expect(hit.memory.id).toBe(code.id);
     expect(hit.result.why.bm25).toBe(0); // not one word in common
     expect(hit.result.why.matchedTerms).toEqual([]);
     expect(hit.result.spaces.sims.E7).toBeGreaterThan(0);
-    expect(views[0].memory.id).toBe(code.id);
     expect(hit.result.spaces.sims.E7!).toBeGreaterThan(views.find((v) => v.memory.id !== code.id && v.result.spaces.sims.E7 !== undefined)?.result.spaces.sims.E7 ?? 0);
   });
 
@@ -203,8 +180,7 @@ describe('recall', () => {
   });
 
   it('the evaluator and feedback survive a restart', async () => {
-    const dbName = freshName();
-    await start({ dbName });
+    const { dbName } = await start();
     const m = await services().addMemory({ text: 'alpha beta gamma', tags: ['x'] });
     await services().reinforce(m.id, 100);
     disposeServices();
@@ -239,15 +215,8 @@ describe('recall', () => {
 
 describe('other tabs', () => {
   it("a second tab's engine follows this tab's feedback and recall defaults", async () => {
-    const dbName = freshName();
-    await start({ dbName });
-    const embedder = createFakeEmbedder(512);
-    const tabB = createServices({
-      db: await openDb(dbName),
-      embedder,
-      featurizer: createLocalFeaturizer(embedder, resources),
-      engine: createChannelEngine().factory,
-    });
+    const { dbName } = await start();
+    const tabB = await openOtherTab(dbName, { dim: 512, resources });
     await tabB.engine.start();
     const a = await services().addMemory({ text: 'picked wild blueberries' });
     const b = await services().addMemory({ text: 'picked wild raspberries' });
@@ -257,13 +226,12 @@ describe('other tabs', () => {
     await expect.poll(async () => (await tabB.recall('picked wild')).results[0]?.memory.id).toBe(b.id);
     await services().saveRecallDefaults({ topK: 1 });
     await expect.poll(async () => (await tabB.recall('picked wild')).results.length).toBe(1);
-    tabB.dispose();
   });
 });
 
 describe('upgrade and backfill', () => {
   it('v2 memories (E1 only) load, are found by words and E1, and featurizeMissing fills every space', async () => {
-    const dbName = freshName();
+    const dbName = freshDbName();
     const v2 = new MnemographDb(dbName, { upTo: 2 });
     await v2.open();
     const embedder = createFakeEmbedder(512);
@@ -283,11 +251,11 @@ describe('upgrade and backfill', () => {
     expect((await s.engine.stats()).size).toBe(2);
     expect((await s.engine.stats()).spaces).toBe(1); // old-1's E1 only
     expect((await recall('oat milk'))[0].result).toMatchObject({ id: 'old-2', feedbackFactor: 1 + 0.5 * Math.tanh(100 / 200) });
-    const calls = featurizer.calls;
+    const calls = featurizer!.calls;
     const progress: number[] = [];
     expect(await services().featurizeMissing({ batchSize: 1, onProgress: (p) => progress.push(p.embedded) })).toBe(2);
     expect(progress).toEqual([1, 2]);
-    expect(featurizer.calls).toBe(calls + 2);
+    expect(featurizer!.calls).toBe(calls + 2);
     expect(await spacesOf('old-1')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6', 'E7', 'E9']));
     expect(await spacesOf('old-2')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6']));
     // E4 from the order within the old session: old-2 is second
@@ -305,12 +273,10 @@ describe('upgrade and backfill', () => {
 
 describe('model change', () => {
   it('memories keep their lexical spaces until featurizeMissing brings the new encoder spaces', async () => {
-    const dbName = freshName();
-    await start({ dbName });
+    const { dbName } = await start();
     const m = await services().addMemory({ text: 'Repaired the bicycle chain with a new master link' });
     disposeServices();
-    const v2 = createFakeEmbedder(512, 'fake-hash/v2');
-    await initServices({ embedder: v2, featurizer: createLocalFeaturizer(v2, resources), dbName, engine: createChannelEngine().factory });
+    await start({ dbName, model: 'fake-hash/v2' });
     const before = (await recall('bicycle chain master link')).find((x) => x.memory.id === m.id)!;
     expect(before.result.spaces.sims.E1).toBeUndefined(); // the old encoder's vector is not mixed in
     expect(before.result.spaces.sims.E6).toBeGreaterThan(0.5);

@@ -1,23 +1,11 @@
-// Test doubles for the services: a deterministic hashed-bag-of-words embedder and an engine
-// "worker" on a MessageChannel running the real engine API (so Comlink and transfer are exercised).
+// Test doubles for the encoder: a deterministic hashed-bag-of-words embedder, and the embed
+// worker's featurizer run in-process over it.
 
-import * as Comlink from 'comlink';
 import { AppError } from '../core/errors';
+import { fnv1a, type LexicalResources } from '../core/features';
 import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo } from '../embed/types';
-import { createEngineApi, EngineCore } from '../../workers/engine-core';
-import { createEngineBridge, type EngineClient, type EngineSnapshot, type WorkerHandle } from '../bridge/engine-bridge';
 import { LEXICAL_ID, type FeaturizeItem, type SpaceFeaturizer } from '../protocol/embed';
 import { featurizeItems, featurizeQueryText } from '../../workers/featurize-core';
-import type { LexicalResources } from '../core/features';
-
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 export interface FakeEmbedder extends Embedder {
   /** Texts passed to embed(), in order. */
@@ -51,41 +39,6 @@ export function createFakeEmbedder(dim = 32, id = 'fake-hash/v1'): FakeEmbedder 
     },
   };
   return e;
-}
-
-export interface ChannelEngine {
-  factory: (source: () => Promise<EngineSnapshot>) => EngineClient;
-  cores: EngineCore[];
-  /** Simulates the newest worker dying. */
-  crash(): void;
-}
-
-export function createChannelEngine(): ChannelEngine {
-  const cores: EngineCore[] = [];
-  let crashNewest: (d: string) => void = () => undefined;
-  const spawn = (): WorkerHandle => {
-    const { port1, port2 } = new MessageChannel();
-    const core = new EngineCore();
-    cores.push(core);
-    Comlink.expose(createEngineApi(core), port2 as unknown as Comlink.Endpoint);
-    let onCrash: (d: string) => void = () => undefined;
-    crashNewest = (d) => onCrash(d);
-    return {
-      port: port1 as unknown as Comlink.Endpoint,
-      terminate: () => {
-        port1.close();
-        port2.close();
-      },
-      onCrash: (cb) => {
-        onCrash = cb;
-      },
-    };
-  };
-  return {
-    factory: (source) => createEngineBridge({ source, spawn }),
-    cores,
-    crash: () => crashNewest('simulated crash'),
-  };
 }
 
 /**
