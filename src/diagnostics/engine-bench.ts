@@ -4,7 +4,7 @@
 // of the hits back. Also the worker-side time of the same searches (engine stats), so the
 // messaging overhead is visible, and the page's JS heap where Chromium exposes it.
 import { createEngineBridge, type EngineClient, type EngineDoc } from '../bridge/engine-bridge';
-import { mulberry32 } from '../core/features/hash';
+import { seededUniform } from '../core/features/hash';
 import { serializeFeatures, serializeSpace } from '../core/spaces';
 import type { WorkerHandle } from '../bridge/worker-lifecycle';
 
@@ -17,11 +17,8 @@ const WORDS = (
 ).split(' ');
 const TAGS = ['work', 'family', 'health', 'travel', 'music', 'cooking', 'garden', 'books', 'friends', 'pets', 'home', 'sport'];
 
-/** Deterministic numbers in [0, 1): the core's mulberry32 scaled down. */
-export function seededRandom(seed: number): () => number {
-  const next = mulberry32(seed);
-  return () => next() / 4294967296;
-}
+/** Deterministic numbers in [0, 1): the core's seeded generator. */
+export const seededRandom = seededUniform;
 
 /** A random unit vector (Gaussian components, so directions are uniform). */
 export function randomUnitVector(rand: () => number, dim = ENGINE_BENCH_DIM): Float32Array {

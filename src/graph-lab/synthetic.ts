@@ -1,24 +1,14 @@
 // Synthetic recall results for the graph lab: deterministic (seeded), sized to about n nodes.
 import type { GraphModelInput, RecallResultInput } from '../ui/graph/model';
+import { seededUniform } from '../core/features';
 
 const A = ['Postgres', 'B-tree', 'Cache', 'Kafka', 'React', 'Garden', 'Sourdough', 'Marathon', 'Tax', 'Piano', 'Rust', 'Kernel', 'Budget', 'Trip', 'Sleep', 'Chess'];
 const B = ['index tuning', 'eviction policy', 'layout notes', 'retry storms', 'render loop', 'soil test', 'starter feeding', 'training plan', 'receipts', 'practice log', 'borrow checker', 'scheduler', 'review', 'packing list', 'tracking', 'openings'];
 const C = ['from March', 'meeting', 'idea', 'follow-up', 'checklist', 'lesson', 'draft', 'summary'];
 const TAGS = ['db', 'perf', 'fs', 'os', 'ui', 'home', 'food', 'health', 'money', 'music', 'travel', 'work', 'learning', 'family'];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function syntheticInput(n: number, opts: { seed?: number; showTags?: boolean; divergence?: boolean } = {}): GraphModelInput {
-  const rand = rng(opts.seed ?? 42);
+  const rand = seededUniform(opts.seed ?? 42); // the same mulberry32 sequence as before
   const pick = <T,>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
   const label = () => `${pick(A)} ${pick(B)} ${pick(C)}`;
   const tags = () => [...new Set([pick(TAGS), pick(TAGS)])].slice(0, 1 + Math.floor(rand() * 2));

@@ -22,6 +22,12 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** Deterministic numbers in [0, 1) from a seed: mulberry32 scaled down (synthetic data, benches). */
+export function seededUniform(seed: number): () => number {
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
+}
+
 /** Term id of a feature string within a namespace, so E6 "run" and E7 "run" never collide by design. */
 export function termId(namespace: string, term: string): number {
   return fnv1a(term, fnv1a(namespace));

@@ -1,6 +1,6 @@
 // Pure featurizers of the thirteen spaces: text (and times, positions, lexical tables) in,
 // per-space vectors out. Encoder-dependent spaces (E1, E5, E10) only get their inputs here.
-export { fnv1a, mulberry32, termId } from './hash';
+export { fnv1a, mulberry32, seededUniform, termId } from './hash';
 export {
   RESOURCES_VERSION,
   WORD_VECTORS_FILE,
