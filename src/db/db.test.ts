@@ -3,6 +3,7 @@ import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
 import { DB_VERSION, type MemoryRow } from './schema';
+import { freshDbName } from '../testing/db';
 import { MnemographDb, openDb } from './db';
 import { insertMemory, liveMemoryCountQuery, loadLiveFeatures, tombstoneMemory } from './repo';
 import { packSpace } from './vectors';
@@ -18,8 +19,7 @@ const legacyE1 = (memoryId: string, floats: number[], model: string): VectorRow 
 const e1Of = (r: VectorRow | undefined): number[] => (r?.dtype === 'space' ? Array.from(deserializeSpace('E1', r.data) as Float32Array) : []);
 import { isQuotaError, storageError } from './errors';
 
-let n = 0;
-const fresh = () => `db-test-${Date.now()}-${n++}`;
+const fresh = freshDbName;
 
 function row(id: string, over: Partial<MemoryRow> = {}): MemoryRow {
   return {

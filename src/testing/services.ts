@@ -8,9 +8,9 @@ import { disposeServices, initServices, type InitServicesOptions, type Services 
 import { createFakeEmbedder, createLocalFeaturizer } from './encoder';
 import { createChannelEngine } from './engine';
 
-let n = 0;
-/** A database name no other test has used in this run. */
-export const freshDbName = (): string => `test-${Date.now()}-${n++}`;
+import { freshDbName } from './db';
+
+export { freshDbName };
 
 /** initServices on a fresh database (unless `dbName` is given), disposed when the test ends. */
 export function initTestServices(opts: InitServicesOptions = {}): Promise<Services> {
