@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LateralEvaluator, formatReinforce } from './evaluator';
+import { LateralEvaluator, TUNING_ACTIONS, formatReinforce } from './evaluator';
 import { resolveRecallOptions } from './options';
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -131,6 +131,15 @@ describe('persistence', () => {
     expect(back.threshold).toBeCloseTo(1.32, 12);
     expect(back.wasLateral('a3')).toBe(true);
     expect(back.status()).toEqual(e.status());
+  });
+
+  it('reloads the state after every action auto-tuning can take, "no feedback yet" included', () => {
+    const e = new LateralEvaluator({ evaluationWindow: 5 });
+    expect(e.recordReturned(ids('q', 5))).toBe('no-feedback');
+    const back = LateralEvaluator.fromJSON(JSON.parse(JSON.stringify(e)));
+    expect(back.status()).toEqual(e.status());
+    expect(back.status().samples).toBe(5); // the counts survive a reload instead of starting afresh
+    for (const lastAction of TUNING_ACTIONS) expect(LateralEvaluator.fromJSON({ ...e.toJSON(), lastAction }).toJSON().lastAction).toBe(lastAction);
   });
 
   it('refuses a corrupt saved state with INVALID_CONFIG', () => {

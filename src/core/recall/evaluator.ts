@@ -31,7 +31,9 @@ export const MAX_THRESHOLD = 2;
 /** Lateral occurrences remembered to answer "was this a lateral result?". */
 export const RECENT_LATERAL_CAP = 500;
 
-export type TuningAction = 'none' | 'no-feedback' | 'disable' | 'tighten' | 'healthy' | 'steady';
+/** Every action auto-tuning can record; the saved state is checked against this same list. */
+export const TUNING_ACTIONS = ['none', 'no-feedback', 'disable', 'tighten', 'healthy', 'steady'] as const;
+export type TuningAction = (typeof TUNING_ACTIONS)[number];
 
 /** Seed 000's auto-tuning table as data: the LUR bounds of each row and the tightening factor. */
 export const TUNING_TABLE = {
@@ -298,8 +300,9 @@ function parseState(raw: unknown): LateralEvaluatorState {
     return v;
   };
   if (typeof o.enabled !== 'boolean') throw bad('enabled must be true or false');
-  const actions: TuningAction[] = ['none', 'disable', 'tighten', 'healthy', 'steady'];
-  if (!actions.includes(o.lastAction as TuningAction)) throw bad(`lastAction = ${String(o.lastAction)}`);
+  // one list for what evaluate() writes and what a load accepts ('no-feedback' was once missing
+  // here, so every state saved after an evaluation without feedback was thrown away on reload)
+  if (!(TUNING_ACTIONS as readonly unknown[]).includes(o.lastAction)) throw bad(`lastAction = ${String(o.lastAction)}`);
   if (!Array.isArray(o.recent)) throw bad('recent must be a list');
   const recent: RecentEntry[] = o.recent.slice(-RECENT_LATERAL_CAP).map((e) => {
     const r = e as Record<string, unknown>;
