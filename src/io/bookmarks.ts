@@ -3,7 +3,7 @@
 // ADD_DATE as the creation time, and the folders it sits in as tags. Read with the tolerant
 // tokenizer (no DOMParser in a worker); scripts are skipped, javascript: / data: URLs dropped.
 
-import { MAX_SOURCE_LENGTH, MAX_TAGS } from '../core/validate';
+import { MAX_SOURCE_LENGTH, MAX_TAGS, normaliseTag } from '../core/validate';
 import { cleanSource } from './draft';
 import { tokenizeHtml } from './html-tokens';
 import { admit, guard, problem, type ImportResult } from './result';
@@ -39,7 +39,7 @@ export function importBookmarks(input: string | Uint8Array, opts: BookmarkOption
   return guard({ file }, (out) => {
     const { text, invalidUtf8 } = decodeText(input);
     if (invalidUtf8) out.errors.push(problem({ file }, INVALID_UTF8_NOTE, 'note'));
-    if (!/<a\s/i.test(text.slice(0, 1 << 20)) && !/NETSCAPE-Bookmark-file/i.test(text.slice(0, 4096))) {
+    if (!/<a\s/i.test(text) && !/NETSCAPE-Bookmark-file/i.test(text.slice(0, 4096))) {
       out.errors.push(problem({ file }, 'This file is not a browser bookmarks export (no links found). Nothing was imported.'));
       return;
     }
@@ -78,7 +78,8 @@ export function importBookmarks(input: string | Uint8Array, opts: BookmarkOption
         if (d === null) out.errors.push(problem(where, 'ADD_DATE is not a date from year 1 to 9999; the import time is used.', 'note'));
         else createdAt = d;
       }
-      const tags = [...(opts.tags ?? []), ...folders.filter((f): f is string => !!f), ...p.tags];
+      const names = [...(opts.tags ?? []), ...folders.filter((f): f is string => !!f), ...p.tags].map(normaliseTag).filter(Boolean);
+      const tags = [...new Set(names)];
       if (!body) {
         out.errors.push(problem(where, dangerous ? 'A script link with no title was skipped.' : 'A bookmark with no title and no URL was skipped.'));
         return;
