@@ -40,3 +40,26 @@ describe('base64 and lines', () => {
     expect(lineAt('a\nb\nc', 0)).toBe(1);
   });
 });
+
+describe('base64 against the platform', () => {
+  it('matches btoa for every length 0..300', () => {
+    for (let n = 0; n <= 300; n++) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
+      expect(bytesToBase64(b)).toBe(btoa(String.fromCharCode(...b)));
+    }
+  });
+});
+
+describe('base64 decoding against the platform', () => {
+  it('matches atob for every length 0..300, and refuses padding inside', () => {
+    for (let n = 0; n <= 300; n++) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 53 + n) & 255);
+      const s = btoa(String.fromCharCode(...b));
+      expect(base64ToBytes(s)).toEqual(b);
+    }
+    expect(base64ToBytes('AA==AAAA')).toBeNull();
+    expect(base64ToBytes('A===')).toBeNull();
+    expect(base64ToBytes('ÀAAA')).toBeNull();
+    expect(base64ToBytes('')).toEqual(new Uint8Array(0));
+  });
+});
