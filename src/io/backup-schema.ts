@@ -153,5 +153,7 @@ export function describeIssues(prefix: string, issues: readonly v.BaseIssue<unkn
   const first = issues[0];
   const dot = first ? v.getDotPath(first) : null;
   const path = dot ? `${prefix}.${dot}` : prefix;
-  return { path, message: `${path}: ${first?.message ?? 'invalid'}` };
+  // valibot quotes the value it received; a hostile 5 MB string must not become the message.
+  const said = first?.message ?? 'invalid';
+  return { path, message: `${path}: ${said.length > 200 ? `${said.slice(0, 200)}…` : said}` };
 }

@@ -98,6 +98,18 @@ describe('parseBackup over hostile rows', () => {
   });
 });
 
+describe('huge fields', () => {
+  it('a 5 MB memory text round-trips whole; a 5 MB id is refused by its row', () => {
+    const big: Memory = { id: 'm1', text: 'x'.repeat(5_000_000), tags: [], suggestedTags: [], importance: 0.5, createdAt: T0, updatedAt: T0, validFrom: T0, validTo: null, sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false };
+    const doc = buildBackup({ memories: [big, { ...big, id: 'y'.repeat(5_000_000) }], feedback: [], settings: [] }, { app: APP, now: T0 });
+    const res = parseBackup(serializeBackup(doc));
+    expect(res.items.memories).toEqual([big]);
+    expect(res.errors.map((e) => e.path)).toEqual(['memories[1].id']);
+    const status = parseBackup(serializeBackup({ ...doc, memories: [{ ...big, status: 'z'.repeat(1e6) as never }] }));
+    expect(status.errors[0].message.length).toBeLessThan(300);
+  });
+});
+
 describe('readEnvelope over garbage', () => {
   it('refuses with IMPORT_INVALID and nothing else', () => {
     const env = fc.record({

@@ -199,4 +199,10 @@ describe('ChatGPT', () => {
     const res = holdsInvariants(() => importChatGpt('['.repeat(100_000) + ']'.repeat(100_000)));
     expect(res.items).toEqual([]);
   });
+  it('takes a 5 MB question whole', () => {
+    const mapping = { q: { parent: null, message: { author: { role: 'user' }, content: { parts: [HUGE] } } } };
+    const r = holdsInvariants(() => importChatGpt(JSON.stringify([{ id: 'c', title: HUGE, mapping }])));
+    expect(r.items[0].draft.text).toHaveLength(5_000_000 + 'You: '.length);
+    expect(r.items[0].draft.source).toHaveLength('ChatGPT: '.length + 200);
+  });
 });
