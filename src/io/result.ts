@@ -82,7 +82,11 @@ export function guard(where: Where, run: (out: ImportResult) => void): ImportRes
     run(out);
   } catch (e) {
     const err = toAppError(e, 'IMPORT_INVALID');
-    out.errors.push(problem(where, err.code === 'IMPORT_INVALID' && err.detail ? `${err.message} (${err.detail})` : err.message));
+    const why = err.detail ?? err.message;
+    const message = out.items.length
+      ? `Reading stopped early (${why}); the ${out.items.length} item(s) read before that are whole and were kept.`
+      : `${err.code === 'IMPORT_INVALID' ? err.message : `${err.message} Nothing was imported.`} (${why})`;
+    out.errors.push(problem(where, message, 'skipped', err.code));
   }
   return out;
 }
