@@ -21,5 +21,6 @@ export { importPlainText, type PlainTextOptions } from './plain-text';
 export { importCsv, previewCsv, type CsvImportOptions, type CsvMapping, type CsvPreview } from './csv';
 export { importChatGpt, type ChatGptOptions } from './chatgpt';
 export { dedupeKey } from './dedupe';
+export { batches, planImport, reusableVectors, type ImportPlan, type PlannedItem } from './preview';
 export { safeUrl } from './safe-url';
 export type { ImportItem, ImportLink, ImportProblem, ImportResult, ImportSeverity, Where } from './result';
