@@ -26,8 +26,16 @@ export function cleanSource(raw: unknown, where: Where, out: ImportResult): stri
   return s;
 }
 
-/** Text for an error message: at most 40 characters of what the file held. */
+/** A value for an error message: a string quoted, anything else as written; at most 40 characters. */
 export function quote(raw: unknown): string {
-  const s = typeof raw === 'string' ? raw : JSON.stringify(raw) ?? String(raw);
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+  const cut = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+  if (typeof raw === 'string') return JSON.stringify(cut(raw));
+  if (raw === null || typeof raw !== 'object') return cut(String(raw));
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(raw);
+  } catch {
+    json = undefined; // a cycle or a BigInt: the type name says enough
+  }
+  return cut(json ?? Object.prototype.toString.call(raw));
 }

@@ -60,6 +60,14 @@ describe('importMarkdown: an Obsidian vault', () => {
     expect(byPath['Broken.md'].text).toBe('# Broken\n\nA note whose front matter is not YAML.');
   });
 
+  it('uses the default importance for one that is not a number from 0 to 1, and counts tags once normalised', () => {
+    const tags = Array.from({ length: 70 }, (_, i) => `T${i % 64} `).join(', ');
+    const r = importMarkdown([{ path: 'n.md', text: `---\nimportance: .nan\ntags: [${tags}]\n---\nbody` }]);
+    expect(r.items[0].draft.importance).toBe(0.5);
+    expect(r.items[0].draft.tags).toHaveLength(64);
+    expect(r.errors.map((e) => e.message)).toEqual(['importance: NaN is not a number from 0 to 1; the default was used.']);
+  });
+
   it('skips a repeated path and notes a date out of range', () => {
     const r = importMarkdown([
       { path: 'a.md', text: '---\ncreated: 12000-01-01\n---\nhello' },

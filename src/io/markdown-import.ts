@@ -5,7 +5,7 @@
 // takes the file's modification time. The Markdown is kept as the person wrote it: it is text
 // here, and the UI renders it through its sanitiser.
 
-import { MAX_TAGS } from '../core/validate';
+import { MAX_TAGS, normaliseTag } from '../core/validate';
 import { cleanSource, quote } from './draft';
 import { parseFrontMatter, splitFrontMatter, type FrontMatter } from './front-matter';
 import { admit, guard, problem, type ImportLink, type ImportResult, type Where } from './result';
@@ -99,14 +99,14 @@ function importOne(f: MarkdownFile, opts: MarkdownOptions, out: ImportResult, ta
   const heading = /^#{1,6}\s/.test(body);
   if (opts.titleFromFileName !== false && !own && !heading && baseName(f.path).trim()) body = body ? `# ${baseName(f.path)}\n\n${body}` : '';
   const tags = [...(opts.tags ?? []), ...tagsFrom(fm, where, out), ...inlineTags(split.body)];
-  const unique = [...new Set(tags.map((t) => t.toLowerCase()))];
+  const unique = [...new Set(tags.map(normaliseTag).filter(Boolean))];
   if (unique.length > MAX_TAGS) out.errors.push(problem(where, `The note has more than ${MAX_TAGS} tags; the first ${MAX_TAGS} were kept.`, 'note'));
   let createdAt = dateField(fm, CREATED_KEYS, where, out);
   if (createdAt === undefined && f.mtime !== undefined) createdAt = parseDate(f.mtime) ?? undefined;
   const validFrom = dateField(fm, ['validFrom', 'valid_from'], where, out);
   const validTo = dateField(fm, ['validTo', 'valid_to'], where, out);
   let importance: unknown = fm.importance;
-  if (importance !== undefined && importance !== null && (typeof importance !== 'number' || importance < 0 || importance > 1)) {
+  if (importance !== undefined && importance !== null && (typeof importance !== 'number' || !Number.isFinite(importance) || importance < 0 || importance > 1)) {
     out.errors.push(problem(where, `importance: ${quote(importance)} is not a number from 0 to 1; the default was used.`, 'note'));
     importance = undefined;
   }
