@@ -72,3 +72,14 @@ describe('tokenizeHtml', () => {
     expect(decodeEntities('&#65;&#x1F600;&#0;&#xD800;&#x110000;&bogus;')).toBe('A😀\ufffd\ufffd\ufffd&bogus;');
   });
 });
+
+describe('importBookmarks: tag soup and long script links', () => {
+  it('keeps the title of an <A> left open, and notes a long javascript: link it drops', () => {
+    const res = importBookmarks(`<DL><DT><A HREF="https://e.org/1">Open title<DT><A HREF="javascript:${'x'.repeat(600)}">Long script</A></DL>`);
+    expect(res.items.map((i) => [i.draft.text, i.draft.source])).toEqual([
+      ['Open title', 'https://e.org/1'],
+      ['Long script', undefined],
+    ]);
+    expect(res.errors.map((e) => e.message)).toEqual(['A script or inline-data link was dropped from the source.']);
+  });
+});

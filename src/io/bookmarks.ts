@@ -57,6 +57,10 @@ export function importBookmarks(input: string | Uint8Array, opts: BookmarkOption
     };
 
     const flush = () => {
+      // An <A> or <DD> left open (tag soup) still gives what it held.
+      if (pending && collecting === 'a') pending.title = buf;
+      if (pending && collecting === 'dd') pending.description = squash(buf);
+      collecting = null;
       if (!pending) return;
       const p = pending;
       pending = null;
@@ -64,10 +68,10 @@ export function importBookmarks(input: string | Uint8Array, opts: BookmarkOption
       const title = squash(p.title);
       const dangerous = isDangerousLink(p.href);
       let body = title || (dangerous ? '' : p.href.trim());
-      let source = cleanSource(p.href.length > MAX_SOURCE_LENGTH ? undefined : p.href, where, out);
-      if (!dangerous && p.href.length > MAX_SOURCE_LENGTH) {
+      let source: string | undefined;
+      if (dangerous || p.href.length <= MAX_SOURCE_LENGTH) source = cleanSource(p.href, where, out);
+      else {
         body = body === p.href.trim() ? body : `${body}\n${p.href.trim()}`;
-        source = undefined;
         out.errors.push(problem(where, `The link is longer than ${MAX_SOURCE_LENGTH} characters; it was kept in the text instead of the source.`, 'note'));
       }
       const desc = p.description.trim();
@@ -120,24 +124,16 @@ export function importBookmarks(input: string | Uint8Array, opts: BookmarkOption
         collecting = 'dd';
         buf = '';
       } else if (t.kind === 'start' && name === 'dl') {
-        if (collecting === 'dd' && pending) pending.description = squash(buf);
         flush();
         folders.push(folderName);
         folderName = null;
-        collecting = null;
       } else if (t.kind === 'end' && name === 'dl') {
-        if (collecting === 'dd' && pending) pending.description = squash(buf);
         flush();
         folders.pop();
-        collecting = null;
       } else if (t.kind === 'start' && name === 'dt') {
-        if (collecting === 'dd' && pending) pending.description = squash(buf);
         flush();
-        collecting = null;
       }
     }
-    if (collecting === 'a' && pending) pending.title = buf;
-    if (collecting === 'dd' && pending) pending.description = squash(buf);
     flush();
   });
 }
