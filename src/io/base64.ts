@@ -24,7 +24,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
     out[o++] = ALPHABET[x >> 18];
     out[o++] = ALPHABET[(x >> 12) & 63];
     out[o++] = n - whole === 2 ? ALPHABET[(x >> 6) & 63] : PAD;
-    out[o++] = PAD;
+    out[o] = PAD;
   }
   return ascii.decode(out);
 }
