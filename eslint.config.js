@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 const CORE_FORBIDDEN = ['react', 'react-dom', 'dexie', 'dexie-react-hooks', 'comlink', 'zustand', 'd3', 'd3-*', '@tensorflow/*', '@huggingface/*', '@xenova/*', 'wink-*'];
 
 // Tests and their Node-only helpers (src/testing): free to reach across layers.
-const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'src/testing/**'];
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'src/testing/**', 'src/io/property-helpers.ts'];
 
 /** One layer per folder (docs/ARCHITECTURE.md). `src/main.tsx` only mounts the UI. */
 export const ELEMENTS = [
@@ -21,6 +21,8 @@ export const ELEMENTS = [
   { type: 'embed', pattern: 'src/embed', partialMatch: false },
   { type: 'features', pattern: 'src/features', partialMatch: false },
   { type: 'db', pattern: 'src/db', partialMatch: false },
+  // Import, export and backup formats: pure parsers and writers (run in a worker and in Node).
+  { type: 'io', pattern: 'src/io', partialMatch: false },
   // The workers' protocols: message payloads and constants both sides of a worker import.
   { type: 'protocol', pattern: 'src/protocol', partialMatch: false },
   { type: 'workers', pattern: 'workers', partialMatch: false },
@@ -54,22 +56,23 @@ export const LAYER_POLICIES = [
   { from: { element: { type: 'features' } }, allow: [el('core', 'features'), pkg('wink-*')] },
   { from: { element: { type: 'db' } }, allow: [el('core', 'db'), pkg('dexie')] },
   { from: { element: { type: 'protocol' } }, allow: el('core', 'protocol') },
+  { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
   // A worker wraps the core and the models: the embed worker runs tfjs itself.
-  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },
+  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
   // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the
   // function from the UI, so it needs the request / result types only.
   { from: { element: { type: 'bridge' } }, allow: [el('core', 'protocol', 'bridge'), contract, typesOnly('workers', 'embed'), typesOf(pure), pkg('comlink')] },
   // Services hand the UI Dexie live queries (the Observable type only; the queries are built in src/db).
-  { from: { element: { type: 'services' } }, allow: [el('core', 'db', 'protocol', 'bridge', 'services'), contract, typesOf(pkg('dexie'))] },
+  { from: { element: { type: 'services' } }, allow: [el('core', 'db', 'io', 'protocol', 'bridge', 'services'), contract, typesOf(pkg('dexie'))] },
   { from: { element: { type: 'sample' } }, allow: el('core', 'sample') },
   // The UI may use every layer below it, but a worker's implementation only by type: a worker
   // runs in its own thread, started by the bridge (or `new Worker(new URL(...))`).
   {
     from: { element: { type: 'ui' } },
     allow: [
-      el('core', 'embed', 'features', 'db', 'protocol', 'bridge', 'services', 'sample', 'ui'),
+      el('core', 'embed', 'features', 'db', 'io', 'protocol', 'bridge', 'services', 'sample', 'ui'),
       typesOnly('workers'),
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*'),
     ],
@@ -79,7 +82,7 @@ export const LAYER_POLICIES = [
   {
     from: { file: { categories: 'pure' } },
     disallow: [
-      el('embed', 'features', 'db', 'protocol', 'workers', 'bridge', 'services', 'sample', 'ui'),
+      el('embed', 'features', 'db', 'io', 'protocol', 'workers', 'bridge', 'services', 'sample', 'ui'),
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*'),
     ],
   },

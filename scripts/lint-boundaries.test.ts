@@ -73,4 +73,10 @@ describe('the layer rule', () => {
     expect(await rulesFired('src/services/fixture.ts', "export type { Observable } from 'dexie';\n")).toEqual([]);
     expect(await rulesFired('src/services/fixture.ts', "export * from '../embed/use-lite';\n")).toEqual([LAYER]);
   });
+
+  it('keeps the import / export layer pure: the core and its parsers, no storage', async () => {
+    expect(await rulesFired('src/io/fixture.ts', "export { parse } from 'valibot';\n")).toEqual([]);
+    expect(await rulesFired('src/io/fixture.ts', "export { openDb } from '../db/db';\n")).toEqual([LAYER]);
+    expect(await rulesFired('src/io/fixture.ts', "export { default } from 'dexie';\n")).toEqual([LAYER]);
+  });
 });

@@ -45,5 +45,13 @@ describe('toEnvelope and MESSAGES', () => {
   it('builds parameterised messages', () => {
     expect(MESSAGES.outOfRange('topK', 'a whole number from 1 to 200', 0)).toBe('topK must be a whole number from 1 to 200 (got 0).');
     expect(MESSAGES.tooLong('A reason', 500)).toBe('A reason must be text of at most 500 characters.');
+    expect(MESSAGES.notA('a Mnemograph backup', 'it is version 9')).toBe(
+      'This file is not a Mnemograph backup: it is version 9. Nothing was imported.',
+    );
+  });
+  it('has plain-language entries for a wrong passphrase and an unreadable import', () => {
+    expect(ERROR_CATALOGUE.WRONG_PASSPHRASE).toMatch(/passphrase is wrong/);
+    expect(ERROR_CATALOGUE.WRONG_PASSPHRASE).toMatch(/Nothing was restored/);
+    expect(new AppError('IMPORT_INVALID').message).toBe('This file could not be read for import. Nothing was imported.');
   });
 });

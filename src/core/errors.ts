@@ -22,6 +22,9 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: 'That memory no longer exists.',
   NOT_READY: 'Your memories are still loading. Try again in a moment.',
   INVALID_EMBEDDING: 'An embedding held an invalid value (NaN or Infinity).',
+  WRONG_PASSPHRASE:
+    'This backup could not be unlocked: the passphrase is wrong, or the file was changed or damaged. Nothing was restored. Check the passphrase and try again.',
+  IMPORT_INVALID: 'This file could not be read for import. Nothing was imported.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -37,6 +40,8 @@ export const MESSAGES = {
   wrongDimension: (got: number, want: number): string => `The encoder returned ${got} dimensions; expected ${want}.`,
   /** A batch call returned the wrong number of items. */
   wrongCount: (what: string, got: number, want: number): string => `Expected ${want} ${what}, got ${got}.`,
+  /** A file that is not what the import expected; `what` names the expected kind. */
+  notA: (what: string, why: string): string => `This file is not ${what}: ${why}. Nothing was imported.`,
 } as const;
 
 export interface ErrorEnvelope {
