@@ -14,5 +14,5 @@ export * from './hybrid';
 export * from './status';
 export * from './ids';
 export * from './validate';
-// The dense-vector helpers; `cosine` itself is the seed's (spaces), tested against TC-P3-06.
+// The dense-vector helpers; `cosine` itself is the spaces' cosine similarity (cosine([1,0,0], [1,0,0]) = 1).
 export { dot, dotRow, norm, normalize, isFiniteVector, unitL2Distance, cosine as cosineDense } from './vector';

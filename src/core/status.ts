@@ -1,8 +1,11 @@
 // The status gate, written once for every read path (hybrid lists, space candidates, the
 // standard pool, lateral candidates, associative hops).
 //
-// Seed rule: a deleted memory is never returned; an archived or quarantined one only when the
-// caller asked for it (includeArchived / includeQuarantined); an active one always.
+// The rule: a deleted memory is never returned; an archived or quarantined one only when the
+// caller asked for it (includeArchived / includeQuarantined); an active one always. Quarantine
+// follows the search-options design (recall leaves quarantined memories out unless asked, so a
+// person can review them); archived follows the associative-retrieval design (the default mode
+// reads active memories; explicit modes may include archived ones). Deletion is ours.
 
 import type { MemoryStatus } from './types';
 

@@ -3,7 +3,7 @@
 export type MemoryId = string;
 export type MemoryStatus = 'active' | 'quarantined' | 'archived';
 
-/** The thirteen embedding spaces of seed 002 (E1..E13). */
+/** The thirteen embedding spaces E1..E13 (SPACES in spaces/registry.ts): E2-E4 encode when, the other ten what. */
 export type SpaceId =
   | 'E1' | 'E2' | 'E3' | 'E4' | 'E5' | 'E6' | 'E7'
   | 'E8' | 'E9' | 'E10' | 'E11' | 'E12' | 'E13';

@@ -93,8 +93,9 @@ export function upgradeMemoryV1toV2(row: Record<string, unknown>, normaliseTags:
 /**
  * Version 3: the thirteen spaces. Vector rows of every space (E2..E13 serialised, dtype 'space')
  * and an index on `space`, so the backfill can find memories whose features are missing or
- * stale by reading one space's rows. Reinforcement valence moved from -1..1 to the design's
- * -100..100 (upgradeFeedbackV2toV3). Memories are unchanged: v2 memories have only an E1 row and
+ * stale by reading one space's rows. Reinforcement valence moved from -1..1 to -100..100, the
+ * scale of the lateral-retrieval design's reinforce reply ("valence=50"; upgradeFeedbackV2toV3).
+ * Memories are unchanged: v2 memories have only an E1 row and
  * are featurized by featurizeMissing() after start-up.
  */
 export const STORES_V3 = {
@@ -104,7 +105,8 @@ export const STORES_V3 = {
   feedback: 'id, memoryId, at, kind',
 } as const;
 
-/** A v2 reinforce valence was in -1..1; v3 uses -100 (strongly against) .. 100 (strongly for), the scale the feedback design asks for. Suppressions drop theirs (unused). */
+/** A v2 reinforce valence was in -1..1; v3 uses -100 (strongly against) .. 100 (strongly for), the scale of the
+ * lateral-retrieval design's reinforce reply ("valence=50"). Suppressions drop theirs (unused). */
 export function upgradeFeedbackV2toV3(row: Record<string, unknown>): void {
   if (typeof row.valence !== 'number' || !Number.isFinite(row.valence)) {
     delete row.valence;

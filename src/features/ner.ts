@@ -9,8 +9,9 @@ import { capitalisedPhrases, mergeMentions, type EntityMention } from '../core/f
 
 // Clock times ("9 am"), durations ("two hours") and relative time words are WHEN, not WHAT: as
 // entities they made "met Priya at 9 am" vs "... at 9 pm" an entity mismatch and raised a
-// divergence alert on a temporal-only difference (seed 002: time differences never alert; the
-// temporal spaces E2-E4 hold them). Calendar dates stay: "7 May 2023" names an occasion.
+// divergence alert on a temporal-only difference. Time belongs in the temporal spaces E2-E4, which
+// are left out of divergence because they encode when, not what (the thirteen-spaces design), so
+// a difference in time alone must never alert. Calendar dates stay: "7 May 2023" names an occasion.
 const KEEP = new Set(['DATE', 'MONEY', 'EMAIL', 'URL', 'HASHTAG', 'MENTION']);
 
 type Nlp = ReturnType<typeof winkNLP>;

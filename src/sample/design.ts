@@ -2,7 +2,10 @@
 // exact start of its text (unique in memories.json; sample.test.ts checks that). README.md
 // explains the same design in prose.
 
-/** Memories in clearly different domains that share one tag on purpose (seed 000, lateral retrieval). */
+/**
+ * Memories in clearly different domains that share one tag on purpose, for lateral retrieval: a memory
+ * far from the query (L2 > 1.2) that shares the query's tags is appended after the standard results.
+ */
 export interface LateralDesign {
   tag: string;
   /** A query that should find the first member directly and surface the others laterally. */
@@ -10,7 +13,10 @@ export interface LateralDesign {
   members: { domain: string; startsWith: string }[];
 }
 
-/** A prompt -> m1 -> m2 (-> m3) chain of close paraphrase neighbours (seed 004, associative recall). */
+/**
+ * A prompt -> m1 -> m2 (-> m3) chain of close paraphrase neighbours, for associative recall: from each
+ * direct hit the walk follows its nearest memories with cosine >= 0.72, up to three hops.
+ */
 export interface ChainDesign {
   query: string;
   steps: string[];

@@ -51,7 +51,10 @@ export interface SearchResultView {
 export interface FeedbackInput {
   memoryId: MemoryId;
   kind: 'reinforce' | 'suppress';
-  /** -100..100 (the seed's scale). */
+  /**
+   * -100 (strongly against) .. 100 (strongly for), the scale of the lateral-retrieval design's
+   * reinforce reply ("valence=50"); the design names no range, the bounds are ours.
+   */
   valence?: number;
   reason?: string;
   mode?: RetrievalMode;

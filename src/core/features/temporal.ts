@@ -1,5 +1,6 @@
 // E2-E4: when a memory happened. Stored for time filters and recency boosts; never used for
-// relevance or divergence (seed 002).
+// relevance or divergence: they encode when, not what, and two memories from the same hour need
+// not be about the same thing.
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -8,9 +8,10 @@ import type { PipelineContext, PipelineQuery, PipelineResult } from './types';
 const noop = () => {};
 
 /**
- * Each result with its similarity to the query in all thirteen spaces, the seed's relevanceScore,
- * `relevant` (ANY non-temporal space above its high threshold: the seed's rule), `highlyRelevant`
- * (at least three such spaces) and its fused hybrid score before the blend (0 = only a space found it).
+ * Each result with its similarity to the query in all thirteen spaces, its relevanceScore (the
+ * category-weighted mean of its margins above each space's high threshold), `relevant` (ANY
+ * non-temporal space strictly above its high threshold), `highlyRelevant` (at least three such
+ * spaces) and its fused hybrid score before the blend (0 = only a space found it).
  */
 export function annotate(ctx: PipelineContext, q: PipelineQuery, results: readonly RecallResult[], hybridHits: readonly ScoredHit[]): PipelineResult[] {
   const config = ctx.similarity ?? DEFAULT_SIMILARITY_CONFIG;

@@ -1,6 +1,7 @@
-// Stage 5, associative merge (seed 004): from each standard result, walk to its nearest memories
+// Stage 5, associative merge: from each standard result, walk to its nearest memories
 // (recall's `associate`), then keep a hop result only above a floor and up to a cap, so hops never
-// displace strong direct hits ("limit explosion").
+// displace strong direct hits (the associative-retrieval design: strict hop and beam caps limit the
+// explosion; a memory reached both directly and by a walk keeps max(direct, associative)).
 
 import { associate, type FeedbackState, type NeighbourMatrix, type RecallDoc, type RecallOptions, type RecallResult } from '../recall';
 import { isRecallable } from '../status';

@@ -16,7 +16,8 @@ const noop = () => {};
  * score = hybrid + alpha x signal + beta x relevanceScore(sims).score, where per ranking space s
  * z_s = (sim - mean_s) / sd_s over the candidates holding s (spaces on fewer than 2 candidates or
  * with sd 0 give 0), clipped to [0, zCap], and signal = sum_s w_s z_s / sum_s w_s. Clipping at 0:
- * being unusually dissimilar in one space is no evidence against relevance (the seed's ANY()).
+ * being unusually dissimilar in one space is no evidence against relevance (a memory is relevant when
+ * it is similar in ANY non-temporal space, not in all of them).
  */
 export function blendScores(
   rows: readonly { id: MemoryId; hybrid: number; sims: SpaceSims }[],

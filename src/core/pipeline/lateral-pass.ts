@@ -1,5 +1,7 @@
-// Stage 4, lateral pass (seed 000): the standard top K, plus, when lateral mode is on, memories
-// far from the query that share its tags, from one pass over every recallable memory.
+// Stage 4, lateral pass: the standard top K, plus, when lateral mode is on, up to N memories far
+// from the query (L2 > lateralDistanceThreshold) that share its tags (overlap >= lateralMinTagOverlap),
+// appended after the standard ones (the lateral-retrieval design), from one pass over every
+// recallable memory.
 
 import {
   deriveQueryTags,

@@ -2,12 +2,15 @@
 // exported function in its own file:
 //
 //   gatherCandidates  hybrid (BM25 + E1 fused, depth `ranking.depth`) ∪ SpaceIndex (E5..E13)
-//   blend             hybrid + alpha x mean_s(clip(z_s)) + beta x seed margin relevance
+//   blend             hybrid + alpha x mean_s(clip(z_s)) + beta x margin relevance (weighted
+//                     mean of max(0, sim - high threshold) over the non-temporal spaces)
 //   standardPool      status gate, profile (DEBUGGING / CRITICAL), feedback factors, floors
-//   lateralPass       standard top K [+ lateral top N] (seed 000); the evaluator counts laterals
+//   lateralPass       standard top K [+ lateral top N: far (L2 > threshold) yet sharing the
+//                     query's tags]; the evaluator counts laterals
 //   (assignGroups)    SYSTEMATIZER grouping of the direct and lateral results
 //   mergeAssociative  associative hops (assocHops; 0 = the stage does not run), floor and cap
-//   annotate          every result's sims in all thirteen spaces and the seed's relevance
+//   annotate          every result's sims in all thirteen spaces and its relevance (ANY
+//                     non-temporal space above its high threshold; the weighted margins)
 //
 // Pure and deterministic (ties break by id). See README.md for the choices and the figures.
 
@@ -86,10 +89,11 @@ export interface RecentMemory {
 }
 
 /**
- * Divergence of `current` from recent activity (seed 002 REQ-P3-04): the recent window (the
- * smaller of `recentWindowHours` and the current session; the time window alone when nothing in
- * it is from the current session), the max-over-recent similarity per non-temporal space, and
- * the recent-activity summary from the newest text. Memories without stored features are skipped.
+ * Divergence of `current` from recent activity: an alert for each non-temporal space where even
+ * its best similarity to a recent memory is below that space's low threshold. Recent = the smaller
+ * of `recentWindowHours` and the current session (the time window alone when nothing in it is from
+ * the current session); the alert carries the max-over-recent similarity and a recent-activity
+ * summary from the newest text. Memories without stored features are skipped.
  */
 export function divergenceAlerts(
   ctx: PipelineContext,

@@ -18,7 +18,10 @@ export const DEFAULT_RANKING: RankingConfig = {
   assocMaxResults: 100,
 };
 
-/** Recall options the pipeline ships with (callers override per call). Seed 004: associative hops are an optional feature, off by default. */
+/**
+ * Recall options the pipeline ships with (callers override per call). Associative hops are an
+ * optional feature, off by default (the associative-retrieval design; off leaves the output unchanged).
+ */
 export const DEFAULT_PIPELINE_OPTIONS: RecallOptionsInput = { assocHops: 0 };
 
 export function resolveRanking(patch: Partial<RankingConfig> | undefined): RankingConfig {
@@ -40,7 +43,10 @@ export function scoringSpaces(r: RankingConfig): SpaceId[] {
   return r.spaces.filter((s) => s !== 'E1' && !SPACES[s].temporal);
 }
 
-/** A space's weight in the blend: the ranking's override, else the seed's category weight; 0 when excluded. */
+/**
+ * A space's weight in the blend: the ranking's override, else its category weight (semantic 1.0,
+ * relational / structural 0.5, temporal 0); 0 when excluded.
+ */
 export function blendWeight(s: SpaceId, r: RankingConfig, config: SimilarityConfig): number {
   if (config.excluded[s]) return 0;
   return r.spaceWeights[s] ?? config.weights[s];

@@ -11,7 +11,8 @@ export interface RankingConfig {
   /** Content spaces besides E1 that find candidates and score them ([] = the hybrid alone). */
   spaces: readonly SpaceId[];
   /**
-   * Weight of each space in the blend (absent = the seed's category weight). 0 = the space still
+   * Weight of each space in the blend (absent = its category weight: semantic 1.0, relational /
+   * structural 0.5). 0 = the space still
    * finds candidates and explains results, but does not move the ranking (see README: spaces that
    * restate the hybrid's lexical evidence would count it twice).
    */
@@ -22,7 +23,7 @@ export interface RankingConfig {
   spaceCandidates: number;
   /** Weight of the z-normalised raw-similarity signal (hybrid scores lie in [0, 1]). */
   alpha: number;
-  /** Weight of the seed's margin relevance (relevanceScore: mean margin above the thresholds). */
+  /** Weight of the margin relevance (relevanceScore: category-weighted mean of max(0, sim - high threshold)). */
   beta: number;
   /** z-scores are clipped to [0, zCap] so one outlier space cannot swamp the hybrid. */
   zCap: number;

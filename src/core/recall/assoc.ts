@@ -1,15 +1,20 @@
-// Associative multi-hop retrieval (seed 004). From each direct (standard) result, walk to its
-// nearest memories by cosine, up to `assocHops` hops, `beamWidth` children per expanded node.
+// Associative multi-hop retrieval. From each direct (standard) result, walk to its nearest
+// memories by cosine, up to `assocHops` hops, `beamWidth` children per expanded node. The
+// associative-retrieval design's v1 values: at most 3 hops, beam 2 per node, a step only to a
+// neighbour with cosine >= 0.72, decay 0.8^hop, no memory visited twice; the feature is off by
+// default, and off leaves the output unchanged.
 //
 // Score blend: a child's score = parentScore * cosine(parent, child) * hopDecay * scopeFactor.
-// Applied step by step this compounds to rootScore * Π cosines * hopDecay^hop — the seed's
-// "hop_decay = 0.80 ** hop". (Multiplying by hopDecay^hop at EVERY step would compound to
-// 0.8^(1+2+..+hop), which is not what the seed's table describes.)
-// Scope: a neighbour in another session than its parent gets scopeFactor CROSS_SCOPE_PENALTY (0.9)
+// Applied step by step this compounds to rootScore * Π cosines * hopDecay^hop: the design's
+// associative score from the cosine to the parent, the parent's score and a decay of 0.8^hop.
+// (Multiplying by hopDecay^hop at EVERY step would compound to 0.8^(1+2+..+hop), which is not the
+// design's 0.8^hop.)
+// Scope (the design prefers same-scope neighbours to cross-scope ones; our scope is the session):
+// a neighbour in another session than its parent gets scopeFactor CROSS_SCOPE_PENALTY (0.9)
 // both in the beam choice (cos * 0.9) and in its score, so same-session neighbours win among near
 // equals; a clearly closer cross-session memory can still be chosen. Unknown sessions: factor 1.
-// Merge: final = max(direct, assoc) when a walk reaches a memory from the engine's wider candidate
-// pool (`pool`); such a memory is shown as 'associative' with its chain and its own explanation.
+// Merge (the design's rule): final = max(direct, assoc) when a walk reaches a memory from the
+// engine's wider candidate pool (`pool`); such a memory is shown as 'associative' with its chain and its own explanation.
 // Determinism: the frontier is processed in score desc, id asc order; a child reachable from two
 // parents on the same hop is claimed by the first (best) parent; neighbour ties break by id asc.
 // Bounds: a hop expands at most |frontier| nodes and adds at most beamWidth per node, so at most

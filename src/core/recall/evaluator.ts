@@ -1,7 +1,11 @@
-// The LateralEvaluator (seed 000): counts lateral results returned / reinforced / suppressed,
-// derives LUR, LSR, LHI, and auto-tunes lateral mode every `evaluationWindow` returns.
+// The LateralEvaluator (from the lateral-retrieval design): counts lateral results returned /
+// reinforced / suppressed, derives LUR = reinforced / returned (are laterals useful?), LSR =
+// suppressed / returned (are they noise?) and LHI = suppressed / (reinforced + suppressed) (the
+// negative share of all feedback), and every `evaluationWindow` returns auto-tunes lateral mode by
+// the design's table: LUR < 0.05 -> disable lateral mode; LUR < 0.10 -> tighten the distance
+// threshold by 10%; LUR > 0.30 -> healthy, no change.
 //
-// Reading of "tighten the distance threshold by 10%": seed 000's tuning table says a HIGHER
+// Reading of "tighten the distance threshold by 10%": the design's parameter table says a HIGHER
 // threshold means "only very distant memories qualify", i.e. fewer, stricter lateral results. So
 // tightening multiplies the threshold by 1.1 (capped at 2, the largest L2 distance between unit
 // vectors). The evaluator stores the tightening as a scale so an explicit per-call threshold is
@@ -12,8 +16,8 @@
 // counts as "reinforced"; a negative valence counts like a suppression (negative feedback).
 //
 // Silence is not evidence: with no feedback at all since the last (re-)enable, LUR is 0/returned
-// = 0 and the seed's table, read literally, would switch lateral mode off after the first window
-// for every person who simply has not clicked reinforce or suppress yet. The seed's metrics ask
+// = 0 and the table, read literally (LUR < 0.05 -> disable), would switch lateral mode off after the
+// first window for every person who simply has not clicked reinforce or suppress yet. The metrics ask
 // "are lateral results useful?", which feedback answers and silence does not, so a window with no
 // feedback changes nothing ('no-feedback'); from the first feedback on, the table applies as written.
 
@@ -35,7 +39,7 @@ export const RECENT_LATERAL_CAP = 500;
 export const TUNING_ACTIONS = ['none', 'no-feedback', 'disable', 'tighten', 'healthy', 'steady'] as const;
 export type TuningAction = (typeof TUNING_ACTIONS)[number];
 
-/** Seed 000's auto-tuning table as data: the LUR bounds of each row and the tightening factor. */
+/** The auto-tuning table as data: LUR < 0.05 disables, < 0.10 tightens (threshold x 1.1), > 0.30 is healthy. */
 export const TUNING_TABLE = {
   disableBelow: LUR_DISABLE_BELOW,
   tightenBelow: LUR_TIGHTEN_BELOW,
@@ -53,7 +57,7 @@ export function tuningDecision(c: { returned: number; reinforced: number; suppre
   if (lur < LUR_DISABLE_BELOW) return 'disable';
   if (lur < LUR_TIGHTEN_BELOW) return 'tighten';
   if (lur > LUR_HEALTHY_ABOVE) return 'healthy';
-  return 'steady'; // 0.10 <= LUR <= 0.30: the seed prescribes nothing
+  return 'steady'; // 0.10 <= LUR <= 0.30: the table has no row for it, so nothing changes
 }
 
 /** The rule in effect: lateral mode is off, nothing was returned yet, or the row the next evaluation applies. */
@@ -212,7 +216,7 @@ export class LateralEvaluator {
     return seen;
   }
 
-  /** Apply the seed's tuning table to the current (cumulative) LUR. */
+  /** Apply the tuning table (disable below 0.05, tighten x 1.1 below 0.10, healthy above 0.30) to the current (cumulative) LUR. */
   evaluate(): TuningAction {
     const s = this.s;
     s.lastEvaluatedAt = s.returned;
@@ -244,7 +248,7 @@ export class LateralEvaluator {
     };
   }
 
-  /** The memory_status block of seed 000. */
+  /** The lateral block of the design's memory_status report: enabled, threshold, samples, LUR, LSR, LHI (two decimals). */
   formatStatus(): string {
     return formatLateralStatus(this.status());
   }
@@ -273,7 +277,10 @@ export function formatLateralStatus(st: LateralStatus): string {
   ].join('\n');
 }
 
-/** The memory_reinforce reply of seed 000 (the UI adds its own icon). */
+/**
+ * The design's memory_reinforce reply: "Reinforced '<id>' with valence=<v>", plus " (lateral result —
+ * feedback recorded)" when the memory was returned as a lateral (the UI adds its own icon).
+ */
 export function formatReinforce(id: MemoryId, valence: number, wasLateral: boolean): string {
   const base = `Reinforced '${id}' with valence=${valence}`;
   return wasLateral ? `${base} (lateral result — feedback recorded)` : base;

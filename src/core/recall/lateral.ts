@@ -1,4 +1,6 @@
-// Lateral retrieval (seed 000): memories far from the query in vector space but sharing its tags.
+// Lateral retrieval (the lateral-retrieval design): memories far from the query in vector space but
+// sharing its tags. A memory is a lateral candidate when its L2 distance to the query is above
+// lateralDistanceThreshold (default 1.2) and its tag overlap is at least lateralMinTagOverlap (0.5).
 // One pass over the candidates fills two bounded heaps; results = [standard top-K] + [lateral top-N].
 
 import type { MatchExplanation, MemoryId } from '../types';
@@ -13,7 +15,10 @@ export function lateralSimilarity(d: number): number {
   return d / (1 + d); // algebraically 1/(1+1/d), without the 1/0 at d = 0
 }
 
-/** Seed 000: lateralScore = 1/(1+1/d) * tagOverlap * importance * decay. */
+/**
+ * lateralScore = 1/(1+1/d) * tagOverlap * importance * decay, d the L2 distance to the query: the
+ * farther, the higher (the lateral-retrieval design's formula; the first factor lies in (0, 1)).
+ */
 export function lateralScore(d: number, tagOverlap: number, importance: number, decay: number): number {
   const s = lateralSimilarity(d) * tagOverlap * importance * decay;
   return Number.isFinite(s) && s > 0 ? s : 0;
@@ -68,8 +73,9 @@ export function isDerivedProfile(queryTags: readonly WeightedTag[] | readonly st
  * of all of them (1 of 5 derived tags ~ 0.2-0.3), so a memory sharing the query's single most
  * telling tag could never reach lateralMinTagOverlap (0.5) and lateral mode returned nothing unless
  * the person typed the tag (measured on the sample: the 18 designed pairs gave 0 cross-domain
- * hits). Normalising by the strongest tag keeps the seed's scale: sharing the dominant context tag
- * = 1, as sharing a typed tag is; sharing only a weak one scores its relative weight (1/3 for the
+ * hits). Normalising by the strongest tag keeps the 0..1 scale the default minimum overlap (0.5,
+ * the lateral-retrieval design's) is set on: sharing the dominant context tag = 1, as sharing a
+ * typed tag is; sharing only a weak one scores its relative weight (1/3 for the
  * third-ranked result's tag), so 0.5 still means "at least half as telling as the best tag". The
  * max (a possibility measure over the fuzzy profile), not a capped sum: several weak, incidental
  * tags do not add up to one strong shared context. recallWithLateral first re-weights a derived
@@ -221,7 +227,9 @@ function standardOnly(candidates: Iterable<LateralCandidate>, topK: number): Rec
  * The dual-heap pass. Lateral on: a candidate with distance <= threshold (or a pooled lexical
  * match) goes to the standard heap (if pooled); one with distance > threshold goes to the lateral
  * heap when its tag overlap >= min
- * (far candidates that fail the overlap are dropped, as in seed 000's diagram). Lateral off: a
+ * (far candidates that fail the overlap are dropped: the lateral-retrieval design sends a memory to
+ * the standard heap when L2 <= threshold and to the lateral heap only when L2 > threshold and
+ * overlap >= minOverlap, so a far memory without the overlap reaches neither). Lateral off: a
  * separate path with no distance, tag or lateral work at all. Derived query tags (isDerivedProfile)
  * are re-weighted by specificity over all candidates first (a second pass; a one-shot iterable is
  * materialised), then matched by the profile rule; explicit tags go straight to containment.
@@ -251,7 +259,8 @@ export function recallWithLateral(
   for (const c of pass) {
     const d = c.distance;
     // Near, or no distance known (NaN: e.g. a memory still waiting for its vector), or a pooled
-    // lexical match -> standard only. Seed 000 is vector-only; in our hybrid a memory that contains
+    // lexical match -> standard only. The lateral-retrieval design classifies by vector distance
+    // alone (L2 <= threshold -> standard); in our hybrid a memory that contains
     // the query's words is close in the lexical space, and lateral mode must ADD cross-domain
     // memories, not take away the ones the query literally names.
     if (!(d > t) || (c.lexicalMatch === true && c.pooled !== false)) {

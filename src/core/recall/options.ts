@@ -1,4 +1,9 @@
-// Recall options (seeds 000, 001, 004): every knob with its default, range and validation.
+// Recall options: every knob with its default, range and validation. The lateral defaults are the
+// lateral-retrieval design's (distance threshold 1.2, minimum tag overlap 0.5, at most topK/3
+// lateral results, lateral mode on in DIVERGENT only); the associative ones are the
+// associative-retrieval design's (beam 2, minimum cosine 0.72, decay 0.8 per hop, at most 3 hops,
+// off unless asked); from the search-options design come the lexical / vector weights of the
+// fused candidate lists and "quarantined memories only when asked".
 // Order of precedence: explicit option > profile preset > base default. Derived defaults
 // (lateralMaxResults, candidateK) are computed from the *resolved* topK.
 
@@ -70,7 +75,10 @@ export const BASE_DEFAULTS = {
 
 export const MAX_ASSOC_HOPS = 3;
 
-/** Seed 000 says "topK/3"; we floor it and keep at least one slot so small topK still shows a lateral. */
+/**
+ * The lateral-retrieval design caps lateral results at topK/3 by default; we floor it and keep at
+ * least one slot so small topK still shows a lateral.
+ */
 export function defaultLateralMaxResults(topK: number): number {
   return Math.max(1, Math.floor(topK / 3));
 }
@@ -253,7 +261,8 @@ export class RecallOptionsBuilder {
   build(): RecallOptions { return resolveRecallOptions(this.input); }
 }
 
-// Same name as the interface (TS keeps types and values apart), as in the seed's RecallOptions.builder().
+// Same name as the interface (TS keeps types and values apart), so a call reads like the lateral-retrieval
+// design's example: RecallOptions.builder().profile('DIVERGENT').lateralDistanceThreshold(1.5).build().
 export const RecallOptions = {
   builder: (): RecallOptionsBuilder => new RecallOptionsBuilder(),
   resolve: resolveRecallOptions,

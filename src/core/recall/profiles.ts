@@ -1,5 +1,9 @@
-// Cognitive profiles (seed 000): named presets of recall options. Each preset has one behaviour you
-// can name and test; any option the caller sets explicitly overrides the preset's value.
+// Cognitive profiles: named presets of recall options. The five names come from the
+// lateral-retrieval design, which fixes one thing about them: lateral mode is on in DIVERGENT only
+// (for being stuck or brainstorming; DEBUGGING / CRITICAL for precise recall, SYSTEMATIZER for
+// building a knowledge base, BALANCED for the rest). The other values of each preset are ours.
+// Each preset has one behaviour you can name and test; any option the caller sets explicitly
+// overrides the preset's value.
 
 export const CognitiveProfile = {
   BALANCED: 'BALANCED',

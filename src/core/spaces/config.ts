@@ -1,5 +1,6 @@
-// SimilarityConfig (REQ-P3-07): per-space thresholds, category weights, recent window and the
-// excluded (temporal) spaces. Defaults come from the registry, i.e. from the seed's tables.
+// SimilarityConfig: per-space high / low thresholds, category weights, the recent window (2 h) and
+// the excluded spaces (temporal E2-E4 by default), loadable from a config file. Defaults come from
+// the registry, i.e. from the thirteen-spaces design's threshold and weight tables.
 
 import { AppError } from '../errors';
 import type { SpaceId } from '../types';
@@ -50,7 +51,8 @@ const validThreshold = (v: unknown): v is number => typeof v === 'number' && Num
 const validWeight = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
- * Every problem with a config, as user-facing messages (ERR-P3-02 wording for thresholds).
+ * Every problem with a config, as user-facing messages (for thresholds the design's wording: "Invalid
+ * threshold in config: <space> threshold <value> must be in [0.0, 1.0]").
  * Empty list = valid.
  */
 export function validateSimilarityConfig(cfg: SimilarityConfig): string[] {
@@ -89,8 +91,8 @@ export interface SimilarityConfigInput {
 
 /**
  * load_from_file minus the file: merge a parsed config over the defaults. Invalid values fall
- * back to the default for that entry and are reported through `warn` (ERR-P3-02 recovery:
- * "Use default thresholds. Log warning"), so a bad file never disables scoring.
+ * back to the default for that entry and are reported through `warn` (the design's recovery for an
+ * invalid threshold: "Use default thresholds. Log warning"), so a bad file never disables scoring.
  */
 export function loadSimilarityConfig(
   input: unknown,

@@ -1,4 +1,4 @@
-// Divergence detection (REQ-P3-04, REQ-P3-06): the current item diverges in a space when even
+// Divergence detection: the current item diverges in a space when even
 // its BEST similarity to the recent memories falls strictly below that space's low threshold.
 //
 // Design: the caller compares the current item with each recent memory (spaceSimilarities
@@ -6,8 +6,9 @@
 // short summary of what the recent activity was. Keeping vectors out of this function keeps
 // it pure arithmetic and lets callers reuse similarities they already computed for ranking.
 //
-// Which spaces: REQ-P3-04's algorithm checks all ten non-temporal spaces, while AC-P3-02-02 and
-// the alert note name only the semantic ones. We follow the algorithm (every non-excluded space
+// Which spaces: the thirteen-spaces design's divergence algorithm checks all ten non-temporal
+// spaces (E1, E5-E13), while its acceptance example and its alert note name only the semantic
+// ones (E1, E5-E7, E10, E12, E13: not E8, E9, E11). We follow the algorithm (every non-excluded space
 // per the config), and the alert text names the spaces actually checked.
 // A space no recent memory has (or the current item lacks) cannot diverge: no alert for it.
 
@@ -109,7 +110,10 @@ export function formatSpaceRanges(ids: readonly SpaceId[]): string {
   return parts.join(', ');
 }
 
-/** The seed's "Divergence Alert Format". */
+/**
+ * The alert as text, in the design's format: "DIVERGENCE DETECTED", the recent activity, the
+ * similarity against the threshold, "This may indicate a context switch.", and the spaces checked.
+ */
 export function formatDivergenceAlert(alert: DivergenceAlert, config: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG): string {
   const checked = formatSpaceRanges(activeEmbedders(config));
   const skipped = formatSpaceRanges(SPACE_IDS.filter((id) => config.excluded[id]));

@@ -1,5 +1,6 @@
 // Public API of the thirteen embedding spaces: registry, config, similarity functions,
-// multi-space relevance, divergence and the recent window (seed 002).
+// multi-space relevance (similar in ANY non-temporal space), divergence (below a low threshold
+// against every recent memory) and the recent window.
 export {
   SPACES,
   SPACE_IDS,

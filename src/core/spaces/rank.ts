@@ -4,7 +4,7 @@
 // candidate (spaceSimilarities) and passes the hybrid scores it has.
 //
 // score = (1 - alpha) x hybrid / max(hybrid) + alpha x spaces / max(spaces)
-// where `spaces` is relevanceScore (margins above thresholds, the seed's ranking score) or
+// where `spaces` is relevanceScore (the category-weighted mean of margins above the high thresholds) or
 // weightedSimilarity (raw similarities, useful when few candidates clear the thresholds),
 // plus `anyBonus` for candidates relevant in ANY non-temporal space. Both maxima may be 0
 // (empty lists, nothing relevant): that term is then 0, never NaN.
@@ -58,7 +58,7 @@ export function spaceSubsetConfig(weights: Partial<Record<SpaceId, number>>, bas
 /**
  * Measured on LoCoMo dev (5 conversations, 760 queries; candidates = hybrid top 50 + top 50 by
  * weighted similarity; hybrid alone R@10 66.3, nDCG@10 51.7, MRR@10 49.4):
- * - `relevance`: the seed's margin score over all ten spaces, alpha 0.3, +0.1 for ANY-relevant:
+ * - `relevance`: the weighted margin score over all ten non-temporal spaces, alpha 0.3, +0.1 for ANY-relevant:
  *   66.0 / 52.3 / 50.5;
  * - `lateInteraction`: raw E12 MaxSim, alpha 0.5: 67.4 / 53.9 / 52.1 (alpha 0.6: 67.7 / 54.1 / 52.2).
  * Adding E1, E5, E9, E10 or E13 to the E12 blend did not help (within +-0.5).

@@ -1,8 +1,9 @@
-// The recent window for divergence (REQ-P3-04 params, EC-P3-03): "2 hours OR current session,
-// whichever is smaller". Both bound the same look-back, so the smaller window is their
+// The recent window for divergence, in the thirteen-spaces design's words: "2 hours OR current
+// session, whichever is smaller". Both bound the same look-back, so the smaller window is their
 // intersection: memories of the current session created in the last `recentWindowHours`.
-// When none of the in-window memories belongs to the current session (EC-P3-03: a new
-// session), fall back to the time window alone. Nothing in the window -> [] (no alerts).
+// When none of the in-window memories belongs to the current session (a new session: the design
+// then uses the 2-hour window instead), fall back to the time window alone. Nothing in the
+// window -> [] (no alerts).
 
 import { DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from './config';
 

@@ -1,12 +1,17 @@
-// The thirteen embedding spaces of seed 002: what each one encodes, how two of its vectors
-// are compared, and its per-space thresholds and category weight (REQ-P3-01, -02, -05).
+// The thirteen embedding spaces: what each one encodes, how two of its vectors are compared, and
+// its per-space thresholds and category weight, all from the thirteen-spaces design: a memory is
+// relevant in a space strictly above its high threshold, the current item diverges when its best
+// similarity to recent memories is below the low threshold, and the category weights are semantic
+// 1.0, relational (E8, E11) 0.5, structural (E9) 0.5, temporal (E2-E4) 0: those three encode when,
+// not what, and are never used for relevance or divergence.
 
 import type { SpaceId } from '../types';
 
 export type SpaceCategory = 'semantic' | 'relational' | 'structural' | 'temporal';
 /**
- * The seed's five functions (REQ-P3-08), plus 'sparse-cosine': the cosine applied to sparse
- * term vectors. The seed lists the functions but does not bind the sparse spaces to Jaccard;
+ * The design's five similarity functions (cosine, Jaccard, Hamming, MaxSim, TransE), plus
+ * 'sparse-cosine': the cosine applied to sparse term vectors. The design lists the functions but
+ * does not bind the sparse spaces to Jaccard;
  * this registry decides. E7 uses sparse-cosine (weighted Jaccard gave a near-copy of a snippet
  * only 0.66, so nothing ever cleared E7's 0.80); E6 / E13 keep weighted Jaccard for ranking.
  */
@@ -18,9 +23,9 @@ export interface SpaceDef {
   category: SpaceCategory;
   /** Category weight in the relevance score (semantic 1.0, relational / structural 0.5, temporal 0). */
   weight: number;
-  /** Above this the memory is relevant in this space (REQ-P3-01). Temporal spaces: 1.0, unused. */
+  /** Strictly above this the memory is relevant in this space. Temporal spaces: 1.0, unused. */
   highThreshold: number;
-  /** Below this (max over recent memories) the current item diverges (REQ-P3-02). Temporal: 0.0, unused. */
+  /** When even its best similarity to a recent memory is below this, the current item diverges. Temporal: 0.0, unused. */
   lowThreshold: number;
   similarity: SimilarityKind;
   /** Temporal spaces encode WHEN, not WHAT: stored, never used for relevance or divergence. */

@@ -1,19 +1,24 @@
-// Multi-space relevance (REQ-P3-03, REQ-P3-05). Input: the similarity of a query to a memory
+// Multi-space relevance (the thirteen-spaces design). Input: the similarity of a query to a memory
 // in each space that both of them have (`sims`); a missing key means the space is absent.
+// The rules: a memory is relevant when its similarity is strictly above the space's high threshold
+// in ANY non-temporal space (E2-E4 encode when, not what, and never count); its relevance score
+// sums weight x max(0, sim - high) over the spaces and divides by the weights (semantic 1.0,
+// relational E8 / E11 and structural E9 0.5, temporal 0).
 //
-// The seed contradicts itself in three places; this file decides, once:
-//  1. REQ-P3-03's algorithm (and AC-P3-01-01, TC-P3-01) call a memory relevant when ANY
-//     non-temporal space is strictly above its high threshold, while its note asks for at
-//     least 3 spaces. Both are kept: `isRelevant` = ANY (>= 1 space), `isHighlyRelevant` =
-//     a second tier with >= HIGHLY_RELEVANT_MIN_SPACES (3) spaces.
-//  2. REQ-P3-05's formula text says weighted_sum / active_space_count (10), its code divides
+// The design contradicts itself in two places and is silent on a third; this file decides, once:
+//  1. Its relevance algorithm and its examples (0.9 in E7 against E7's 0.80 threshold is enough)
+//     call a memory relevant when ANY non-temporal space is strictly above its high threshold,
+//     while a note under that algorithm asks for at least 3 spaces. Both are kept: `isRelevant`
+//     = ANY (>= 1 space), `isHighlyRelevant` = a second tier with >= HIGHLY_RELEVANT_MIN_SPACES
+//     (3) spaces.
+//  2. Its score formula text says weighted_sum / active_space_count (10), its code divides
 //     by the sum of the weights, and the summary gives "Total active weight = 8.5". We divide
 //     by the sum of ACTIVE weights (8.5 with all ten non-temporal spaces present), which keeps
 //     the score a weighted mean of margins in [0, 1 - threshold].
 //  3. "Active" = not excluded AND present: an absent space (a memory without code has no E7)
 //     drops out of both sums, so missing modalities do not dilute the score.
-// The per-space contribution (weight x margin, before the division) is exposed so "score
-// includes 0.20 from E1" (AC-P3-03-02) is checkable.
+// The per-space contribution (weight x margin, before the division) is exposed so the design's
+// example "0.95 in E1 (weight 1.0, threshold 0.75): the score includes 0.20 from E1" is checkable.
 
 import type { SpaceId } from '../types';
 import { DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from './config';
@@ -43,7 +48,7 @@ export interface RelevanceOptions {
   warn?: (message: string) => void;
 }
 
-/** A non-finite similarity counts as 0 (EC-P3-01): never relevant in that space. */
+/** A non-finite similarity counts as 0 with a warning (the design's rule): never relevant in that space. */
 function clean(sim: number, id: SpaceId, warn: (m: string) => void): number {
   if (Number.isFinite(sim)) return sim;
   warn(`Invalid embedding value in ${spaceLabel(id)}`);
@@ -109,7 +114,7 @@ export function relevanceTier(r: Pick<RelevanceResult, 'relevantSpaces'>): Relev
 }
 
 /**
- * The seed's "Category-Weighted Scoring" summary: SUM(w_i x sim_i) / SUM(w_i) over the active
+ * The design's category-weighted similarity: SUM(w_i x sim_i) / SUM(w_i) over the active
  * (non-excluded, present) spaces, on raw similarities rather than margins. Unlike
  * relevanceScore it is non-zero below the thresholds, so it can rank a whole candidate list.
  * Negative similarities (opposite emotion) count as 0.

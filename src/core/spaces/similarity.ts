@@ -1,6 +1,7 @@
-// The five similarity functions of REQ-P3-08 and the per-space dispatcher.
-// Invalid input never throws here: NaN / Infinity in a vector -> 0 with a warning (EC-P3-01),
-// a zero-magnitude vector -> 0 with an error log (ERR-P3-01), so one bad row cannot break a
+// The five similarity functions (cosine, Jaccard, Hamming, MaxSim, TransE) and the per-space
+// dispatcher. Invalid input never throws here; as the thirteen-spaces design asks, NaN / Infinity
+// in a vector -> 0 with a warning ("Invalid embedding value in <space>"), a zero-magnitude vector
+// (division by zero) -> 0 with an error log, so one bad row cannot break a
 // ranking. Every result is a finite number; cosine-based ones lie in [-1, 1], the rest in [0, 1].
 
 import type { SpaceId } from '../types';
@@ -63,8 +64,8 @@ function isSparse(v: TermWeights): v is SparseVector {
 
 /**
  * Weighted (Ruzicka) Jaccard: sum(min(a_i, b_i)) / sum(max(a_i, b_i)). With 0/1 weights this is
- * the set Jaccard |A ∩ B| / |A ∪ B| (TC-P3-07: {a,b} vs {a,c} = 1/3). Weights must be finite
- * and >= 0; an empty vector on either side gives 0 (EC-P3-05), not an error.
+ * the set Jaccard |A ∩ B| / |A ∪ B| ({a,b} vs {a,c} = 1/3: intersection 1, union 3). Weights
+ * must be finite and >= 0; an empty vector on either side gives 0 (no overlap), not an error.
  */
 export function jaccard(a: TermWeights, b: TermWeights, ctx?: SimilarityContext): number {
   if (isSparse(a) && isSparse(b)) return jaccardSparse(a, b, ctx);
@@ -123,7 +124,7 @@ function jaccardSparse(a: SparseVector, b: SparseVector, ctx?: SimilarityContext
  * Cosine of two sparse vectors: sum(a_i b_i) / (|a| |b|). E7's function: unlike weighted
  * Jaccard it is not dragged down by every unshared term at full weight, so a near-copy or the
  * same pattern with renamed variables scores high while unrelated code stays low. Weights must
- * be finite; either side empty -> 0 (EC-P3-05).
+ * be finite; either side empty -> 0 (no overlap, not an error).
  */
 export function cosineSparse(a: SparseVector, b: SparseVector, ctx?: SimilarityContext): number {
   const na = a.indices.length;
@@ -225,9 +226,10 @@ function asMatrix(m: TokenMatrix | ArrayLike<number>[]): TokenMatrix {
 
 /**
  * ColBERT-style MaxSim: for each token of one sequence, the best cosine against any token of
- * the other; the mean of those maxima. EC-P3-06: the outer loop runs over the SHORTER
- * sequence (a on ties) and the max over the longer, so the score is symmetric and a short
- * query is not penalised for a long memory's extra tokens. Either side empty -> 0.
+ * the other; the mean of those maxima. Different token counts: the design says MaxSim takes "max
+ * over shorter sequence", read here as: the outer loop runs over the SHORTER sequence (a on ties)
+ * and the max over the longer, so the score is symmetric and a short query is not penalised for a
+ * long memory's extra tokens. Either side empty -> 0.
  */
 export function maxsim(
   a: TokenMatrix | ArrayLike<number>[],

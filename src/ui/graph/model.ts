@@ -1,7 +1,9 @@
 // Pure model builder for the recall graph: a recall result in, nodes and edges out.
 // No DOM, no React: it runs in Node tests, on the main thread and in the layout worker alike.
 //
-// How the design's rules are read here (associative recall numbers hops from the query):
+// How associative recall is drawn here. The associative-retrieval design calls the direct hits
+// hop 0 and each later step of the walk hop 1..3 (prompt -> memory_1 -> memory_2 -> memory_3);
+// the graph numbers hops by their distance from the query instead:
 // - Hop numbers are 1-based distances from the query: query -> m1 is hop 1, m1 -> m2 is hop 2.
 //   A chain is the ordered path from the query to its result. Its entries are sorted by their
 //   `hop` field, and the drawn hop number is the position in that path (so a 0-based chain such
