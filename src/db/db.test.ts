@@ -7,6 +7,7 @@ import { freshDbName } from '../testing/db';
 import { MnemographDb, openDb } from './db';
 import { insertMemory, liveMemoryCountQuery, loadLiveFeatures, tombstoneMemory } from './repo';
 import { packSpace } from './vectors';
+import { storedImportKeys } from './transfer';
 import { deserializeSpace, serializeSpace } from '../core/spaces';
 import type { VectorRow } from './schema';
 
@@ -58,7 +59,7 @@ describe('schema upgrade v1 -> v2', () => {
     v1.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(40); // v1 -> v2 -> v3 -> v4
+    expect(db.backendDB().version).toBe(50); // v1 -> v2 -> v3 -> v4 -> v5
     const a = await db.memories.get('a');
     expect(a).toEqual({
       id: 'a',
@@ -102,7 +103,7 @@ describe('schema upgrade v3 -> v4', () => {
     v3.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(40);
+    expect(db.backendDB().version).toBe(50);
     const m1 = await db.vectors.get(['m1', 'E1']);
     // 4-byte header + 3 floats, the same producer id
     expect({ dtype: m1?.dtype, dim: m1?.dim, model: m1?.model, floats: e1Of(m1) }).toEqual({ dtype: 'space', dim: 16, model: 'enc/v1', floats: [0.5, -0.25, 2] });
@@ -110,6 +111,38 @@ describe('schema upgrade v3 -> v4', () => {
     const m2 = await db.vectors.get(['m2', 'E1']);
     expect(m2?.model).toBe(''); // no producer is current: the backfill recomputes it from the text
     expect((await db.memories.toArray()).map((m) => m.text)).toEqual(['one', 'two']);
+    db.close();
+  });
+});
+
+describe('schema upgrade v4 -> v5', () => {
+  it('keeps every v4 row as it was, indexes memories by importKey and adds the links table', async () => {
+    const name = fresh();
+    const v4 = new MnemographDb(name, { upTo: 4 });
+    await v4.open();
+    expect(v4.backendDB().version).toBe(40);
+    const e6 = serializeSpace('E6', { indices: new Uint32Array([1]), values: new Float32Array([0.5]) });
+    await v4.memories.bulkAdd([row('m1', { text: 'one', tags: ['a'] }), row('m2', { text: 'two', deletedAt: 5 })]);
+    await v4.vectors.bulkAdd([packSpace('m1', 'E6', e6, 'lex')]);
+    await v4.feedback.add({ id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 40, at: 3 });
+    await v4.settings.put({ key: 'recallDefaults', value: { topK: 7 } });
+    v4.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(50);
+    expect(await db.memories.toArray()).toEqual([row('m1', { text: 'one', tags: ['a'] }), row('m2', { text: 'two', deletedAt: 5 })]);
+    expect(await db.vectors.get(['m1', 'E6'])).toEqual(packSpace('m1', 'E6', e6, 'lex'));
+    expect(await db.feedback.toArray()).toEqual([{ id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 40, at: 3 }]);
+    expect(await db.settings.get('recallDefaults')).toEqual({ key: 'recallDefaults', value: { topK: 7 } });
+    // a v4 row has no importKey, so the index holds only imported rows
+    expect(await db.memories.where('importKey').above('').count()).toBe(0);
+    await db.memories.add(row('m3', { importKey: 'k3' }));
+    expect(await storedImportKeys(db, ['k3', 'nope'])).toEqual(new Map([['k3', 'm3']]));
+    await db.links.bulkPut([
+      { fromId: 'm1', toId: 'm3', kind: 'wikilink' },
+      { fromId: 'm1', toId: 'm3', kind: 'wikilink' }, // the pair is the key: stored once
+    ]);
+    expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm3', kind: 'wikilink' }]);
     db.close();
   });
 });
@@ -132,7 +165,7 @@ describe('schema upgrade v2 -> v3', () => {
     v2.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(40);
+    expect(db.backendDB().version).toBe(50);
     expect(await db.memories.get('m1')).toEqual(row('m1', { text: 'kept as it was', tags: ['a'] }));
     expect(e1Of(await db.vectors.get(['m1', 'E1']))).toEqual([0.6000000238418579, 0.800000011920929]);
     expect(await db.feedback.orderBy('at').toArray()).toEqual([

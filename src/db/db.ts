@@ -11,10 +11,12 @@ import {
   STORES_V2,
   STORES_V3,
   STORES_V4,
+  STORES_V5,
   upgradeFeedbackV2toV3,
   upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
   type FeedbackRow,
+  type LinkRow,
   type MemoryRow,
   type SettingRow,
   type VectorRow,
@@ -26,6 +28,7 @@ export class MnemographDb extends Dexie {
   vectors!: Table<VectorRow, [string, string]>;
   settings!: Table<SettingRow, string>;
   feedback!: Table<FeedbackRow, string>;
+  links!: Table<LinkRow, [string, string]>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -66,6 +69,8 @@ export class MnemographDb extends Dexie {
             .modify((row: Record<string, unknown>) => upgradeVectorV3toV4(row)),
         );
     }
+    // additive: a new index and a new table; no stored row changes (see STORES_V5)
+    if (upTo >= 5) this.version(5).stores(STORES_V5);
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
     this.on('versionchange', () => {

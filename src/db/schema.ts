@@ -6,10 +6,21 @@ import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
-/** A memory row is the core's Memory as is; the id is a UUIDv7 string (sortable by time). */
-export type MemoryRow = Memory;
+/**
+ * A memory row is the core's Memory; the id is a UUIDv7 string (sortable by time). Since v5 an
+ * imported memory also carries `importKey` (src/io dedupeKey of the draft it came from), so a
+ * re-run of the same import finds it and skips the draft.
+ */
+export type MemoryRow = Memory & { importKey?: string };
+
+/** Since v5: a Markdown [[wikilink]] from one imported memory to another. */
+export interface LinkRow {
+  fromId: MemoryId;
+  toId: MemoryId;
+  kind: 'wikilink';
+}
 
 /**
  * 'space': serializeSpace() of src/core/spaces (a 4-byte header, then the space's payload), for
@@ -137,3 +148,17 @@ export function upgradeVectorV3toV4(row: Record<string, unknown>): void {
   row.dtype = 'space';
   row.dim = packed.byteLength;
 }
+
+/**
+ * Version 5 (import / export): memories indexed by `importKey` (only imported rows have one, so
+ * the index holds just those), and the `links` table, keyed by the pair so a link is stored once.
+ * Additive: every v4 row is a valid v5 row as it is (no importKey = not imported), so no upgrade
+ * function rewrites anything.
+ */
+export const STORES_V5 = {
+  memories: 'id, createdAt, updatedAt, status, sessionId, *tags, deletedAt, importKey',
+  vectors: '[memoryId+space], memoryId, space',
+  settings: 'key',
+  feedback: 'id, memoryId, at, kind',
+  links: '[fromId+toId], fromId, toId',
+} as const;

@@ -110,6 +110,8 @@ export const MemorySchema = v.pipe(
       ),
     ),
     embedTruncated: v.boolean(),
+    /** Since schema v5: the dedupe key of the draft an imported memory came from. */
+    importKey: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_ID))),
   }),
   v.check((m) => m.validTo === null || m.validTo >= m.validFrom, 'validTo must not be before validFrom.'),
 );
