@@ -55,7 +55,8 @@ export const LAYER_POLICIES = [
   { from: { element: { type: 'embed' } }, allow: [el('core', 'embed'), pkg('@tensorflow/*')] },
   { from: { element: { type: 'features' } }, allow: [el('core', 'features'), pkg('wink-*')] },
   { from: { element: { type: 'db' } }, allow: [el('core', 'db'), pkg('dexie')] },
-  { from: { element: { type: 'protocol' } }, allow: el('core', 'protocol') },
+  // The import worker's payloads are src/io's result types: by type only (protocols carry no code of io).
+  { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io')] },
   { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
   // A worker wraps the core and the models: the embed worker runs tfjs itself.
   { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },

@@ -8,6 +8,7 @@ import type { MnemographDb } from '../db/db';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { EngineSnapshot } from '../protocol/engine';
 import type { Embedder } from '../embed/types';
+import type { ImportParser } from '../protocol/io';
 import { embedderFeaturizer, isSpaceFeaturizer, type SpaceFeaturizer } from './featurizer';
 
 export interface ServiceDeps {
@@ -28,6 +29,8 @@ export interface ServiceDeps {
   onIndexError?: (e: AppError) => void;
   /** Follow other tabs' writes over a BroadcastChannel (default true). */
   crossTab?: boolean;
+  /** Reads import files: default the import worker (createIoBridge, disposed with the services); tests pass the same parsing in-process. */
+  parser?: ImportParser;
 }
 
 export interface ServiceContext {

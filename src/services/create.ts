@@ -8,15 +8,20 @@
 //   divergence       the latest divergence from the recent window, for the banner
 //   feedback         reinforce / suppress and the lateral evaluator
 //   settings         similarity config, recall defaults (also as live queries), other keys
+//   import / restore previewImport / runImport: files parsed in the import worker, written in batches
+//   backup           exportBackup / exportMarkdown, the backup reminder
 
 import type { Observable } from 'dexie';
 import type { Memory } from '../core/types';
 import { countMemories, listMemories, liveMemoriesQuery, liveMemoryCountQuery } from '../db/repo';
 import type { EngineStats } from '../protocol/engine';
+import { createIoBridge } from '../bridge/io-bridge';
+import { createBackup } from './backup';
 import { createContext, type ServiceDeps } from './context';
 import { createDivergence } from './divergence';
 import { createEdits } from './edits';
 import { createFeedback } from './feedback';
+import { createImport } from './import';
 import { createIngest } from './ingest';
 import { createRetrieval } from './retrieval';
 import { createSession } from './session';
@@ -37,6 +42,8 @@ export function createServices(deps: ServiceDeps) {
   const divergence = createDivergence(ctx, engine, session);
   const feedback = createFeedback(ctx, engine, sync);
   const ingest = createIngest(ctx, { engine, stored, sync, session, divergence });
+  // the import worker starts on the first preview, not before
+  const parser = deps.parser ?? createIoBridge();
   // the modules' hooks for each other (recall tells feedback the modes it returned; capture and
   // recall feed the divergence store) stay out of the API
   const { noteReturned: _internal, ...feedbackApi } = feedback;
@@ -53,6 +60,8 @@ export function createServices(deps: ServiceDeps) {
     ...divergenceApi,
     ...feedbackApi,
     ...createSettings(db, engine, sync),
+    ...createImport(ctx, { engine, stored, sync, session, parser }),
+    ...createBackup(ctx),
     sessionState: session.sessionState,
 
     /** Live list of memories, newest first, tombstones excluded (useObservable / useLiveQuery). */
@@ -74,6 +83,7 @@ export function createServices(deps: ServiceDeps) {
     dispose(): void {
       sync.close();
       engine.dispose();
+      parser.dispose();
       db.close();
       disposeDivergence();
     },

@@ -14,6 +14,7 @@ import { createEmbedBridge, type EmbedBridge } from '../bridge/embed-bridge';
 import { createSearchController as makeController, type SearchController } from './search-controller';
 import { createServices, type Services } from './create';
 import type { SpaceFeaturizer } from './featurizer';
+import type { ImportParser } from '../protocol/io';
 import type { RecallOutcomeView, SearchOptions, SearchResultView } from './types';
 
 export * from './types';
@@ -24,6 +25,8 @@ export type { FeedbackRow } from '../db/schema';
 export type { EngineStats } from '../bridge/engine-bridge';
 export { createServices, type Services, type ServiceDeps } from './create';
 export { SETTING_KEYS } from './settings';
+export { backupStatus } from './backup';
+export type { ImportParser } from '../protocol/io';
 export type { SpaceFeaturizer } from './featurizer';
 export type { SessionState } from './session';
 export { SESSION_IDLE_MS } from './session';
@@ -53,6 +56,8 @@ export interface InitServicesOptions {
   warm?: boolean;
   onIndexError?: (e: AppError) => void;
   onEngineCrash?: (e: AppError) => void;
+  /** Reads import files. Default: the import worker (createIoBridge). Tests pass the same parsing in-process. */
+  parser?: ImportParser;
 }
 
 let current: Services | null = null;
@@ -93,6 +98,7 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
     sessionId: opts.sessionId,
     now: opts.now,
     onIndexError: opts.onIndexError,
+    parser: opts.parser,
   });
   if (opts.warm ?? true) {
     try {

@@ -26,6 +26,34 @@ export function checkValidity(m: Pick<Memory, 'validFrom' | 'validTo'>): void {
   if (m.validTo !== null && m.validTo < m.validFrom) throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
 }
 
+/**
+ * The row of a new memory from a validated input: its id (a past createdAt gets an id carrying that
+ * time, so ids keep sorting by when things happened), suggested tags, validity, session. Shared by
+ * capture, importMemories and the file import, so every new memory is built by one rule.
+ */
+export function newMemoryRow(ctx: Pick<ServiceContext, 'newId'>, v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory {
+  const createdAt = v.createdAt ?? t;
+  const memory: Memory = {
+    id: ctx.newId(v.createdAt),
+    text: v.text,
+    tags: v.tags,
+    suggestedTags: suggestTags(v.text, v.tags),
+    importance: v.importance,
+    ...(v.source !== undefined ? { source: v.source } : {}),
+    ...(v.media !== undefined ? { media: v.media } : {}),
+    createdAt,
+    updatedAt: t,
+    validFrom: v.validFrom ?? createdAt,
+    validTo: v.validTo,
+    sessionId,
+    status: 'active',
+    deletedAt: null,
+    embedTruncated: truncated,
+  };
+  checkValidity(memory);
+  return memory;
+}
+
 interface IngestDeps {
   engine: EngineClient;
   stored: StoredFeatures;
@@ -37,29 +65,8 @@ interface IngestDeps {
 export function createIngest(ctx: ServiceContext, { engine, stored, sync, session, divergence }: IngestDeps) {
   const { db } = ctx;
 
-  function buildMemory(v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory {
-    const createdAt = v.createdAt ?? t;
-    const memory: Memory = {
-      // a past createdAt gets an id carrying that time, so ids keep sorting by when things happened
-      id: ctx.newId(v.createdAt),
-      text: v.text,
-      tags: v.tags,
-      suggestedTags: suggestTags(v.text, v.tags),
-      importance: v.importance,
-      ...(v.source !== undefined ? { source: v.source } : {}),
-      ...(v.media !== undefined ? { media: v.media } : {}),
-      createdAt,
-      updatedAt: t,
-      validFrom: v.validFrom ?? createdAt,
-      validTo: v.validTo,
-      sessionId,
-      status: 'active',
-      deletedAt: null,
-      embedTruncated: truncated,
-    };
-    checkValidity(memory);
-    return memory;
-  }
+  const buildMemory = (v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory =>
+    newMemoryRow(ctx, v, truncated, t, sessionId);
 
   return {
     /**

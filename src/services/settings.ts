@@ -23,6 +23,10 @@ export const SETTING_KEYS = {
   recallDefaults: 'recallDefaults',
   evaluator: 'lateralEvaluator',
   session: SESSION_SETTING,
+  /** Epoch ms of the last backup or Markdown export (set by the export itself). */
+  lastBackupAt: 'lastBackupAt',
+  /** Days between backup reminders, 1..365; unset or null = no reminder (the default). */
+  backupReminderDays: 'backupReminderDays',
 } as const;
 
 const defaultSimilarity = (): SimilarityConfig => structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;

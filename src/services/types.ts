@@ -6,6 +6,7 @@ import type { DivergenceAlert } from '../core/spaces';
 import type { NewMemoryInput } from '../core/validate';
 import type { LateralStatus } from '../core/recall';
 import type { FeedbackRow } from '../db/schema';
+import type { ImportFormat, ParseRequest } from '../protocol/io';
 
 /** What a person captures (the core's NewMemoryInput minus the import-only fields). */
 export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
@@ -118,4 +119,71 @@ export interface RecallOutcomeView {
 export interface FeedbackOutcome {
   row: FeedbackRow;
   wasLateral: boolean;
+}
+
+// ---- import, export, backup (issue 10) -----------------------------------------------------
+
+export type { ImportFile, ImportFormat } from '../protocol/io';
+
+/** What to import: the files and the person's choices in the preview. */
+export interface ImportRequest extends ParseRequest {
+  /** Land as status 'quarantined' (reviewed later). A backup keeps each memory's own status. */
+  quarantine?: boolean;
+}
+
+export interface ImportPreviewProblem {
+  /** "notes.csv, line 4", "memories[3].createdAt", … */
+  where: string;
+  message: string;
+  severity: 'skipped' | 'note';
+}
+
+export interface ImportPreview {
+  planId: string;
+  format: ImportFormat;
+  /** Items found. */
+  total: number;
+  /** Would be written. */
+  fresh: number;
+  /** Already stored (same dedupe key / same id): skipped. */
+  existing: number;
+  /** Repeated inside the file(s): skipped. */
+  repeated: number;
+  problems: ImportPreviewProblem[];
+  /** The first few drafts. */
+  samples: { text: string; tags: string[]; createdAt?: number }[];
+  /** CSV: the header, for the mapping. */
+  csvColumns?: string[];
+  /** An encrypted backup and no passphrase given (a wrong one rejects WRONG_PASSPHRASE). */
+  needsPassphrase?: boolean;
+  /** Backup: stored vectors that match the current encoder / featurizers (not recomputed). */
+  vectorsReused?: number;
+}
+
+export interface ImportOutcome {
+  written: number;
+  skipped: number;
+  batches: number;
+  cancelled: boolean;
+}
+
+export interface RunImportOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: { written: number; total: number }) => void;
+  /** Memories per write transaction (default 200). */
+  batchSize?: number;
+}
+
+export interface BackupStatus {
+  lastBackupAt: number | null;
+  /** null = no reminder (the default). */
+  reminderDays: number | null;
+  /** A reminder is set and there was no backup yet, or the last one is older than reminderDays. */
+  due: boolean;
+}
+
+export interface ExportedFile {
+  blob: Blob;
+  fileName: string;
+  memories: number;
 }

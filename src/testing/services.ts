@@ -7,6 +7,7 @@ import { createServices } from '../services/create';
 import { disposeServices, initServices, type InitServicesOptions, type Services } from '../services/index';
 import { createFakeEmbedder, createLocalFeaturizer } from './encoder';
 import { createChannelEngine } from './engine';
+import { createLocalParser } from './io';
 
 import { freshDbName } from './db';
 
@@ -32,22 +33,22 @@ export interface TestServicesOptions extends EncoderOptions, Omit<InitServicesOp
 function testDeps({ dim, model, resources }: EncoderOptions) {
   const embedder = createFakeEmbedder(dim, model);
   const featurizer = resources ? createLocalFeaturizer(embedder, resources) : undefined;
-  return { embedder, featurizer, engine: createChannelEngine() };
+  return { embedder, featurizer, engine: createChannelEngine(), parser: createLocalParser() };
 }
 
 /** The usual test services (see testDeps), on a fresh database unless `dbName` is given. */
 export async function startServices(opts: TestServicesOptions = {}) {
   const { dim, model, resources, ...init } = opts;
-  const { embedder, featurizer, engine } = testDeps({ dim, model, resources });
+  const { embedder, featurizer, engine, parser } = testDeps({ dim, model, resources });
   const dbName = init.dbName ?? freshDbName();
-  const s = await initTestServices({ ...init, dbName, embedder, featurizer, engine: engine.factory });
-  return { s, embedder, featurizer, engine, dbName };
+  const s = await initTestServices({ ...init, dbName, embedder, featurizer, engine: engine.factory, parser });
+  return { s, embedder, featurizer, engine, parser, dbName };
 }
 
 /** Another tab: its own services (see testDeps) on the database `dbName`, disposed when the test ends. */
 export async function openOtherTab(dbName: string, opts: EncoderOptions & { crossTab?: boolean } = {}): Promise<Services> {
-  const { embedder, featurizer, engine } = testDeps(opts);
-  const tab = createServices({ db: await openDb(dbName), embedder, featurizer, engine: engine.factory, crossTab: opts.crossTab });
+  const { embedder, featurizer, engine, parser } = testDeps(opts);
+  const tab = createServices({ db: await openDb(dbName), embedder, featurizer, engine: engine.factory, crossTab: opts.crossTab, parser });
   onTestFinished(() => tab.dispose());
   return tab;
 }

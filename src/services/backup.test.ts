@@ -1,0 +1,158 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { MnemographDb } from '../db/db';
+import { codeOf } from '../testing/errors';
+import { startServices } from '../testing/services';
+import { backupStatus } from './backup';
+import type { BackupStatus } from './types';
+import type { Observable } from 'dexie';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 10, 24, 12);
+
+const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+const vectorKey = (v: { memoryId: string; space: string }) => `${v.memoryId}/${v.space}`;
+
+/** Everything a backup must bring back, in a stable order. */
+async function contents(db: MnemographDb) {
+  return {
+    memories: byId(await db.memories.toArray()),
+    feedback: byId(await db.feedback.toArray()),
+    settings: (await db.settings.toArray()).sort((a, b) => a.key.localeCompare(b.key)),
+    vectors: (await db.vectors.toArray()).sort((a, b) => vectorKey(a).localeCompare(vectorKey(b))),
+  };
+}
+
+/** Three memories (one in the trash), a reinforcement and a suppression, saved recall defaults and a UI setting. */
+async function fill() {
+  const started = await startServices({ sessionId: 'session-a', now: () => T0 });
+  const { s } = started;
+  const a = await s.addMemory({ text: 'Walked the dog along the river', tags: ['outdoors'], importance: 0.8, source: 'diary' });
+  const b = await s.addMemory({ text: 'Sourdough starter needs feeding twice a day' });
+  const c = await s.addMemory({ text: 'An old note for the trash' });
+  await s.deleteMemory(c.id);
+  await s.reinforce(a.id, 60);
+  await s.suppress(b.id, 'not now');
+  await s.saveRecallDefaults({ topK: 7 });
+  await s.setSetting('theme', 'dark');
+  return { ...started, ids: [a.id, b.id, c.id] };
+}
+
+const fileOf = async (blob: Blob, name: string) => ({ name, bytes: new Uint8Array(await blob.arrayBuffer()) });
+
+describe('backup round trip', () => {
+  it('export -> a fresh database -> import gives the same memories, feedback, settings and vectors, re-embedding nothing', async () => {
+    const first = await fill();
+    const exported = await first.s.exportBackup({ vectors: true });
+    expect(exported).toMatchObject({ fileName: 'mnemograph-backup-2026-11-24.json', memories: 3 });
+    const before = await contents(first.s.db);
+    // the export recorded its time, and the backup carries the same setting
+    expect(before.settings.find((r) => r.key === 'lastBackupAt')).toEqual({ key: 'lastBackupAt', value: T0 });
+    const file = await fileOf(exported.blob, exported.fileName);
+
+    const { s, embedder } = await startServices({ sessionId: 'session-b' });
+    const preview = await s.previewImport({ files: [file] });
+    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: before.vectors.length });
+    const progress: number[] = [];
+    const out = await s.runImport(preview.planId, { onProgress: (p) => progress.push(p.written) });
+    expect(out).toEqual({ written: 3, skipped: 0, batches: 1, cancelled: false });
+    expect(progress).toEqual([3]);
+    expect(embedder.calls).toEqual([]); // every vector reused
+    expect(await contents(s.db)).toEqual(before);
+    // the engine took the two live memories
+    expect((await s.engineStats()).size).toBe(2);
+    expect((await s.search('river dog')).map((h) => h.memory.id)).toEqual([first.ids[0]]);
+
+    // a second restore of the same file finds every memory there
+    const again = await s.previewImport({ files: [file] });
+    expect(again).toMatchObject({ total: 3, fresh: 0, existing: 3 });
+    expect(await s.runImport(again.planId)).toEqual({ written: 0, skipped: 3, batches: 0, cancelled: false });
+  });
+
+  it('recomputes the vectors of another encoder, and a backup without vectors, from the text (live memories only)', async () => {
+    const first = await fill();
+    const file = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'b.json');
+    const { s, embedder } = await startServices({ model: 'another-encoder/v2' });
+    const preview = await s.previewImport({ files: [file] });
+    // the E1 rows are of another encoder; the lexical rows (E2-E4) are still current
+    expect(preview.vectorsReused).toBe(3 * 3);
+    await s.runImport(preview.planId);
+    // the two live memories were featurized afresh, the one in the trash was not
+    expect(embedder.calls).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']);
+    expect((await s.db.vectors.where('space').equals('E1').toArray()).map((v) => v.model)).toEqual(['another-encoder/v2', 'another-encoder/v2']);
+  });
+});
+
+describe('encrypted backup', () => {
+  it('asks for the passphrase, refuses a wrong one writing nothing, restores with the right one', async () => {
+    const first = await fill();
+    const exported = await first.s.exportBackup({ vectors: false, passphrase: 'correct horse' });
+    expect(exported.fileName).toBe('mnemograph-backup-2026-11-24.encrypted.json');
+    const before = await contents(first.s.db);
+    const file = await fileOf(exported.blob, exported.fileName);
+
+    const { s } = await startServices();
+    const ask = await s.previewImport({ files: [file] });
+    expect(ask).toMatchObject({ format: 'backup', needsPassphrase: true, total: 0, fresh: 0 });
+    expect(await codeOf(s.runImport(ask.planId))).toBe('NOT_FOUND'); // nothing was planned
+    expect(await codeOf(s.previewImport({ files: [file], passphrase: 'wrong horse' }))).toBe('WRONG_PASSPHRASE');
+    expect(await s.db.memories.count()).toBe(0);
+
+    const ok = await s.previewImport({ files: [file], passphrase: 'correct horse' });
+    expect(ok).toMatchObject({ total: 3, fresh: 3, vectorsReused: 0 });
+    await s.runImport(ok.planId);
+    const after = await contents(s.db);
+    expect({ ...after, vectors: [] }).toEqual({ ...before, vectors: [] });
+  });
+});
+
+describe('Markdown export', () => {
+  it('zips the memories not in the trash and records the time', async () => {
+    const { s } = await fill();
+    const out = await s.exportMarkdown();
+    expect(out).toMatchObject({ fileName: 'mnemograph-2026-11-24.zip', memories: 2 });
+    expect(out.blob.type).toBe('application/zip');
+    expect(await s.getSetting('lastBackupAt')).toBe(T0);
+  });
+});
+
+function next<T>(o: Observable<T>, skip = 0): Promise<T> {
+  return new Promise((res, rej) => {
+    let seen = 0;
+    const sub = o.subscribe({
+      next: (v) => {
+        if (seen++ < skip) return;
+        res(v);
+        queueMicrotask(() => sub.unsubscribe());
+      },
+      error: rej,
+    });
+  });
+}
+
+describe('backup reminder', () => {
+  it('is due when set and never backed up, or the last backup is older than the interval', () => {
+    expect(backupStatus(undefined, undefined, T0)).toEqual({ lastBackupAt: null, reminderDays: null, due: false });
+    expect(backupStatus(undefined, 7, T0)).toEqual({ lastBackupAt: null, reminderDays: 7, due: true });
+    expect(backupStatus(T0 - 7 * DAY, 7, T0).due).toBe(false); // exactly the interval: not yet
+    expect(backupStatus(T0 - 7 * DAY - 1, 7, T0).due).toBe(true);
+    expect(backupStatus(T0 - 100 * DAY, null, T0).due).toBe(false); // off
+    expect(backupStatus('yesterday', 0, T0)).toEqual({ lastBackupAt: null, reminderDays: null, due: false }); // invalid stored values count as unset
+  });
+
+  it('follows the setting and the exports live, with the services clock', async () => {
+    let now = T0;
+    const { s } = await startServices({ now: () => now });
+    const live = s.liveBackupStatus();
+    expect(await next(live)).toEqual<BackupStatus>({ lastBackupAt: null, reminderDays: null, due: false });
+    for (const bad of [0, 366, 1.5, Number.NaN]) expect(await codeOf(s.setBackupReminder(bad))).toBe('INVALID_OPTION');
+    await s.setBackupReminder(7);
+    expect(await next(live)).toEqual({ lastBackupAt: null, reminderDays: 7, due: true });
+    await s.exportMarkdown();
+    expect(await next(live)).toEqual({ lastBackupAt: T0, reminderDays: 7, due: false });
+    now = T0 + 8 * DAY;
+    expect(await next(live)).toEqual({ lastBackupAt: T0, reminderDays: 7, due: true });
+    await s.setBackupReminder(null);
+    expect(await next(live)).toEqual({ lastBackupAt: T0, reminderDays: null, due: false });
+  });
+});

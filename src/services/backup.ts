@@ -1,0 +1,86 @@
+// Taking the data out: the full JSON backup (every row the database has, the trash included, and
+// the vectors when asked; optionally encrypted with a passphrase) and the Markdown archive, each
+// recording when it was made; and the backup reminder (off by default; the person's interval).
+
+import { AppError, MESSAGES } from '../core/errors';
+import type { Observable } from 'dexie';
+import { putSetting } from '../db/repo';
+import { liveSettingsQuery, readAllForExport } from '../db/transfer';
+import { buildBackup, encryptBackup, exportMarkdownArchive, serializeBackup } from '../io';
+import type { ServiceContext } from './context';
+import { SETTING_KEYS } from './settings';
+import type { BackupStatus, ExportedFile } from './types';
+
+const DAY_MS = 86_400_000;
+export const APP_NAME = 'Mnemograph';
+/** The backup's `app.version`: the release that wrote it (read by people, not by the parser). */
+export const APP_VERSION = '0.1.0';
+
+const asTime = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+const asDays = (x: unknown): number | null => (typeof x === 'number' && Number.isInteger(x) && x >= 1 && x <= 365 ? x : null);
+
+/**
+ * The reminder's state at `now`: due when a reminder is set and there was no backup yet, or the
+ * last one is older than the interval. A stored value that is not valid counts as unset.
+ */
+export function backupStatus(lastRaw: unknown, daysRaw: unknown, now: number): BackupStatus {
+  const lastBackupAt = asTime(lastRaw);
+  const reminderDays = asDays(daysRaw);
+  const due = reminderDays !== null && (lastBackupAt === null || now - lastBackupAt > reminderDays * DAY_MS);
+  return { lastBackupAt, reminderDays, due };
+}
+
+/** "2026-11-24" in UTC, for file names. */
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export function createBackup(ctx: ServiceContext) {
+  const { db } = ctx;
+
+  return {
+    /**
+     * The full backup: every memory (the trash included), feedback row and setting, and the
+     * vectors when `vectors` is true (a restore with the same encoder then re-embeds nothing).
+     * With a passphrase, encrypted (AES-GCM, PBKDF2). Records lastBackupAt; the backup itself
+     * carries that same time, so restoring it says when it was made.
+     */
+    async exportBackup(opts: { vectors: boolean; passphrase?: string }): Promise<ExportedFile> {
+      if (opts.passphrase !== undefined && (typeof opts.passphrase !== 'string' || opts.passphrase === ''))
+        throw new AppError('INVALID_OPTION', 'Type a passphrase, or export without one.');
+      const now = ctx.now();
+      const rows = await readAllForExport(db, opts.vectors === true);
+      const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt), { key: SETTING_KEYS.lastBackupAt, value: now }];
+      const doc = buildBackup(
+        { memories: rows.memories, feedback: rows.feedback, settings, vectors: rows.vectors },
+        { app: { name: APP_NAME, version: APP_VERSION }, now, includeVectors: opts.vectors === true },
+      );
+      let text = serializeBackup(doc);
+      if (opts.passphrase !== undefined) text = await encryptBackup(text, opts.passphrase);
+      const blob = new Blob([text], { type: 'application/json' });
+      await putSetting(db, SETTING_KEYS.lastBackupAt, now);
+      const suffix = opts.passphrase !== undefined ? '.encrypted' : '';
+      return { blob, fileName: `mnemograph-backup-${day(now)}${suffix}.json`, memories: rows.memories.length };
+    },
+
+    /** A zip of Markdown files, one per memory not in the trash (YAML front matter). Records lastBackupAt. */
+    async exportMarkdown(): Promise<ExportedFile> {
+      const now = ctx.now();
+      const rows = await readAllForExport(db, false);
+      const folder = `mnemograph-${day(now)}`;
+      const archive = exportMarkdownArchive(rows.memories, { folder });
+      const blob = new Blob([archive.zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+      await putSetting(db, SETTING_KEYS.lastBackupAt, now);
+      return { blob, fileName: `${folder}.zip`, memories: archive.files.length };
+    },
+
+    /** The reminder's state, live (follows exports and changes in every tab); `due` read with the services' clock. */
+    liveBackupStatus: (): Observable<BackupStatus> =>
+      liveSettingsQuery(db, [SETTING_KEYS.lastBackupAt, SETTING_KEYS.backupReminderDays], ([last, days]) => backupStatus(last, days, ctx.now())),
+
+    /** Days between reminders, a whole number from 1 to 365, or null to turn the reminder off (the default). */
+    async setBackupReminder(days: number | null): Promise<void> {
+      if (days !== null && asDays(days) === null)
+        throw new AppError('INVALID_OPTION', MESSAGES.outOfRange('The reminder interval', 'a whole number of days from 1 to 365', days));
+      await putSetting(db, SETTING_KEYS.backupReminderDays, days);
+    },
+  };
+}

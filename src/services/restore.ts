@@ -1,0 +1,141 @@
+// Restoring a JSON backup: memories keep their ids and every field exactly; their feedback rows
+// and the settings come back; stored vectors are reused when their producer is the one this app
+// runs (src/io reusableVectors), so nothing is re-embedded, and only the rest is featurized (by
+// the capture code, outside the transaction). Written in batches of one transaction each, like
+// every import; the engine and the other tabs follow each batch.
+
+import type { Memory, MemoryId, SpaceId } from '../core/types';
+import { putSettings, writeImportBatch } from '../db/transfer';
+import type { VectorRow } from '../db/schema';
+import { batches, reusableVectors, type BackupItems, type FeedbackRecord, type SettingRecord, type VectorRecord } from '../io';
+import type { EngineClient, EngineDoc, SerializedFeatures } from '../bridge/engine-bridge';
+import type { ServiceContext } from './context';
+import { isEncoderSpace } from './featurizer';
+import { toFeedbackEvent } from './feedback';
+import { sessionPositions } from './session';
+import { readRecallDefaults, readSimilarityConfig, SETTING_KEYS } from './settings';
+import { PRIMARY_SPACE, toIndexDoc, type Featurized, type StoredFeatures } from './stored-features';
+import type { EngineSync } from './sync';
+import type { ImportOutcome, RunImportOptions } from './types';
+
+export interface BackupPlan {
+  kind: 'backup';
+  /** The backup's memories not stored yet (by id), in file order. */
+  memories: Memory[];
+  feedback: Map<MemoryId, FeedbackRecord[]>;
+  settings: SettingRecord[];
+  /** Per memory, its stored vectors of a current producer. */
+  reuse: Map<MemoryId, VectorRecord[]>;
+  vectorsReused: number;
+  /** E4 positions within each memory's session, for the memories that are featurized again. */
+  positions: Map<MemoryId, number>;
+  skippedAtPreview: number;
+}
+
+const toRow = (v: VectorRecord): VectorRow => ({ memoryId: v.memoryId, space: v.space, dim: v.dim, dtype: v.dtype, model: v.model, data: v.data });
+
+export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { engine: EngineClient; stored: StoredFeatures; sync: EngineSync }) {
+  const { db } = ctx;
+
+  /** The producer this app runs for a space: the encoder's id for E1 / E5 / E10, the featurizers' for the rest. */
+  const producer = (space: SpaceId): string => (isEncoderSpace(space) ? stored.producers().encoder : stored.producers().lexical);
+
+  /**
+   * A memory's reused rows are enough when they hold E1 and E2 of the current producers (the
+   * backfill's own test, staleOf); otherwise every space is featurized afresh from its text.
+   */
+  const complete = (rows: VectorRecord[] | undefined): boolean =>
+    !!rows && rows.some((r) => r.space === PRIMARY_SPACE) && rows.some((r) => r.space === 'E2');
+
+  async function settingsToEngine(keys: Set<string>): Promise<void> {
+    if (keys.has(SETTING_KEYS.similarity)) {
+      const c = await readSimilarityConfig(db);
+      await sync.index([], () => engine.setSimilarityConfig(c), { setting: SETTING_KEYS.similarity });
+    }
+    if (keys.has(SETTING_KEYS.recallDefaults)) {
+      const o = await readRecallDefaults(db);
+      await sync.index([], () => engine.setRecallDefaults(o), { setting: SETTING_KEYS.recallDefaults });
+    }
+  }
+
+  return {
+    /** What restoring `items` would write, given the ids already stored. */
+    plan(items: BackupItems, there: Set<MemoryId>): BackupPlan {
+      const memories = items.memories.filter((m) => !there.has(m.id));
+      const wanted = new Set(memories.map((m) => m.id));
+      const { reuse } = reusableVectors(
+        items.vectors.filter((v) => wanted.has(v.memoryId)),
+        producer,
+      );
+      const byMemory = new Map<MemoryId, VectorRecord[]>();
+      for (const v of reuse) byMemory.set(v.memoryId, [...(byMemory.get(v.memoryId) ?? []), v]);
+      const feedback = new Map<MemoryId, FeedbackRecord[]>();
+      for (const f of items.feedback) if (wanted.has(f.memoryId)) feedback.set(f.memoryId, [...(feedback.get(f.memoryId) ?? []), f]);
+      return {
+        kind: 'backup',
+        memories,
+        feedback,
+        settings: items.settings,
+        reuse: byMemory,
+        vectorsReused: reuse.length,
+        positions: sessionPositions(items.memories),
+        skippedAtPreview: items.memories.length - memories.length,
+      };
+    },
+
+    /**
+     * Writes the plan batch by batch. Feedback rows go with their memory's batch; the settings
+     * are restored once every batch is in (a cancelled restore leaves the settings as they were).
+     */
+    async run(plan: BackupPlan, opts: RunImportOptions, size: number): Promise<ImportOutcome> {
+      const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview, batches: 0, cancelled: false };
+      const groups = batches(plan.memories, size);
+      for (const g of groups) {
+        if (opts.signal?.aborted) return { ...out, cancelled: true };
+        // the trash is not indexed nor featurized (the backfill skips it too); a live memory is
+        // featurized only when its stored vectors are not all there to reuse
+        const need = g.filter((m) => m.deletedAt === null && !complete(plan.reuse.get(m.id)));
+        let got: Featurized[];
+        try {
+          got = await stored.featurizeAll(
+            need.map((m) => ({ text: m.text, createdAt: m.createdAt, sessionPosition: plan.positions.get(m.id) ?? 0, media: m.media })),
+            { signal: opts.signal },
+          );
+        } catch (e) {
+          if (opts.signal?.aborted) return { ...out, cancelled: true };
+          throw e;
+        }
+        const fresh = new Map(need.map((m, i) => [m.id, got[i]]));
+        const vectors = g.flatMap((m) => {
+          const f = fresh.get(m.id);
+          return f ? stored.rowsOf(m.id, f) : (plan.reuse.get(m.id) ?? []).map(toRow);
+        });
+        const feedback = g.flatMap((m) => plan.feedback.get(m.id) ?? []);
+        const written = await writeImportBatch(db, { memories: g, vectors, feedback });
+        out.written += written.length;
+        out.skipped += g.length - written.length;
+        out.batches++;
+        const docs: EngineDoc[] = written
+          .filter((m) => m.deletedAt === null)
+          .map((m) => {
+            const f = fresh.get(m.id);
+            if (f) return stored.freshDoc(m, f);
+            const features: SerializedFeatures = {};
+            // copies: the stored rows keep theirs, the engine takes these by transfer
+            for (const v of plan.reuse.get(m.id) ?? []) if (v.dtype === 'space') features[v.space] = v.data.slice(0);
+            return toIndexDoc(m, features);
+          });
+        await sync.index(
+          written.map((m) => m.id),
+          () => engine.upsertMany(docs),
+        );
+        const rows = written.flatMap((m) => plan.feedback.get(m.id) ?? []).sort((a, b) => a.at - b.at);
+        for (const row of rows) await sync.index([], () => engine.recordFeedback(toFeedbackEvent(row)), { feedback: row });
+        opts.onProgress?.({ written: out.written, total: plan.memories.length });
+      }
+      await putSettings(db, plan.settings);
+      await settingsToEngine(new Set(plan.settings.map((s) => s.key)));
+      return out;
+    },
+  };
+}
