@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createIoApi } from '../../workers/io-api';
+import { parseImport } from '../../workers/io-core';
+import { channelWorkers } from '../testing/channel-worker';
+import { codeOf } from '../testing/errors';
+import { gate } from '../testing/gate';
+import type { ParseRequest } from '../protocol/io';
+import { createIoBridge, parseTimeout } from './io-bridge';
+
+const text = (s: string): ParseRequest => ({ files: [{ name: 'notes.txt', bytes: new TextEncoder().encode(s) }] });
+
+describe('io bridge', () => {
+  it('starts the worker on the first parse and returns its drafts over the channel', async () => {
+    const { spawn, workers } = channelWorkers(() => createIoApi());
+    const io = createIoBridge({ spawn });
+    expect(workers.length).toBe(0);
+    const out = await io.parse(text('one\n\ntwo'));
+    expect(out.format).toBe('text');
+    expect(out.result.items.map((i) => [i.draft.text, i.where.line])).toEqual([
+      ['one', 1],
+      ['two', 3],
+    ]);
+    expect(workers.length).toBe(1);
+    // a failure leaves the worker as an envelope and arrives as its AppError
+    expect(await codeOf(io.parse({ files: [] }))).toBe('IMPORT_INVALID');
+    io.dispose();
+  });
+
+  it('an abort terminates the busy worker (the parsers cannot be interrupted); the next parse starts a new one', async () => {
+    const held = gate();
+    const entered = gate();
+    const { spawn, workers } = channelWorkers((w) =>
+      createIoApi(async (req) => {
+        if (workers.indexOf(w) === 0) {
+          entered.open();
+          await held.opened; // the first worker is stuck in a long parse
+        }
+        return parseImport(req);
+      }),
+    );
+    const io = createIoBridge({ spawn });
+    const ctl = new AbortController();
+    const first = codeOf(io.parse(text('slow'), ctl.signal));
+    await entered.opened;
+    ctl.abort();
+    expect(await first).toBe('ABORTED');
+    expect(workers[0].terminated).toBe(true);
+    const out = await io.parse(text('fast'));
+    expect(out.result.items.map((i) => i.draft.text)).toEqual(['fast']);
+    expect(workers.length).toBe(2);
+    held.open();
+    io.dispose();
+  });
+
+  it('gives large inputs a longer timeout: 30 s plus about 2 s per MB', () => {
+    const mb = { files: [{ name: 'a.csv', bytes: new Uint8Array(1 << 20) }, { name: 'b.csv', bytes: new Uint8Array(1 << 20) }] };
+    expect(parseTimeout(mb)).toBe(30_000 + 4096);
+    expect(parseTimeout(text(''))).toBe(30_000);
+  });
+});
