@@ -46,10 +46,18 @@ export interface VersionRecord {
   [field: string]: unknown;
 }
 
+/** A link between two memories (schema v5: a Markdown [[wikilink]] resolved at import). */
+export interface LinkRecord {
+  fromId: string;
+  toId: string;
+  kind: 'wikilink';
+}
+
 /** The rows a backup is built from, as read from the database. */
 export interface BackupRows {
   memories: Memory[];
   versions?: VersionRecord[];
+  links?: LinkRecord[];
   feedback: FeedbackRecord[];
   settings: SettingRecord[];
   vectors?: VectorRecord[];
@@ -65,6 +73,7 @@ export interface BackupDocument {
   app: { name: string; version: string };
   memories: Memory[];
   versions?: VersionRecord[];
+  links?: LinkRecord[];
   feedback: FeedbackRecord[];
   settings: SettingRecord[];
   vectors?: VectorEntry[];
@@ -117,6 +126,8 @@ export const MemorySchema = v.pipe(
 );
 
 export const VersionSchema = v.looseObject({ id, memoryId: id });
+
+export const LinkSchema = v.strictObject({ fromId: id, toId: id, kind: v.picklist(['wikilink']) });
 
 export const FeedbackSchema = v.strictObject({
   id,

@@ -178,3 +178,16 @@ describe('parseBackup skips bad rows whole and says which', () => {
     expect(res.errors).toEqual([expect.objectContaining({ path: 'feedback', message: 'feedback must be a list; the whole section was skipped.' })]);
   });
 });
+
+describe('links (schema v5)', () => {
+  it('round-trips links whose two memories are in the backup and reports the others', () => {
+    const [a, b] = [memory(1), memory(2)];
+    const doc = buildBackup({ memories: [a, b], links: [{ fromId: a.id, toId: b.id, kind: 'wikilink' }], feedback: [], settings: [] }, { app: APP, now: T0 });
+    const text = serializeBackup({ ...doc, links: [...doc.links!, { fromId: a.id, toId: 'gone', kind: 'wikilink' }] });
+    const parsed = parseBackup(text);
+    expect(parsed.items.links).toEqual([{ fromId: a.id, toId: b.id, kind: 'wikilink' }]);
+    expect(parsed.errors.map((e) => e.message)).toEqual(['links[1] joins a memory that is not restored; skipped.']);
+    // no links: no section, and an older backup without one reads as none
+    expect('links' in buildBackup({ memories: [a], feedback: [], settings: [] }, { app: APP, now: T0 })).toBe(false);
+  });
+});

@@ -12,6 +12,7 @@ import {
   BACKUP_VERSION,
   FeedbackSchema,
   HeaderSchema,
+  LinkSchema,
   MemorySchema,
   SettingSchema,
   VectorSchema,
@@ -20,6 +21,7 @@ import {
   type BackupDocument,
   type BackupRows,
   type FeedbackRecord,
+  type LinkRecord,
   type SettingRecord,
   type VectorRecord,
   type VersionRecord,
@@ -65,6 +67,7 @@ export function buildBackup(rows: BackupRows, opts: BuildBackupOptions): BackupD
     settings: rows.settings,
   };
   if (rows.versions) doc.versions = rows.versions;
+  if (rows.links?.length) doc.links = rows.links;
   if (opts.includeVectors && rows.vectors)
     doc.vectors = rows.vectors.map((r) => ({
       memoryId: r.memoryId,
@@ -84,6 +87,8 @@ export function serializeBackup(doc: BackupDocument): string {
 export interface BackupItems {
   memories: Memory[];
   versions: VersionRecord[];
+  /** Links whose two ends are both memories of the backup. */
+  links: LinkRecord[];
   feedback: FeedbackRecord[];
   settings: SettingRecord[];
   vectors: VectorRecord[];
@@ -97,7 +102,7 @@ export interface BackupParseResult {
   errors: ImportProblem[];
 }
 
-const empty = (): BackupItems => ({ memories: [], versions: [], feedback: [], settings: [], vectors: [] });
+const empty = (): BackupItems => ({ memories: [], versions: [], links: [], feedback: [], settings: [], vectors: [] });
 
 function refuse(why: string, errors: ImportProblem[] = []): BackupParseResult {
   return { ok: false, items: empty(), errors: [...errors, problem({ path: '' }, MESSAGES.notA(A_BACKUP, why))] };
@@ -164,6 +169,16 @@ function vectorsOf(raw: unknown, memoryIds: Set<string>, errors: ImportProblem[]
   return out;
 }
 
+/** Links (schema v5), each kept only when both its memories were taken. */
+function linksOf(raw: unknown, memoryIds: Set<string>, errors: ImportProblem[]): LinkRecord[] {
+  const out: LinkRecord[] = [];
+  for (const { value: l, index: i } of section('links', raw, LinkSchema, (r) => `${r.fromId}/${r.toId}`, errors, false)) {
+    if (memoryIds.has(l.fromId) && memoryIds.has(l.toId)) out.push(l);
+    else errors.push(problem({ index: i, path: `links[${i}]` }, `links[${i}] joins a memory that is not restored; skipped.`));
+  }
+  return out;
+}
+
 /**
  * Reads a backup. `ok` false (nothing taken) when the text is not JSON, not a Mnemograph backup,
  * or of a version this code cannot read. Otherwise every valid row is returned and every invalid
@@ -194,6 +209,7 @@ export function parseBackup(input: string | Uint8Array): BackupParseResult {
   const items: BackupItems = {
     memories,
     versions: values(section('versions', d.versions, VersionSchema, (r) => r.id, errors, false)) as VersionRecord[],
+    links: linksOf(d.links, ids, errors),
     feedback: values(section('feedback', d.feedback, FeedbackSchema, (r) => r.id, errors, true)),
     settings: values(section('settings', d.settings, SettingSchema, (r) => r.key, errors, true)),
     vectors: vectorsOf(d.vectors, ids, errors),

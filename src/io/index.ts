@@ -7,6 +7,7 @@ export {
   type BackupDocument,
   type BackupRows,
   type FeedbackRecord,
+  type LinkRecord,
   type SettingRecord,
   type VectorEntry,
   type VectorRecord,

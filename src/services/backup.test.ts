@@ -20,6 +20,7 @@ async function contents(db: MnemographDb) {
     feedback: byId(await db.feedback.toArray()),
     settings: (await db.settings.toArray()).sort((a, b) => a.key.localeCompare(b.key)),
     vectors: (await db.vectors.toArray()).sort((a, b) => vectorKey(a).localeCompare(vectorKey(b))),
+    links: await db.links.toArray(),
   };
 }
 
@@ -35,6 +36,11 @@ async function fill() {
   await s.suppress(b.id, 'not now');
   await s.saveRecallDefaults({ topK: 7 });
   await s.setSetting('theme', 'dark');
+  // as a Markdown import would have resolved a [[wikilink]]; one end in the trash
+  await s.db.links.bulkAdd([
+    { fromId: a.id, toId: b.id, kind: 'wikilink' },
+    { fromId: b.id, toId: c.id, kind: 'wikilink' },
+  ]);
   return { ...started, ids: [a.id, b.id, c.id] };
 }
 
@@ -46,6 +52,7 @@ describe('backup round trip', () => {
     const exported = await first.s.exportBackup({ vectors: true });
     expect(exported).toMatchObject({ fileName: 'mnemograph-backup-2026-11-24.json', memories: 3 });
     const before = await contents(first.s.db);
+    expect(before.links.length).toBe(2);
     // the export recorded its time, and the backup carries the same setting
     expect(before.settings.find((r) => r.key === 'lastBackupAt')).toEqual({ key: 'lastBackupAt', value: T0 });
     const file = await fileOf(exported.blob, exported.fileName);
@@ -80,6 +87,25 @@ describe('backup round trip', () => {
     // the two live memories were featurized afresh, the one in the trash was not
     expect(embedder.calls).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']);
     expect((await s.db.vectors.where('space').equals('E1').toArray()).map((v) => v.model)).toEqual(['another-encoder/v2', 'another-encoder/v2']);
+  });
+});
+
+describe('restore in batches', () => {
+  it('a cancelled restore keeps whole batches (each memory with its feedback) and leaves the settings; running it again finishes', async () => {
+    const first = await fill();
+    const file = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'b.json');
+    const before = await contents(first.s.db);
+    const { s } = await startServices();
+    const preview = await s.previewImport({ files: [file] });
+    const ctl = new AbortController();
+    const out = await s.runImport(preview.planId, { batchSize: 1, signal: ctl.signal, onProgress: () => ctl.abort() });
+    expect(out).toEqual({ written: 1, skipped: 0, batches: 1, cancelled: true });
+    const [m] = await s.db.memories.toArray();
+    expect(m).toEqual(before.memories.find((x) => x.id === m.id));
+    expect(await s.db.feedback.toArray()).toEqual(before.feedback.filter((f) => f.memoryId === m.id));
+    expect(await s.getSetting('theme')).toBeUndefined(); // settings come back only with the whole restore
+    expect(await s.runImport(preview.planId, { batchSize: 1 })).toEqual({ written: 2, skipped: 1, batches: 3, cancelled: false });
+    expect(await contents(s.db)).toEqual(before);
   });
 });
 

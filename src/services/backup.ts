@@ -38,7 +38,7 @@ export function createBackup(ctx: ServiceContext) {
 
   return {
     /**
-     * The full backup: every memory (the trash included), feedback row and setting, and the
+     * The full backup: every memory (the trash included), link, feedback row and setting, and the
      * vectors when `vectors` is true (a restore with the same encoder then re-embeds nothing).
      * With a passphrase, encrypted (AES-GCM, PBKDF2). Records lastBackupAt; the backup itself
      * carries that same time, so restoring it says when it was made.
@@ -50,7 +50,7 @@ export function createBackup(ctx: ServiceContext) {
       const rows = await readAllForExport(db, opts.vectors === true);
       const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt), { key: SETTING_KEYS.lastBackupAt, value: now }];
       const doc = buildBackup(
-        { memories: rows.memories, feedback: rows.feedback, settings, vectors: rows.vectors },
+        { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors },
         { app: { name: APP_NAME, version: APP_VERSION }, now, includeVectors: opts.vectors === true },
       );
       let text = serializeBackup(doc);

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MemoryRow } from '../db/schema';
 import { codeOf } from '../testing/errors';
-import { startServices } from '../testing/services';
+import { openOtherTab, startServices } from '../testing/services';
 import type { ImportFile } from './types';
 
 const FIXTURES = join(__dirname, '..', 'io', 'fixtures');
@@ -137,5 +137,17 @@ describe('batches, cancel and failure', () => {
     ctl.abort();
     expect(await codeOf(s.previewImport({ files: [lines(2)] }, ctl.signal))).toBe('ABORTED');
     expect(await codeOf(s.runImport('no-such-plan'))).toBe('NOT_FOUND');
+  });
+});
+
+describe('other tabs', () => {
+  it("a second tab's engine follows an import made in this one", async () => {
+    const { s, dbName } = await startServices();
+    const tabB = await openOtherTab(dbName);
+    await tabB.engine.start();
+    const preview = await s.previewImport({ files: [{ name: 'z.txt', bytes: new TextEncoder().encode('zebras at dawn\nzebras at dusk\nlions') }] });
+    await s.runImport(preview.planId, { batchSize: 2 });
+    await expect.poll(async () => (await tabB.search('zebras', { semantic: false })).length).toBe(2);
+    await expect.poll(async () => (await tabB.engine.stats()).size).toBe(3);
   });
 });

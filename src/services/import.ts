@@ -68,6 +68,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
   const { db } = ctx;
   const { engine, stored, sync, session, parser } = deps;
   const plans = new Map<string, Plan>();
+  const running = new Set<string>();
   const restore = createRestore(ctx, { engine, stored, sync });
 
   /** The links of one batch: each goes with the batch that writes its later end, so both ends exist. */
@@ -207,14 +208,18 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
     async runImport(planId: string, opts: RunImportOptions = {}): Promise<ImportOutcome> {
       const plan = plans.get(planId);
       if (!plan) throw new AppError('NOT_FOUND', 'This import preview is no longer available; choose the files again.');
+      if (running.has(planId)) throw new AppError('INVALID_OPTION', 'This import is already running.');
       const size = opts.batchSize ?? DEFAULT_IMPORT_BATCH;
       batches([], size); // INVALID_OPTION for a bad size, before anything runs
-      if (plan.kind === 'backup') {
+      running.add(planId);
+      try {
+        if (plan.kind === 'drafts') return await runDrafts(planId, plan, opts, size);
         const out = await restore.run(plan, opts, size);
         if (!out.cancelled) plans.delete(planId);
         return out;
+      } finally {
+        running.delete(planId);
       }
-      return runDrafts(planId, plan, opts, size);
     },
 
     /** Forgets a preview that will not be run (the dialog was closed). */

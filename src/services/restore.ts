@@ -6,7 +6,7 @@
 
 import type { Memory, MemoryId, SpaceId } from '../core/types';
 import { putSettings, writeImportBatch } from '../db/transfer';
-import type { VectorRow } from '../db/schema';
+import type { LinkRow, VectorRow } from '../db/schema';
 import { batches, reusableVectors, type BackupItems, type FeedbackRecord, type SettingRecord, type VectorRecord } from '../io';
 import type { EngineClient, EngineDoc, SerializedFeatures } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
@@ -23,6 +23,8 @@ export interface BackupPlan {
   /** The backup's memories not stored yet (by id), in file order. */
   memories: Memory[];
   feedback: Map<MemoryId, FeedbackRecord[]>;
+  /** The backup's links (both ends in the backup). */
+  links: LinkRow[];
   settings: SettingRecord[];
   /** Per memory, its stored vectors of a current producer. */
   reuse: Map<MemoryId, VectorRecord[]>;
@@ -75,6 +77,7 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         kind: 'backup',
         memories,
         feedback,
+        links: items.links,
         settings: items.settings,
         reuse: byMemory,
         vectorsReused: reuse.length,
@@ -90,7 +93,16 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
     async run(plan: BackupPlan, opts: RunImportOptions, size: number): Promise<ImportOutcome> {
       const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview, batches: 0, cancelled: false };
       const groups = batches(plan.memories, size);
-      for (const g of groups) {
+      // a link goes with the batch that writes its later end (both ends then exist); links
+      // between memories stored before are written at the end
+      const batchOf = new Map<MemoryId, number>();
+      groups.forEach((g, b) => g.forEach((m) => batchOf.set(m.id, b)));
+      const linksOf = new Map<number, LinkRow[]>();
+      for (const l of plan.links) {
+        const b = Math.max(batchOf.get(l.fromId) ?? -1, batchOf.get(l.toId) ?? -1);
+        linksOf.set(b, [...(linksOf.get(b) ?? []), l]);
+      }
+      for (const [b, g] of groups.entries()) {
         if (opts.signal?.aborted) return { ...out, cancelled: true };
         // the trash is not indexed nor featurized (the backfill skips it too); a live memory is
         // featurized only when its stored vectors are not all there to reuse
@@ -111,7 +123,7 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
           return f ? stored.rowsOf(m.id, f) : (plan.reuse.get(m.id) ?? []).map(toRow);
         });
         const feedback = g.flatMap((m) => plan.feedback.get(m.id) ?? []);
-        const written = await writeImportBatch(db, { memories: g, vectors, feedback });
+        const written = await writeImportBatch(db, { memories: g, vectors, feedback, links: linksOf.get(b) });
         out.written += written.length;
         out.skipped += g.length - written.length;
         out.batches++;
@@ -133,6 +145,7 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         for (const row of rows) await sync.index([], () => engine.recordFeedback(toFeedbackEvent(row)), { feedback: row });
         opts.onProgress?.({ written: out.written, total: plan.memories.length });
       }
+      if (linksOf.has(-1)) await writeImportBatch(db, { memories: [], vectors: [], links: linksOf.get(-1) });
       await putSettings(db, plan.settings);
       await settingsToEngine(new Set(plan.settings.map((s) => s.key)));
       return out;
