@@ -81,6 +81,15 @@ describe('file imports from the fixtures', () => {
     expect(rows.find((m) => m.id === garden)!.createdAt).toBe(Date.UTC(2023, 3, 1));
   });
 
+  it('sessions: a ChatGPT conversation is its own session; other drafts share one session per import', async () => {
+    const { s } = await startServices({ sessionId: 'tab' });
+    await s.runImport((await s.previewImport({ files: [fixture('conversations.json')] })).planId);
+    const text = await s.previewImport({ files: [lines(2)] });
+    await s.runImport(text.planId);
+    const sessions = (await s.db.memories.toArray()).map((m) => m.sessionId).sort();
+    expect(sessions).toEqual(['chatgpt:conv-bread', 'chatgpt:conv-bread', 'chatgpt:conv-trip', 'chatgpt:conv-trip', `import:${text.planId}`, `import:${text.planId}`]);
+  });
+
   it('quarantine: the imported memories land quarantined', async () => {
     const { s } = await startServices();
     const preview = await s.previewImport({ files: [lines(3)], quarantine: true });
