@@ -110,14 +110,22 @@ describe('file imports from the fixtures', () => {
 
 describe('batches, cancel and failure', () => {
   it('cancel after the first batch leaves exactly that batch', async () => {
-    const { s } = await startServices();
+    const { s, embedder } = await startServices();
     const preview = await s.previewImport({ files: [lines(5)] });
     const ctl = new AbortController();
     const out = await s.runImport(preview.planId, { batchSize: 2, signal: ctl.signal, onProgress: () => ctl.abort() });
     expect(out).toEqual({ written: 2, skipped: 0, batches: 1, cancelled: true });
     expect((await s.db.memories.toArray()).map((m) => m.text).sort()).toEqual(['line 1', 'line 2']);
     // the plan is kept: running it again writes the rest, skipping what is there
-    expect(await s.runImport(preview.planId, { batchSize: 2 })).toMatchObject({ written: 3, cancelled: false });
+    embedder.calls.length = 0;
+    const progress: [number, number][] = [];
+    const rest = await s.runImport(preview.planId, { batchSize: 2, onProgress: (p) => progress.push([p.written, p.total]) });
+    expect(rest).toEqual({ written: 3, skipped: 2, batches: 2, cancelled: false });
+    expect(progress).toEqual([
+      [2, 3],
+      [3, 3],
+    ]);
+    expect(embedder.calls).toEqual(['line 3', 'line 4', 'line 5']); // the committed batch is not featurized again
     expect(await s.db.memories.count()).toBe(5);
   });
 

@@ -91,19 +91,21 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
 
   async function runDrafts(planId: string, plan: DraftPlan, opts: RunImportOptions, size: number): Promise<ImportOutcome> {
     const t = ctx.now();
+    // what an earlier run of this plan (cancelled, failed) or another tab stored is not featurized
+    // again; the stored ids are also the ends of links to it
+    const idOfKey = await storedImportKeys(db, [...plan.toWrite.map((i) => i.key), ...plan.keyOfRef.values()]);
+    const todo = plan.toWrite.filter((i) => !idOfKey.has(i.key));
     const counts = new Map<string, number>();
     const places: { id: string; position: number }[] = [];
-    for (const it of plan.toWrite) places.push(await session.place(t, it.draft.sessionId ?? plan.session, counts));
+    for (const it of todo) places.push(await session.place(t, it.draft.sessionId ?? plan.session, counts));
     const groups = batches(
-      plan.toWrite.map((item, i) => ({ item, place: places[i], id: ctx.newId(item.draft.createdAt) })),
+      todo.map((item, i) => ({ item, place: places[i], id: ctx.newId(item.draft.createdAt) })),
       size,
     );
-    // ends of links already stored by an earlier run of the same import
-    const idOfKey = await storedImportKeys(db, [...plan.keyOfRef.values()]);
     const batchOfKey = new Map<string, number>();
     groups.forEach((g, b) => g.forEach((x) => (batchOfKey.set(x.item.key, b), idOfKey.set(x.item.key, x.id))));
     const links = linksByBatch(plan, batchOfKey, idOfKey);
-    const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview, batches: 0, cancelled: false };
+    const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview + plan.toWrite.length - todo.length, batches: 0, cancelled: false };
     for (let b = 0; b < groups.length; b++) {
       if (opts.signal?.aborted) return { ...out, cancelled: true };
       const g = groups[b];
@@ -134,7 +136,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
         written.map((m) => m.id),
         () => engine.upsertMany(memories.flatMap((m, i) => (kept.has(m.id) ? [stored.freshDoc(m, got[i])] : []))),
       );
-      opts.onProgress?.({ written: out.written, total: plan.toWrite.length });
+      opts.onProgress?.({ written: out.written, total: todo.length });
     }
     await session.persist();
     plans.delete(planId);

@@ -5,7 +5,7 @@
 // every import; the engine and the other tabs follow each batch.
 
 import type { Memory, MemoryId, SpaceId } from '../core/types';
-import { putSettings, writeImportBatch } from '../db/transfer';
+import { putSettings, storedIds, writeImportBatch } from '../db/transfer';
 import type { LinkRow, VectorRow } from '../db/schema';
 import { batches, reusableVectors, type BackupItems, type FeedbackRecord, type SettingRecord, type VectorRecord } from '../io';
 import type { EngineClient, EngineDoc, SerializedFeatures } from '../bridge/engine-bridge';
@@ -91,8 +91,11 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
      * are restored once every batch is in (a cancelled restore leaves the settings as they were).
      */
     async run(plan: BackupPlan, opts: RunImportOptions, size: number): Promise<ImportOutcome> {
-      const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview, batches: 0, cancelled: false };
-      const groups = batches(plan.memories, size);
+      // what an earlier run of this plan (cancelled, failed) or another tab stored is not featurized again
+      const there = await storedIds(db, plan.memories.map((m) => m.id));
+      const todo = plan.memories.filter((m) => !there.has(m.id));
+      const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview + there.size, batches: 0, cancelled: false };
+      const groups = batches(todo, size);
       // a link goes with the batch that writes its later end (both ends then exist); links
       // between memories stored before are written at the end
       const batchOf = new Map<MemoryId, number>();
@@ -143,7 +146,7 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         );
         const rows = written.flatMap((m) => plan.feedback.get(m.id) ?? []).sort((a, b) => a.at - b.at);
         for (const row of rows) await sync.index([], () => engine.recordFeedback(toFeedbackEvent(row)), { feedback: row });
-        opts.onProgress?.({ written: out.written, total: plan.memories.length });
+        opts.onProgress?.({ written: out.written, total: todo.length });
       }
       if (linksOf.has(-1)) await writeImportBatch(db, { memories: [], vectors: [], links: linksOf.get(-1) });
       await putSettings(db, plan.settings);
