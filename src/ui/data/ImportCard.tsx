@@ -60,13 +60,16 @@ export function ImportCard() {
     }
   }
 
-  async function pick(list: FileList | null) {
-    if (!list || list.length === 0) return;
+  async function pick(input: HTMLInputElement) {
+    const list = Array.from(input.files ?? []);
+    // cleared so that choosing the same files again (a second run) fires a change again
+    input.value = '';
+    if (list.length === 0) return;
     setPhase('reading');
     setPreview(null);
     setPass('');
     try {
-      files.current = await readPicked(Array.from(list));
+      files.current = await readPicked(list);
     } catch (e) {
       setError(toShown(e));
       setPhase('idle');
@@ -120,7 +123,7 @@ export function ImportCard() {
       <div className="actions">
         <label className="btn btn--secondary data__picker">
           Choose files
-          <input type="file" multiple className="sr-only" disabled={busy} onChange={(e) => void pick(e.target.files)} data-testid="import-files" />
+          <input type="file" multiple className="sr-only" disabled={busy} onChange={(e) => void pick(e.target)} data-testid="import-files" />
         </label>
         <label className="btn btn--secondary data__picker">
           Choose a folder
@@ -128,7 +131,7 @@ export function ImportCard() {
             type="file"
             className="sr-only"
             disabled={busy}
-            onChange={(e) => void pick(e.target.files)}
+            onChange={(e) => void pick(e.target)}
             data-testid="import-folder"
             // webkitdirectory is not in React's types; it makes the picker choose a whole folder.
             {...{ webkitdirectory: '' }}
