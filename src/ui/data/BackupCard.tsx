@@ -104,6 +104,10 @@ export function BackupCard() {
       <label className="field data__remind">
         <span className="field__label">Remind me to back up</span>
         <select value={status?.reminderDays == null ? '' : String(status.reminderDays)} onChange={(e) => void remind(e.target.value)} disabled={!status}>
+          {status?.reminderDays != null && !REMINDERS.some((r) => r.days === status.reminderDays) && (
+            // set elsewhere (another tab, a restored backup): shown as it is
+            <option value={String(status.reminderDays)}>every {status.reminderDays} days</option>
+          )}
           {REMINDERS.map((r) => (
             <option key={r.label} value={r.days == null ? '' : String(r.days)}>
               {r.label}
