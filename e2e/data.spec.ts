@@ -191,6 +191,31 @@ test.describe('your data', () => {
     expect(await data.counts()).toEqual({ fresh: N - stored, existing: stored, repeated: 0 });
   });
 
+  test('a page closed mid-import: reopened, the counts agree and a re-run skips what was written', async ({ page }) => {
+    test.setTimeout(300_000);
+    const { data } = await ready(page);
+    await data.open();
+    const N = 3000;
+    const file = { name: 'closed.txt', mimeType: 'text/plain', buffer: Buffer.from(Array.from({ length: N }, (_, i) => `Closed tab note ${i + 1}`).join('\n')) };
+    await data.pick([file]);
+    await data.importButton.click();
+    await expect.poll(async () => Number(await data.progress.getAttribute('aria-valuenow')), { timeout: 120_000 }).toBeGreaterThan(0);
+    const ctx = page.context();
+    await page.close();
+
+    const again = await ctx.newPage();
+    const reopened = await ready(again);
+    const stored = await again.evaluate(() => window.__mnemograph!.memoryCount());
+    expect(stored).toBeGreaterThan(0);
+    await expect(reopened.app.memoryCount).toHaveText(String(stored)); // the list agrees with the database
+    await reopened.data.open();
+    await reopened.data.pick([file]);
+    // every stored memory is a whole item of the file: the re-run finds exactly those already there
+    expect(await reopened.data.counts()).toEqual({ fresh: N - stored, existing: stored, repeated: 0 });
+    expect(await reopened.data.runImport(240_000)).toMatch(new RegExp(`^Imported ${N - stored} memor`));
+    expect(await again.evaluate(() => window.__mnemograph!.memoryCount())).toBe(N);
+  });
+
   test('hostile files import as inert text: no dialog, no script ran', async ({ page }) => {
     test.setTimeout(240_000);
     const dialogs: string[] = [];

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { CsvMappingInput } from './data-api';
 
 const FIELDS: { key: keyof CsvMappingInput; label: string }[] = [
@@ -46,12 +47,13 @@ export function CsvMappingFields(props: {
 }
 
 export function TextModeField(props: { mode: 'line' | 'paragraph'; disabled: boolean; onChange: (m: 'line' | 'paragraph') => void }) {
+  const name = useId();
   return (
     <fieldset className="data__mapping">
       <legend>One memory per</legend>
       {(['line', 'paragraph'] as const).map((m) => (
         <label key={m} className="data__check">
-          <input type="radio" name="text-mode" checked={props.mode === m} disabled={props.disabled} onChange={() => props.onChange(m)} />
+          <input type="radio" name={name} checked={props.mode === m} disabled={props.disabled} onChange={() => props.onChange(m)} />
           {m === 'line' ? 'line' : 'paragraph (separated by a blank line)'}
         </label>
       ))}
