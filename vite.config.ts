@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -8,8 +8,49 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+// Content-Security-Policy (issue 10): no 'unsafe-eval', no inline script or style, everything
+// from our own origin, so text from an imported file cannot run even if a bug let it in as markup.
+// Each exception, and why (checked in headless Chromium: model ready on WASM, graph drawn, no
+// violation; see src/ui/README.md):
+// - 'wasm-unsafe-eval': WebAssembly compilation of the tfjs WASM backend (it allows no JS eval);
+// - blob: in script-src and worker-src: tfjs's threaded WASM backend starts its pthread workers
+//   from a Blob URL and they importScripts() another Blob URL (without it the encoder never
+//   becomes ready). A worker takes its policy from its own response header, so the header must
+//   carry these even though the page itself creates only same-origin module workers.
+// React and d3 set styles through the CSSOM (element.style), which style-src does not govern.
+const CSP_DIRECTIVES = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval' blob:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "style-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+];
+/** The policy as the built index.html's <meta> carries it (a meta cannot set frame-ancestors). */
+export const CSP_META = CSP_DIRECTIVES.join('; ');
+/** The policy as a response header (vite preview): the meta's plus frame-ancestors. */
+export const CSP_HEADER = [...CSP_DIRECTIVES, "frame-ancestors 'none'"].join('; ');
+
+/**
+ * Puts the CSP <meta> into the built pages only: the dev server injects inline scripts (React
+ * refresh, HMR client) that the policy would block.
+ */
+function cspMeta(): Plugin {
+  return {
+    name: 'mnemograph-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP_META }, injectTo: 'head-prepend' }],
+  };
+}
+
 export default defineConfig({
   plugins: [
+    cspMeta(),
     react(),
     VitePWA({
       registerType: 'prompt',
@@ -41,7 +82,7 @@ export default defineConfig({
     }),
   ],
   server: { headers: isolation, host: '127.0.0.1' },
-  preview: { headers: isolation, host: '127.0.0.1' },
+  preview: { headers: { ...isolation, 'Content-Security-Policy': CSP_HEADER }, host: '127.0.0.1' },
   worker: {
     format: 'es',
     rolldownOptions: {

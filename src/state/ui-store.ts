@@ -3,7 +3,7 @@
 // never lives here: it reaches components through Dexie live queries.
 import { create } from 'zustand';
 
-export type View = 'memories' | 'graph';
+export type View = 'memories' | 'graph' | 'data';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export type ToastKind = 'info' | 'success' | 'error';
 

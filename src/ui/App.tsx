@@ -11,6 +11,14 @@ import { DbBanner } from './components/Banners';
 import { Toasts } from './components/Toasts';
 import { UpdatePrompt } from './components/UpdatePrompt';
 import { ExploreView } from './explore/ExploreView';
+import { DataView } from './data/DataView';
+import { BackupBanner } from './data/BackupBanner';
+
+const TABS = [
+  { view: 'memories', label: 'Memories' },
+  { view: 'graph', label: 'Explore' },
+  { view: 'data', label: 'Your data' },
+] as const;
 
 export function App() {
   const boot = useExternal(bootStatus);
@@ -29,16 +37,16 @@ export function App() {
           <span className="brand__tag">your memories, on this device</span>
         </div>
         <nav className="views" aria-label="Views">
-          {(['memories', 'graph'] as const).map((v) => (
+          {TABS.map((t) => (
             <button
-              key={v}
+              key={t.view}
               type="button"
               className="views__tab"
-              aria-current={view === v ? 'page' : undefined}
-              onClick={() => setView(v)}
-              data-testid={`nav-${v}`}
+              aria-current={view === t.view ? 'page' : undefined}
+              onClick={() => setView(t.view)}
+              data-testid={`nav-${t.view}`}
             >
-              {v === 'memories' ? 'Memories' : 'Explore'}
+              {t.label}
             </button>
           ))}
         </nav>
@@ -50,6 +58,7 @@ export function App() {
       <div className="banners">
         <DbBanner />
         <UpdatePrompt />
+        {ready && <BackupBanner />}
       </div>
       <div className="layout">
         <main id="main" className="layout__main" tabIndex={-1}>
@@ -59,8 +68,10 @@ export function App() {
               <SearchPanel enabled={ready} />
               {ready && <MemoryList />}
             </>
-          ) : (
+          ) : view === 'graph' ? (
             <ExploreView />
+          ) : (
+            <DataView />
           )}
         </main>
         <aside className="layout__aside" aria-label="Device and storage">

@@ -4,6 +4,7 @@ import { services } from '../../services';
 import { useUi } from '../../state/ui-store';
 import { formatBytes, formatWhen, preview } from '../app/format';
 import { toastError } from '../app/report';
+import { SourceLink } from './SourceLink';
 
 const LIMIT = 100;
 
@@ -45,7 +46,9 @@ export function MemoryList() {
                 <span className="importance" title="Importance">
                   ★ {m.importance.toFixed(2)}
                 </span>
-                {m.source && <span className="memory__source">from {m.source}</span>}
+                {m.source && <span className="memory__source">
+                    from <SourceLink source={m.source} />
+                  </span>}
                 {m.tags.map((t) => (
                   <span key={t} className="chip chip--small">
                     #{t}

@@ -9,6 +9,7 @@ import { fixed, isoDate, percent, shortDate } from './format';
 import { MemoryTags } from './MemoryTags';
 import { MemoryRetrieval } from './MemoryRetrieval';
 import { MemoryFeedback } from './MemoryFeedback';
+import { SourceLink } from '../../components/SourceLink';
 import './panels.css';
 
 export interface MemoryPanelProps {
@@ -165,7 +166,7 @@ export function MemoryPanel(props: MemoryPanelProps) {
               {fixed(memory.importance)}
             </dd>
             <dt>Source</dt>
-            <dd data-testid="memory-source">{memory.source || <span className="mg-muted">none</span>}</dd>
+            <dd data-testid="memory-source">{memory.source ? <SourceLink source={memory.source} /> : <span className="mg-muted">none</span>}</dd>
             <dt>Created</dt>
             <dd>
               <time dateTime={isoDate(memory.createdAt)} data-testid="memory-created">{shortDate(memory.createdAt)}</time>

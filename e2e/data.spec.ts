@@ -1,0 +1,272 @@
+// "Your data" end to end (issue 10): export -> wipe -> import gives the same database, encrypted
+// backups, every import format from src/io/fixtures, cancel, hostile files inert, the CSP header.
+// Each test starts on a fresh browser context, i.e. an empty database.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { AppPage } from './pages/app-page';
+import { DataPage, type DbDump, type FormatLabel } from './pages/data-page';
+import { ExplorePage } from './pages/explore-page';
+
+const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'src', 'io', 'fixtures');
+
+/** A page on a new context: its own, empty IndexedDB (the "wipe"). */
+async function freshPage(browser: Browser): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  return ctx.newPage();
+}
+
+async function ready(page: Page): Promise<{ app: AppPage; data: DataPage }> {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.waitReady();
+  return { app, data: new DataPage(page) };
+}
+
+/** The backup-status settings change with every export, so a restore cannot equal them. */
+function comparable(dump: DbDump): DbDump {
+  const out: DbDump = {};
+  for (const [store, rows] of Object.entries(dump)) {
+    out[store] = store === 'settings' ? rows.filter((r) => !/backup/i.test(String((r as { key?: unknown }).key))) : rows;
+  }
+  return out;
+}
+
+test.describe('your data', () => {
+  test('export, wipe, import: memories, feedback, settings and vectors come back deep-equal', async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const { app, data } = await ready(page);
+    await app.addAndWait('Took the car to the garage to repair the engine', { tags: 'car, errands' });
+    await app.addAndWait('Bought flour, eggs and butter to bake a birthday cake', { tags: 'baking' });
+    await app.addAndWait('Walked the dog along the river at dawn');
+    // one piece of feedback, so the backup carries some
+    const explore = new ExplorePage(page);
+    await page.getByTestId('nav-graph').click();
+    await explore.recall('fixing my automobile');
+    await explore.results.first().click();
+    await explore.memoryPanel.getByRole('button', { name: 'Reinforce' }).click();
+    await expect(explore.feedbackMessage).toContainText('Reinforced');
+    await explore.memoryPanel.getByTestId('memory-close').click();
+
+    await data.open();
+    const backup = await data.exportBackup({ vectors: true });
+    expect(backup.name).toMatch(/\.json$/);
+    const before = await data.dump();
+    expect(before.memories).toHaveLength(3);
+    expect(before.feedback!.length).toBeGreaterThan(0);
+
+    const other = await freshPage(browser);
+    const fresh = await ready(other);
+    await expect(fresh.app.memoryCount).toHaveText('0');
+    await fresh.data.open();
+    await fresh.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
+    await expect(fresh.data.format).toHaveValue('backup');
+    expect(await fresh.data.counts()).toEqual({ fresh: 3, existing: 0, repeated: 0 });
+    await expect(fresh.data.preview).toContainText('search data of 3 memories is reused');
+    expect(await fresh.data.runImport()).toBe('Imported 3 memories.');
+    expect(comparable(await fresh.data.dump())).toEqual(comparable(before));
+    await other.context().close();
+  });
+
+  test('an encrypted backup: a wrong passphrase is refused and changes nothing, the right one restores', async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const { app, data } = await ready(page);
+    await app.addAndWait('The spare key is under the blue flower pot');
+    await app.addAndWait('Lena lent me her tent for the summer');
+    await data.open();
+    await data.protect.check();
+    await expect(data.page.getByText(/cannot be recovered/)).toBeVisible();
+    const backup = await data.exportBackup({ passphrase: 'correct horse battery staple' });
+    expect(backup.bytes.toString('utf8')).toContain('mnemograph-encrypted');
+    expect(backup.bytes.toString('utf8')).not.toContain('blue flower pot');
+
+    const other = await freshPage(browser);
+    const fresh = await ready(other);
+    await fresh.app.addAndWait('A memory that was already here');
+    await fresh.data.open();
+    const untouched = await fresh.data.dump();
+    await fresh.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
+    await expect(fresh.data.backupPassphrase).toBeVisible();
+    await fresh.data.unlock('wrong horse');
+    await expect(fresh.data.importError).toHaveAttribute('data-code', 'WRONG_PASSPHRASE');
+    await expect(fresh.data.importButton).toHaveCount(0);
+    expect(await fresh.data.dump()).toEqual(untouched);
+
+    await fresh.data.unlock('correct horse battery staple');
+    await expect(fresh.data.preview).toBeVisible();
+    expect(await fresh.data.counts()).toEqual({ fresh: 2, existing: 0, repeated: 0 });
+    expect(await fresh.data.runImport()).toBe('Imported 2 memories.');
+    await fresh.app.page.getByTestId('nav-memories').click();
+    await expect(fresh.app.memoryCount).toHaveText('3');
+    await expect(fresh.app.memoryItems.filter({ hasText: 'blue flower pot' })).toHaveCount(1);
+    await other.context().close();
+  });
+
+  // Counts worked out from the fixtures with the importers of src/io (items that pass validation).
+  const FORMATS: {
+    name: string;
+    files?: string[];
+    folder?: string;
+    format: string;
+    label: FormatLabel;
+    fresh: number;
+    setup?: (data: DataPage) => Promise<void>;
+  }[] = [
+    { name: 'Chrome bookmarks', files: ['bookmarks-chrome.html'], format: 'bookmarks', label: 'Browser bookmarks (HTML)', fresh: 5 },
+    { name: 'Firefox bookmarks', files: ['bookmarks-firefox.html'], format: 'bookmarks', label: 'Browser bookmarks (HTML)', fresh: 3 },
+    { name: 'ChatGPT export', files: ['conversations.json'], format: 'chatgpt', label: 'ChatGPT export (conversations.json)', fresh: 4 },
+    { name: 'plain text, one per line', files: ['notes.txt'], format: 'text', label: 'Plain text', fresh: 3 },
+    {
+      name: 'plain text, per paragraph',
+      files: ['paragraphs.txt'],
+      format: 'text',
+      label: 'Plain text',
+      fresh: 3,
+      setup: async (d) => {
+        await d.page.getByRole('radio', { name: /^paragraph/ }).check();
+        await expect(d.preview).toBeVisible();
+      },
+    },
+    {
+      name: 'CSV with mapped columns',
+      files: ['notes.csv'],
+      format: 'csv',
+      label: 'Spreadsheet (CSV)',
+      fresh: 4,
+      setup: async (d) => {
+        const map = { 'Memory text from column': 'Note', 'Tags from column': 'Labels', 'Date from column': 'When', 'Importance from column': 'Weight', 'Source from column': 'Link' };
+        for (const [label, column] of Object.entries(map)) {
+          await d.page.getByRole('combobox', { name: label }).selectOption(column);
+          await expect(d.preview).toBeVisible();
+        }
+        await expect(d.problems).toContainText('line');
+      },
+    },
+    { name: 'Obsidian vault (folder)', folder: 'vault', format: 'markdown', label: 'Markdown notes / Obsidian vault', fresh: 4 },
+  ];
+
+  for (const f of FORMATS) {
+    test(`imports ${f.name}: preview, import, and a second run skips what is there`, async ({ page }) => {
+      const { app, data } = await ready(page);
+      await data.open();
+      const pick = () => (f.folder ? data.pickFolder(join(FIXTURES, f.folder)) : data.pick(f.files!.map((n) => join(FIXTURES, n))));
+      await pick();
+      await expect(data.format).toHaveValue(f.format);
+      await f.setup?.(data);
+      expect(await data.counts()).toEqual({ fresh: f.fresh, existing: 0, repeated: 0 });
+      expect(await data.runImport()).toBe(`Imported ${f.fresh} ${f.fresh === 1 ? 'memory' : 'memories'}.`);
+      expect(await page.evaluate(() => window.__mnemograph!.memoryCount())).toBe(f.fresh);
+
+      await pick();
+      if (f.format === 'text' || f.format === 'csv') await data.chooseFormat(f.label); // a new pick starts from detection
+      await f.setup?.(data);
+      expect((await data.counts()).existing).toBe(f.fresh);
+      expect((await data.counts()).fresh).toBe(0);
+      await expect(data.importButton).toBeDisabled();
+      await page.getByTestId('nav-memories').click();
+      await expect(app.memoryCount).toHaveText(String(f.fresh));
+    });
+  }
+
+  test('cancel during a big import keeps whole batches and a re-run skips them', async ({ page }) => {
+    test.setTimeout(300_000);
+    const { data } = await ready(page);
+    await data.open();
+    const N = 3000;
+    const lines = Array.from({ length: N }, (_, i) => `Line ${i + 1}: a short note about thing number ${i + 1}`).join('\n');
+    const file = { name: 'many.txt', mimeType: 'text/plain', buffer: Buffer.from(lines) };
+    await data.pick([file]);
+    expect(await data.counts()).toEqual({ fresh: N, existing: 0, repeated: 0 });
+    await data.importButton.click();
+    await expect(data.progress).toBeVisible();
+    await expect.poll(async () => Number(await data.progress.getAttribute('aria-valuenow')), { timeout: 120_000 }).toBeGreaterThan(0);
+    await data.cancel.click();
+    await expect(data.outcome).toHaveText(/^(Stopped: \d+ memor(y|ies) imported before you cancelled|Import cancelled)/);
+    await expect(data.progress).toHaveCount(0);
+    const stored = await page.evaluate(() => window.__mnemograph!.memoryCount());
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(N);
+    // nothing half-written: what is stored is exactly what a re-run finds already there
+    await data.pick([file]);
+    expect(await data.counts()).toEqual({ fresh: N - stored, existing: stored, repeated: 0 });
+  });
+
+  test('a page closed mid-import: reopened, the counts agree and a re-run skips what was written', async ({ page }) => {
+    test.setTimeout(300_000);
+    const { data } = await ready(page);
+    await data.open();
+    const N = 3000;
+    const file = { name: 'closed.txt', mimeType: 'text/plain', buffer: Buffer.from(Array.from({ length: N }, (_, i) => `Closed tab note ${i + 1}`).join('\n')) };
+    await data.pick([file]);
+    await data.importButton.click();
+    await expect.poll(async () => Number(await data.progress.getAttribute('aria-valuenow')), { timeout: 120_000 }).toBeGreaterThan(0);
+    const ctx = page.context();
+    await page.close();
+
+    const again = await ctx.newPage();
+    const reopened = await ready(again);
+    const stored = await again.evaluate(() => window.__mnemograph!.memoryCount());
+    expect(stored).toBeGreaterThan(0);
+    await expect(reopened.app.memoryCount).toHaveText(String(stored)); // the list agrees with the database
+    await reopened.data.open();
+    await reopened.data.pick([file]);
+    // every stored memory is a whole item of the file: the re-run finds exactly those already there
+    expect(await reopened.data.counts()).toEqual({ fresh: N - stored, existing: stored, repeated: 0 });
+    expect(await reopened.data.runImport(240_000)).toMatch(new RegExp(`^Imported ${N - stored} memor`));
+    expect(await again.evaluate(() => window.__mnemograph!.memoryCount())).toBe(N);
+  });
+
+  test('hostile files import as inert text: no dialog, no script ran', async ({ page }) => {
+    test.setTimeout(240_000);
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __hostileRan: boolean };
+      w.__hostileRan = false;
+      for (const name of ['alert', 'confirm', 'prompt', 'print'] as const) {
+        const orig = window[name].bind(window) as (...a: unknown[]) => unknown;
+        (window as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => {
+          w.__hostileRan = true;
+          return orig(...a);
+        };
+      }
+    });
+    const { app, data } = await ready(page);
+    await data.open();
+    const hostile = (n: string) => join(FIXTURES, 'hostile', n);
+    await data.pick(hostile('hostile.csv'));
+    await data.page.getByRole('combobox', { name: 'Memory text from column' }).selectOption('text');
+    await data.page.getByRole('combobox', { name: 'Source from column' }).selectOption('source');
+    await expect(data.preview).toBeVisible();
+    await data.runImport();
+    for (const n of ['hostile-conversations.json', 'hostile-bookmarks.html', 'hostile.md']) {
+      await data.pick(hostile(n));
+      // open the problems list where there is one: it shows the offending text too
+      if ((await data.problems.count()) > 0) await data.problems.locator('summary').click();
+      await data.runImport();
+    }
+    await page.getByTestId('nav-memories').click();
+    await expect(app.memoryCount).toHaveText('9'); // 3 + 1 + 4 + 1 from src/io's hostile fixtures
+    const list = page.getByTestId('memory-list');
+    await expect(list).toContainText("<script>alert('csv')</script>"); // shown as text
+    await expect(list.locator('script, img, svg, iframe, object, embed')).toHaveCount(0);
+    for (const href of await list.getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) expect(href).toMatch(/^(https?|mailto):/);
+    expect(await page.evaluate(() => (window as unknown as { __hostileRan: boolean }).__hostileRan)).toBe(false);
+    expect(dialogs).toEqual([]);
+  });
+
+  test('the preview server sends the Content-Security-Policy header and the page carries the meta', async ({ request }) => {
+    const res = await request.get('/');
+    const csp = res.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toMatch(/(^|\s)'unsafe-eval'/);
+    expect(csp).not.toContain("'unsafe-inline'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    const html = await res.text();
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="[^"]*wasm-unsafe-eval/);
+  });
+});

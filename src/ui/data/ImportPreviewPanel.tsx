@@ -1,0 +1,68 @@
+import { formatWhen } from '../app/format';
+import type { ImportPreview } from './data-api';
+import { FORMAT_LABELS } from './files';
+
+const SHOWN_PROBLEMS = 200;
+
+/** What an import would do: counts, the first few memories, and each problem with where it is. */
+export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
+  const skipped = preview.problems.filter((p) => p.severity === 'skipped').length;
+  return (
+    <div className="data-preview" data-testid="import-preview">
+      <h3 className="data__subtitle">Before anything is saved</h3>
+      <dl className="data-preview__counts">
+        <div>
+          <dt>new</dt>
+          <dd data-testid="preview-fresh">{preview.fresh}</dd>
+        </div>
+        <div>
+          <dt>already here</dt>
+          <dd data-testid="preview-existing">{preview.existing}</dd>
+        </div>
+        <div>
+          <dt>repeated in the file</dt>
+          <dd data-testid="preview-repeated">{preview.repeated}</dd>
+        </div>
+        {skipped > 0 && (
+          <div>
+            <dt>could not be read</dt>
+            <dd data-testid="preview-unreadable">{skipped}</dd>
+          </div>
+        )}
+      </dl>
+      <p className="field__hint">
+        Found {preview.total} {preview.total === 1 ? 'item' : 'items'} as {FORMAT_LABELS[preview.format].toLowerCase()}.
+        {preview.vectorsReused ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
+      </p>
+      {preview.samples.length > 0 && (
+        <ul className="data-preview__samples" aria-label="First memories to import">
+          {preview.samples.map((s, i) => (
+            <li key={i}>
+              {/* plain text: React escapes it, nothing in an imported file becomes markup */}
+              <p className="data-preview__text">{s.text.length > 280 ? `${s.text.slice(0, 280)}…` : s.text}</p>
+              <span className="field__hint">
+                {s.createdAt != null && formatWhen(s.createdAt)}
+                {s.tags.map((t) => ` #${t}`).join('')}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {preview.problems.length > 0 && (
+        <details className="data-preview__problems" data-testid="preview-problems">
+          <summary>
+            {preview.problems.length} {preview.problems.length === 1 ? 'problem' : 'problems'} found (show where)
+          </summary>
+          <ul>
+            {preview.problems.slice(0, SHOWN_PROBLEMS).map((p, i) => (
+              <li key={i} data-severity={p.severity}>
+                <strong>{p.where}</strong>: {p.message} {p.severity === 'skipped' ? '(skipped)' : '(kept)'}
+              </li>
+            ))}
+          </ul>
+          {preview.problems.length > SHOWN_PROBLEMS && <p className="field__hint">and {preview.problems.length - SHOWN_PROBLEMS} more.</p>}
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+// @vitest-environment jsdom
+// The "Your data" cards against the sample stand-in for the services (src/testing/data-api.ts), whose
+// answers are fixed: 124 items found, 120 new, 3 already here, 1 repeated, written 40 at a time.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { setDataApiForTests, type DataApi } from './data-api';
+import { createSampleDataApi } from '../../testing/data-api';
+import { ImportCard } from './ImportCard';
+import { BackupCard } from './BackupCard';
+import { BackupBanner } from './BackupBanner';
+import { outcomeWords } from './files';
+import { useUi } from '../../state/ui-store';
+
+const NOW = Date.UTC(2026, 10, 24, 12);
+let api: DataApi;
+
+beforeEach(() => {
+  api = createSampleDataApi({ now: () => NOW, lastBackupDaysAgo: 40, passphrase: 'correct horse' });
+  setDataApiForTests(api);
+});
+afterEach(() => {
+  cleanup();
+  setDataApiForTests(null);
+  vi.restoreAllMocks();
+});
+
+const file = (name: string, text: string) => new File([text], name, { type: 'text/plain', lastModified: 1_700_000_000_000 });
+
+describe('ImportCard', () => {
+  it('previews a CSV with its column mapping, imports with progress and says what happened', async () => {
+    const user = userEvent.setup();
+    const preview = vi.spyOn(api, 'previewImport');
+    const run = vi.spyOn(api, 'runImport');
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('notes.csv', 'note,tags\nhello,a\n'));
+    expect(await screen.findByTestId('preview-fresh')).toHaveProperty('textContent', '120');
+    expect(screen.getByTestId('preview-existing').textContent).toBe('3');
+    expect(screen.getByTestId('preview-repeated').textContent).toBe('1');
+    // the bytes reached the services as they were in the file
+    const req = preview.mock.calls[0]![0];
+    expect(req.files).toHaveLength(1);
+    expect(req.files[0]!.name).toBe('notes.csv');
+    expect(new TextDecoder().decode(req.files[0]!.bytes)).toBe('note,tags\nhello,a\n');
+    expect(req.files[0]!.lastModified).toBe(1_700_000_000_000);
+    expect(req.format).toBeUndefined(); // detected by the services
+    expect((screen.getByRole('combobox', { name: 'Format' }) as HTMLSelectElement).value).toBe('csv');
+    // the mapping's selects come from csvColumns; choosing one previews again with it
+    const tags = screen.getByRole('combobox', { name: 'Tags from column' });
+    expect(within(tags).getAllByRole('option').map((o) => o.textContent)).toEqual(['(none)', 'note', 'tags', 'date', 'stars', 'link']);
+    await user.selectOptions(tags, 'tags');
+    await screen.findByTestId('import-preview');
+    expect(preview.mock.calls.at(-1)![0].csv).toEqual({ mapping: { text: 'note', tags: 'tags' } });
+    // problems are listed with where they are
+    expect(screen.getByTestId('preview-problems').textContent).toContain('notes.csv, line 14');
+
+    await user.click(screen.getByRole('button', { name: 'Import 120 memories' }));
+    expect((await screen.findByTestId('import-outcome')).textContent).toBe('Imported 120 memories; 4 were already here.');
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(run.mock.calls[0]![0]).toBe('plan-2'); // the plan of the last preview
+  });
+
+  it('shows progress and stops on Cancel', async () => {
+    const user = userEvent.setup();
+    let release: () => void = () => {};
+    vi.spyOn(api, 'runImport').mockImplementation(async (_id, o = {}) => {
+      o.onProgress?.({ written: 40, total: 120 });
+      await new Promise<void>((r) => {
+        release = r;
+        o.signal?.addEventListener('abort', () => r());
+      });
+      return { written: 40, skipped: 0, batches: 1, cancelled: !!o.signal?.aborted };
+    });
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('notes.txt', 'a\nb\n'));
+    await user.click(await screen.findByRole('button', { name: 'Import 120 memories' }));
+    const bar = await screen.findByRole('progressbar', { name: 'Import progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(bar.getAttribute('aria-valuemax')).toBe('120');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect((await screen.findByTestId('import-outcome')).textContent).toBe('Stopped: 40 memories imported before you cancelled.');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    release();
+  });
+
+  it('asks for the passphrase of an encrypted backup and shows a wrong one beside the action', async () => {
+    const user = userEvent.setup();
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('backup-encrypted.json', '{}'));
+    const pass = await screen.findByLabelText('This backup is protected: its passphrase');
+    expect(screen.queryByTestId('import-preview')).toBeNull();
+    await user.type(pass, 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Open backup' }));
+    const err = await screen.findByTestId('import-error');
+    expect(err.getAttribute('data-code')).toBe('WRONG_PASSPHRASE');
+    expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+    await user.clear(pass);
+    await user.type(pass, 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Open backup' }));
+    expect(await screen.findByRole('button', { name: 'Import 120 memories' })).toBeTruthy();
+    expect(screen.queryByTestId('import-error')).toBeNull();
+    expect(screen.getByTestId('import-preview').textContent).toContain('search data of 120 memories is reused');
+  });
+
+  it('sends the plain-text mode and the quarantine choice', async () => {
+    const user = userEvent.setup();
+    const preview = vi.spyOn(api, 'previewImport');
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('notes.txt', 'a\n\nb'));
+    await user.click(await screen.findByRole('radio', { name: 'paragraph (separated by a blank line)' }));
+    await user.click(screen.getByRole('checkbox', { name: /mark imported memories as unsure/ }));
+    await screen.findByTestId('import-preview');
+    expect(preview.mock.calls.at(-1)![0]).toMatchObject({ text: { mode: 'paragraph' }, quarantine: true });
+  });
+});
+
+describe('BackupCard', () => {
+  it('downloads the backup through an object URL it revokes, with the chosen options', async () => {
+    const user = userEvent.setup();
+    const exp = vi.spyOn(api, 'exportBackup');
+    const create = vi.fn(() => 'blob:backup');
+    const revoke = vi.fn();
+    Object.assign(URL, { createObjectURL: create, revokeObjectURL: revoke });
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(`${this.download} ${this.getAttribute('href')}`);
+    });
+    render(<BackupCard />);
+    expect(screen.getByText(/Last backup:/)).toBeTruthy();
+    await user.click(screen.getByRole('checkbox', { name: 'include search data (bigger file, faster restore)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'protect the backup with a passphrase' }));
+    const download = screen.getByRole('button', { name: 'Download a backup' });
+    expect(download).toHaveProperty('disabled', true); // no passphrase yet
+    expect(screen.getByText(/cannot be recovered/)).toBeTruthy();
+    await user.type(screen.getByLabelText('Passphrase'), 'abc');
+    await user.type(screen.getByLabelText('Passphrase again'), 'abd');
+    expect(screen.getByText('The two passphrases are not the same.')).toBeTruthy();
+    expect(download).toHaveProperty('disabled', true);
+    await user.clear(screen.getByLabelText('Passphrase again'));
+    await user.type(screen.getByLabelText('Passphrase again'), 'abc');
+    await user.click(download);
+    expect((await screen.findByTestId('backup-done')).textContent).toBe('Saved mnemograph-backup.json with 124 memories.');
+    expect(exp).toHaveBeenCalledWith({ vectors: true, passphrase: 'abc' });
+    expect(clicks).toEqual(['mnemograph-backup.json blob:backup']);
+    await vi.waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:backup'));
+  });
+
+  it('sets the reminder', async () => {
+    const user = userEvent.setup();
+    const set = vi.spyOn(api, 'setBackupReminder');
+    render(<BackupCard />);
+    const select = screen.getByRole('combobox', { name: 'Remind me to back up' });
+    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['never', 'every week', 'every 2 weeks', 'every month']);
+    await user.selectOptions(select, 'every 2 weeks');
+    expect(set).toHaveBeenCalledWith(14);
+    await user.selectOptions(select, 'never');
+    expect(set).toHaveBeenLastCalledWith(null);
+  });
+});
+
+describe('BackupBanner', () => {
+  it('appears when a backup is due, leads to the data view, and can be dismissed', async () => {
+    const user = userEvent.setup();
+    render(<BackupBanner now={() => NOW} />);
+    expect(screen.queryByTestId('backup-banner')).toBeNull(); // no reminder chosen: never due
+    await api.setBackupReminder(30);
+    expect((await screen.findByTestId('backup-banner')).textContent).toContain('It has been 40 days since your last backup.');
+    await user.click(screen.getByRole('button', { name: 'Back up now' }));
+    expect(useUi.getState().view).toBe('data');
+    await user.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(screen.queryByTestId('backup-banner')).toBeNull();
+  });
+});
+
+describe('outcomeWords', () => {
+  it('words the outcome', () => {
+    expect(outcomeWords(120, 3, false)).toBe('Imported 120 memories; 3 were already here.');
+    expect(outcomeWords(1, 0, false)).toBe('Imported 1 memory.');
+    expect(outcomeWords(40, 1, true)).toBe('Stopped: 40 memories imported before you cancelled; 1 was already here.');
+  });
+});
