@@ -59,7 +59,7 @@ describe('backup round trip', () => {
 
     const { s, embedder } = await startServices({ sessionId: 'session-b' });
     const preview = await s.previewImport({ files: [file] });
-    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: before.vectors.length });
+    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: 3 }); // all three memories' vectors are current
     const progress: number[] = [];
     const out = await s.runImport(preview.planId, { onProgress: (p) => progress.push(p.written) });
     expect(out).toEqual({ written: 3, skipped: 0, batches: 1, cancelled: false });
@@ -81,8 +81,8 @@ describe('backup round trip', () => {
     const file = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'b.json');
     const { s, embedder } = await startServices({ model: 'another-encoder/v2' });
     const preview = await s.previewImport({ files: [file] });
-    // the E1 rows are of another encoder; the lexical rows (E2-E4) are still current
-    expect(preview.vectorsReused).toBe(3 * 3);
+    // the E1 rows are of another encoder (the lexical rows E2-E4 are still current): no memory is ready as it is
+    expect(preview.vectorsReused).toBe(0);
     await s.runImport(preview.planId);
     // the two live memories were featurized afresh, the one in the trash was not
     expect(embedder.calls).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']);

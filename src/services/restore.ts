@@ -80,7 +80,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         links: items.links,
         settings: items.settings,
         reuse: byMemory,
-        vectorsReused: reuse.length,
+        // memories that need no featurizing: every vector they need is stored and current
+        vectorsReused: memories.filter((m) => complete(byMemory.get(m.id))).length,
         positions: sessionPositions(items.memories),
         skippedAtPreview: items.memories.length - memories.length,
       };

@@ -156,7 +156,7 @@ export interface ImportPreview {
   csvColumns?: string[];
   /** An encrypted backup and no passphrase given (a wrong one rejects WRONG_PASSPHRASE). */
   needsPassphrase?: boolean;
-  /** Backup: stored vectors that match the current encoder / featurizers (not recomputed). */
+  /** Backup: memories whose stored vectors all match the current encoder and featurizers (not recomputed). */
   vectorsReused?: number;
 }
 
