@@ -1,10 +1,12 @@
-// The import worker as the services see it (an ImportParser), on the shared WorkerLifecycle: lazy
-// start, a timeout sized to the input, crash -> the call rejects and the next one starts afresh.
-// The parsers are synchronous, so a cancel cannot reach them inside the worker: an abort
-// terminates the worker (its lifecycle is disposed) and the next parse starts a new one.
+// The import / export worker as the services see it (an ImportParser), on the shared
+// WorkerLifecycle: lazy start, a timeout sized to the input, crash -> the call rejects and the
+// next one starts afresh. The parsers are synchronous, so a cancel cannot reach them inside the
+// worker: an abort terminates the worker (its lifecycle is disposed) and the next parse starts a
+// new one. Exports run there too, so building a big backup or zip never freezes the page.
 
+import * as Comlink from 'comlink';
 import type { IoApi } from '../../workers/io.worker';
-import type { ImportParser, ParseRequest } from '../protocol/io';
+import type { BackupWriteRequest, ImportParser, MarkdownWriteRequest, ParseRequest } from '../protocol/io';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
 export interface IoBridgeOptions {
@@ -23,6 +25,24 @@ export function spawnIoWorker(): WorkerHandle {
 export function parseTimeout(req: ParseRequest, baseMs = 30_000, bytesPerMs = 512): number {
   const bytes = req.files.reduce((n, f) => n + (f.bytes?.byteLength ?? 0), 0);
   return baseMs + Math.ceil(bytes / bytesPerMs);
+}
+
+/**
+ * An export's timeout: base plus 1 ms per row and per 4 KB of vectors (a 10k-memory backup with
+ * every space measured well under 10 s in Node), plus the PBKDF2 key derivation when encrypting.
+ */
+export function writeTimeout(req: BackupWriteRequest | MarkdownWriteRequest, baseMs = 30_000): number {
+  if (!('rows' in req)) return baseMs + req.memories.length;
+  const { rows } = req;
+  const vectorBytes = (rows.vectors ?? []).reduce((n, v) => n + v.data.byteLength, 0);
+  return baseMs + rows.memories.length + rows.feedback.length + Math.ceil(vectorBytes / 4096) + (req.passphrase !== undefined ? 30_000 : 0);
+}
+
+/** The vectors' buffers, each once (a buffer listed twice cannot be transferred). */
+function vectorBuffers(req: BackupWriteRequest): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const v of req.rows.vectors ?? []) if (v.data instanceof ArrayBuffer) out.add(v.data);
+  return [...out];
 }
 
 export function createIoBridge(opts: IoBridgeOptions = {}): ImportParser & { readonly starts: number } {
@@ -62,6 +82,10 @@ export function createIoBridge(opts: IoBridgeOptions = {}): ImportParser & { rea
         started += current.starts - before;
       }
     },
+    // the rows were read for this export alone: their vector buffers move to the worker uncopied
+    writeBackup: (req) =>
+      life.call((r) => r.writeBackup(Comlink.transfer(req, req.options.includeVectors ? vectorBuffers(req) : [])), { timeoutMs: writeTimeout(req, opts.timeoutMs) }),
+    writeMarkdown: (req) => life.call((r) => r.writeMarkdown(req), { timeoutMs: writeTimeout(req, opts.timeoutMs) }),
     dispose() {
       disposed = true;
       life.dispose();
