@@ -46,7 +46,7 @@ export interface ParseOutcome {
   needsPassphrase?: boolean;
 }
 
-/** A backup to write: the rows as read (vector buffers may be transferred), how, and the passphrase if any. */
+/** A backup to write: the rows as read (copied to the worker), how, and the passphrase if any. */
 export interface BackupWriteRequest {
   rows: BackupRows;
   options: BuildBackupOptions;
