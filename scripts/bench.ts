@@ -10,6 +10,7 @@ const SECTIONS = [
   ['spaces featurizing (Node)', 'bench/spaces.ts'],
   ['core query latency (Node)', 'bench/core.ts'],
   ['recall paths (Node)', 'bench/recall.ts'],
+  ['backup export / import (Node)', 'bench/backup.ts'],
   ['browser: workers in Chromium', 'bench/browser.ts'],
   ['graph: layout and frames in Chromium', 'bench/graph.ts'],
 ] as const;

@@ -1,11 +1,16 @@
-// The import worker's work, kept free of Comlink so Node tests run the very same code in-process:
-// detect the format, decrypt an encrypted backup, run the src/io importer, return drafts + problems.
-// Everything here is synchronous parsing except the decryption (WebCrypto), which is why the
-// bridge terminates the worker to cancel.
+// The import / export worker's work, kept free of Comlink so Node runs the very same code
+// in-process: detect the format, decrypt an encrypted backup, run the src/io importer, return
+// drafts + problems; and the export's heavy part (build + serialise + encrypt a backup, zip the
+// Markdown notes), which would otherwise freeze the page for a big store. Everything here is
+// synchronous except the WebCrypto steps, which is why the bridge terminates the worker to cancel.
 
 import { AppError } from '../src/core/errors';
 import {
+  buildBackup,
   decryptBackup,
+  encryptBackup,
+  exportMarkdownArchive,
+  serializeBackup,
   importBookmarks,
   importChatGpt,
   importCsv,
@@ -19,7 +24,7 @@ import {
   type ImportResult,
   type MarkdownFile,
 } from '../src/io';
-import type { ImportFile, ImportFormat, ParseOutcome, ParseRequest } from '../src/protocol/io';
+import type { BackupWriteRequest, ImportFile, ImportFormat, MarkdownWriteRequest, ParseOutcome, ParseRequest } from '../src/protocol/io';
 
 const head = (f: ImportFile): string => new TextDecoder('utf-8', { fatal: false }).decode(f.bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
 const nameOf = (f: ImportFile): string => (f.path ?? f.name).toLowerCase();
@@ -124,4 +129,17 @@ export async function parseImport(req: ParseRequest): Promise<ParseOutcome> {
     }
   }
   return outcome;
+}
+
+/** The backup file's UTF-8 bytes: built, serialised and (with a passphrase) encrypted. */
+export async function writeBackup(req: BackupWriteRequest): Promise<Uint8Array> {
+  let text = serializeBackup(buildBackup(req.rows, req.options));
+  if (req.passphrase !== undefined) text = await encryptBackup(text, req.passphrase);
+  return new TextEncoder().encode(text);
+}
+
+/** The Markdown archive's zip bytes and the number of notes in it. */
+export function writeMarkdown(req: MarkdownWriteRequest): { zip: Uint8Array; files: number } {
+  const archive = exportMarkdownArchive(req.memories, { folder: req.folder });
+  return { zip: archive.zip, files: archive.files.length };
 }

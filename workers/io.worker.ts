@@ -1,4 +1,4 @@
-// The import worker: parses files off the page (logic in io-core.ts, shared with the Node tests).
+// The import / export worker: parses files and writes exports off the page (logic in io-core.ts, shared with Node).
 // Its type is the protocol's method list; the client (src/bridge/io-bridge.ts) derives from it.
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';

@@ -1,8 +1,10 @@
-// The import worker's protocol (workers/io.worker.ts <-> src/bridge/io-bridge.ts): what goes in
-// (the files and the person's choices) and what comes back (validated drafts, problems, and for a
-// backup its rows). Types only: the parsing itself is src/io, run by workers/io-core.ts.
+// The import / export worker's protocol (workers/io.worker.ts <-> src/bridge/io-bridge.ts): what
+// goes in (the files and the person's choices; for an export, the rows read from the database) and
+// what comes back (validated drafts, problems, and for a backup its rows; for an export, the
+// file's bytes). Types only: the work itself is src/io, run by workers/io-core.ts.
 
-import type { BackupItems, ImportResult } from '../io';
+import type { BackupItems, BackupRows, BuildBackupOptions, ImportResult } from '../io';
+import type { Memory } from '../core/types';
 
 export type ImportFormat = 'backup' | 'markdown' | 'bookmarks' | 'text' | 'csv' | 'chatgpt';
 
@@ -44,8 +46,29 @@ export interface ParseOutcome {
   needsPassphrase?: boolean;
 }
 
-/** What the services need from a parser: the worker's bridge on the page, the same code in-process in tests. */
+/** A backup to write: the rows as read (copied to the worker), how, and the passphrase if any. */
+export interface BackupWriteRequest {
+  rows: BackupRows;
+  options: BuildBackupOptions;
+  /** Given: the file is the encrypted envelope (AES-GCM, PBKDF2). */
+  passphrase?: string;
+}
+
+/** A Markdown archive to write: the memories (those in the trash are left out) under one folder. */
+export interface MarkdownWriteRequest {
+  memories: Memory[];
+  folder: string;
+}
+
+/**
+ * What the services need to read and write files: the worker's bridge on the page, the same code
+ * in-process in tests and in Node. The writers return the file's bytes (transferred, not copied).
+ */
 export interface ImportParser {
   parse(req: ParseRequest, signal?: AbortSignal): Promise<ParseOutcome>;
+  /** The backup file's UTF-8 bytes (JSON, or the encrypted envelope's JSON). */
+  writeBackup(req: BackupWriteRequest): Promise<Uint8Array>;
+  /** The zip's bytes and how many notes it holds. */
+  writeMarkdown(req: MarkdownWriteRequest): Promise<{ zip: Uint8Array; files: number }>;
   dispose(): void;
 }

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MnemographDb } from '../db/db';
+import { AppError } from '../core/errors';
 import { codeOf } from '../testing/errors';
 import { startServices } from '../testing/services';
 import { backupStatus } from './backup';
@@ -156,6 +157,37 @@ function next<T>(o: Observable<T>, skip = 0): Promise<T> {
     });
   });
 }
+
+describe('export off the page', () => {
+  it('hands the rows to the injected io (the worker on the page) and wraps the bytes it returns', async () => {
+    const { s, parser } = await fill();
+    const writeBackup = vi.spyOn(parser, 'writeBackup');
+    const writeMarkdown = vi.spyOn(parser, 'writeMarkdown');
+    const out = await s.exportBackup({ vectors: true, passphrase: 'correct horse' });
+    expect(writeBackup).toHaveBeenCalledTimes(1);
+    const req = writeBackup.mock.calls[0][0];
+    // all three memories (the trash included), the recorded export time among the settings
+    expect(req.rows.memories.length).toBe(3);
+    expect(req.rows.settings).toContainEqual({ key: 'lastBackupAt', value: T0 });
+    expect(req.options).toMatchObject({ now: T0, includeVectors: true });
+    expect(req.passphrase).toBe('correct horse');
+    const bytes = await writeBackup.mock.results[0].value;
+    expect(new Uint8Array(await out.blob.arrayBuffer())).toEqual(bytes);
+    expect(out).toMatchObject({ fileName: 'mnemograph-backup-2026-11-24.encrypted.json', memories: 3 });
+
+    const md = await s.exportMarkdown();
+    expect(writeMarkdown).toHaveBeenCalledTimes(1);
+    expect(writeMarkdown.mock.calls[0][0]).toMatchObject({ folder: 'mnemograph-2026-11-24' });
+    expect(md.memories).toBe(2);
+  });
+
+  it('a failure in the io rejects the export with its code and records no backup time', async () => {
+    const { s, parser } = await fill();
+    vi.spyOn(parser, 'writeBackup').mockRejectedValueOnce(new AppError('WORKER_CRASHED', 'the worker crashed'));
+    expect(await codeOf(s.exportBackup({ vectors: false }))).toBe('WORKER_CRASHED');
+    expect(await s.getSetting('lastBackupAt')).toBeUndefined();
+  });
+});
 
 describe('backup reminder', () => {
   it('is due when set and never backed up, or the last backup is older than the interval', () => {

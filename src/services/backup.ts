@@ -1,12 +1,14 @@
 // Taking the data out: the full JSON backup (every row the database has, the trash included, and
 // the vectors when asked; optionally encrypted with a passphrase) and the Markdown archive, each
 // recording when it was made; and the backup reminder (off by default; the person's interval).
+// The rows are read here; building, serialising, encrypting and zipping run in the import / export
+// worker (the `io` dependency), so a big store never freezes the page.
 
 import { AppError, MESSAGES } from '../core/errors';
 import type { Observable } from 'dexie';
 import { putSetting } from '../db/repo';
 import { liveSettingsQuery, readAllForExport } from '../db/transfer';
-import { buildBackup, encryptBackup, exportMarkdownArchive, serializeBackup } from '../io';
+import type { ImportParser } from '../protocol/io';
 import type { ServiceContext } from './context';
 import { SETTING_KEYS } from './settings';
 import type { BackupStatus, ExportedFile } from './types';
@@ -33,8 +35,9 @@ export function backupStatus(lastRaw: unknown, daysRaw: unknown, now: number): B
 /** "2026-11-24" in UTC, for file names. */
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-export function createBackup(ctx: ServiceContext) {
+export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
   const { db } = ctx;
+  const { io } = deps;
 
   return {
     /**
@@ -49,16 +52,16 @@ export function createBackup(ctx: ServiceContext) {
       const now = ctx.now();
       const rows = await readAllForExport(db, opts.vectors === true);
       const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt), { key: SETTING_KEYS.lastBackupAt, value: now }];
-      const doc = buildBackup(
-        { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors },
-        { app: { name: APP_NAME, version: APP_VERSION }, now, includeVectors: opts.vectors === true },
-      );
-      let text = serializeBackup(doc);
-      if (opts.passphrase !== undefined) text = await encryptBackup(text, opts.passphrase);
-      const blob = new Blob([text], { type: 'application/json' });
+      const memories = rows.memories.length; // counted before the rows go to the worker
+      const bytes = await io.writeBackup({
+        rows: { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors },
+        options: { app: { name: APP_NAME, version: APP_VERSION }, now, includeVectors: opts.vectors === true },
+        ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}),
+      });
+      const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/json' });
       await putSetting(db, SETTING_KEYS.lastBackupAt, now);
       const suffix = opts.passphrase !== undefined ? '.encrypted' : '';
-      return { blob, fileName: `mnemograph-backup-${day(now)}${suffix}.json`, memories: rows.memories.length };
+      return { blob, fileName: `mnemograph-backup-${day(now)}${suffix}.json`, memories };
     },
 
     /** A zip of Markdown files, one per memory not in the trash (YAML front matter). Records lastBackupAt. */
@@ -66,10 +69,10 @@ export function createBackup(ctx: ServiceContext) {
       const now = ctx.now();
       const rows = await readAllForExport(db, false);
       const folder = `mnemograph-${day(now)}`;
-      const archive = exportMarkdownArchive(rows.memories, { folder });
+      const archive = await io.writeMarkdown({ memories: rows.memories, folder });
       const blob = new Blob([archive.zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
       await putSetting(db, SETTING_KEYS.lastBackupAt, now);
-      return { blob, fileName: `${folder}.zip`, memories: archive.files.length };
+      return { blob, fileName: `${folder}.zip`, memories: archive.files };
     },
 
     /** The reminder's state, live (follows exports and changes in every tab); `due` read with the services' clock. */

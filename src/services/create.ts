@@ -61,7 +61,7 @@ export function createServices(deps: ServiceDeps) {
     ...feedbackApi,
     ...createSettings(db, engine, sync),
     ...createImport(ctx, { engine, stored, sync, session, parser }),
-    ...createBackup(ctx),
+    ...createBackup(ctx, { io: parser }),
     sessionState: session.sessionState,
 
     /** Live list of memories, newest first, tombstones excluded (useObservable / useLiveQuery). */
