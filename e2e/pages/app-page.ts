@@ -40,8 +40,11 @@ export class AppPage {
     await expect(this.memoryCount).toHaveText(/^\d+$/);
   }
 
+  /** The live count once it shows a number (it is briefly empty while its query re-runs). */
   async count(): Promise<number> {
-    return Number(await this.memoryCount.textContent());
+    let n = Number.NaN;
+    await expect.poll(async () => (n = Number(await this.memoryCount.textContent())), { message: 'the memory count shows a number' }).not.toBeNaN();
+    return n;
   }
 
   async addMemory(text: string, opts: { tags?: string } = {}): Promise<void> {
