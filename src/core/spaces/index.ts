@@ -1,6 +1,6 @@
 // Public API of the thirteen embedding spaces: registry, config, similarity functions,
 // multi-space relevance (similar in ANY non-temporal space), divergence (below a low threshold
-// against every recent memory) and the recent window.
+// against every recent memory) and the window of recent work.
 export {
   SPACES,
   SPACE_IDS,
