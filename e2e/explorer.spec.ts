@@ -80,6 +80,8 @@ test('opens a lateral node by keyboard, reinforces and suppresses it, and the la
   await explore.memoryPanel.getByRole('button', { name: 'Reinforce' }).click();
   await expect(explore.feedbackMessage).toContainText('Reinforced');
   await expect(explore.feedbackMessage).toContainText('lateral result');
+  // the line names the memory by its words, never by its id
+  await expect(explore.feedbackMessage).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
   await expect.poll(() => explore.metric('lur')).toBeGreaterThan(lur);
 
   // Suggested tags: accepting one makes it a tag of the memory.

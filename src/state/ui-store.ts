@@ -57,9 +57,14 @@ export const useUi = create<UiState>((set) => ({
     }
     set({ theme });
   },
+  // The same message again (four quick saves) does not stack: it replaces its earlier copy,
+  // which moves to the end with a fresh id (so it stays up for its full time). At most 4 shown.
   pushToast: (t) => {
     const id = nextToastId++;
-    set((s) => ({ toasts: [...s.toasts.slice(-3), { ...t, id }] }));
+    set((s) => {
+      const others = s.toasts.filter((x) => x.kind !== t.kind || x.message !== t.message);
+      return { toasts: [...others.slice(-3), { ...t, id }] };
+    });
     return id;
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),

@@ -46,14 +46,17 @@ export function preview(text: string, max = 600): { text: string; cut: boolean }
   return text.length > max ? { text: text.slice(0, max).trimEnd() + '…', cut: true } : { text, cut: false };
 }
 
-/** "👍 Reinforced 'm' with valence=50 (lateral result — feedback recorded)" (👎 below zero). */
-export function formatReinforceLine(id: string, valence: number, wasLateral: boolean): string {
-  return `${valence < 0 ? '👎' : '👍'} ${formatReinforce(id, valence, wasLateral)}`;
+/**
+ * "👍 Reinforced 'Took the car to the garage…' with valence=50 (lateral result — feedback
+ * recorded)" (👎 below zero). `name` is how the person knows the memory: its first words.
+ */
+export function formatReinforceLine(name: string, valence: number, wasLateral: boolean): string {
+  return `${valence < 0 ? '👎' : '👍'} ${formatReinforce(name, valence, wasLateral)}`;
 }
 
 /** "🚫 Suppressed 'm' (reason)" with the same lateral note. */
-export function formatSuppressLine(id: string, reason: string | undefined, wasLateral: boolean): string {
-  const base = `🚫 Suppressed '${id}'${reason ? ` (${reason})` : ''}`;
+export function formatSuppressLine(name: string, reason: string | undefined, wasLateral: boolean): string {
+  const base = `🚫 Suppressed '${name}'${reason ? ` (${reason})` : ''}`;
   return wasLateral ? `${base} (lateral result — feedback recorded)` : base;
 }
 

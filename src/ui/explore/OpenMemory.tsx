@@ -2,6 +2,7 @@
 // refreshes the lateral status, which counts feedback on lateral results).
 import { services, type RecallView } from '../../services';
 import { formatReinforceLine, formatSuppressLine } from '../app/format';
+import { labelOf } from './view-model';
 import type { SimilarityConfig } from '../../core/spaces';
 import type { Memory, MemoryId } from '../../core/types';
 import { MemoryPanel, SpaceExplanationPanel } from './panels';
@@ -34,12 +35,12 @@ export function OpenMemory({ memory, view, queryText, labelFor, config, onClose,
       onReinforce={async (v) => {
         const out = await services().reinforce(memory.id, v);
         onFeedback();
-        return formatReinforceLine(memory.id, v, out.wasLateral);
+        return formatReinforceLine(labelOf(memory.text, 40), v, out.wasLateral); // the memory by its words, not its id
       }}
       onSuppress={async (reason) => {
         const out = await services().suppress(memory.id, reason || undefined);
         onFeedback();
-        return formatSuppressLine(memory.id, out.row.reason, out.wasLateral);
+        return formatSuppressLine(labelOf(memory.text, 40), out.row.reason, out.wasLateral);
       }}
     />
   );
