@@ -68,7 +68,7 @@ function Explore() {
       lateral.set(outcome.lateralStatus); // counted the lateral results this recall returned
       // The options drawer stays as the person left it (comparing profiles needs it open); the
       // graph is brought into view below it instead.
-      if (revealGraph) bodyRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+      if (revealGraph) bodyRef.current?.scrollIntoView?.({ block: 'start' }); // instant; explore.css keeps it below the sticky header
     });
   };
 
