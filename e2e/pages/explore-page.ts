@@ -70,6 +70,8 @@ export class ExplorePage {
     await this.query.fill(text);
     await this.tags.fill(tags);
     await this.recallButton.click();
+    // This recall finished (the same query's heading may still be up from an earlier one).
+    await expect(this.recallButton).toHaveText('Recall', { timeout: 60_000 });
     await expect(this.page.getByRole('heading', { name: `Graph for “${text}”` })).toBeVisible({ timeout: 60_000 });
     await expect(this.graph).toHaveAttribute('data-ready', 'true');
   }

@@ -2,6 +2,7 @@
 // localStorage and read by components through src/ui/app/use-settings.ts. Data in the database
 // never lives here: it reaches components through Dexie live queries.
 import { create } from 'zustand';
+import { formatRoute, parseRoute, route, type Route } from '../ui/app/routes';
 
 export type View = 'memories' | 'graph' | 'data';
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -41,12 +42,29 @@ function initialTheme(): ThemeChoice {
 
 let nextToastId = 1;
 
+/** The route in the address bar now (Memories when there is no window, e.g. in Node tests). */
+export function currentRoute(): Route {
+  return parseRoute(globalThis.location?.hash ?? '');
+}
+
+/** A person's step (a view, a recall, a memory opened or closed) becomes one history entry, so
+ * Back and Forward retrace it; the same address again adds nothing. pushState fires no
+ * hashchange, so the app does not re-apply what it just did. */
+export function pushRoute(r: Route): void {
+  const hash = formatRoute(r);
+  if (!globalThis.history || !globalThis.location || globalThis.location.hash === hash) return;
+  globalThis.history.pushState(null, '', hash);
+}
+
 export const useUi = create<UiState>((set) => ({
   view: 'memories',
   query: '',
   theme: initialTheme(),
   toasts: [],
-  setView: (view) => set({ view }),
+  setView: (view) => {
+    if (view !== currentRoute().view) pushRoute(route(view));
+    set({ view });
+  },
   setQuery: (query) => set({ query }),
   setTheme: (theme) => {
     try {

@@ -1,4 +1,6 @@
-import { useUi } from '../state/ui-store';
+import { useEffect } from 'react';
+import { currentRoute, pushRoute, useUi, type View } from '../state/ui-store';
+import { route, type Route } from './app/routes';
 import { bootStatus } from './app/boot';
 import { useExternal } from './app/use-store';
 import { ModelStatus } from './components/ModelStatus';
@@ -11,6 +13,7 @@ import { DbBanner } from './components/Banners';
 import { Toasts } from './components/Toasts';
 import { UpdatePrompt } from './components/UpdatePrompt';
 import { ExploreView } from './explore/ExploreView';
+import { useExplore } from './explore/explore-store';
 import { DataView } from './data/DataView';
 import { BackupBanner } from './data/BackupBanner';
 
@@ -20,10 +23,38 @@ const TABS = [
   { view: 'data', label: 'Your data' },
 ] as const;
 
+/** The page follows an address: the view, and in Explore the recall and the open memory. */
+function follow(r: Route): void {
+  useUi.setState({ view: r.view });
+  if (r.view === 'graph') useExplore.getState().applyRoute(r);
+}
+
+/** A tab click is a step in history; it also closes a memory left open in Explore. */
+function go(view: View): void {
+  const r = route(view);
+  pushRoute(r);
+  follow(r);
+}
+
+// Addresses: the UI state follows the URL on load and on Back / Forward / a followed link
+// (popstate and hashchange can both fire for one step; following twice changes nothing).
+function useRouteFollowing(): void {
+  useEffect(() => {
+    follow(currentRoute());
+    const onChange = () => follow(currentRoute());
+    window.addEventListener('popstate', onChange);
+    window.addEventListener('hashchange', onChange);
+    return () => {
+      window.removeEventListener('popstate', onChange);
+      window.removeEventListener('hashchange', onChange);
+    };
+  }, []);
+}
+
 export function App() {
   const boot = useExternal(bootStatus);
   const view = useUi((s) => s.view);
-  const setView = useUi((s) => s.setView);
+  useRouteFollowing();
   const ready = boot.state === 'ready';
   return (
     <div className="app">
@@ -43,7 +74,7 @@ export function App() {
               type="button"
               className="views__tab"
               aria-current={view === t.view ? 'page' : undefined}
-              onClick={() => setView(t.view)}
+              onClick={() => go(t.view)}
               data-testid={`nav-${t.view}`}
             >
               {t.label}

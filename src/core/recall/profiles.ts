@@ -43,7 +43,7 @@ export interface ProfilePreset {
 
 export const PROFILES: Readonly<Record<CognitiveProfile, ProfilePreset>> = {
   BALANCED: {
-    behaviour: 'Default: equal lexical and semantic weight, no lateral, no grouping.',
+    behaviour: 'Everyday recall: words and meaning count equally; no lateral results (only Divergent adds those); no grouping.',
     topK: 10,
     lateralMode: false,
     lexicalWeight: 0.5,

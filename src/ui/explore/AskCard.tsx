@@ -14,7 +14,8 @@ export interface AskCardProps {
   error: string | null;
   /** The saved default profile, shown when this page picked none. */
   defaultProfile: string | undefined;
-  onRun: () => void;
+  /** Runs the recall; says whether the options drawer is open (the graph is then scrolled into view). */
+  onRun: (optionsOpen: boolean) => void;
 }
 
 export function AskCard({ queryRef, empty, modelReady, pending, error, defaultProfile, onRun }: AskCardProps) {
@@ -28,8 +29,7 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
         onSubmit={(e) => {
           e.preventDefault();
           if (!query.trim()) return;
-          if (optionsRef.current) optionsRef.current.open = false; // make room for the graph
-          onRun();
+          onRun(optionsRef.current?.open ?? false); // the drawer stays as the person left it
         }}
       >
         <label className="sr-only" htmlFor="explore-q">

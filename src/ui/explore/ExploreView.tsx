@@ -3,7 +3,7 @@
 // This file only composes; each job has its own hook or component:
 //   useRecall (the recall run), useGraphModel (one graph per recall), useOpenedMemory (the panel),
 //   useLateralStatus, useSamplePlacement, use-settings (persisted settings), useExplore (page state).
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { services } from '../../services';
 import type { MemoryId } from '../../core/types';
@@ -24,6 +24,7 @@ import { useDivergence, useGraphModel } from './use-graph-model';
 import { useOpenedMemory } from './use-opened-memory';
 import { useLateralStatus } from './use-lateral-status';
 import { labelOf } from './view-model';
+import { isCognitiveProfile, PROFILES } from '../../core/recall/profiles';
 import './explore.css';
 
 export function ExploreView() {
@@ -40,7 +41,7 @@ export function ExploreView() {
 
 function Explore() {
   const modelReady = useExternal(modelProgress).phase === 'ready';
-  const { query, tags, options, openId, settingsOpen, showTags, depth, kind, tagFilter, open, setSettingsOpen } = useExplore();
+  const { query, options, openId, settingsOpen, showTags, depth, kind, tagFilter, recalled, open, setSettingsOpen } = useExplore();
   const count = useLiveQuery(() => services().countMemories(), [], undefined);
   const config = useSimilarityConfig().value;
   const defaults = useRecallDefaults().value;
@@ -53,15 +54,43 @@ function Explore() {
   const graph = useGraphModel(recall.snapshot, divergence, recall.pending, { showTags, depth, kind, tagFilter });
   const queryRef = useRef<HTMLInputElement>(null);
   const recentRef = useRef<HTMLElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
   const [showRecent, setShowRecent] = useState(false);
+  // The recall (query + profile) this mounted view last ran, so an address names each recall once.
+  const ranKey = useRef<string | null>(null);
 
-  const run = () => {
-    void recall.run(query, tags, options).then((outcome) => {
+  const runRecall = (text: string, revealGraph: boolean) => {
+    // Options and tags are read now: an address may have just set the profile.
+    const s = useExplore.getState();
+    void recall.run(text, s.tags, s.options).then((outcome) => {
       if (!outcome) return;
       setShowRecent(false);
       lateral.set(outcome.lateralStatus); // counted the lateral results this recall returned
+      // The options drawer stays as the person left it (comparing profiles needs it open); the
+      // graph is brought into view below it instead.
+      if (revealGraph) bodyRef.current?.scrollIntoView?.({ block: 'start' }); // instant; explore.css keeps it below the sticky header
     });
   };
+
+  const run = (optionsOpen: boolean) => {
+    const q = query.trim();
+    const profile = options.profile ?? null;
+    ranKey.current = `${profile ?? ''}|${q}`;
+    useExplore.getState().noteRecall(q, profile);
+    runRecall(q, optionsOpen);
+  };
+
+  // An address with a query (a reload, a shared link, Back / Forward) runs its recall once the
+  // encoder is ready; a person's own Recall has already run it.
+  useEffect(() => {
+    if (!modelReady || !recalled) return;
+    const key = `${recalled.profile ?? ''}|${recalled.q}`;
+    if (key === ranKey.current) return;
+    ranKey.current = key;
+    runRecall(recalled.q, false);
+    // runRecall reads the store when it runs; the effect follows the address and the encoder only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [recalled, modelReady]);
 
   const labelFor = useCallback(
     (id: MemoryId) => {
@@ -105,13 +134,20 @@ function Explore() {
 
       {sample.place === 'top' && sampleCard}
 
-      <div className="explore__body">
+      <div className="explore__body" ref={bodyRef}>
         <GraphCard model={graph} query={recall.snapshot?.query ?? ''} pending={recall.pending} queryRef={queryRef} />
 
         <aside className="explore__side" aria-label="Results and lateral status">
           <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} />
           {showRecent && <RecentWork ref={recentRef} recent={recent} onOpen={open} onHide={() => setShowRecent(false)} />}
-          {lateral.status && <LateralStatusPanel status={lateral.status} onReEnable={lateral.reEnable} />}
+          {lateral.status && (
+            <>
+              <p className="field__hint" data-testid="lateral-note">
+                {lateralNote(lateral.status.enabled, options.profile ?? defaults?.profile, options.lateralMode)}
+              </p>
+              <LateralStatusPanel status={lateral.status} onReEnable={lateral.reEnable} />
+            </>
+          )}
           {sample.place === 'later' && <SampleAgain />}
         </aside>
       </div>
@@ -137,4 +173,19 @@ function Explore() {
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
     </div>
   );
+}
+
+/**
+ * The status panel's "Enabled" is auto-tuning's switch (may lateral results be added at all?),
+ * not the profile's: only a profile with lateral mode (Divergent) or the "lateral" advanced option
+ * adds them. Said in plain words next to the panel, so "on" is not read as "this recall is lateral".
+ */
+export function lateralNote(allowed: boolean, profile: string | undefined, lateralOption: boolean | undefined): string {
+  const name = isCognitiveProfile(profile) ? profile : 'BALANCED';
+  const used = lateralOption ?? PROFILES[name].lateralMode;
+  const head = allowed
+    ? 'Lateral results: allowed (used by the Divergent profile).'
+    : 'Lateral results: paused by auto-tuning, because too many were suppressed.';
+  const tail = used ? `Your recalls with ${name} add them.` : `Your recalls with ${name} add none.`;
+  return `${head} ${tail}`;
 }

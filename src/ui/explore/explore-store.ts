@@ -4,9 +4,20 @@
 import { create } from 'zustand';
 import type { RecallOptionsInput } from '../../core/recall';
 import type { MemoryId } from '../../core/types';
+import type { CognitiveProfile } from '../../core/recall/profiles';
+import { pushRoute } from '../../state/ui-store';
+import { route, type Route } from '../app/routes';
 import type { GraphDepth, MemoryKind } from '../graph';
 
+/** The recall the address names: the Explore view runs it when it differs from what it shows. */
+export interface RoutedRecall {
+  q: string;
+  profile: CognitiveProfile | null;
+}
+
 export interface ExploreState {
+  /** The recall in the address bar (null: none), set by a person's Recall or by the address. */
+  recalled: RoutedRecall | null;
   query: string;
   /** Optional query tags for lateral overlap ("a, b"); empty = derived from the top results. */
   tags: string;
@@ -24,7 +35,12 @@ export interface ExploreState {
   setQuery(q: string): void;
   setTags(t: string): void;
   patchOptions(p: RecallOptionsInput): void;
+  /** Opens (or with null closes) a memory; a history entry, so Back closes it again. */
   open(id: MemoryId | null): void;
+  /** A person ran a recall: its address becomes a history entry. */
+  noteRecall(q: string, profile: CognitiveProfile | null): void;
+  /** The address changed (Back, Forward, a link, a reload): the page follows it. */
+  applyRoute(r: Route): void;
   setSettingsOpen(open: boolean): void;
   setShowTags(show: boolean): void;
   setDepth(depth: GraphDepth): void;
@@ -42,7 +58,8 @@ export function mergeOptions(base: RecallOptionsInput, patch: RecallOptionsInput
   return out as RecallOptionsInput;
 }
 
-export const useExplore = create<ExploreState>((set) => ({
+export const useExplore = create<ExploreState>((set, get) => ({
+  recalled: null,
   query: '',
   tags: '',
   options: {},
@@ -55,7 +72,26 @@ export const useExplore = create<ExploreState>((set) => ({
   setQuery: (query) => set({ query }),
   setTags: (tags) => set({ tags }),
   patchOptions: (p) => set((s) => ({ options: mergeOptions(s.options, p) })),
-  open: (openId) => set({ openId }),
+  open: (openId) => {
+    const r = get().recalled;
+    pushRoute(route('graph', { q: r?.q, profile: r?.profile, m: openId }));
+    set({ openId });
+  },
+  noteRecall: (q, profile) => {
+    pushRoute(route('graph', { q, profile }));
+    set({ recalled: { q, profile }, openId: null });
+  },
+  applyRoute: (r) =>
+    set((s) => {
+      if (!r.q) return { openId: r.m, recalled: null };
+      const same = s.recalled?.q === r.q && s.recalled.profile === r.profile;
+      return {
+        openId: r.m,
+        query: r.q,
+        options: mergeOptions(s.options, { profile: r.profile ?? undefined }),
+        recalled: same ? s.recalled : { q: r.q, profile: r.profile },
+      };
+    }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
   setShowTags: (showTags) => set({ showTags }),
   setDepth: (depth) => set({ depth }),

@@ -22,7 +22,7 @@ describe('RecallOptionsPanel', () => {
       'SYSTEMATIZER',
     ]);
     expect(screen.getByTestId('recall-profile-description').textContent).toBe(
-      'Default: equal lexical and semantic weight, no lateral, no grouping.',
+      'Everyday recall: words and meaning count equally; no lateral results (only Divergent adds those); no grouping.',
     );
     expect(select.getAttribute('aria-describedby')).toBe(screen.getByTestId('recall-profile-description').id);
     expect(screen.getByTestId('recall-options').textContent).toContain('Broad: topK 25 from a larger pool, results grouped by their primary tag.');
