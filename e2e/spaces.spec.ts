@@ -38,7 +38,7 @@ test('a code memory made relevant by the code space alone, explained space by sp
   await explore.recall(CODE_QUERY);
   const hit = explore.results.filter({ hasText: 'Helper from the billing service' });
   await expect(hit).toBeVisible();
-  await expect(hit).toContainText('via E7');
+  await expect(hit).toContainText('similar code'); // E7, named in plain words (the id is behind details)
   await hit.click();
   const panel = explore.memoryPanel;
   await expect(panel.getByTestId('space-explanation')).toBeVisible();

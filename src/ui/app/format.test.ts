@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatReinforceLine, formatSuppressLine, highlight, preview } from './format';
+import { formatBytes, formatReinforceLine, formatSuppressLine, highlight, isClose, preview, recallMatch, searchMatch, spaceWords } from './format';
 
 describe('formatBytes', () => {
   it('uses binary units with one decimal under ten', () => {
@@ -39,5 +39,42 @@ describe('feedback confirmation lines', () => {
     expect(formatReinforceLine('m-1', -30, false)).toBe("👎 Reinforced 'm-1' with valence=-30");
     expect(formatSuppressLine('m-2', 'irrelevant', true)).toBe("🚫 Suppressed 'm-2' (irrelevant) (lateral result — feedback recorded)");
     expect(formatSuppressLine('m-2', undefined, false)).toBe("🚫 Suppressed 'm-2'");
+  });
+});
+
+describe('match words', () => {
+  it('search: strong from 0.6, good from 0.3, weak below; the bar is the score', () => {
+    expect(searchMatch(1)).toEqual({ level: 'strong', words: 'strong match', fill: 1 });
+    expect(searchMatch(0.6).level).toBe('strong');
+    expect(searchMatch(0.59).level).toBe('good');
+    expect(searchMatch(0.3).level).toBe('good');
+    expect(searchMatch(0.29)).toEqual({ level: 'weak', words: 'weak match', fill: 0.29 });
+    expect(searchMatch(Number.NaN)).toEqual({ level: 'weak', words: 'weak match', fill: 0 });
+  });
+  it('recall: strong from 0.8, good from 0.4; the bar is full at 1.2', () => {
+    expect(recallMatch(1.381)).toEqual({ level: 'strong', words: 'strong match', fill: 1 });
+    expect(recallMatch(0.8).level).toBe('strong');
+    expect(recallMatch(0.5)).toEqual({ level: 'good', words: 'good match', fill: 0.5 / 1.2 });
+    expect(recallMatch(0.39).level).toBe('weak');
+  });
+});
+
+describe('isClose', () => {
+  it('"zzqx blorp": no word matched and cosine 0.12 is not close', () => {
+    expect(isClose({ matchedTerms: [], bm25: 0, cosine: 0.12 })).toBe(false);
+    expect(isClose({ matchedTerms: [], bm25: 0, cosine: 0.29 })).toBe(false);
+  });
+  it('a matched word or a cosine of 0.3 and up is close', () => {
+    expect(isClose({ matchedTerms: ['car'], bm25: 1.4, cosine: 0.1 })).toBe(true);
+    expect(isClose({ matchedTerms: [], bm25: 0, cosine: 0.3 })).toBe(true);
+    expect(isClose({ matchedTerms: [], bm25: 0, cosine: Number.NaN })).toBe(false);
+  });
+});
+
+describe('spaceWords', () => {
+  it('names a space in plain words, an unknown id as itself', () => {
+    expect(spaceWords('E12')).toBe('similar wording');
+    expect(spaceWords('E8')).toBe('same feeling');
+    expect(spaceWords('E99')).toBe('E99');
   });
 });

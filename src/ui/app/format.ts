@@ -66,3 +66,76 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error && e.message) return e.message;
   return String(e);
 }
+
+export type MatchLevel = 'strong' | 'good' | 'weak';
+export interface MatchWords {
+  level: MatchLevel;
+  words: string;
+  /** Bar fill in [0, 1]. */
+  fill: number;
+}
+
+const LEVEL_WORDS: Record<MatchLevel, string> = { strong: 'strong match', good: 'good match', weak: 'weak match' };
+
+function level(score: number, strong: number, good: number, full: number): MatchWords {
+  const s = Number.isFinite(score) ? score : 0;
+  const l: MatchLevel = s >= strong ? 'strong' : s >= good ? 'good' : 'weak';
+  return { level: l, words: LEVEL_WORDS[l], fill: Math.min(1, Math.max(0, s / full)) };
+}
+
+/**
+ * Search results carry the fused hybrid score: 0.5 x min-max(BM25) + 0.5 x min-max(cosine), in
+ * [0, 1], where the best hit of each list normalises to 1. 0.6 and above needs the top of one
+ * list plus more than a fifth of the other's range (both kinds of evidence): strong. 0.3 to 0.6 is
+ * a good hit on one kind of evidence; below 0.3 it is neither near the top by words nor by meaning.
+ */
+export function searchMatch(score: number): MatchWords {
+  return level(score, 0.6, 0.3, 1);
+}
+
+/**
+ * Recall results carry the blended score: the same hybrid score in [0, 1] plus 0.2 x the mean
+ * clipped z-score of the spaces (0..3), so it reaches 1.6. 0.8 and above is a strong hybrid hit,
+ * or a fair one that several spaces single out (about +1.5 sd); 0.4 to 0.8 is good; below that weak.
+ * The bar is full at 1.2 so the unusual 1.2-1.6 scores do not squash the rest.
+ */
+export function recallMatch(score: number): MatchWords {
+  return level(score, 0.8, 0.4, 1.2);
+}
+
+/**
+ * USE-lite cosine between unrelated sentences is mostly 0-0.25 and between paraphrases 0.4 and up,
+ * so below 0.3 the meaning is not close.
+ */
+export const CLOSE_COSINE = 0.3;
+
+/** A hit is close when a query word matched (BM25 > 0 or a matched term) or the meaning is near. */
+export function isClose(why: { matchedTerms: readonly string[]; bm25: number; cosine: number }): boolean {
+  return why.matchedTerms.length > 0 || why.bm25 > 0 || (Number.isFinite(why.cosine) && why.cosine >= CLOSE_COSINE);
+}
+
+/** Plain words for each space: what being similar there means to a person. */
+const SPACE_WORDS: Record<string, string> = {
+  E1: 'same meaning',
+  E2: 'close in time',
+  E3: 'same time of day or week',
+  E4: 'same session',
+  E5: 'same cause and effect',
+  E6: 'same key words',
+  E7: 'similar code',
+  E8: 'same feeling',
+  E9: 'similar spelling',
+  E10: 'similar pictures',
+  E11: 'same people and things',
+  E12: 'similar wording',
+  E13: 'related words',
+};
+
+export function spaceWords(id: string): string {
+  return SPACE_WORDS[id] ?? id;
+}
+
+/** "on" / "off" for a setting a person reads. */
+export function onOff(b: boolean): string {
+  return b ? 'on' : 'off';
+}

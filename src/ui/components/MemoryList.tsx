@@ -42,7 +42,7 @@ export function MemoryList() {
               <p className="memory__text">{p.text}</p>
               <div className="memory__meta">
                 <time dateTime={new Date(m.createdAt).toISOString()}>{formatWhen(m.createdAt)}</time>
-                {p.cut && <span className="badge">{formatBytes(m.text.length)} stored whole</span>}
+                {p.cut && <span className="badge badge--plain" title={`${m.text.length} characters, all kept`}>showing the start · all {formatBytes(m.text.length)} kept</span>}
                 <span className="importance" title="Importance">
                   ★ {m.importance.toFixed(2)}
                 </span>

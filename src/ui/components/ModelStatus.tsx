@@ -16,7 +16,7 @@ export function ModelStatus() {
       label = p.total ? `Loading model ${formatBytes(p.loaded ?? 0)} / ${formatBytes(p.total)}` : 'Loading model…';
       break;
     case 'warming-up':
-      label = `Warming up${backend ? ` (${backend})` : ''}…`;
+      label = 'Warming up…';
       break;
     case 'ready':
       label = 'Model ready';
@@ -29,8 +29,8 @@ export function ModelStatus() {
       <span className="model-status__dot" aria-hidden="true" />
       <span className="model-status__label">{label}</span>
       {backend && p.phase !== 'error' && (
-        <span className="badge" data-testid="model-backend">
-          {backend}
+        <span className="badge badge--plain" data-testid="model-backend" data-backend={p.backend} title={`Runs in this browser, offline, on ${backend}`}>
+          on this device
         </span>
       )}
       {pct !== null && (

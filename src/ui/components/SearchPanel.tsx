@@ -3,7 +3,8 @@ import { createSearchController, type SearchResultView } from '../../services';
 import { useUi } from '../../state/ui-store';
 import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
-import { highlight, preview } from '../app/format';
+import { highlight, isClose, preview, searchMatch } from '../app/format';
+import { MatchBar } from './MatchBar';
 import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
 
@@ -49,7 +50,16 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
     return () => clearTimeout(t);
   }, [controller, query, semantic]);
 
-  const maxScore = results?.reduce((m, r) => Math.max(m, r.hit.score), 0) || 1;
+  // "zzqx blorp" still returns the least-far memories; when not one of them is close, say so
+  // rather than list noise (the rule is isClose in app/format.ts).
+  const nothingClose = !!results && results.length > 0 && !results.some((r) => isClose(r.hit.why));
+  const list = results && results.length > 0 && (
+    <ol className="results" data-testid="search-results" aria-label={`${results.length} results`}>
+      {results.map((r, i) => (
+        <ResultItem key={r.memory.id} r={r} rank={i + 1} />
+      ))}
+    </ol>
+  );
 
   return (
     <section className="card search" aria-labelledby={`${id}-h`}>
@@ -83,22 +93,26 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
             Nothing matched “{query.trim()}”.
           </p>
         )}
-        {results && results.length > 0 && (
-          <ol className="results" data-testid="search-results" aria-label={`${results.length} results`}>
-            {results.map((r, i) => (
-              <ResultItem key={r.memory.id} r={r} rank={i + 1} maxScore={maxScore} />
-            ))}
-          </ol>
+        {nothingClose && !pending && (
+          <div className="empty" data-testid="search-nothing-close">
+            <p>Nothing close to that: no word matched and nothing is near in meaning.</p>
+            <details className="details">
+              <summary>Show the {results.length} far ones anyway</summary>
+              {list}
+            </details>
+          </div>
         )}
+        {!nothingClose && list}
       </div>
     </section>
   );
 }
 
-function ResultItem({ r, rank, maxScore }: { r: SearchResultView; rank: number; maxScore: number }) {
+function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
   const { why, score } = r.hit;
   const total = Math.max(why.lexical + why.semantic, 1e-9);
   const p = preview(r.memory.text, 400);
+  const m = searchMatch(score);
   return (
     <li className="result" data-testid="search-result" data-memory-id={r.memory.id}>
       <div className="result__head">
@@ -108,42 +122,51 @@ function ResultItem({ r, rank, maxScore }: { r: SearchResultView; rank: number; 
         <p className="result__text">
           {highlight(p.text, why.matchedTerms).map((s, i) => (s.hit ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
         </p>
-        <span className="result__score" data-testid="result-score" title="Fused score">
-          {score.toFixed(3)}
-        </span>
+        <MatchBar m={m} />
       </div>
       <div className="why" aria-label={r.explanation}>
-        <div className="why__bar" style={{ width: `${Math.max(8, (score / maxScore) * 100)}%` }} aria-hidden="true">
-          <span className="why__lex" style={{ flexGrow: why.lexical / total }} />
-          <span className="why__sem" style={{ flexGrow: why.semantic / total }} />
+        <div className="why__split">
+          <span className="why__key">
+            <span className="swatch swatch--lex" aria-hidden="true" /> by words
+          </span>
+          <div className="why__bar" aria-hidden="true">
+            <span className="why__lex" style={{ flexGrow: why.lexical / total }} />
+            <span className="why__sem" style={{ flexGrow: why.semantic / total }} />
+          </div>
+          <span className="why__key">
+            <span className="swatch swatch--sem" aria-hidden="true" /> by meaning
+          </span>
         </div>
-        <dl className="why__nums">
-          <div>
-            <dt>
-              <span className="swatch swatch--lex" aria-hidden="true" /> Words
-            </dt>
-            <dd data-testid="result-lexical">{why.lexical.toFixed(3)}</dd>
-          </div>
-          <div>
-            <dt>
-              <span className="swatch swatch--sem" aria-hidden="true" /> Meaning
-            </dt>
-            <dd data-testid="result-semantic">{why.semantic.toFixed(3)}</dd>
-          </div>
-          <div>
-            <dt>BM25</dt>
-            <dd>{why.bm25.toFixed(2)}</dd>
-          </div>
-          <div>
-            <dt>cosine</dt>
-            <dd>{why.cosine.toFixed(2)}</dd>
-          </div>
-        </dl>
         {why.matchedTerms.length > 0 && (
           <p className="why__terms">
             Matched: {why.matchedTerms.map((t) => <mark key={t}>{t}</mark>)}
           </p>
         )}
+        <details className="details">
+          <summary>details</summary>
+          <dl className="why__nums">
+            <div>
+              <dt title="0.5 × words + 0.5 × meaning, each scaled so the best hit is 1">Score (fused)</dt>
+              <dd data-testid="result-score">{score.toFixed(3)}</dd>
+            </div>
+            <div>
+              <dt>from words</dt>
+              <dd data-testid="result-lexical">{why.lexical.toFixed(3)}</dd>
+            </div>
+            <div>
+              <dt>from meaning</dt>
+              <dd data-testid="result-semantic">{why.semantic.toFixed(3)}</dd>
+            </div>
+            <div>
+              <dt>word score (BM25)</dt>
+              <dd>{why.bm25.toFixed(2)}</dd>
+            </div>
+            <div>
+              <dt>meaning similarity (cosine)</dt>
+              <dd>{why.cosine.toFixed(2)}</dd>
+            </div>
+          </dl>
+        </details>
       </div>
     </li>
   );

@@ -1,8 +1,11 @@
 // The recalled memories as a list beside the graph: mode badge (standard / lateral / associative
-// with its hop), score, and the spaces that made each one relevant. Each row opens the memory.
+// with its hop), how well it matches (bar + words, the score behind "details"), and in plain words
+// the spaces that made each one relevant (their ids behind "details"). Each row opens the memory.
 import type { RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
-import { resultRows, type ResultRow } from './view-model';
+import { recallMatch, spaceWords } from '../app/format';
+import { MatchBar } from '../components/MatchBar';
+import { nothingClose, resultRows, type ResultRow } from './view-model';
 
 const MODE_TEXT = { standard: 'standard', lateral: 'lateral', associative: 'associative' } as const;
 
@@ -27,14 +30,12 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
                 {MODE_TEXT[r.mode]}
                 {r.hop !== undefined ? ` · hop ${r.hop}` : ''}
               </span>
-              <span className="xr-item__score" data-testid="explore-result-score" title="score">
-                {r.score.toFixed(3)}
-              </span>
+              <MatchBar m={recallMatch(r.score)} />
             </span>
             <span className="xr-item__title">{r.title}</span>
             {(r.relevantSpaces.length > 0 || r.tags.length > 0) && (
               <span className="xr-item__meta">
-                {r.relevantSpaces.length > 0 && <span className="xr-item__spaces">via {r.relevantSpaces.join(', ')}</span>}
+                {r.relevantSpaces.length > 0 && <span className="xr-item__spaces">{r.relevantSpaces.map(spaceWords).join(', ')}</span>}
                 {r.tags.slice(0, 4).map((t) => (
                   <span key={t} className="xr-tag">
                     #{t}
@@ -43,6 +44,16 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
               </span>
             )}
           </button>
+          <details className="details xr-item__details">
+            <summary>details</summary>
+            <span className="xr-item__figures">
+              score{' '}
+              <span data-testid="explore-result-score" title="hybrid score + 0.2 × how much the spaces single it out">
+                {r.score.toFixed(3)}
+              </span>
+              {r.relevantSpaces.length > 0 && <> · via {r.relevantSpaces.join(', ')}</>}
+            </span>
+          </details>
         </li>
       ))}
     </ol>
@@ -57,8 +68,22 @@ export function ResultsCard({ views, pending, onOpen, openId }: { views: readonl
         Results {views && <span className="count" data-testid="explore-result-count">{views.length}</span>}
       </h2>
       {views && views.length === 0 && <p className="empty">Nothing recalled for that query.</p>}
-      {views && <ResultsList rows={resultRows(views)} onOpen={onOpen} openId={openId} />}
+      {views && <Rows rows={resultRows(views)} onOpen={onOpen} openId={openId} />}
       {!views && <p className="empty">Results appear here, each with how it was found.</p>}
     </section>
+  );
+}
+
+/** The list, or "Nothing close to that" with the far ones one click away. */
+function Rows({ rows, onOpen, openId }: { rows: readonly ResultRow[]; onOpen: (id: MemoryId) => void; openId: MemoryId | null }) {
+  if (!nothingClose(rows)) return <ResultsList rows={rows} onOpen={onOpen} openId={openId} />;
+  return (
+    <div className="empty" data-testid="explore-nothing-close">
+      <p>Nothing close to that: no word matched and nothing is near in meaning.</p>
+      <details className="details">
+        <summary>Show the {rows.length} far ones anyway</summary>
+        <ResultsList rows={rows} onOpen={onOpen} openId={openId} />
+      </details>
+    </div>
   );
 }

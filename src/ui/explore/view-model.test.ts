@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGraphModel } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import { mergeOptions } from './explore-store';
-import { graphInput, hopOf, labelOf, resultRows } from './view-model';
+import { graphInput, hopOf, labelOf, nothingClose, resultRows } from './view-model';
 
 function view(id: string, mode: 'standard' | 'lateral' | 'associative', extra: Partial<RecallView['result']> = {}, text = `memory ${id}`): RecallView {
   return {
@@ -92,5 +92,23 @@ describe('graphInput', () => {
 describe('mergeOptions', () => {
   it('sets given keys and drops undefined ones (back to the profile default)', () => {
     expect(mergeOptions({ profile: 'DIVERGENT', assocHops: 2 }, { assocHops: undefined, topK: 5 })).toEqual({ profile: 'DIVERGENT', topK: 5 });
+  });
+});
+
+describe('nothingClose', () => {
+  const noSpaces: Partial<RecallView['result']> = { spaces: { sims: {}, relevance: { score: 0, contributions: {}, activeWeight: 0, relevantSpaces: [], excluded: [], absent: [] }, relevant: false, highlyRelevant: false } as unknown as RecallView['result']['spaces'] };
+  const noise = { matchedTerms: [], bm25: 0, lexical: 0, semantic: 0.5, cosine: 0.12 };
+  it('"zzqx blorp": no word, cosine 0.12, no space above threshold, a lateral beside it -> nothing close', () => {
+    const rows = resultRows([view('a', 'standard', { ...noSpaces, why: noise }), view('b', 'lateral', { ...noSpaces, why: noise })]);
+    expect(rows.map((r) => r.close)).toEqual([false, false]);
+    expect(nothingClose(rows)).toBe(true);
+  });
+  it('one standard hit with a matched word, cosine 0.31, or a space above threshold is close', () => {
+    expect(nothingClose(resultRows([view('a', 'standard', { ...noSpaces, why: { ...noise, matchedTerms: ['car'], bm25: 1.2 } })]))).toBe(false);
+    expect(nothingClose(resultRows([view('a', 'standard', { ...noSpaces, why: { ...noise, cosine: 0.31 } })]))).toBe(false);
+    expect(nothingClose(resultRows([view('a', 'standard', { why: noise })]))).toBe(false); // E7 above its threshold
+  });
+  it('no results is not "nothing close" (that is the empty message)', () => {
+    expect(nothingClose([])).toBe(false);
   });
 });

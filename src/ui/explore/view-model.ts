@@ -3,6 +3,7 @@
 import type { GraphDepth, GraphFilters, GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
+import { isClose } from '../app/format';
 
 /** The first line of a memory, at most `max` characters (graph labels, list titles). */
 export function labelOf(text: string, max = 60): string {
@@ -29,6 +30,8 @@ export interface ResultRow {
   tags: string[];
   /** Spaces that made it relevant (above their high threshold). */
   relevantSpaces: string[];
+  /** A standard hit that matched a word, is near in meaning, or stands out in a space (see nothingClose). */
+  close: boolean;
 }
 
 export function resultRows(views: readonly RecallView[]): ResultRow[] {
@@ -40,7 +43,16 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     title: labelOf(v.memory.text, 140),
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
+    close: v.result.mode === 'standard' && ((v.result.why ? isClose(v.result.why) : false) || relevantSpacesOf(v).length > 0),
   }));
+}
+
+/**
+ * Nothing is close when no standard hit is: lateral and associative results hang off the standard
+ * ones, so with only noise to start from they are noise too ("zzqx blorp").
+ */
+export function nothingClose(rows: readonly ResultRow[]): boolean {
+  return rows.length > 0 && !rows.some((r) => r.close);
 }
 
 function relevantSpacesOf(v: RecallView): string[] {

@@ -26,8 +26,8 @@ const value = (key: string) => screen.getByTestId(`lateral-status-${key}-value`)
 describe('LateralStatusPanel', () => {
   it("shows the seed's memory_status values with explanations", () => {
     render(<LateralStatusPanel status={seedExample} />);
-    expect(screen.getByRole('heading', { name: 'Lateral retrieval' })).toBe(screen.getByTestId('lateral-status').querySelector('h3'));
-    expect(value('enabled')).toBe('true');
+    expect(screen.getByRole('heading', { name: 'Far-but-related results' })).toBe(screen.getByTestId('lateral-status').querySelector('h3'));
+    expect(value('enabled')).toBe('on');
     expect(value('threshold')).toBe('1.20');
     expect(value('samples')).toBe('47');
     expect(value('lur')).toBe('0.34');
@@ -39,7 +39,7 @@ describe('LateralStatusPanel', () => {
     // 47 returns with a window of 20: the next evaluation is at 60.
     expect(screen.getByTestId('lateral-status').getAttribute('data-rule')).toBe('healthy');
     expect(screen.getByTestId('lateral-status-rule').textContent).toContain(
-      'LUR is above 0.30: lateral mode is healthy, no change. Next evaluation after 60 returns.',
+      'The share found useful is above 0.30: lateral mode is healthy, no change. Next evaluation after 60 returns.',
     );
     expect(screen.getByTestId('lateral-status-text').textContent).toBe(
       ['Lateral Retrieval:', '  Enabled:    true', '  Threshold:  1.20', '  Samples:    47', '  LUR (util): 0.34', '  LSR (supp): 0.09', '  LHI (hall): 0.20'].join('\n'),
@@ -59,7 +59,7 @@ describe('LateralStatusPanel', () => {
     expect(value('lur')).toBe('0.05');
     expect(value('lhi')).toBe('0.00');
     expect(screen.getByTestId('lateral-status-rule').textContent).toContain(
-      'LUR is below 0.10: at the next evaluation (after 40 returns) the distance threshold is raised by 10%',
+      'The share found useful is below 0.10: at the next evaluation (after 40 returns) the distance threshold is raised by 10%',
     );
     expect(screen.getByTestId('lateral-status-rule').textContent).toContain('Last evaluation: raised the threshold by 10%.');
     expect(screen.getByTestId('lateral-status-text').textContent).toBe(ev.formatStatus());
@@ -73,7 +73,7 @@ describe('LateralStatusPanel', () => {
     expect(ev.recordReturned(Array.from({ length: 19 }, (_, i) => `x${i + 1}`))).toBe('disable');
     const onReEnable = vi.fn();
     render(<LateralStatusPanel status={ev.status()} onReEnable={onReEnable} />);
-    expect(value('enabled')).toBe('false');
+    expect(value('enabled')).toBe('off');
     expect(screen.getByTestId('lateral-status').getAttribute('data-rule')).toBe('disabled');
     expect(screen.getByTestId('lateral-status-rule').textContent).toContain('Lateral mode was turned off automatically');
     screen.getByRole('button', { name: 'Re-enable lateral mode' }).focus();
@@ -110,6 +110,6 @@ describe('LateralStatusPanel', () => {
     render(<LateralStatusPanel status={ev.status()} evaluationWindow={2} />);
     expect(screen.getByTestId('lateral-status').getAttribute('data-rule')).toBe('no-feedback');
     expect(screen.getByTestId('lateral-status-rule').textContent).toContain('No feedback on lateral results yet');
-    expect(value('enabled')).toBe('true');
+    expect(value('enabled')).toBe('on');
   });
 });

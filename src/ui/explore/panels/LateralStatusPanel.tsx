@@ -7,6 +7,7 @@ import { BASE_DEFAULTS, formatLateralStatus, type LateralStatus, type TuningActi
 // The rule in effect is decided by the core (the evaluator's own table); only the words are here.
 import { tuningRuleInEffect, type TuningRuleInEffect } from '../../../core/recall';
 import { fixed } from './format';
+import { onOff } from '../../app/format';
 import './panels.css';
 
 export interface LateralStatusPanelProps {
@@ -30,13 +31,13 @@ function ruleText({ rule, table: t, nextEvaluationAt: nextAt }: TuningRuleInEffe
     case 'no-feedback':
       return `No feedback on lateral results yet, so auto-tuning leaves lateral mode as it is: reinforce or suppress a lateral result to start it (next evaluation after ${nextAt} returns).`;
     case 'disable':
-      return `LUR is below ${fixed(t.disableBelow)}: at the next evaluation (after ${nextAt} returns) lateral mode will be turned off.`;
+      return `The share found useful is below ${fixed(t.disableBelow)}: at the next evaluation (after ${nextAt} returns) lateral mode will be turned off.`;
     case 'tighten':
-      return `LUR is below ${fixed(t.tightenBelow)}: at the next evaluation (after ${nextAt} returns) the distance threshold is raised by ${raisedBy(t.tightenFactor)}, so only more distant memories qualify.`;
+      return `The share found useful is below ${fixed(t.tightenBelow)}: at the next evaluation (after ${nextAt} returns) the distance threshold is raised by ${raisedBy(t.tightenFactor)}, so only more distant memories qualify.`;
     case 'steady':
-      return `LUR is between ${fixed(t.tightenBelow)} and ${fixed(t.healthyAbove)}: no change. Next evaluation after ${nextAt} returns.`;
+      return `The share found useful is between ${fixed(t.tightenBelow)} and ${fixed(t.healthyAbove)}: no change. Next evaluation after ${nextAt} returns.`;
     case 'healthy':
-      return `LUR is above ${fixed(t.healthyAbove)}: lateral mode is healthy, no change. Next evaluation after ${nextAt} returns.`;
+      return `The share found useful is above ${fixed(t.healthyAbove)}: lateral mode is healthy, no change. Next evaluation after ${nextAt} returns.`;
   }
 }
 
@@ -62,6 +63,8 @@ interface Metric {
   label: string;
   value: string;
   help: string;
+  /** The expert's name and formula, behind "details". */
+  formula?: string;
 }
 
 export function LateralStatusPanel(props: LateralStatusPanelProps) {
@@ -71,24 +74,26 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
   const inEffect = tuningRuleInEffect(st, evalWindow);
   const { rule, table } = inEffect;
 
+  // Plain names first; the abbreviations (LUR / LSR / LHI) and their formulas sit behind "details".
   const metrics: Metric[] = [
-    { key: 'enabled', label: 'Enabled', value: String(st.enabled), help: 'Whether distant, tag-sharing memories are appended to results.' },
-    { key: 'threshold', label: 'Threshold', value: fixed(st.threshold), help: 'L2 distance beyond which a memory counts as far from the query (tuned).' },
-    { key: 'samples', label: 'Samples', value: String(st.samples), help: 'Lateral results returned since lateral mode was (re-)enabled.' },
-    { key: 'lur', label: 'LUR (util)', value: fixed(st.lur), help: `Lateral Utility Rate = reinforced / returned (${st.reinforced} / ${st.samples}): are lateral results useful?` },
-    { key: 'lsr', label: 'LSR (supp)', value: fixed(st.lsr), help: `Lateral Suppression Rate = suppressed / returned (${st.suppressed} / ${st.samples}): are they noise?` },
+    { key: 'enabled', label: 'Far-but-related results', value: onOff(st.enabled), help: 'Whether distant memories that share tags are added to results.' },
+    { key: 'threshold', label: 'How far counts as far', value: fixed(st.threshold), help: 'Distance from the question beyond which a memory counts as far (tuned by itself).' },
+    { key: 'samples', label: 'Shown so far', value: String(st.samples), help: 'Far-but-related results shown since they were (re-)enabled.' },
+    { key: 'lur', label: 'Found useful', value: fixed(st.lur), help: 'Share of them you marked useful.', formula: `LUR, Lateral Utility Rate = reinforced / returned (${st.reinforced} / ${st.samples})` },
+    { key: 'lsr', label: 'Pushed away', value: fixed(st.lsr), help: 'Share of them you suppressed: are they noise?', formula: `LSR, Lateral Suppression Rate = suppressed / returned (${st.suppressed} / ${st.samples})` },
     {
       key: 'lhi',
-      label: 'LHI (hall)',
+      label: 'Negative feedback',
       value: fixed(st.lhi),
-      help: `Lateral Hallucination Index = suppressed / (reinforced + suppressed) (${st.suppressed} / ${st.reinforced + st.suppressed}): of all feedback, how much is negative?`,
+      help: 'Of all your feedback on them, the share that was negative.',
+      formula: `LHI, Lateral Hallucination Index = suppressed / (reinforced + suppressed) (${st.suppressed} / ${st.reinforced + st.suppressed})`,
     },
   ];
 
   return (
     <section className={`mg-x mg-card mg-lateral ${className ?? ''}`} data-testid="lateral-status" data-rule={rule} aria-labelledby={headingId}>
       <header className="mg-card__head">
-        <h3 id={headingId} className="mg-card__title">Lateral retrieval</h3>
+        <h3 id={headingId} className="mg-card__title">Far-but-related results</h3>
         <span className={`mg-badge ${st.enabled ? 'mg-badge--on' : 'mg-badge--off'}`}>{st.enabled ? 'on' : 'off'}</span>
       </header>
       <dl className="mg-metrics">
@@ -98,6 +103,12 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
             <dd>
               <span className="mg-metric__value" data-testid={`lateral-status-${m.key}-value`}>{m.value}</span>
               <span className="mg-muted mg-small mg-metric__help">{m.help}</span>
+              {m.formula && (
+                <details className="mg-small mg-metric__details">
+                  <summary>details</summary>
+                  {m.formula}
+                </details>
+              )}
             </dd>
           </div>
         ))}
@@ -105,10 +116,11 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
       <div className={`mg-rule mg-rule--${rule}`} data-testid="lateral-status-rule">
         <h4 className="mg-subtitle">Auto-tuning</h4>
         <p>{ruleText(inEffect)}</p>
-        <p className="mg-muted mg-small">
+        <details className="mg-muted mg-small">
+          <summary>details</summary>
           Evaluated every {evalWindow} lateral returns · LUR &lt; {fixed(table.disableBelow)} turns lateral off · LUR &lt; {fixed(table.tightenBelow)} raises the
           threshold by {raisedBy(table.tightenFactor)} · LUR &gt; {fixed(table.healthyAbove)} is healthy. Last evaluation: {lastActionText(st.lastAction, table)}.
-        </p>
+        </details>
         {!st.enabled && onReEnable && (
           <button type="button" className="mg-btn mg-btn--primary" data-testid="lateral-reenable" onClick={onReEnable}>
             Re-enable lateral mode

@@ -106,8 +106,8 @@ describe('SpaceExplanationPanel', () => {
         hybrid={{ lexical: 0.3, semantic: 0.1, bm25: 4.2, cosine: 0.61, matchedTerms: ['sourdough', 'starter'] }}
       />,
     );
-    expect(screen.getByTestId('hybrid-lexical').textContent).toBe('0.300 (bm25 4.20)');
-    expect(screen.getByTestId('hybrid-semantic').textContent).toBe('0.100 (cosine 0.61)');
+    expect(screen.getByTestId('hybrid-lexical').textContent).toBe('0.300 (word score 4.20)');
+    expect(screen.getByTestId('hybrid-semantic').textContent).toBe('0.100 (similarity 0.61)');
     expect(screen.getByTestId('hybrid-share').textContent).toBe('75% keywords · 25% meaning');
     const terms = within(screen.getByRole('list', { name: 'Matched terms' })).getAllByRole('listitem');
     expect(terms.map((t) => t.textContent)).toEqual(['sourdough', 'starter']);

@@ -4,6 +4,7 @@
 // contributions and the total relevance score, plus the hybrid (lexical / semantic) explanation
 // when the caller has one.
 import { useId, useMemo } from 'react';
+import { spaceWords } from '../../app/format';
 import type { MatchExplanation, SpaceId } from '../../../core/types';
 import {
   DEFAULT_SIMILARITY_CONFIG,
@@ -36,7 +37,7 @@ export interface SpaceExplanationPanelProps {
 }
 
 const TIER_TEXT: Record<RelevanceTier, string> = {
-  none: 'not relevant (no space above its threshold)',
+  none: 'no space above its threshold',
   relevant: 'relevant',
   'highly-relevant': `highly relevant (>= ${HIGHLY_RELEVANT_MIN_SPACES} spaces)`,
 };
@@ -60,6 +61,16 @@ export function SpaceExplanationPanel(props: SpaceExplanationPanelProps) {
     >
       <header className="mg-card__head">
         <h3 id={headingId} className="mg-card__title">{title}</h3>
+        {/* Plain words first: a result the app returned is never called "not relevant" here; the
+            tier, the score and the per-space table are the expert's, behind "details". */}
+        <p className="mg-spaces__plain" data-testid="relevance-plain">
+          {rel.relevantSpaces.length > 0
+            ? `Stands out for: ${rel.relevantSpaces.map(spaceWords).join(', ')}.`
+            : 'Found by its overall match; no single aspect stands out.'}
+        </p>
+      </header>
+      <details className="mg-spaces__details">
+        <summary>details</summary>
         <p className="mg-spaces__total">
           <span className="mg-muted">Relevance score </span>
           <strong data-testid="relevance-score">{fixed(rel.score, 3)}</strong>
@@ -69,7 +80,6 @@ export function SpaceExplanationPanel(props: SpaceExplanationPanelProps) {
           {rel.relevantSpaces.length} of {SPACE_IDS.length - rel.excluded.length - rel.absent.length} active spaces above their
           threshold · score = Σ weight × margin / active weight {fixed(rel.activeWeight, 1)}
         </p>
-      </header>
 
       <table className="mg-spaces__table">
         <caption className="mg-visually-hidden">Similarity per embedding space</caption>
@@ -100,6 +110,7 @@ export function SpaceExplanationPanel(props: SpaceExplanationPanelProps) {
           })}
         </tbody>
       </table>
+      </details>
 
       {hybrid && <HybridExplanation why={hybrid} />}
     </section>
@@ -176,15 +187,15 @@ function HybridExplanation({ why }: { why: MatchExplanation }) {
   const lexShare = total > 0 ? why.lexical / total : 0;
   return (
     <div className="mg-hybrid" data-testid="hybrid-explanation">
-      <h4 className="mg-subtitle">Hybrid match</h4>
+      <h4 className="mg-subtitle">Words and meaning</h4>
       <dl className="mg-dl">
-        <dt>Lexical (BM25)</dt>
+        <dt title="BM25">By words</dt>
         <dd data-testid="hybrid-lexical">
-          {fixed(why.lexical, 3)} <span className="mg-muted">(bm25 {fixed(why.bm25)})</span>
+          {fixed(why.lexical, 3)} <span className="mg-muted">(word score {fixed(why.bm25)})</span>
         </dd>
-        <dt>Semantic (encoder)</dt>
+        <dt title="sentence encoder, cosine similarity">By meaning</dt>
         <dd data-testid="hybrid-semantic">
-          {fixed(why.semantic, 3)} <span className="mg-muted">(cosine {fixed(why.cosine)})</span>
+          {fixed(why.semantic, 3)} <span className="mg-muted">(similarity {fixed(why.cosine)})</span>
         </dd>
         {total > 0 && (
           <>
