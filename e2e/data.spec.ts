@@ -7,6 +7,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { AppPage } from './pages/app-page';
 import { DataPage, type DbDump, type FormatLabel } from './pages/data-page';
 import { ExplorePage } from './pages/explore-page';
+import { expectInert, watchForScripts } from './fixtures/hostile-watch';
 
 const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'src', 'io', 'fixtures');
 
@@ -218,22 +219,7 @@ test.describe('your data', () => {
 
   test('hostile files import as inert text: no dialog, no script ran', async ({ page }) => {
     test.setTimeout(240_000);
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.addInitScript(() => {
-      const w = window as unknown as { __hostileRan: boolean };
-      w.__hostileRan = false;
-      for (const name of ['alert', 'confirm', 'prompt', 'print'] as const) {
-        const orig = window[name].bind(window) as (...a: unknown[]) => unknown;
-        (window as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => {
-          w.__hostileRan = true;
-          return orig(...a);
-        };
-      }
-    });
+    const watch = await watchForScripts(page);
     const { app, data } = await ready(page);
     await data.open();
     const hostile = (n: string) => join(FIXTURES, 'hostile', n);
@@ -252,10 +238,8 @@ test.describe('your data', () => {
     await expect(app.memoryCount).toHaveText('9'); // 3 + 1 + 4 + 1 from src/io's hostile fixtures
     const list = page.getByTestId('memory-list');
     await expect(list).toContainText("<script>alert('csv')</script>"); // shown as text
-    await expect(list.locator('script, img, svg, iframe, object, embed')).toHaveCount(0);
-    for (const href of await list.getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) expect(href).toMatch(/^(https?|mailto):/);
-    expect(await page.evaluate(() => (window as unknown as { __hostileRan: boolean }).__hostileRan)).toBe(false);
-    expect(dialogs).toEqual([]);
+    await expectInert(list);
+    await watch.expectNothingRan();
   });
 
   test('the preview server sends the Content-Security-Policy header and the page carries the meta', async ({ request }) => {
