@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test';
 // e2e runs against the production build served by `vite preview` (the npm script builds first),
 // in Debian's Chromium. Never `npx playwright install`: there is no browser download here.
 const CI = !!process.env.CI;
+// E2E_PORT lets two checkouts run their suites side by side (default 4173, the npm start port).
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -16,7 +18,7 @@ export default defineConfig({
   forbidOnly: CI,
   reporter: 'list',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
@@ -29,8 +31,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !CI,
     timeout: 60_000,
     stdout: 'ignore',
