@@ -168,6 +168,36 @@ describe('EngineCore with spaces', () => {
     expect(out.alerts[0].recentMemorySummary).toBe('recent one');
   });
 
+  it('divergence: the recent window is gated like every read path (no quarantined, archived or earlier version)', () => {
+    const core = new EngineCore();
+    const t = 10 * 3_600_000;
+    const recent = (id: string, over: Partial<EngineDoc> = {}) => edoc(id, `recent ${id}`, [1, 0], { createdAt: t - 60_000, ...over });
+    core.load([recent('ok'), recent('unsure', { status: 'quarantined' }), recent('shelved', { status: 'archived' }), recent('v1', { supersededBy: 'ok' }), recent('gone', { deletedAt: t })], { dim: 2 });
+    const out = core.divergence({ features: { E1: serializeSpace('E1', new Float32Array([0, 1])) }, now: t, sessionId: 's' });
+    expect(out.recent.map((r) => r.id)).toEqual(['ok']);
+  });
+
+  it('search: decay by the caller\'s clock, earlier versions below their successor, asOf in both lists', async () => {
+    const core = new EngineCore();
+    const DAY = 86_400_000;
+    const now = 1000 * DAY;
+    core.load(
+      [
+        edoc('cur', 'garden plan', [1, 0], { lastAccessedAt: now - 30 * DAY, validFrom: 500 * DAY }),
+        edoc('v1', 'garden plan', [1, 0], { supersededBy: 'cur', validFrom: 100 * DAY, validTo: 500 * DAY }),
+      ],
+      { dim: 2 },
+    );
+    const q = { text: 'garden plan', vector: new Float32Array([1, 0]) };
+    const plain = await core.search(q, { topK: 2 });
+    expect(plain.map((h) => h.id)).toEqual(['cur', 'v1']);
+    expect(plain[1].score).toBe(plain[0].score * 0.5);
+    const decayed = await core.search(q, { topK: 2, decayTauDays: 30, now });
+    expect(decayed[0].score).toBeCloseTo(plain[0].score * Math.exp(-1), 12);
+    expect((await core.search(q, { topK: 2, asOf: 200 * DAY })).map((h) => h.id)).toEqual(['v1']);
+    await expect(core.search(q, { topK: 2, decayTauDays: -3 })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+  });
+
   it('recall returns in one message what the view shows: divergence, evaluator status, labels of non-results', async () => {
     const core = new EngineCore();
     const t = 10 * 3_600_000;
