@@ -36,7 +36,7 @@ describe('versions', () => {
     expect((await s.engine.stats()).size).toBe(2);
 
     // asOf: inside the old span -> the old text; at the edit (exclusive end) -> the new one
-    const ids = async (q: string, asOf?: number) => (await services().search(q, { asOf, semantic: false })).map((h) => h.memory.id);
+    const ids = async (q: string, asOf?: number | string) => (await services().search(q, { asOf, semantic: false })).map((h) => h.memory.id);
     expect(await ids('live', T0 + 5 * DAY)).toEqual([old.id]);
     expect(await ids('live', T0 + 10 * DAY)).toEqual([m.id]);
     expect(await ids('lisbon', new Date(T0 + 5 * DAY).toISOString().slice(0, 10))).toEqual([old.id]);
