@@ -98,3 +98,20 @@ describe('versions', () => {
     expect(hits[1].hit.score).toBeLessThan(hits[0].hit.score);
   });
 });
+
+describe('lists', () => {
+  it('the live list and count show a memory once, however often it was edited', async () => {
+    let t = T0;
+    await startServices({ now: () => t });
+    const m = await services().addMemory({ text: 'first draft' });
+    await services().addMemory({ text: 'another memory' });
+    for (const text of ['second draft', 'third draft']) {
+      t += DAY;
+      await services().updateMemory(m.id, { text });
+    }
+    expect((await services().listMemories()).map((x) => x.text).sort()).toEqual(['another memory', 'third draft']);
+    expect(await services().countMemories()).toBe(2);
+    await services().deleteMemory(m.id);
+    expect(await services().countMemories()).toBe(1);
+  });
+});
