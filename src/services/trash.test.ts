@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { disposeServices, services } from './index';
 import { codeOf } from '../testing/errors';
-import { startServices } from '../testing/services';
+import { openOtherTab, startServices } from '../testing/services';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 4, 1);
@@ -94,5 +94,32 @@ describe('trash', () => {
     expect((await s.engine.stats()).size).toBe(1);
     expect(await services().undoDelete(r)).toBe(2);
     expect(await services().countSample()).toBe(2);
+  });
+});
+
+describe('other tabs', () => {
+  it("a second tab's engine follows edits, trash, restore, quarantine and purge", async () => {
+    let t = T0;
+    const { dbName } = await startServices({ now: () => t });
+    const tabB = await openOtherTab(dbName);
+    await tabB.engine.start();
+    const ids = async (q: string, o = {}) => (await tabB.search(q, { semantic: false, ...o })).map((h) => h.memory.id);
+    const m = await services().addMemory({ text: 'zebra crossing near school' });
+    await expect.poll(() => ids('zebra')).toEqual([m.id]);
+    t += DAY;
+    await services().updateMemory(m.id, { text: 'pelican crossing near school' });
+    const [, old] = await services().memoryHistory(m.id);
+    await expect.poll(() => ids('pelican')).toEqual([m.id]);
+    await expect.poll(() => ids('zebra')).toEqual([old.memory.id]);
+    await services().markUnsure([m.id]);
+    await expect.poll(() => ids('crossing')).toEqual([]);
+    await services().validateMemories([m.id]);
+    await expect.poll(() => ids('crossing')).toEqual([m.id, old.memory.id]);
+    const r = await services().deleteMemory(m.id);
+    await expect.poll(async () => (await tabB.engine.stats()).size).toBe(0);
+    await services().undoDelete(r);
+    await expect.poll(async () => (await tabB.engine.stats()).size).toBe(2);
+    await services().deleteAll({ permanently: true });
+    await expect.poll(async () => (await tabB.engine.stats()).size).toBe(0);
   });
 });

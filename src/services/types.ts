@@ -4,7 +4,7 @@ import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, Retrie
 import type { PipelineResult } from '../core/pipeline';
 import type { DivergenceAlert } from '../core/spaces';
 import type { NewMemoryInput } from '../core/validate';
-import type { LateralStatus } from '../core/recall';
+import type { LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { FeedbackRow } from '../db/schema';
 import type { ImportFormat, ParseRequest } from '../protocol/io';
 
@@ -162,6 +162,9 @@ export interface StorageInfo {
 }
 
 export type { MatchExplanation, Memory, MemoryId, MemoryStatus };
+
+/** Recall options as the services take them: the core's, with asOf also as an ISO 8601 date string. */
+export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & { asOf?: number | string | null };
 
 /** A recall query: the text, and optionally explicit tags for lateral overlap. */
 export interface RecallQuery {

@@ -47,6 +47,7 @@ describe('versions', () => {
     // recall takes asOf the same way (the graph draws recall's results)
     const r = await services().recall('I live in', { asOf: T0 + 5 * DAY });
     expect(r.results.map((v) => v.memory.id)).toEqual([old.id]);
+    expect((await services().recall('I live in', { asOf: '2026-05-06' })).results.map((v) => v.memory.id)).toEqual([old.id]);
     expect((await services().recall('I live in')).results.map((v) => v.memory.id)).toEqual([m.id, old.id]);
     expect(await codeOf(services().search('x', { asOf: 'last tuesday' }))).toBe('INVALID_OPTION');
     expect(await codeOf(services().recall('x', { asOf: Number.NaN }))).toBe('INVALID_OPTION');
