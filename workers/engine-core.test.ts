@@ -25,6 +25,14 @@ describe('EngineCore', () => {
     expect((await core.search({ text: 'two', vector: null }, { topK: 5 })).map((h) => h.id)).toEqual(['b']);
   });
 
+  it('removeMany takes many memories out in one call (a delete of a selection, Delete all)', async () => {
+    const core = new EngineCore();
+    core.load([engineDoc('a', 'alpha', [1, 0]), engineDoc('b', 'beta', [0, 1]), engineDoc('c', 'gamma', [1, 1])], { dim: 2 });
+    core.removeMany(['a', 'c', 'missing']);
+    expect(core.stats()).toMatchObject({ size: 1, spaces: 1 });
+    expect((await core.search({ text: 'alpha gamma beta', vector: new Float32Array([1, 0]) }, { topK: 5 })).map((h) => h.id)).toEqual(['b']);
+  });
+
   it('a search cancelled before it runs does no work', async () => {
     const core = new EngineCore();
     core.load([engineDoc('a', 'alpha')], { dim: 2 });

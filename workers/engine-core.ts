@@ -139,9 +139,17 @@ export class EngineCore {
   }
 
   remove(id: MemoryId): void {
-    this.require().remove(id);
-    this.spaces.remove(id);
-    this.meta.delete(id);
+    this.removeMany([id]);
+  }
+
+  /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
+  removeMany(ids: MemoryId[]): void {
+    const index = this.require();
+    for (const id of ids) {
+      index.remove(id);
+      this.spaces.remove(id);
+      this.meta.delete(id);
+    }
     this.matrix = null;
   }
 
@@ -349,6 +357,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       upsert: (doc: EngineDoc) => core.upsert(doc),
       upsertMany: (docs: EngineDoc[]) => core.upsertMany(docs),
       remove: (id: MemoryId) => core.remove(id),
+      removeMany: (ids: MemoryId[]) => core.removeMany(ids),
       search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
       recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),

@@ -51,9 +51,12 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
   /** Another tab changed these memories: re-read them and bring this tab's engine up to date. */
   async function syncFromDb(ids: MemoryId[]): Promise<void> {
     const rows = await bulkGetMemories(db, ids);
+    // gone (purged) or in the trash: out of the engine, all in one message (a "Delete all" is many)
+    const gone = ids.filter((_, i) => !rows[i] || rows[i]!.deletedAt !== null);
+    if (gone.length) await follow(() => engine.removeMany(gone));
     await Promise.all(
-      rows.map(async (row, i) => {
-        if (!row || row.deletedAt !== null) return follow(() => engine.remove(ids[i]));
+      rows.map(async (row) => {
+        if (!row || row.deletedAt !== null) return;
         const doc = await stored.storedDoc(row);
         return follow(() => engine.upsert(doc));
       }),
