@@ -2,7 +2,8 @@
 // IndexedDB in JavaScript: slower than Chromium's, so these are upper bounds): the count and a
 // window of 100 headers (the first query reads index keys only, later windows hit the cached id
 // list), a tag filter, the importance sort, tag counts; against the naive way (every full row read,
-// filtered and sorted in JavaScript). Prints figures and ratios; never fails on timings.
+// filtered and sorted in JavaScript); then "Delete all" to the trash, its undo, and the permanent
+// delete. Prints figures and ratios; never fails on timings.
 //
 //   npx tsx scripts/bench/browse.ts   (BENCH_BROWSE_N=100000)
 //
@@ -10,6 +11,7 @@
 // importance, createdAt over two years), written in batches of 5000.
 import 'fake-indexeddb/auto';
 import { openDb } from '../../src/db/db';
+import { liveIds, purgeMemories, trashMemories, untrashMemories } from '../../src/db/keep';
 import { createContext } from '../../src/services/context';
 import { createBrowse } from '../../src/services/browse';
 import { newMemoryRow } from '../../src/services/ingest';
@@ -60,6 +62,10 @@ export async function run(): Promise<Record<string, number>> {
     const all = await db.memories.toArray();
     return all.filter((m) => m.deletedAt === null && m.supersededBy === undefined).sort((a, b) => b.createdAt - a.createdAt).slice(0, 100);
   });
+  // "Delete all" to the trash, its undo, and "Delete all permanently" (the repository's transactions)
+  const [trashMs, moved] = await time(async () => trashMemories(db, await liveIds(db), 1));
+  const [undoMs] = await time(() => untrashMemories(db, moved, 2, { deletedAt: 1 }));
+  const [purgeMs] = await time(() => purgeMemories(db, { everything: true }));
   browse.disposeBrowse();
   db.close();
   const f = (x: number) => x.toFixed(0);
@@ -69,7 +75,8 @@ export async function run(): Promise<Record<string, number>> {
   console.log(`tag filter (${tagged.total} memories): ${f(tagMs)} ms; importance >= 0.5 by importance: ${f(importanceMs)} ms`);
   console.log(`tag counts (${counts.length} tags): ${f(countsMs)} ms`);
   console.log(`naive (every full row read, filtered, sorted): ${f(naiveMs)} ms = ${(naiveMs / firstMs).toFixed(1)}x the first window`);
-  return { n: N, writeMs, firstMs, windowMs, tagMs, importanceMs, countsMs, naiveMs };
+  console.log(`delete all to the trash ${f(trashMs)} ms; its undo ${f(undoMs)} ms; delete all permanently ${f(purgeMs)} ms`);
+  return { n: N, writeMs, firstMs, windowMs, tagMs, importanceMs, countsMs, naiveMs, trashMs, undoMs, purgeMs };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();
