@@ -10,6 +10,7 @@
 // Neither applies (decay off, no earlier version in the list): the input comes back untouched.
 
 import { compareRanked, type RecallDoc } from '../recall';
+import { isRecallable, type StatusGate } from '../status';
 import type { MemoryId, ScoredHit } from '../types';
 
 export const DAY_MS = 86_400_000;
@@ -57,4 +58,14 @@ export function applyTime<H extends ScoredHit>(
     });
   }
   return out.sort(compareRanked);
+}
+
+/**
+ * An earlier version whose memory (the current version) passes the same gate: it is history, so
+ * it is never a lateral result nor reached by an associative hop (a walk from a memory would find
+ * its own old text at cosine ~1). With asOf before the edit the memory itself does not pass, and
+ * the earlier version takes part like any memory.
+ */
+export function isShadowed(d: RecallDoc | undefined, docOf: (id: MemoryId) => RecallDoc | undefined, gate: StatusGate): boolean {
+  return d?.supersededBy !== undefined && isRecallable(docOf(d.supersededBy), gate);
 }

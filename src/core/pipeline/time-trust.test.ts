@@ -143,6 +143,31 @@ describe('superseded versions', () => {
   });
 });
 
+describe('earlier versions are history: no lateral result, no hop, while their memory passes the gate', () => {
+  const docs = () => [
+    doc('seed', 'tomato sauce', 0),
+    doc('cur', 'garlic roasting', 5, { validFrom: 500, tags: ['kitchen'] }),
+    doc('old', 'garlic roasting, first try', 5, { supersededBy: 'cur', validFrom: 0, validTo: 500, tags: ['kitchen'] }),
+    doc('far', 'spreadsheet budget', 150, { tags: ['kitchen'] }),
+    doc('farold', 'spreadsheet budget v1', 150, { supersededBy: 'far', tags: ['kitchen'] }),
+  ];
+  const q = { text: 'tomato sauce', features: { E1: at(0) } };
+  const hops = (asOf?: number) =>
+    runPipeline(ctxOf(docs()), q, { topK: 1, assocHops: 1, beamWidth: 4, minCosine: 0.9, ...(asOf !== undefined ? { asOf } : {}) })
+      .filter((r) => r.mode === 'associative')
+      .map((r) => r.id);
+
+  it('a hop reaches the memory, not its old text; before the edit it reaches the old text', () => {
+    expect(hops()).toEqual(['cur']);
+    expect(hops(100)).toEqual(['old']);
+  });
+
+  it('lateral results leave earlier versions out', () => {
+    const lateral = runPipeline(ctxOf(docs()), q, { profile: 'DIVERGENT', topK: 1, lateralMaxResults: 5, queryTags: ['kitchen'] }).filter((r) => r.mode === 'lateral');
+    expect(lateral.map((r) => r.id)).toEqual(['far']);
+  });
+});
+
 describe('quarantined memories: out of every read path unless includeQuarantined', () => {
   // "q" is the best match on every signal, and shares the tags lateral needs
   const docs = () => [
