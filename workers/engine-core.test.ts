@@ -193,16 +193,22 @@ describe('EngineCore with spaces', () => {
       [
         edoc('cur', 'garden plan', [1, 0], { lastAccessedAt: now - 30 * DAY, validFrom: 500 * DAY }),
         edoc('v1', 'garden plan', [1, 0], { supersededBy: 'cur', validFrom: 100 * DAY, validTo: 500 * DAY }),
+        edoc('v0', 'garden plan', [1, 0], { supersededBy: 'cur', validFrom: 0, validTo: 100 * DAY }),
       ],
       { dim: 2 },
     );
     const q = { text: 'garden plan', vector: new Float32Array([1, 0]) };
-    const plain = await core.search(q, { topK: 2 });
-    expect(plain.map((h) => h.id)).toEqual(['cur', 'v1']);
-    expect(plain[1].score).toBe(plain[0].score * 0.5);
+    const plain = await core.search(q, { topK: 3 });
+    // v0 / v1 have the memory's very text (a tag edit): not listed twice while the memory is
+    expect(plain.map((h) => h.id)).toEqual(['cur']);
+    core.upsert(edoc('v1', 'garden plans', [1, 0], { supersededBy: 'cur', validFrom: 100 * DAY, validTo: 500 * DAY }));
+    const edited = await core.search({ text: 'garden', vector: new Float32Array([1, 0]) }, { topK: 3 });
+    expect(edited.map((h) => h.id)).toEqual(['cur', 'v1']);
+    expect(edited[1].score).toBe(edited[0].score * 0.5); // same match: x0.5, below its memory
     const decayed = await core.search(q, { topK: 2, decayTauDays: 30, now });
     expect(decayed[0].score).toBeCloseTo(plain[0].score * Math.exp(-1), 12);
     expect((await core.search(q, { topK: 2, asOf: 200 * DAY })).map((h) => h.id)).toEqual(['v1']);
+    expect((await core.search(q, { topK: 2, asOf: 50 * DAY })).map((h) => h.id)).toEqual(['v0']); // the memory is not valid then: shown
     await expect(core.search(q, { topK: 2, decayTauDays: -3 })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 

@@ -72,6 +72,9 @@ describe('versions', () => {
     expect(h.length).toBe(5);
     expect(h[0].memory).toMatchObject({ tags: ['garden'], source: 'allotment log', createdAt: T0 - 3 * DAY, validFrom: T0 }); // validity kept
     expect(h[h.length - 1].memory.tags).toEqual(['garden']);
+    // four earlier versions with the same words: a search lists the memory once
+    expect((await services().search('planted garlic', { semantic: false })).map((x) => x.memory.id)).toEqual([m.id]);
+    expect((await services().recall('planted garlic')).results.map((x) => x.memory.id)).toEqual([m.id]);
     // nothing changed: no version
     await services().updateMemory(m.id, { tags: 'garden' });
     expect((await services().memoryHistory(m.id)).length).toBe(5);
