@@ -9,7 +9,7 @@ import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
 import { sameText, textKey } from '../core/text-key';
 import { liveWithTextKey } from '../db/keep';
 import { insertMemories, insertMemory, listLiveMemoryRows, replaceVectorsIfUnchanged } from '../db/repo';
-import { SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
+import { isSampleSession, SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import type { createDivergence } from './divergence';
@@ -145,10 +145,12 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
         batch: opts.batchSize ?? 32,
         onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
       });
-      // the sample collection is marked by its import key ('sample:<id>'): removeSample finds it
+      // the sample collection is marked by its import key ('sample:<id>'): removeSample finds it. A
+      // loader that does not say so is recognised by the sample's own session ids (all of them).
+      const sample = opts.sample ?? valid.every((v) => isSampleSession(v.sessionId));
       const memories = valid.map((v, i) => {
         const m = buildMemory(v, got[i].item.truncated, t, places[i].id);
-        return opts.sample ? { ...m, importKey: `${SAMPLE_KEY_PREFIX}${m.id}` } : m;
+        return sample ? { ...m, importKey: `${SAMPLE_KEY_PREFIX}${m.id}` } : m;
       });
       await insertMemories(
         db,

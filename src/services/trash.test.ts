@@ -94,6 +94,11 @@ describe('trash', () => {
     expect((await s.engine.stats()).size).toBe(1);
     expect(await services().undoDelete(r)).toBe(2);
     expect(await services().countSample()).toBe(2);
+    // a loader that does not pass { sample: true } is recognised by the sample's session ids
+    await services().importMemories([{ text: 'sample three', createdAt: T0 + 2, sessionId: 's-2026-05-02-b' }]);
+    expect(await services().countSample()).toBe(3);
+    await services().importMemories([{ text: 'mine, imported', createdAt: T0, sessionId: 'my-session' }]);
+    expect(await services().countSample()).toBe(3);
   });
 });
 

@@ -19,7 +19,10 @@ export interface ImportOptions {
   onProgress?: (p: { embedded: number; total: number }) => void;
   /** Texts per encoder call (default 32). */
   batchSize?: number;
-  /** The sample collection: each memory is marked (import key 'sample:'), so removeSample finds them. */
+  /**
+   * The sample collection: each memory is marked (import key 'sample:'), so removeSample finds them.
+   * Absent: true when every input has a session id of the sample's form (`s-2026-05-02-a`).
+   */
   sample?: boolean;
 }
 
