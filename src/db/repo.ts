@@ -68,6 +68,22 @@ export async function vectorRowsOf(db: MnemographDb, id: MemoryId): Promise<Vect
   }
 }
 
+/** Every vector row of many memories in one index read, grouped by memory. */
+export async function vectorRowsOfMany(db: MnemographDb, ids: readonly MemoryId[]): Promise<Map<MemoryId, VectorRow[]>> {
+  try {
+    const out = new Map<MemoryId, VectorRow[]>();
+    if (ids.length === 0) return out;
+    for (const row of await db.vectors.where('memoryId').anyOf([...ids]).toArray()) {
+      const list = out.get(row.memoryId);
+      if (list) list.push(row);
+      else out.set(row.memoryId, [row]);
+    }
+    return out;
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
 /** memoryId -> model of its row in `space` (one index read: the backfill's staleness check). */
 export async function modelsInSpace(db: MnemographDb, space: SpaceId): Promise<Map<MemoryId, string>> {
   try {

@@ -54,13 +54,12 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
     // gone (purged) or in the trash: out of the engine, all in one message (a "Delete all" is many)
     const gone = ids.filter((_, i) => !rows[i] || rows[i]!.deletedAt !== null);
     if (gone.length) await follow(() => engine.removeMany(gone));
-    await Promise.all(
-      rows.map(async (row) => {
-        if (!row || row.deletedAt !== null) return;
-        const doc = await stored.storedDoc(row);
-        return follow(() => engine.upsert(doc));
-      }),
-    );
+    // the rest re-read with their vectors in one go, and indexed in one message
+    const live = rows.filter((r): r is NonNullable<typeof r> => !!r && r.deletedAt === null);
+    if (live.length) {
+      const docs = await stored.storedDocs(live);
+      await follow(() => engine.upsertMany(docs));
+    }
   }
 
   function onMessage(msg: ChangeMessage): void {

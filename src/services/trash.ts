@@ -35,7 +35,7 @@ export function createTrash(ctx: ServiceContext, { engine, stored, sync }: { eng
   async function untrash(ids: MemoryId[], opts: { deletedAt?: number } = {}): Promise<Memory[]> {
     const rows = await untrashMemories(db, ids, ctx.now(), opts);
     if (rows.length) {
-      const docs = await Promise.all(rows.map((m) => stored.storedDoc(m)));
+      const docs = await stored.storedDocs(rows);
       await sync.index(
         rows.map((r) => r.id),
         () => engine.upsertMany(docs),
