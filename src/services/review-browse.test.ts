@@ -65,7 +65,13 @@ describe('access and decay', () => {
     expect(score(hits, b.id) / score(plain, b.id)).toBeCloseTo(Math.exp(-0.5), 9);
     expect(await codeOf(services().search('x', { decayTauDays: -1 }))).toBe('INVALID_OPTION');
     expect(await codeOf(services().recall('x', { decayTauDays: 100_000 }))).toBe('INVALID_OPTION');
-    // "recently opened" sorts by the access
+    // decay can be the default (the person's setting); a point in time cannot
+    expect(await services().saveRecallDefaults({ decayTauDays: 30 })).toEqual({ decayTauDays: 30 });
+    expect(await codeOf(services().saveRecallDefaults({ asOf: T0 }))).toBe('INVALID_OPTION');
+    const on = (await services().recall('bread baking notes')).results.find((v) => v.memory.id === a.id)!;
+    const off = (await services().recall('bread baking notes', { decayTauDays: 0 })).results.find((v) => v.memory.id === a.id)!;
+    expect(on.result.score / off.result.score).toBeCloseTo(Math.exp(-1), 9); // the saved default is on; 0 turns it off
+        // "recently opened" sorts by the access
     expect((await services().browseMemories({ sort: 'opened' })).items.map((h) => h.id)).toEqual([b.id, a.id]);
   });
 });
