@@ -31,6 +31,16 @@ export interface Bm25Hit {
   terms: string[];
 }
 
+export interface QueryTermStat {
+  /** The analysed (stemmed) term. */
+  term: string;
+  /** Its first surface form in the query (what `Bm25Hit.terms` reports). */
+  surface: string;
+  /** Live documents holding it (0 = no document does). */
+  df: number;
+  idf: number;
+}
+
 export interface Bm25SearchOptions {
   topK: number;
   /** Only documents for which this returns true are ranked (applied to matching docs only). */
@@ -183,6 +193,25 @@ export class Bm25Index {
     this.slotLen = lens;
     this.slotTerms = terms;
     this.deadSlots = 0;
+  }
+
+  /**
+   * The query's unique analysed terms (query order) with their document frequency and idf, the
+   * terms no document holds included (df 0, idf = ln(1 + (N + 0.5) / 0.5), the rarest possible):
+   * a query word the collection never uses is lexical evidence the best match cannot have.
+   */
+  queryTerms(query: string): QueryTermStat[] {
+    const n = this.size;
+    const out: QueryTermStat[] = [];
+    const seen = new Set<string>();
+    for (const { term, surface } of analyzeWithSurface(query, this.analyzeOpts)) {
+      if (seen.has(term)) continue;
+      seen.add(term);
+      const t = this.termIds.get(term);
+      const df = t === undefined ? 0 : Math.max(0, this.postings[t].df);
+      out.push({ term, surface, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) });
+    }
+    return out;
   }
 
   /** Rank documents for `query` by BM25, best first (ties: id ascending). Only documents sharing a term score. */

@@ -9,7 +9,7 @@
 
 import { AppError } from './errors';
 import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
-import { Bm25Index, validateBm25Params } from './bm25';
+import { Bm25Index, validateBm25Params, type QueryTermStat } from './bm25';
 import { fuseRRF, fuseWeighted, type FusionInput } from './fusion';
 import { isRecallable, statusAllowed } from './status';
 import { topKIndices } from './topk';
@@ -196,6 +196,11 @@ export class HybridIndex {
     this.docs.delete(id);
     this.bm25.remove(id);
     this.removeRow(id);
+  }
+
+  /** BM25's view of a query: its unique analysed terms with df and idf (unknown terms: df 0). */
+  queryTerms(text: string): QueryTermStat[] {
+    return this.bm25.queryTerms(text);
   }
 
   candidates(q: HybridQuery, opts: HybridSearchOptions): { lexical: LexicalCandidate[]; dense: DenseCandidate[] } {
