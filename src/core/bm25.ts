@@ -29,6 +29,8 @@ export interface Bm25Hit {
   score: number;
   /** The query's surface words that matched this document (query order, unique). */
   terms: string[];
+  /** Sum of the idf of the query terms this document holds (how much of the query it explains). */
+  matchedIdf: number;
 }
 
 export interface QueryTermStat {
@@ -263,14 +265,19 @@ export class Bm25Index {
       if (opts.accept && !opts.accept(id)) continue;
       heap.push(id, score, s);
     }
-    return heap.sorted().map(({ id, score, item: slot }) => ({ id, score, terms: this.matchedTerms(slot, qTerms) }));
+    return heap.sorted().map(({ id, score, item: slot }) => ({ id, score, ...this.matched(slot, qTerms) }));
   }
 
-  private matchedTerms(slot: number, qTerms: { id: number; surface: string }[]): string[] {
-    const terms = this.slotTerms[slot];
-    const out: string[] = [];
-    for (const q of qTerms) if (binarySearch(terms, q.id)) out.push(q.surface);
-    return out;
+  private matched(slot: number, qTerms: { id: number; surface: string; idf: number }[]): { terms: string[]; matchedIdf: number } {
+    const held = this.slotTerms[slot];
+    const terms: string[] = [];
+    let matchedIdf = 0;
+    for (const q of qTerms) {
+      if (!binarySearch(held, q.id)) continue;
+      terms.push(q.surface);
+      matchedIdf += q.idf;
+    }
+    return { terms, matchedIdf };
   }
 }
 

@@ -43,7 +43,7 @@ export function gatherCandidates(
       topK: Math.max(r.depth, o.candidateK),
       includeArchived: o.includeArchived,
       includeQuarantined: o.includeQuarantined,
-      config: { lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
+      config: { ...ctx.hybridConfig, lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
     },
   );
   const rows = new Map<MemoryId, CandidateRow>();
