@@ -8,12 +8,15 @@
 // cached on disk per encoder id + text (scripts/lib/embedding-cache.ts), so repeated runs are fast.
 // Every row has top1 (the first evidence note at rank 1, percent) beside r10 / ndcg10 / mrr10.
 //
-// Systems: bm25 (lexical list alone), dense (encoder alone), hybrid (DEFAULT_HYBRID_CONFIG, the
-// skeleton's search), rrf (equal-weight RRF, for comparison). With the encoder (and unless
-// --no-spaces), every turn is also featurised in the thirteen spaces and the one ranking
-// pipeline (src/core/pipeline, the app's) is scored: `ablation` (hybridOnly, hybrid+E5 ..
-// hybrid+E13, allSpaces), `assoc` (assocHops0..3 over the shipped ranking) and `app` /
-// `appRanking` (the shipped ranking at --assoc-hops N, default the pipeline's shipped value). Later features add systems by
+// Systems: bm25 (lexical list alone), dense (encoder alone), hybrid (their fusion as the app runs
+// it: DEFAULT_HYBRID_CONFIG + the encoder's calibration, src/core/pipeline/calibration.ts),
+// hybridMinMax (DEFAULT_HYBRID_CONFIG alone, the fusion before the calibration), rrf (equal-weight
+// RRF, for comparison). With the encoder (and unless --no-spaces), every turn is also featurised
+// in the thirteen spaces and the one ranking pipeline (src/core/pipeline, the app's) is scored
+// under the same calibration: `ablation` (hybridOnly, hybrid+E5 .. hybrid+E13, allSpaces),
+// `assoc` (assocHops0..3 over the shipped ranking), `app` / `appRanking` (the shipped ranking at
+// --assoc-hops N, default the pipeline's shipped value) and `uncalibrated` (the app's ranking
+// before the calibration); --json also carries the `calibration` used. Later features add systems by
 // passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
 // scores and times it. Times cover ranking only: query vectors are embedded up front (the
 // encoder's cost is the embed worker's, measured by its own bench).
@@ -22,8 +25,8 @@ import { DEFAULT_HYBRID_CONFIG, HybridIndex, type HybridConfig } from '../src/co
 import type { MemoryId } from '../src/core/types';
 import { loadLocomo, type Conversation, type ConvQuery } from './lib/locomo';
 import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './lib/metrics';
-import { DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING } from '../src/core/pipeline';
-import { ablationSystems, assocSystems, featurizeAll } from './lib/eval-systems';
+import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, type EncoderCalibration } from '../src/core/pipeline';
+import { ablationSystems, assocSystems, featurizeAll, uncalibratedSystem } from './lib/eval-systems';
 import { DEFAULT_ENCODER_ID } from '../src/embed/encoders';
 
 export const EVAL_K = 10;
@@ -164,12 +167,18 @@ export const denseSystem: RetrievalSystem = {
     pc.index.candidates({ text: '', vector: q.vector }, { topK: EVAL_K, config: { candidateK: EVAL_K } }).dense.map((h) => h.id),
 };
 
-export function defaultSystems(withDense: boolean): RetrievalSystem[] {
+/**
+ * bm25 and dense (the app's two components alone), hybrid (their fusion as the app runs it: the
+ * encoder's calibration over DEFAULT_HYBRID_CONFIG), hybridMinMax (DEFAULT_HYBRID_CONFIG alone:
+ * BM25 min-max, the fusion before the per-encoder calibration) and rrf, for comparison.
+ */
+export function defaultSystems(withDense: boolean, calibration: EncoderCalibration = calibrationFor(undefined)): RetrievalSystem[] {
   if (!withDense) return [bm25System];
   return [
     bm25System,
     denseSystem,
-    hybridSystem('hybrid', DEFAULT_HYBRID_CONFIG),
+    hybridSystem('hybrid', { ...DEFAULT_HYBRID_CONFIG, ...calibration.hybrid }),
+    hybridSystem('hybridMinMax', DEFAULT_HYBRID_CONFIG),
     hybridSystem('rrf', { fusion: 'rrf', lexicalWeight: 1, semanticWeight: 1, rrfK: 60, candidateK: 60 }),
   ];
 }
@@ -233,16 +242,27 @@ export interface PipelineReports {
   ablation: Record<string, SystemReport>;
   assoc: Record<string, SystemReport>;
   appRanking: { assocHops: number } & SystemReport;
+  /** The app's ranking before the per-encoder calibration (min-max fusion, fixed blend), assocHops 0. */
+  uncalibrated: SystemReport;
 }
 
-/** Featurise every turn once, then score the ablation, the assoc hops and the app's ranking. */
-export async function evaluatePipeline(prepared: PreparedConversation[], embed: EmbedFn, assocHops?: number): Promise<PipelineReports> {
+/**
+ * Featurise every turn once, then score the ablation, the assoc hops and the app's ranking, all
+ * under the encoder's calibration (src/core/pipeline/calibration.ts), as the engine runs them.
+ */
+export async function evaluatePipeline(
+  prepared: PreparedConversation[],
+  embed: EmbedFn,
+  assocHops?: number,
+  calibration: EncoderCalibration = calibrationFor(undefined),
+): Promise<PipelineReports> {
   const { loadNodeResources } = await import('./lib/resources-node');
   const feats = await featurizeAll(prepared, await loadNodeResources(), embed, (m) => process.stderr.write(`${m}\n`));
-  const ablation = evaluate(prepared, ablationSystems(feats));
-  const assoc = evaluate(prepared, assocSystems(feats));
+  const ablation = evaluate(prepared, ablationSystems(feats, calibration.ranking, calibration.hybrid));
+  const assoc = evaluate(prepared, assocSystems(feats, calibration.ranking, {}, calibration.hybrid));
+  const { uncalibrated } = evaluate(prepared, [uncalibratedSystem(feats)]);
   const hops = assocHops ?? DEFAULT_PIPELINE_OPTIONS.assocHops ?? 0;
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] } };
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated };
 }
 
 export interface LoadedEmbed {
@@ -294,22 +314,28 @@ async function main(): Promise<void> {
   const enc = args.dense ? await loadEmbed(args.encoder) : null;
   try {
     const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
-    const reports = evaluate(prepared, defaultSystems(args.dense));
-    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops) : null;
+    const calibration = calibrationFor(enc?.id);
+    const reports = evaluate(prepared, defaultSystems(args.dense, calibration));
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration) : null;
     if (args.json) {
-      console.log(JSON.stringify({ encoder: enc?.id ?? null, ...reports, ...pipeline }));
+      console.log(JSON.stringify({ encoder: enc?.id ?? null, calibration, ...reports, ...pipeline }));
     } else {
       const n = prepared.reduce((a, p) => a + p.queries.length, 0);
       console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id); encoder ${enc?.id ?? 'none'}`);
       const { assocHops, ...app } = pipeline?.appRanking ?? { assocHops: 0 };
-      console.log(formatTable(pipeline ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport } : reports));
-      console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)}`);
+      const shown = pipeline ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport, uncalibrated: pipeline.uncalibrated } : reports;
+      console.log(formatTable(shown));
+      console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)} + calibration ${JSON.stringify(calibration)}`);
+      if (pipeline) {
+        const cats = Object.entries(pipeline.appRanking.perCategory);
+        console.log(`app per category (R@10 / nDCG@10 / MRR@10 / top-1): ${cats.map(([c, t]) => `c${c} ${t.r10} / ${t.ndcg10} / ${t.mrr10} / ${t.top1}`).join('; ')}`);
+      }
       if (pipeline) {
         console.log('\nablation (the pipeline, assocHops 0; one content space at a time over the hybrid)');
         console.log(formatTable(pipeline.ablation));
         console.log('\nassociative hops over the shipped ranking');
         console.log(formatTable(pipeline.assoc));
-        console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)}`);
+        console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)} + calibration ${JSON.stringify(calibration.ranking)}`);
       }
     }
   } finally {

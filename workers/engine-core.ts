@@ -9,7 +9,7 @@
 
 import { AppError, toEnvelope } from '../src/core/errors';
 import { HybridIndex, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
-import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
+import { calibrationFor, divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
   buildNeighbourMatrix,
   FeedbackState,
@@ -70,6 +70,8 @@ export class EngineCore {
   private evaluator: LateralEvaluator = LateralEvaluator.forOptions(resolveRecallOptions({}));
   private similarity: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG;
   private recallDefaults: RecallOptionsInput = {};
+  /** The encoder's calibrated ranking (the hybrid's part is in the index's own config). */
+  private ranking: Partial<RankingConfig> = calibrationFor(undefined).ranking;
   private readonly cancelledIds = new Set<number>();
   private searches = 0;
   private recalls = 0;
@@ -81,7 +83,8 @@ export class EngineCore {
   /** Replaces everything with `docs` and `opts` (vectors are unit-normalised by the index). */
   load(docs: EngineDoc[], opts: EngineLoadOptions): { size: number } {
     const t0 = performance.now();
-    const index = new HybridIndex(opts.dim, opts.config);
+    const calibration = calibrationFor(opts.encoder);
+    const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
     const spaces = new SpaceIndex();
     const meta = new Map<MemoryId, Meta>();
     // validate the settings first: a bad one leaves the old engine in place
@@ -98,6 +101,7 @@ export class EngineCore {
     this.matrix = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
+    this.ranking = calibration.ranking;
     this.evaluator = evaluator;
     this.feedbackEvents = [...feedbackEvents];
     this.feedback = FeedbackState.fromEvents(this.feedbackEvents);
@@ -231,6 +235,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now: Date.now(),
       sessionOf,
+      ranking: this.ranking,
     };
   }
 

@@ -93,6 +93,7 @@ export function createStoredFeatures(ctx: ServiceContext) {
         // a memory without a current E1 (model change) keeps its lexical spaces: found by them meanwhile
         docs: loaded.map((l) => toIndexDoc(l.memory, l.spaces)),
         dim: info.dim,
+        encoder: info.id,
         config: ctx.hybridConfig,
         similarity,
         recallDefaults,

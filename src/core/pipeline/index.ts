@@ -10,3 +10,5 @@ export { lateralPass, type LateralSource, type LateralOutcome } from './lateral-
 export { mergeAssociative, type AssociativeSource } from './associative';
 export { annotate } from './annotate';
 export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';
+export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID, type EncoderCalibration } from './calibration';
+export { lexicalEvidence } from './blend';
