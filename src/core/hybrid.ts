@@ -67,6 +67,10 @@ export interface HybridConfig {
  * - Also tried, not shipped: z-score normalisation (64.1-65.8 over the same grid, no better than
  *   min-max), RRF with a 2:1 lexical weight (61.1), no stemming (-3 to -4.5 R@10 for BM25),
  *   keeping stopwords (-3 to -5.5).
+ * These are the base values. The app runs them patched with its encoder's calibration
+ * (src/core/pipeline/calibration.ts: lexicalScore 'coverage' for every encoder today), chosen on
+ * LoCoMo and on reworded questions over personal notes (src/core/pipeline/README.md, "Query-adaptive
+ * fusion"): min-max alone let one shared everyday word win rank 1 there.
  */
 export const DEFAULT_HYBRID_CONFIG: HybridConfig = {
   fusion: 'weighted',
