@@ -139,7 +139,7 @@ export function createOnceFetch(onProgress: (loaded: number, total: number | und
       total += s.total;
     }
     const known = total >= loaded && total > 0 ? total : undefined;
-    if (loaded - reported < 256 * 1024 && loaded !== known) return;
+    if (loaded === reported || (loaded - reported < 256 * 1024 && loaded !== known)) return;
     reported = loaded;
     onProgress(loaded, known);
   };

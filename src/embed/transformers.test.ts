@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
 import { MINILM, encoderMeta, withPrefix, type EncoderMeta } from './encoders';
-import { createTransformersEncoder, loadExtractor, type FeatureExtractor } from './transformers';
+import { createTransformersEncoder, keepSepWhenTruncating, loadExtractor, type FeatureExtractor } from './transformers';
 import { MAX_EMBED_CHARS } from './types';
 
 const DIM = 4;
@@ -129,6 +129,41 @@ describe('loadExtractor', () => {
     expect(err).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
     expect((err as AppError).detail).toMatch(/404 config.json/);
     await expect(loadExtractor(tjs, encoderMeta('use-lite')!, 'wasm')).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+  });
+});
+
+describe('keepSepWhenTruncating', () => {
+  // [CLS]=101, [SEP]=102, window 4: a row cut by the tokenizer ends on a word, not on [SEP]
+  function fakePipe() {
+    const calls: unknown[] = [];
+    const tokenizer = Object.assign(
+      (texts: string[], options: Record<string, unknown>) => {
+        calls.push(options);
+        return {
+          // row 0: cut ([CLS] 7 8 9); row 1: short, padded ([CLS] 7 [SEP] 0)
+          input_ids: { data: BigInt64Array.from([101n, 7n, 8n, 9n, 101n, 7n, 102n, 0n]), dims: [texts.length, 4] },
+          attention_mask: { data: BigInt64Array.from([1n, 1n, 1n, 1n, 1n, 1n, 1n, 0n]), dims: [texts.length, 4] },
+        };
+      },
+      { sep_token_id: 102, model_max_length: 4 },
+    );
+    return { pipe: { tokenizer }, calls };
+  }
+
+  it('puts [SEP] back in the last place of a row the window cut, and leaves other rows alone', () => {
+    const { pipe, calls } = fakePipe();
+    keepSepWhenTruncating(pipe);
+    const out = pipe.tokenizer(['long', 'short'], { padding: true, truncation: true });
+    expect(Array.from(out.input_ids.data)).toEqual([101n, 7n, 8n, 102n, 101n, 7n, 102n, 0n]);
+    expect(calls).toEqual([{ padding: true, truncation: true }]);
+    // still reads as the tokenizer it wraps
+    expect(pipe.tokenizer.sep_token_id).toBe(102);
+  });
+
+  it('changes nothing without truncation', () => {
+    const { pipe } = fakePipe();
+    keepSepWhenTruncating(pipe);
+    expect(Array.from(pipe.tokenizer(['long', 'short'], { padding: true }).input_ids.data)).toEqual([101n, 7n, 8n, 9n, 101n, 7n, 102n, 0n]);
   });
 });
 
