@@ -31,14 +31,16 @@ declare global {
 const params = new URLSearchParams(location.search);
 const wanted = params.get('backend');
 const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
-// ?encoder=<id> runs that encoder (default: the app's, MiniLM); ?nofallback fails instead of falling back to USE-lite.
+// ?encoder=<id> runs that encoder (default: the app's, MiniLM); ?nofallback fails instead of falling
+// back to USE-lite; ?models=<path> looks for Transformers.js model folders there (e2e: an empty one).
 const encoder = params.get('encoder') ?? undefined;
+const modelsUrl = params.get('models') ?? undefined;
 
 const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
 const bridge = createEmbedBridge({
-  init: { backend, encoder, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+  init: { backend, encoder, modelsUrl, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
 });
 const started = performance.now();
 let loadMs: number | null = null;
