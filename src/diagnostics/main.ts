@@ -3,7 +3,7 @@
 import { createEmbedBridge } from '../bridge/embed-bridge';
 import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
 import { benchEmbedder, type BrowserBenchResult } from './bench';
-import { engineBench, type EngineBenchResult } from './engine-bench';
+import { engineBench, measureAgentMemory, type AgentMemory, type EngineBenchResult } from './engine-bench';
 
 export interface DiagApi {
   embed(texts: string[]): Promise<Float32Array[]>;
@@ -20,6 +20,8 @@ export interface DiagApi {
   engineBench(n: number, queries?: number): Promise<EngineBenchResult>;
   /** performance.memory.usedJSHeapSize of this page (workers excluded); null when not exposed. */
   heap(): number | null;
+  /** Page + workers memory (measureUserAgentSpecificMemory; cross-origin isolated pages only), or null. */
+  memory(): Promise<AgentMemory | null>;
 }
 
 declare global {
@@ -105,4 +107,5 @@ window.__diag = {
   history: () => history.slice(),
   engineBench: (n, queries) => engineBench(n, { queries }),
   heap: () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null,
+  memory: () => measureAgentMemory(),
 };

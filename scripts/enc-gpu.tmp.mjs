@@ -1,0 +1,16 @@
+import { chromium } from '@playwright/test';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-vulkan=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+const ctx = await b.newContext({ serviceWorkers: 'block' });
+const page = await ctx.newPage();
+const ext = [];
+page.on('console', (m) => console.log('console', m.type(), m.text().slice(0, 1500)));
+ctx.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1:4201')) ext.push(r.url()); });
+const q = process.argv[2] ?? '?backend=webgpu';
+await page.goto('http://127.0.0.1:4201/diagnostics.html' + q);
+const t0 = Date.now();
+const info = await page.evaluate(() => window.__diag.ready.then((i) => i, (e) => ({ err: String(e.message) + ' ' + e.detail })));
+console.log('ready', Date.now() - t0, JSON.stringify(info));
+console.log(JSON.stringify((await page.evaluate(() => window.__diag.history())).filter((p, i, a) => i === 0 || p.phase !== a[i - 1].phase || p.encoder !== a[i-1].encoder)));
+const v = await page.evaluate(async () => { const vs = await window.__diag.embed(['the mechanic replaced the timing belt', 'fixing my automobile', 'the neighbour fixed my bike chain']); const d = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0); return [Array.from(vs[0].slice(0, 4)), d(vs[1], vs[0]), d(vs[1], vs[2]), vs[0].length]; });
+console.log(JSON.stringify(v), 'external', ext);
+await b.close();
