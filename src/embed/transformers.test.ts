@@ -39,7 +39,8 @@ describe('createTransformersEncoder', () => {
     const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: META, backend: 'wasm' });
     await enc.embed(['note']);
     await enc.forQueries().embed(['search']);
-    expect(calls).toEqual([['d: note'], ['q: search']]);
+    await enc.embedQueries!(['again']);
+    expect(calls).toEqual([['d: note'], ['q: search'], ['q: again']]);
   });
 
   it('returns unit vectors in input order, batching texts sorted by length', async () => {
