@@ -8,6 +8,7 @@ const MECHANIC = 'the mechanic replaced the timing belt';
 const BIKE = 'the neighbour fixed my bike chain';
 
 test('runs MiniLM, finds "fixing my automobile" by meaning, and does so again offline', async ({ page, context }) => {
+  test.setTimeout(300_000); // two model loads and the 90 MB precache
   const app = new AppPage(page);
   await app.goto();
   await app.waitReady();
