@@ -3,8 +3,8 @@
 // runs those against the Python reference).
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import { MINILM, encoderMeta, withPrefix, type EncoderMeta } from './encoders';
-import { createTransformersEncoder, loadExtractor, type FeatureExtractor } from './transformers';
+import { MINILM, USE_LITE, encoderMeta, onEncoderScale, withPrefix, type EncoderMeta } from './encoders';
+import { createTransformersEncoder, keepSepWhenTruncating, loadExtractor, type FeatureExtractor } from './transformers';
 import { MAX_EMBED_CHARS } from './types';
 
 const DIM = 4;
@@ -39,7 +39,8 @@ describe('createTransformersEncoder', () => {
     const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: META, backend: 'wasm' });
     await enc.embed(['note']);
     await enc.forQueries().embed(['search']);
-    expect(calls).toEqual([['d: note'], ['q: search']]);
+    await enc.embedQueries!(['again']);
+    expect(calls).toEqual([['d: note'], ['q: search'], ['q: again']]);
   });
 
   it('returns unit vectors in input order, batching texts sorted by length', async () => {
@@ -132,6 +133,41 @@ describe('loadExtractor', () => {
   });
 });
 
+describe('keepSepWhenTruncating', () => {
+  // [CLS]=101, [SEP]=102, window 4: a row cut by the tokenizer ends on a word, not on [SEP]
+  function fakePipe() {
+    const calls: unknown[] = [];
+    const tokenizer = Object.assign(
+      (texts: string[], options: Record<string, unknown>) => {
+        calls.push(options);
+        return {
+          // row 0: cut ([CLS] 7 8 9); row 1: short, padded ([CLS] 7 [SEP] 0)
+          input_ids: { data: BigInt64Array.from([101n, 7n, 8n, 9n, 101n, 7n, 102n, 0n]), dims: [texts.length, 4] },
+          attention_mask: { data: BigInt64Array.from([1n, 1n, 1n, 1n, 1n, 1n, 1n, 0n]), dims: [texts.length, 4] },
+        };
+      },
+      { sep_token_id: 102, model_max_length: 4 },
+    );
+    return { pipe: { tokenizer }, calls };
+  }
+
+  it('puts [SEP] back in the last place of a row the window cut, and leaves other rows alone', () => {
+    const { pipe, calls } = fakePipe();
+    keepSepWhenTruncating(pipe);
+    const out = pipe.tokenizer(['long', 'short'], { padding: true, truncation: true });
+    expect(Array.from(out.input_ids.data)).toEqual([101n, 7n, 8n, 102n, 101n, 7n, 102n, 0n]);
+    expect(calls).toEqual([{ padding: true, truncation: true }]);
+    // still reads as the tokenizer it wraps
+    expect(pipe.tokenizer.sep_token_id).toBe(102);
+  });
+
+  it('changes nothing without truncation', () => {
+    const { pipe } = fakePipe();
+    keepSepWhenTruncating(pipe);
+    expect(Array.from(pipe.tokenizer(['long', 'short'], { padding: true }).input_ids.data)).toEqual([101n, 7n, 8n, 9n, 101n, 7n, 102n, 0n]);
+  });
+});
+
 describe('encoder metadata', () => {
   it('finds encoders by id and alias, and applies prefixes by role', () => {
     expect(encoderMeta('minilm')?.dim).toBe(384);
@@ -140,5 +176,23 @@ describe('encoder metadata', () => {
     expect(withPrefix({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }, 'x', 'query')).toBe('query: x');
     expect(withPrefix({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }, 'x', 'document')).toBe('passage: x');
     expect(withPrefix(MINILM, 'x', 'query')).toBe('x');
+  });
+});
+
+describe('onEncoderScale', () => {
+  it("moves a USE-lite threshold to MiniLM's scale between the measured knots, and leaves USE-lite's alone", () => {
+    expect(onEncoderScale(MINILM, 0.72)).toBeCloseTo(0.587, 6);
+    expect(onEncoderScale(MINILM, 0.3)).toBeCloseTo(0.145, 6);
+    // halfway between the knots 0.3 -> 0.145 and 0.4 -> 0.215
+    expect(onEncoderScale(MINILM, 0.35)).toBeCloseTo(0.18, 6);
+    expect(onEncoderScale(MINILM, 1)).toBe(1);
+    expect(onEncoderScale(MINILM, 2)).toBe(1);
+    expect(onEncoderScale(USE_LITE, 0.72)).toBe(0.72);
+  });
+
+  it('keeps the order of thresholds (the knots rise)', () => {
+    const xs = Array.from({ length: 201 }, (_, i) => -1 + i / 100);
+    const ys = xs.map((x) => onEncoderScale(MINILM, x));
+    for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThanOrEqual(ys[i - 1]);
   });
 });

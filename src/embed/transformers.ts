@@ -113,6 +113,7 @@ export function createTransformersEncoder(opts: TransformersEncoderOptions): Tra
 
   return {
     embed: embedDocuments,
+    embedQueries,
     info,
     forQueries: () => ({ embed: embedQueries, info }),
     replaceExtractor(next, backend) {
@@ -150,8 +151,50 @@ export async function loadExtractor(
       dtype: meta.dtype ?? 'fp32',
       ...(executionProviders && { session_options: { executionProviders } }),
     });
+    keepSepWhenTruncating(fe as PipelineLike);
     return fe as FeatureExtractor;
   } catch (e) {
     throw new AppError('MODEL_LOAD_FAILED', undefined, `${meta.id} on ${device}: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+interface TokenTensor {
+  data: ArrayLike<bigint | number> & { [i: number]: bigint | number };
+  dims: readonly number[];
+}
+interface TokenizerLike {
+  (texts: string[], options: Record<string, unknown>): { input_ids: TokenTensor; attention_mask: TokenTensor };
+  sep_token_id?: number;
+  model_max_length?: number;
+}
+interface PipelineLike {
+  tokenizer?: TokenizerLike;
+}
+
+/**
+ * Transformers.js cuts a text longer than the model's window after adding the special tokens,
+ * so the closing [SEP] is lost ([CLS] t1..t255); sentence-transformers and the Python tokenizers
+ * keep it ([CLS] t1..t254 [SEP]), and the vector differs (cosine 0.997 on a 400-word text). The
+ * pipeline's tokenizer is wrapped to put [SEP] back in the last place of every cut row.
+ */
+export function keepSepWhenTruncating(pipe: PipelineLike): void {
+  const tok = pipe.tokenizer;
+  const sep = tok?.sep_token_id;
+  const max = tok?.model_max_length;
+  if (!tok || typeof sep !== 'number' || typeof max !== 'number' || !Number.isFinite(max)) return;
+  const wrapped = ((texts: string[], options: Record<string, unknown>) => {
+    const out = tok(texts, options);
+    const { input_ids: ids, attention_mask: mask } = out;
+    const width = ids.dims[1];
+    if (options.truncation && width === max) {
+      const big = typeof ids.data[0] === 'bigint';
+      for (let row = 0; row < ids.dims[0]; row++) {
+        const last = row * width + width - 1;
+        if (Number(mask.data[last]) === 1 && Number(ids.data[last]) !== sep) ids.data[last] = big ? BigInt(sep) : sep;
+      }
+    }
+    return out;
+  }) as TokenizerLike;
+  Object.setPrototypeOf(wrapped, tok);
+  pipe.tokenizer = wrapped;
 }
