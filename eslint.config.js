@@ -40,6 +40,8 @@ export const FILES = [
   // The encoder's contract (the Embedder interface, the model's id and input bound, the text
   // preparation rule): plain TS the services and the bridge may use without loading the model.
   { category: 'contract', pattern: 'src/embed/types.ts' },
+  // The encoders' metadata (id, dimension, prefixes, licence, size): plain data, no runtime.
+  { category: 'contract', pattern: 'src/embed/encoders.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
@@ -58,8 +60,8 @@ export const LAYER_POLICIES = [
   // The import worker's payloads are src/io's result types: by type only (protocols carry no code of io).
   { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io')] },
   { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
-  // A worker wraps the core and the models: the embed worker runs tfjs itself.
-  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },
+  // A worker wraps the core and the models: the embed worker runs tfjs and Transformers.js itself.
+  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
   // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the

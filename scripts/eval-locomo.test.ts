@@ -25,7 +25,9 @@ describe('evaluate', () => {
     expect(r.fixed.queries).toBe(2);
     expect(r.fixed.r10).toBe(75);
     expect(r.fixed.mrr10).toBe(75);
-    expect(r.fixed.perCategory['1']).toEqual({ r10: 100, ndcg10: 63.1, mrr10: 50, queries: 1 });
+    expect(r.fixed.perCategory['1']).toEqual({ r10: 100, ndcg10: 63.1, mrr10: 50, top1: 0, queries: 1 });
+    // top-1: q1's first result D1:3 is not its evidence, q2's is
+    expect(r.fixed.top1).toBe(50);
     expect(r.fixed.perCategory['4'].r10).toBe(50);
     // bm25 finds "puppy" in D1:1 and "kayaking" in D1:2 only
     expect(r.bm25.perCategory['1'].r10).toBe(100);
@@ -39,5 +41,12 @@ describe('parseArgs', () => {
     expect(parseArgs(['--', '--data', 'x.json', '--json'])).toMatchObject({ data: 'x.json', json: true, dense: true });
     expect(parseArgs(['--no-dense']).dense).toBe(false);
     expect(() => parseArgs(['--nope'])).toThrow(/Unknown argument/);
+  });
+
+  it('reads --encoder, defaulting to the app\'s encoder (MiniLM)', () => {
+    expect(parseArgs([]).encoder).toBe('all-MiniLM-L6-v2-int8');
+    expect(parseArgs(['--encoder', 'use-lite']).encoder).toBe('use-lite');
+    expect(() => parseArgs(['--encoder'])).toThrow(/needs an encoder id/);
+    expect(() => parseArgs(['--encoder', '--json'])).toThrow(/needs an encoder id/);
   });
 });

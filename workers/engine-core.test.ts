@@ -5,6 +5,8 @@ import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type Simi
 import { transferable } from '../src/bridge/engine-bridge';
 import type { EngineDoc } from '../src/protocol/engine';
 import { engineDoc } from '../src/testing/engine';
+import { CALIBRATIONS } from '../src/core/pipeline';
+import { DEFAULT_ENCODER_ID, ENCODERS } from '../src/embed/encoders';
 
 describe('EngineCore', () => {
   it('refuses work before load, then searches what was loaded', async () => {
@@ -41,6 +43,31 @@ describe('EngineCore', () => {
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
     expect(core.stats()).toMatchObject({ searches: 0, cancelled: 1 });
     expect((await core.search({ text: 'alpha', vector: null }, { topK: 1 }, 8)).length).toBe(1);
+  });
+});
+
+describe('EngineCore: the fusion calibrated for the encoder that made the vectors', () => {
+  // Query "red car", N = 2: red df 1 -> idf ln 2; car df 0 -> ln 6. 'a' holds only "red":
+  // coverage ln 2 / (ln 2 + ln 6) = 0.2789; a one-hit lexical list would min-max to 1.
+  const share = Math.log(2) / (Math.log(2) + Math.log(6));
+  const lexicalOf = async (opts: { encoder?: string; config?: { lexicalScore: 'minmax' } }) => {
+    const core = new EngineCore();
+    core.load([engineDoc('a', 'red apple', [1, 0]), engineDoc('b', 'green pear', [0, 1])], { dim: 2, ...opts });
+    const hits = await core.search({ text: 'red car', vector: new Float32Array([0, 1]) }, { topK: 2 });
+    return hits.find((h) => h.id === 'a')!.why.lexical;
+  };
+  it('MiniLM (and any encoder without its own record): coverage^1.5', async () => {
+    expect(await lexicalOf({ encoder: 'all-MiniLM-L6-v2-int8' })).toBeCloseTo(0.5 * share ** 1.5, 10);
+    expect(await lexicalOf({ encoder: 'some-hub-model' })).toBeCloseTo(0.5 * share ** 1.5, 10);
+    expect(await lexicalOf({})).toBeCloseTo(0.5 * share ** 1.5, 10);
+  });
+  it('USE-lite: its own calibration (coverage^1); an explicit config still wins', async () => {
+    expect(await lexicalOf({ encoder: 'use-lite-en/v1' })).toBeCloseTo(0.5 * share, 10);
+    expect(await lexicalOf({ encoder: 'use-lite-en/v1', config: { lexicalScore: 'minmax' } })).toBe(0.5);
+  });
+  it('the calibration ids are the encoders\' ids', () => {
+    for (const id of Object.keys(CALIBRATIONS)) expect(ENCODERS.map((e) => e.id)).toContain(id);
+    expect(CALIBRATIONS).toHaveProperty([DEFAULT_ENCODER_ID]);
   });
 });
 

@@ -9,7 +9,7 @@
 
 import { AppError, toEnvelope } from '../src/core/errors';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
-import { applyTime, divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
+import { applyTime, calibrationFor, divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import { isRecallable } from '../src/core/status';
 import {
   buildNeighbourMatrix,
@@ -73,6 +73,8 @@ export class EngineCore {
   private evaluator: LateralEvaluator = LateralEvaluator.forOptions(resolveRecallOptions({}));
   private similarity: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG;
   private recallDefaults: RecallOptionsInput = {};
+  /** The encoder's calibrated ranking (the hybrid's part is in the index's own config). */
+  private ranking: Partial<RankingConfig> = calibrationFor(undefined).ranking;
   private readonly cancelledIds = new Set<number>();
   private searches = 0;
   private recalls = 0;
@@ -84,7 +86,8 @@ export class EngineCore {
   /** Replaces everything with `docs` and `opts` (vectors are unit-normalised by the index). */
   load(docs: EngineDoc[], opts: EngineLoadOptions): { size: number } {
     const t0 = performance.now();
-    const index = new HybridIndex(opts.dim, opts.config);
+    const calibration = calibrationFor(opts.encoder);
+    const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
     const spaces = new SpaceIndex();
     const meta = new Map<MemoryId, Meta>();
     // validate the settings first: a bad one leaves the old engine in place
@@ -101,6 +104,7 @@ export class EngineCore {
     this.matrix = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
+    this.ranking = calibration.ranking;
     this.evaluator = evaluator;
     this.feedbackEvents = [...feedbackEvents];
     this.feedback = FeedbackState.fromEvents(this.feedbackEvents);
@@ -248,6 +252,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now,
       sessionOf,
+      ranking: this.ranking,
     };
   }
 

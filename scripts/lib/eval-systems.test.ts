@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../eval-locomo';
-import { ABLATION_SPACES, ablationSystems, assocSystems, captionOf } from './eval-systems';
+import { defaultSystems, parseArgs } from '../eval-locomo';
+import { ABLATION_SPACES, ablationSystems, assocSystems, captionOf, uncalibratedSystem } from './eval-systems';
 
 describe('eval systems', () => {
   it('reads the caption LoCoMo appends to a turn', () => {
@@ -15,6 +15,11 @@ describe('eval systems', () => {
     expect(names).toContain('hybrid+E12');
     expect(names.slice(-2)).toEqual(['allSpaces', 'allSpacesSeedWeights']);
     expect(assocSystems(new Map()).map((s) => s.name)).toEqual(['assocHops0', 'assocHops1', 'assocHops2', 'assocHops3']);
+  });
+  it('shows the components, the calibrated hybrid and the ranking before the calibration', () => {
+    expect(defaultSystems(true).map((s) => s.name)).toEqual(['bm25', 'dense', 'hybrid', 'hybridMinMax', 'rrf']);
+    expect(defaultSystems(false).map((s) => s.name)).toEqual(['bm25']);
+    expect(uncalibratedSystem(new Map()).name).toBe('uncalibrated');
   });
   it('parses --assoc-hops and refuses values outside 0..3', () => {
     expect(parseArgs(['--assoc-hops', '2']).assocHops).toBe(2);

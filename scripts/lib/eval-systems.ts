@@ -4,6 +4,7 @@
 // systems for the ablation (hybrid only, hybrid + one content space, all spaces) and for the
 // associative hops 0..3. Features are computed once per process; each system only re-ranks.
 import type { LexicalResources } from '../../src/core/features';
+import type { HybridConfig } from '../../src/core/hybrid';
 import type { SpaceFeatures } from '../../src/core/spaces';
 import { NON_TEMPORAL_SPACES } from '../../src/core/spaces';
 import type { MemoryId, SpaceId } from '../../src/core/types';
@@ -90,12 +91,16 @@ export async function featurizeAll(
 /** The content spaces other than E1 (the ablation adds them one at a time). */
 export const ABLATION_SPACES: readonly SpaceId[] = NON_TEMPORAL_SPACES.filter((s) => s !== 'E1');
 
-/** A system ranking with runPipeline under `ranking` (merged over DEFAULT_RANKING) and `options`. */
+/**
+ * A system ranking with runPipeline under `ranking` (merged over DEFAULT_RANKING), `options` and
+ * `hybrid` (patched over the index's config: the encoder's calibrated fusion, as the engine builds it).
+ */
 export function pipelineSystem(
   name: string,
   feats: Map<PreparedConversation, FeaturizedConversation>,
   ranking: Partial<RankingConfig> = {},
   options: RecallOptionsInput = {},
+  hybrid: Partial<HybridConfig> = {},
 ): RetrievalSystem {
   const opts: RecallOptionsInput = { ...DEFAULT_PIPELINE_OPTIONS, topK: EVAL_K, ...options };
   return {
@@ -109,6 +114,7 @@ export function pipelineSystem(
         sessionOf: f.sessionOf,
         now: 0,
         ranking: { ...DEFAULT_RANKING, ...ranking },
+        hybridConfig: hybrid,
       };
       return runPipeline(ctx, { text: q.question, features: f.queryFeatures.get(q)! }, opts).map((r) => r.id);
     },
@@ -124,16 +130,24 @@ export function pipelineSystem(
 export function ablationSystems(
   feats: Map<PreparedConversation, FeaturizedConversation>,
   ranking: Partial<RankingConfig> = {},
+  hybrid: Partial<HybridConfig> = {},
 ): RetrievalSystem[] {
   const shipped = { ...DEFAULT_RANKING, ...ranking };
+  const off = { assocHops: 0 };
   return [
-    pipelineSystem('hybridOnly', feats, { ...shipped, spaces: [] }, { assocHops: 0 }),
-    ...ABLATION_SPACES.map((s) =>
-      pipelineSystem(`hybrid+${s}`, feats, { ...shipped, spaces: [s], spaceWeights: { [s]: 1 } }, { assocHops: 0 }),
-    ),
-    pipelineSystem('allSpaces', feats, { ...shipped, spaces: [...ABLATION_SPACES] }, { assocHops: 0 }),
-    pipelineSystem('allSpacesSeedWeights', feats, { ...shipped, spaces: [...ABLATION_SPACES], spaceWeights: {} }, { assocHops: 0 }),
+    pipelineSystem('hybridOnly', feats, { ...shipped, spaces: [] }, off, hybrid),
+    ...ABLATION_SPACES.map((s) => pipelineSystem(`hybrid+${s}`, feats, { ...shipped, spaces: [s], spaceWeights: { [s]: 1 } }, off, hybrid)),
+    pipelineSystem('allSpaces', feats, { ...shipped, spaces: [...ABLATION_SPACES] }, off, hybrid),
+    pipelineSystem('allSpacesSeedWeights', feats, { ...shipped, spaces: [...ABLATION_SPACES], spaceWeights: {} }, off, hybrid),
   ];
+}
+
+/**
+ * The app's ranking before the per-encoder calibration (BM25 min-max fusion, the spaces' blend at
+ * a fixed alpha): DEFAULT_HYBRID_CONFIG and DEFAULT_RANKING as they are, for comparison.
+ */
+export function uncalibratedSystem(feats: Map<PreparedConversation, FeaturizedConversation>): RetrievalSystem {
+  return pipelineSystem('uncalibrated', feats, {}, { assocHops: 0 }, {});
 }
 
 /** assocHops0 .. assocHops3 over the shipped ranking. */
@@ -141,6 +155,7 @@ export function assocSystems(
   feats: Map<PreparedConversation, FeaturizedConversation>,
   ranking: Partial<RankingConfig> = {},
   options: RecallOptionsInput = {},
+  hybrid: Partial<HybridConfig> = {},
 ): RetrievalSystem[] {
-  return [0, 1, 2, 3].map((h) => pipelineSystem(`assocHops${h}`, feats, ranking, { ...options, assocHops: h }));
+  return [0, 1, 2, 3].map((h) => pipelineSystem(`assocHops${h}`, feats, ranking, { ...options, assocHops: h }, hybrid));
 }

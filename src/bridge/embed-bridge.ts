@@ -4,15 +4,8 @@
 // fresh worker on the next call, load progress for the UI.
 import * as Comlink from 'comlink';
 import { AppError, MESSAGES } from '../core/errors';
-import {
-  MAX_EMBED_CHARS,
-  USE_LITE_DIM,
-  USE_LITE_ID,
-  USE_LITE_NAME,
-  type Embedder,
-  type EmbedderInfo,
-  type EmbedLoadProgress,
-} from '../embed/types';
+import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo, type EmbedLoadProgress } from '../embed/types';
+import { DEFAULT_ENCODER_ID, encoderMeta, MINILM } from '../embed/encoders';
 import type { EmbedWorkerApi } from '../../workers/embed.worker';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type SpaceFeaturizer } from '../protocol/embed';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
@@ -54,14 +47,15 @@ export function spawnEmbedWorker(): WorkerHandle {
   );
 }
 
-/** What info() says before the model has loaded: everything but the backend is fixed. */
-const PROVISIONAL_INFO: EmbedderInfo = {
-  id: USE_LITE_ID,
-  name: USE_LITE_NAME,
-  dim: USE_LITE_DIM,
-  backend: 'wasm',
-  maxInputChars: MAX_EMBED_CHARS,
-};
+/**
+ * What info() says before the model has loaded: the encoder asked for (default MiniLM). The one
+ * that loads may differ (its files absent: the fallback runs); info() then says so, and the
+ * services refill their engine for it (syncEncoder).
+ */
+function provisionalInfo(id: string | undefined): EmbedderInfo {
+  const meta = encoderMeta(id ?? DEFAULT_ENCODER_ID) ?? MINILM;
+  return { id: meta.id, name: meta.name, dim: meta.dim, backend: 'wasm', maxInputChars: MAX_EMBED_CHARS };
+}
 
 export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
   const listeners = new Set<(p: EmbedLoadProgress) => void>();
@@ -69,6 +63,7 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
   let info: EmbedderInfo | null = null;
   let nextRequestId = 1;
   const chunkSize = Math.max(1, opts.chunkSize ?? 64);
+  const PROVISIONAL_INFO = provisionalInfo(opts.init?.encoder);
 
   const emit = (p: EmbedLoadProgress) => {
     last = p;
@@ -92,9 +87,9 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     },
   });
 
-  async function embedChunk(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async function embedChunk(texts: string[], signal?: AbortSignal, role: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
     const requestId = nextRequestId++;
-    const vectors = await life.call((remote) => remote.embed(texts, requestId), {
+    const vectors = await life.call((remote) => (role === 'query' ? remote.embedQueries(texts, requestId) : remote.embed(texts, requestId)), {
       signal,
       onAbort: (remote) => cancelInWorker(remote, requestId),
     });
@@ -102,6 +97,17 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
       throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('vectors', vectors?.length ?? 0, texts.length));
     }
     return vectors;
+  }
+
+  async function embedAll(texts: string[], signal: AbortSignal | undefined, role: 'document' | 'query'): Promise<Float32Array[]> {
+    if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
+    if (signal?.aborted) throw new AppError('ABORTED');
+    if (texts.length === 0) return [];
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += chunkSize) {
+      out.push(...(await embedChunk(texts.slice(i, i + chunkSize), signal, role)));
+    }
+    return out;
   }
 
   const featurizeChunk = Math.max(1, opts.featurizeChunkSize ?? 16);
@@ -134,16 +140,8 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
         onAbort: (remote) => cancelInWorker(remote, requestId),
       });
     },
-    async embed(texts, signal) {
-      if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
-      if (signal?.aborted) throw new AppError('ABORTED');
-      if (texts.length === 0) return [];
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += chunkSize) {
-        out.push(...(await embedChunk(texts.slice(i, i + chunkSize), signal)));
-      }
-      return out;
-    },
+    embed: (texts, signal) => embedAll(texts, signal, 'document'),
+    embedQueries: (texts, signal) => embedAll(texts, signal, 'query'),
     info: () => info ?? { ...PROVISIONAL_INFO },
     async ready() {
       await life.start();

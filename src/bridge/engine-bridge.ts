@@ -26,6 +26,8 @@ export type EngineClient = Omit<EngineApi, 'load' | 'cancel' | 'search' | 'recal
   recall: WithSignal<EngineApi['recall']>;
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
+  /** Refills the running engine from `source` (e.g. the encoder turned out other than the one it was filled for). */
+  reload(): Promise<void>;
   dispose(): void;
 };
 
@@ -92,6 +94,18 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
 
   return {
     start: () => life.start(),
+    async reload() {
+      // The snapshot is read inside one serial call: a write indexed after it reaches the
+      // reloaded engine (in order), one indexed before is in the snapshot or re-applied.
+      await life.call(
+        async (remote) => {
+          const { docs: all, ...options } = await opts.source();
+          const { docs, buffers } = transferable(all);
+          await remote.load(Comlink.transfer(docs, buffers), options);
+        },
+        { timeoutMs: opts.loadTimeoutMs ?? 120_000 },
+      );
+    },
     async upsert(doc) {
       const { docs, buffers } = transferable([doc]);
       // Tokenising is linear in the text: a multi-MB paste takes seconds (about 1.6 s per MB

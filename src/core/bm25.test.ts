@@ -112,3 +112,25 @@ describe('Bm25Index validation', () => {
     expect(() => twoDocs().search('apple', { topK: 3, params: { k1: Number.NaN } })).toThrow(AppError);
   });
 });
+
+describe('Bm25Index query terms and matched idf', () => {
+  it('reports every analysed query term with df and idf, unknown ones at the highest idf', () => {
+    // N = 2: apple df 2 -> ln(1 + 0.5 / 2.5) = ln 1.2; banana df 1 -> ln 2; kiwi df 0 -> ln(1 + 2.5 / 0.5) = ln 6
+    const terms = twoDocs().queryTerms('Apples, banana and a kiwi, apple');
+    expect(terms.map((t) => [t.surface, t.df])).toEqual([
+      ['apples', 2],
+      ['banana', 1],
+      ['kiwi', 0],
+    ]);
+    expect(terms[0].idf).toBeCloseTo(Math.log(1.2), 12);
+    expect(terms[1].idf).toBeCloseTo(Math.log(2), 12);
+    expect(terms[2].idf).toBeCloseTo(Math.log(6), 12);
+  });
+
+  it('each hit carries the idf mass of the query terms it holds', () => {
+    const hits = twoDocs().search('apple banana kiwi', { topK: 10 });
+    const byId = new Map(hits.map((h) => [h.id, h]));
+    expect(byId.get('d1')!.matchedIdf).toBeCloseTo(Math.log(1.2) + Math.log(2), 12);
+    expect(byId.get('d2')!.matchedIdf).toBeCloseTo(Math.log(1.2), 12);
+  });
+});

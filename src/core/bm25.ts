@@ -29,6 +29,18 @@ export interface Bm25Hit {
   score: number;
   /** The query's surface words that matched this document (query order, unique). */
   terms: string[];
+  /** Sum of the idf of the query terms this document holds (how much of the query it explains). */
+  matchedIdf: number;
+}
+
+export interface QueryTermStat {
+  /** The analysed (stemmed) term. */
+  term: string;
+  /** Its first surface form in the query (what `Bm25Hit.terms` reports). */
+  surface: string;
+  /** Live documents holding it (0 = no document does). */
+  df: number;
+  idf: number;
 }
 
 export interface Bm25SearchOptions {
@@ -185,6 +197,25 @@ export class Bm25Index {
     this.deadSlots = 0;
   }
 
+  /**
+   * The query's unique analysed terms (query order) with their document frequency and idf, the
+   * terms no document holds included (df 0, idf = ln(1 + (N + 0.5) / 0.5), the rarest possible):
+   * a query word the collection never uses is lexical evidence the best match cannot have.
+   */
+  queryTerms(query: string): QueryTermStat[] {
+    const n = this.size;
+    const out: QueryTermStat[] = [];
+    const seen = new Set<string>();
+    for (const { term, surface } of analyzeWithSurface(query, this.analyzeOpts)) {
+      if (seen.has(term)) continue;
+      seen.add(term);
+      const t = this.termIds.get(term);
+      const df = t === undefined ? 0 : Math.max(0, this.postings[t].df);
+      out.push({ term, surface, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) });
+    }
+    return out;
+  }
+
   /** Rank documents for `query` by BM25, best first (ties: id ascending). Only documents sharing a term score. */
   search(query: string, opts: Bm25SearchOptions): Bm25Hit[] {
     if (opts.params) validateBm25Params(opts.params);
@@ -234,14 +265,19 @@ export class Bm25Index {
       if (opts.accept && !opts.accept(id)) continue;
       heap.push(id, score, s);
     }
-    return heap.sorted().map(({ id, score, item: slot }) => ({ id, score, terms: this.matchedTerms(slot, qTerms) }));
+    return heap.sorted().map(({ id, score, item: slot }) => ({ id, score, ...this.matched(slot, qTerms) }));
   }
 
-  private matchedTerms(slot: number, qTerms: { id: number; surface: string }[]): string[] {
-    const terms = this.slotTerms[slot];
-    const out: string[] = [];
-    for (const q of qTerms) if (binarySearch(terms, q.id)) out.push(q.surface);
-    return out;
+  private matched(slot: number, qTerms: { id: number; surface: string; idf: number }[]): { terms: string[]; matchedIdf: number } {
+    const held = this.slotTerms[slot];
+    const terms: string[] = [];
+    let matchedIdf = 0;
+    for (const q of qTerms) {
+      if (!binarySearch(held, q.id)) continue;
+      terms.push(q.surface);
+      matchedIdf += q.idf;
+    }
+    return { terms, matchedIdf };
   }
 }
 

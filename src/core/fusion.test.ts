@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors';
-import { fuseRRF, fuseWeighted, minMaxNormalize } from './fusion';
+import { fuseRRF, fuseWeighted, idfCoverage, minMaxNormalize } from './fusion';
 
 const lex = [
   { id: 'a', score: 10 },
@@ -63,6 +63,39 @@ describe('fuseWeighted', () => {
   it('rejects negative or non-finite weights', () => {
     expect(() => fuseWeighted([lex], [-1])).toThrow(AppError);
     expect(() => fuseWeighted([lex], [Number.NaN])).toThrow(/finite/);
+  });
+});
+
+describe('idfCoverage', () => {
+  it('is the share of the query idf mass, to a power, in [0, 1]', () => {
+    expect(idfCoverage(1, 4)).toBe(0.25);
+    expect(idfCoverage(1, 4, 2)).toBe(0.0625);
+    expect(idfCoverage(4, 4, 1.5)).toBe(1);
+    expect(idfCoverage(5, 4)).toBe(1); // rounding can not make a memory cover more than the query
+  });
+  it('is 0 with nothing matched or an empty query (never NaN)', () => {
+    expect(idfCoverage(0, 4)).toBe(0);
+    expect(idfCoverage(0, 0)).toBe(0);
+    expect(idfCoverage(1, 0)).toBe(0);
+  });
+});
+
+describe('fuseWeighted with an absolute list', () => {
+  it("'none' keeps a list's scores as given: a weak best match stays weak", () => {
+    // list 0 as is: a 0.2, b 0.1; dense min-max: b 1, d 0 -> b 0.5 * 0.1 + 0.5 = 0.55, a 0.1, d 0
+    const out = fuseWeighted(
+      [
+        [{ id: 'a', score: 0.2 }, { id: 'b', score: 0.1 }],
+        [{ id: 'b', score: 0.9 }, { id: 'd', score: 0.5 }],
+      ],
+      [0.5, 0.5],
+      { normalise: ['none', 'minmax'] },
+    );
+    expect(out.map((f) => f.id)).toEqual(['b', 'a', 'd']);
+    expect(out[0].score).toBeCloseTo(0.55, 12);
+    expect(out[1].score).toBeCloseTo(0.1, 12);
+    // min-max would have given a 0.5 and b 0.5 + 0 (b is list 0's minimum)
+    expect(fuseWeighted([[{ id: 'a', score: 0.2 }, { id: 'b', score: 0.1 }], dense], [0.5, 0.5])[0].score).toBe(0.5);
   });
 });
 

@@ -115,11 +115,38 @@ function accumulate(
 export function fuseWeighted(
   lists: readonly (readonly FusionInput[])[],
   weights?: readonly number[],
-  opts: { limit?: number } = {},
+  opts: { limit?: number; normalise?: readonly ListNormalisation[] } = {},
 ): FusedItem[] {
   const w = checkWeights(lists.length, weights);
   const clean = lists.map(dedupe);
-  return accumulate(clean, (list, li) => minMaxNormalize(list.map((x) => x.score)).map((v) => v * w[li]), opts.limit);
+  return accumulate(
+    clean,
+    (list, li) => {
+      const scores = list.map((x) => x.score);
+      return (opts.normalise?.[li] === 'none' ? scores : minMaxNormalize(scores)).map((v) => v * w[li]);
+    },
+    opts.limit,
+  );
+}
+
+/**
+ * How weighted fusion puts a list on [0, 1]: 'minmax' (the default; the list's best is 1 whatever
+ * its absolute strength) or 'none' (the scores already are absolute evidence in [0, 1], e.g.
+ * `idfCoverage`, so a weak best match stays weak).
+ */
+export type ListNormalisation = 'minmax' | 'none';
+
+/**
+ * Lexical evidence of one document as an absolute share: (idf mass of the query terms it holds /
+ * idf mass of all the query's terms)^power, in [0, 1]. The query's mass counts its terms no
+ * document holds (at the highest idf): a query worded unlike every note has little lexical
+ * evidence to give. Min-max would instead give the best lexical match 1 even when that match is
+ * one everyday word of five; here it gets its share (and power > 1 shrinks partial matches
+ * further while a full match keeps 1). 0 when the query has no term (nothing to cover).
+ */
+export function idfCoverage(matchedIdf: number, queryIdf: number, power = 1): number {
+  if (!(queryIdf > 0) || !(matchedIdf > 0)) return 0;
+  return Math.min(1, matchedIdf / queryIdf) ** power;
 }
 
 export interface RrfOptions {

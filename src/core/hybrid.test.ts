@@ -264,3 +264,58 @@ describe('isShownHit (what a plain search shows)', () => {
     expect(hits.filter(isShownHit).map((h) => h.id)).toEqual(['a', 'c']);
   });
 });
+
+describe("lexicalScore 'coverage': the lexical list weighed by how much of the query it explains", () => {
+  // N = 4. Query "nights rota today": night df 0, rota df 0 -> idf ln(1 + 4.5 / 0.5) = ln 10 each;
+  // today df 2 -> ln(1 + 2.5 / 2.5) = ln 2. Query idf mass = 2 ln 10 + ln 2.
+  function notes(): HybridIndex {
+    const ix = new HybridIndex(DIM);
+    ix.upsert(doc('a', 'today I repotted the fern', vec(0, 1, 0, 0))); // shares the everyday word, unrelated
+    ix.upsert(doc('b', 'working late shifts from the 12th to the 15th', vec(0.8, 0.6, 0, 0))); // the target: no shared word
+    ix.upsert(doc('c', 'today the bins went out', vec(0, 0, 1, 0)));
+    ix.upsert(doc('d', 'lunch with Sam', vec(-1, 0, 0, 0)));
+    return ix;
+  }
+  const q = { text: 'nights rota today', vector: vec(1, 0, 0, 0) };
+
+  it('min-max lets one shared everyday word win rank 1', () => {
+    // lexical min-max: a and c 1 (same tf, same length); dense min-max over cos (0, .8, 0, -1): b 1, a and c 1/1.8, d 0
+    // a = 0.5 + 0.5 / 1.8 = 0.778 > b = 0.5
+    const hits = notes().search(q, { topK: 4 });
+    expect(hits[0].id).toBe('a');
+    expect(hits[0].score).toBeCloseTo(0.5 + 0.5 / 1.8, 6);
+  });
+
+  it('coverage gives that word its share of the query (ln 2 / (2 ln 10 + ln 2) = 0.131): the meaning wins', () => {
+    const share = Math.log(2) / (2 * Math.log(10) + Math.log(2));
+    const hits = notes().search(q, { topK: 4, config: { lexicalScore: 'coverage' } });
+    expect(hits.map((h) => h.id)).toEqual(['b', 'a', 'c', 'd']);
+    expect(hits[0].score).toBeCloseTo(0.5, 6); // b: 0 + 0.5 x 1
+    expect(hits[1].score).toBeCloseTo(0.5 * share + 0.5 / 1.8, 6); // a: 0.065 + 0.278
+    expect(hits[1].why.coverage).toBeCloseTo(share, 10);
+    expect(hits[1].why.bm25).toBeGreaterThan(0); // the raw BM25 score is still explained
+    // power 2: a partial match shrinks further
+    const sq = notes().search(q, { topK: 4, config: { lexicalScore: 'coverage', coveragePower: 2 } });
+    expect(sq[1].score).toBeCloseTo(0.5 * share * share + 0.5 / 1.8, 6);
+  });
+
+  it('a query whose rare terms are all matched keeps the lexical list strong', () => {
+    // kalymnos and flight each df 1 of N = 4: t holds both -> coverage 1 -> 0.5 x 1
+    const ix = new HybridIndex(DIM);
+    ix.upsert(doc('t', 'Jet2 changed the Kalymnos flights', vec(0, 1, 0, 0))); // the encoder misses it (cos 0)
+    ix.upsert(doc('u', 'holiday travel plans', vec(0.9, Math.sqrt(1 - 0.81), 0, 0))); // near in meaning, no word
+    ix.upsert(doc('v', 'bins on odd weeks', vec(0, 0, 1, 0)));
+    ix.upsert(doc('w', 'lunch with Sam', vec(-1, 0, 0, 0)));
+    const hits = ix.search({ text: 'Kalymnos flight', vector: vec(1, 0, 0, 0) }, { topK: 4, config: { lexicalScore: 'coverage', coveragePower: 1.5 } });
+    // t = 0.5 x 1 + 0.5 x (0 + 1) / 1.9 = 0.763; u = 0 + 0.5 x 1 = 0.5
+    expect(hits[0].id).toBe('t');
+    expect(hits[0].score).toBeCloseTo(0.5 + 0.5 / 1.9, 5);
+    expect(hits[0].why.coverage).toBe(1);
+    expect(hits[1].id).toBe('u');
+  });
+
+  it('rejects an unknown lexical score or a bad power', () => {
+    expect(() => new HybridIndex(DIM, { lexicalScore: 'max' as never })).toThrow(AppError);
+    expect(() => new HybridIndex(DIM, { coveragePower: -1 })).toThrow(/coveragePower/);
+  });
+});

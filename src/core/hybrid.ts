@@ -9,8 +9,8 @@
 
 import { AppError } from './errors';
 import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
-import { Bm25Index, validateBm25Params } from './bm25';
-import { fuseRRF, fuseWeighted, type FusionInput } from './fusion';
+import { Bm25Index, validateBm25Params, type QueryTermStat } from './bm25';
+import { fuseRRF, fuseWeighted, idfCoverage, type FusionInput } from './fusion';
 import { isRecallable, statusAllowed } from './status';
 import { topKIndices } from './topk';
 import { dot, dotRow, isFiniteVector, normalize } from './vector';
@@ -45,6 +45,15 @@ export interface HybridConfig {
   k1: number;
   b: number;
   rrfK: number;
+  /**
+   * How weighted fusion scores the lexical list: 'minmax' (BM25 min-max: the best lexical match
+   * gets 1 whatever it matched) or 'coverage' (`idfCoverage`: the share of the query's idf mass the
+   * memory holds, to the power `coveragePower`, so a lone shared everyday word counts for its share
+   * only). BM25 still chooses the lexical candidates either way. See src/core/pipeline/README.md.
+   */
+  lexicalScore: 'minmax' | 'coverage';
+  /** The power of the coverage share (1 = proportional; > 1 shrinks partial matches more). */
+  coveragePower: number;
 }
 
 /**
@@ -64,6 +73,10 @@ export interface HybridConfig {
  * - Also tried, not shipped: z-score normalisation (64.1-65.8 over the same grid, no better than
  *   min-max), RRF with a 2:1 lexical weight (61.1), no stemming (-3 to -4.5 R@10 for BM25),
  *   keeping stopwords (-3 to -5.5).
+ * These are the base values. The app runs them patched with its encoder's calibration
+ * (src/core/pipeline/calibration.ts: lexicalScore 'coverage' for every encoder today), chosen on
+ * LoCoMo and on reworded questions over personal notes (src/core/pipeline/README.md, "Query-adaptive
+ * fusion"): min-max alone let one shared everyday word win rank 1 there.
  */
 export const DEFAULT_HYBRID_CONFIG: HybridConfig = {
   fusion: 'weighted',
@@ -73,6 +86,8 @@ export const DEFAULT_HYBRID_CONFIG: HybridConfig = {
   k1: 0.9,
   b: 0.4,
   rrfK: 60,
+  lexicalScore: 'minmax',
+  coveragePower: 1,
 };
 
 export interface HybridQuery {
@@ -93,6 +108,8 @@ export interface LexicalCandidate {
   id: MemoryId;
   score: number;
   terms: string[];
+  /** Sum of the idf of the query terms this memory holds. */
+  matchedIdf: number;
 }
 export interface DenseCandidate {
   id: MemoryId;
@@ -107,7 +124,10 @@ export function resolveHybridConfig(base: HybridConfig, patch: Partial<HybridCon
   if (c.fusion !== 'weighted' && c.fusion !== 'rrf') {
     throw new AppError('INVALID_CONFIG', `Fusion must be 'weighted' or 'rrf' (got ${String(c.fusion)}).`);
   }
-  for (const key of ['lexicalWeight', 'semanticWeight', 'rrfK'] as const) {
+  if (c.lexicalScore !== 'minmax' && c.lexicalScore !== 'coverage') {
+    throw new AppError('INVALID_CONFIG', `lexicalScore must be 'minmax' or 'coverage' (got ${String(c.lexicalScore)}).`);
+  }
+  for (const key of ['lexicalWeight', 'semanticWeight', 'rrfK', 'coveragePower'] as const) {
     if (!Number.isFinite(c[key]) || c[key] < 0) {
       throw new AppError('INVALID_CONFIG', `${key} must be a finite number >= 0 (got ${c[key]}).`);
     }
@@ -205,6 +225,11 @@ export class HybridIndex {
     this.removeRow(id);
   }
 
+  /** BM25's view of a query: its unique analysed terms with df and idf (unknown terms: df 0). */
+  queryTerms(text: string): QueryTermStat[] {
+    return this.bm25.queryTerms(text);
+  }
+
   candidates(q: HybridQuery, opts: HybridSearchOptions): { lexical: LexicalCandidate[]; dense: DenseCandidate[] } {
     checkTopK(opts.topK);
     return this.candidatesWith(q, opts, resolveHybridConfig(this.config, opts.config));
@@ -232,11 +257,15 @@ export class HybridIndex {
     const config = resolveHybridConfig(this.config, opts.config);
     if (opts.topK === 0) return [];
     const { lexical, dense } = this.candidatesWith(q, opts, config);
-    const lists: FusionInput[][] = [lexical, dense];
     const weights = [config.lexicalWeight, config.semanticWeight];
     const limit = opts.topK;
-    const fused =
-      config.fusion === 'rrf' ? fuseRRF(lists, { k: config.rrfK, weights, limit }) : fuseWeighted(lists, weights, { limit });
+    const queryIdf = lexical.length > 0 ? this.bm25.queryTerms(q.text).reduce((a, t) => a + t.idf, 0) : 0;
+    let fused;
+    if (config.fusion === 'rrf') fused = fuseRRF([lexical, dense], { k: config.rrfK, weights, limit });
+    else if (config.lexicalScore === 'coverage') {
+      const covered: FusionInput[] = lexical.map((h) => ({ id: h.id, score: idfCoverage(h.matchedIdf, queryIdf, config.coveragePower) }));
+      fused = fuseWeighted([covered, dense], weights, { limit, normalise: ['none', 'minmax'] });
+    } else fused = fuseWeighted([lexical, dense], weights, { limit });
     const lexById = new Map(lexical.map((h) => [h.id, h]));
     const denseById = new Map(dense.map((h) => [h.id, h.score]));
     const qUnit = q.vector ? normalize(q.vector) : null;
@@ -253,6 +282,7 @@ export class HybridIndex {
         bm25: lex?.score ?? 0,
         cosine: cos,
         matchedTerms: lex?.terms ?? [],
+        coverage: lex ? idfCoverage(lex.matchedIdf, queryIdf) : 0,
       };
       return { id: f.id, score: f.score, mode: 'standard', why };
     });

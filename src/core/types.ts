@@ -55,6 +55,8 @@ export interface MatchExplanation {
   bm25: number; // raw BM25 score
   cosine: number; // raw cosine similarity
   matchedTerms: string[];
+  /** Share of the query's idf mass the memory holds, in [0, 1] (`idfCoverage`, power 1); absent = not computed. */
+  coverage?: number;
 }
 
 export type RetrievalMode = 'standard' | 'lateral' | 'associative';

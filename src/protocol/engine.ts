@@ -37,6 +37,12 @@ export interface EngineSearchOptions extends HybridSearchOptions {
 
 export interface EngineLoadOptions {
   dim: number;
+  /**
+   * The id of the encoder that made the vectors: the fusion and blend are calibrated per encoder
+   * (`calibrationFor`, src/core/pipeline/calibration.ts); absent = the default encoder's calibration.
+   */
+  encoder?: string;
+  /** Patched over the encoder's calibrated hybrid config. */
   config?: Partial<HybridConfig>;
   similarity?: SimilarityConfig;
   /** Default recall options (validated; applied under every call's own options). */

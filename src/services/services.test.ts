@@ -342,7 +342,8 @@ describe('database status', () => {
   it('init checks the embedder; without one it uses the embed worker bridge', async () => {
     expect(await codeOf(initTestServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
     const s = await initTestServices({ engine: createChannelEngine().factory });
-    expect(s.embedder.info()).toMatchObject({ id: 'use-lite-en/v1', dim: 512 });
-    expect((await services().engineStats()).dim).toBe(512);
+    // before the model loads, the bridge answers for the default encoder (MiniLM, 384 wide)
+    expect(s.embedder.info()).toMatchObject({ id: 'all-MiniLM-L6-v2-int8', dim: 384 });
+    expect((await services().engineStats()).dim).toBe(384);
   });
 });

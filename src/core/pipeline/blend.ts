@@ -60,6 +60,13 @@ export function blendScores(
   return out;
 }
 
+/** The query's lexical evidence: the best idf coverage among the hybrid's hits (0 when none matched a word). */
+export function lexicalEvidence(hits: readonly ScoredHit[]): number {
+  let best = 0;
+  for (const h of hits) if ((h.why.coverage ?? 0) > best) best = h.why.coverage ?? 0;
+  return best;
+}
+
 const noMatch = (cosine: number): MatchExplanation => ({ lexical: 0, semantic: 0, bm25: 0, cosine, matchedTerms: [] });
 
 /**
@@ -79,7 +86,7 @@ export function blend(ctx: PipelineContext, q: PipelineQuery, c: Candidates, r: 
     ...row,
     sims: weighted.length > 0 ? ctx.spaces.similarities(q.features, row.id, weighted, qTokens, warn) : {},
   }));
-  const blended = blendScores(rows, weighted, r, config, warn);
+  const blended = blendScores(rows, weighted, { ...r, alpha: r.alpha * lexicalEvidence(c.hits) ** r.evidencePower }, config, warn);
   const qv = q.features.E1;
   const qUnit = qv ? normalize(qv) : null;
   const scored = rows.map((row): ScoredHit => {

@@ -45,7 +45,7 @@ export function gatherCandidates(
       includeQuarantined: o.includeQuarantined,
       // asOf where the candidates are produced: both lists (BM25, E1) and the spaces' below
       ...(o.asOf !== null ? { asOf: o.asOf } : {}),
-      config: { lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
+      config: { ...ctx.hybridConfig, lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
     },
   );
   const rows = new Map<MemoryId, CandidateRow>();

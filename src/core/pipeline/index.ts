@@ -11,3 +11,5 @@ export { mergeAssociative, type AssociativeSource } from './associative';
 export { annotate } from './annotate';
 export { applyTime, decayFactor, DAY_MS, SUPERSEDED_FACTOR, type TimeOptions } from './temporal';
 export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';
+export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID, type EncoderCalibration } from './calibration';
+export { lexicalEvidence } from './blend';

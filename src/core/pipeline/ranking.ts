@@ -14,6 +14,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   alpha: 0.2,
   beta: 0,
   zCap: 3,
+  evidencePower: 0,
   assocFloor: 0,
   assocMaxResults: 100,
 };
@@ -33,7 +34,7 @@ export function resolveRanking(patch: Partial<RankingConfig> | undefined): Ranki
     if (!(k in SPACES) || typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw bad(`spaceWeights.${k}`, w, 'a finite number >= 0 for a space id E1..E13');
   for (const k of ['depth', 'spaceCandidates', 'assocMaxResults'] as const)
     if (!Number.isInteger(r[k]) || r[k] < 0) throw bad(k, r[k], 'a whole number >= 0');
-  for (const k of ['alpha', 'beta', 'zCap', 'assocFloor'] as const)
+  for (const k of ['alpha', 'beta', 'zCap', 'assocFloor', 'evidencePower'] as const)
     if (!Number.isFinite(r[k]) || r[k] < 0) throw bad(k, r[k], 'a finite number >= 0');
   return r;
 }

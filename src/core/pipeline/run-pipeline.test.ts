@@ -4,7 +4,7 @@ import { HybridIndex } from '../hybrid';
 import { resolveRecallOptions } from '../recall';
 import { DEFAULT_SIMILARITY_CONFIG, sparseFromEntries } from '../spaces';
 import { annotate } from './annotate';
-import { blend, blendScores } from './blend';
+import { blend, blendScores, lexicalEvidence } from './blend';
 import { gatherCandidates } from './candidates';
 import { runPipeline } from './pipeline';
 import { resolveRanking } from './ranking';
@@ -83,6 +83,29 @@ describe('blend', () => {
     expect(s.get('x')).toBeCloseTo(0.4 + 0.5 * Math.sqrt(1.5), 10);
     expect(s.get('y')).toBeCloseTo(0.3, 12);
     expect(s.get('z')).toBeCloseTo(0.2, 12);
+  });
+  it('scales alpha by the lexical evidence^evidencePower (the best idf coverage among the hits)', () => {
+    const ctx = build();
+    ctx.spaces.upsert('a', { E7: sparse(1) });
+    ctx.spaces.upsert('b', { E7: sparse(2) });
+    const why = (coverage: number) => ({ lexical: 0, semantic: 0, bm25: 0, cosine: 0, matchedTerms: [], coverage });
+    const hits = [
+      { id: 'a', score: 0.4, mode: 'standard' as const, why: why(0.2) },
+      { id: 'b', score: 0.3, mode: 'standard' as const, why: why(0.5) },
+    ];
+    expect(lexicalEvidence(hits)).toBe(0.5);
+    expect(lexicalEvidence([])).toBe(0);
+    const found = { hits, rows: hits.map((h) => ({ id: h.id, hybrid: h.score, hit: h })), scoring: ['E7' as const] };
+    const q = { text: 'x', features: { E7: sparse(1) } };
+    // E7 sims a 1, b 0 -> mean 0.5, sd 0.5 -> z a 1, b -1 (clipped to 0)
+    const score = (evidencePower: number) =>
+      blend(ctx, q, found, resolveRanking({ spaces: ['E7'], spaceWeights: { E7: 1 }, alpha: 0.2, evidencePower })).find((h) => h.id === 'a')!.score;
+    expect(score(0)).toBeCloseTo(0.4 + 0.2, 12); // off: alpha as is
+    expect(score(2)).toBeCloseTo(0.4 + 0.2 * 0.25, 12); // evidence 0.5, squared
+    // a query no memory shares a word with: the spaces do not move the ranking at all
+    const none = { ...found, hits: hits.map((h) => ({ ...h, why: why(0) })) };
+    none.rows = none.hits.map((h) => ({ id: h.id, hybrid: h.score, hit: h }));
+    expect(blend(ctx, q, none, resolveRanking({ spaces: ['E7'], spaceWeights: { E7: 1 }, evidencePower: 1 })).map((h) => h.score)).toEqual([0.4, 0.3]);
   });
   it('returns the hybrid hits untouched when no space scores', () => {
     const ctx = build();

@@ -1,6 +1,6 @@
 // The shapes the pipeline's stages pass along. Plain data and interfaces only.
 
-import type { HybridIndex } from '../hybrid';
+import type { HybridConfig, HybridIndex } from '../hybrid';
 import type { FeedbackState, LateralEvaluator, NeighbourMatrix, RecallResult } from '../recall';
 import type { relevanceScore, SimilarityConfig, SpaceFeatures } from '../spaces';
 import type { MemoryId, SpaceId } from '../types';
@@ -27,6 +27,11 @@ export interface RankingConfig {
   beta: number;
   /** z-scores are clipped to [0, zCap] so one outlier space cannot swamp the hybrid. */
   zCap: number;
+  /**
+   * The spaces' signal follows the query's lexical evidence: alpha is multiplied by
+   * (the best candidate's idf coverage)^evidencePower (0 = off: alpha as is). See README.
+   */
+  evidencePower: number;
   /** Associative merge: a hop result enters only when its score >= assocFloor x the best standard score. */
   assocFloor: number;
   /** At most this many associative results among the returned ones (the rest are dropped). */
@@ -46,8 +51,14 @@ export interface PipelineContext {
   now?: number;
   /** Scope of associative hops (same session preferred); absent = no preference. */
   sessionOf?: (id: MemoryId) => string | undefined;
-  /** Overrides of DEFAULT_RANKING (ablations, tuning). */
+  /** Overrides of DEFAULT_RANKING (the encoder's calibration, ablations, tuning). */
   ranking?: Partial<RankingConfig>;
+  /**
+   * Overrides of the hybrid index's own config for this call (tuning, ablations); the options'
+   * lexical / semantic weights still win. The engine builds its index with the encoder's
+   * calibration instead (`calibrationFor`).
+   */
+  hybridConfig?: Partial<HybridConfig>;
   /** Similarity warnings (NaN in a stored vector...); default: ignored. */
   warn?: (message: string) => void;
 }

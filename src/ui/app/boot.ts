@@ -85,7 +85,12 @@ export function boot(): MnemographTestApi {
   // Memories stored by an older encoder or older featurizers (or before a crash mid-import) get
   // their vectors recomputed in the background once everything is up; search works meanwhile
   // through whatever spaces they already have.
+  // If the encoder that loaded is not the one the engine was filled for (MiniLM's files absent:
+  // USE-lite runs), the engine is refilled first. A change of the default encoder (USE-lite ->
+  // MiniLM) lands here too: every memory without a MiniLM vector is re-embedded in the background,
+  // batch by batch; nothing else of it changes.
   api.ready
+    .then(() => services().syncEncoder())
     .then(() => services().featurizeMissing())
     .then(
       (n) => {

@@ -1,0 +1,38 @@
+// Fusion and blend settings calibrated per sentence encoder, shipped with it. Each encoder ranks
+// differently (USE-lite finds little on LoCoMo, MiniLM much more), so the weights that balance
+// words against meaning are measured per encoder on both dev files and kept here, keyed by the
+// encoder id (the `model` of its vector rows). README.md ("Query-adaptive fusion") has the figures.
+
+import type { HybridConfig } from '../hybrid';
+import type { RankingConfig } from './types';
+
+export interface EncoderCalibration {
+  /** Patched over DEFAULT_HYBRID_CONFIG when the engine builds its index. */
+  hybrid: Partial<HybridConfig>;
+  /** Patched over DEFAULT_RANKING for every recall. */
+  ranking: Partial<RankingConfig>;
+}
+
+/** The ids of src/embed's encoders (the core cannot import src/embed; a test checks they agree). */
+export const MINILM_CALIBRATION_ID = 'all-MiniLM-L6-v2-int8';
+export const USE_LITE_CALIBRATION_ID = 'use-lite-en/v1';
+
+export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
+  [MINILM_CALIBRATION_ID]: {
+    hybrid: { lexicalScore: 'coverage', coveragePower: 1.5 },
+    ranking: { evidencePower: 1 },
+  },
+  [USE_LITE_CALIBRATION_ID]: {
+    hybrid: { lexicalScore: 'coverage', coveragePower: 1 },
+    ranking: { evidencePower: 1, alpha: 0.3 },
+  },
+};
+
+/**
+ * The calibration of `encoderId`. An encoder with none of its own (a hub model) gets MiniLM's:
+ * a modern encoder, whose meaning list is far more trustworthy than USE-lite's, so it needs the
+ * same strong discount of partial word matches rather than USE-lite's heavier reliance on words.
+ */
+export function calibrationFor(encoderId: string | undefined): EncoderCalibration {
+  return (encoderId !== undefined && Object.hasOwn(CALIBRATIONS, encoderId) ? CALIBRATIONS[encoderId] : undefined) ?? CALIBRATIONS[MINILM_CALIBRATION_ID];
+}
