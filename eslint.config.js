@@ -40,6 +40,10 @@ export const FILES = [
   // The encoder's contract (the Embedder interface, the model's id and input bound, the text
   // preparation rule): plain TS the services and the bridge may use without loading the model.
   { category: 'contract', pattern: 'src/embed/types.ts' },
+  // The encoder catalogue and the kept model files (Cache Storage, the opt-in hub download, a
+  // picked folder): plain TS with no model runtime, used by the services' model manager and by
+  // the embed worker (which looks its model's files up there).
+  { category: 'contract', pattern: 'src/embed/{catalogue,model-store,model-download,model-folder}.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
