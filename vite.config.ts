@@ -71,8 +71,9 @@ export default defineConfig({
         ],
       },
       workbox: {
-        // Weight shards have no file extension, hence models/**/*; they are 4 MiB each.
-        globPatterns: ['**/*.{js,css,html,svg,png,wasm,json,webmanifest}', 'models/**/*', 'generated/**/*'],
+        // Weight shards have no file extension, hence models/**/* (USE-lite's shards are 4 MiB,
+        // MiniLM's onnx/model_quantized.onnx 23 MB); ort/* is onnxruntime-web's .mjs + .wasm (27 MB).
+        globPatterns: ['**/*.{js,css,html,svg,png,wasm,json,webmanifest}', 'models/**/*', 'ort/*', 'generated/**/*'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         // Without this the first visit has no controlling service worker.
         clientsClaim: true,

@@ -25,7 +25,9 @@ describe('evaluate', () => {
     expect(r.fixed.queries).toBe(2);
     expect(r.fixed.r10).toBe(75);
     expect(r.fixed.mrr10).toBe(75);
-    expect(r.fixed.perCategory['1']).toEqual({ r10: 100, ndcg10: 63.1, mrr10: 50, queries: 1 });
+    expect(r.fixed.perCategory['1']).toEqual({ r10: 100, ndcg10: 63.1, mrr10: 50, top1: 0, queries: 1 });
+    // top-1: q1's first result D1:3 is not its evidence, q2's is
+    expect(r.fixed.top1).toBe(50);
     expect(r.fixed.perCategory['4'].r10).toBe(50);
     // bm25 finds "puppy" in D1:1 and "kayaking" in D1:2 only
     expect(r.bm25.perCategory['1'].r10).toBe(100);

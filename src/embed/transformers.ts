@@ -1,0 +1,157 @@
+// A Transformers.js (ONNX) sentence encoder behind the Embedder interface, shared by the embed
+// worker and Node scripts. Like the USE-lite wrapper it is handed an already-made runtime object
+// (a feature-extraction pipeline) and never chooses a backend or touches the network itself;
+// `loadExtractor` builds that pipeline from the Transformers.js module the caller configured.
+import { AppError } from '../core/errors';
+import { withPrefix, type EncoderMeta } from './encoders';
+import { MAX_EMBED_CHARS, prepareForEmbedding, type EmbedBackend, type Embedder, type EmbedderInfo } from './types';
+
+/** The part of a Transformers.js Tensor the wrapper reads. */
+export interface TensorLike {
+  data: ArrayLike<number>;
+  dims: readonly number[];
+  dispose?(): void;
+}
+
+/** A Transformers.js FeatureExtractionPipeline, as far as the wrapper uses it. */
+export interface FeatureExtractor {
+  (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }): Promise<TensorLike>;
+  dispose?(): Promise<unknown> | unknown;
+}
+
+export interface TransformersEncoderOptions {
+  extractor: FeatureExtractor;
+  meta: EncoderMeta;
+  backend: EmbedBackend;
+  /** Texts per model call (default 32). Texts are sorted by length first: a call pads to its longest. */
+  batchSize?: number;
+  /** 'document' (default) or 'query': which of the model's prefixes goes before each text. */
+  role?: 'query' | 'document';
+  /** As in the USE-lite wrapper: resolve true after `replaceExtractor` and the failed batch is re-run once. */
+  onBatchError?: (error: unknown) => Promise<boolean>;
+}
+
+export interface TransformersEncoder extends Embedder {
+  /** The same model with the query prefix (the encoder for search queries). */
+  forQueries(): Embedder;
+  /** Swap the pipeline (e.g. rebuilt on WASM after a WebGPU failure); the old one is disposed. */
+  replaceExtractor(extractor: FeatureExtractor, backend: EmbedBackend): void;
+  dispose(): Promise<void>;
+}
+
+export const DEFAULT_BATCH_SIZE = 32;
+
+function isRetryable(e: unknown): boolean {
+  return !(e instanceof AppError) || e.code === 'INVALID_EMBEDDING' || e.code === 'MODEL_LOAD_FAILED';
+}
+
+export function createTransformersEncoder(opts: TransformersEncoderOptions): TransformersEncoder {
+  const { meta } = opts;
+  const state = { extractor: opts.extractor, backend: opts.backend };
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
+  const info = (): EmbedderInfo => ({ id: meta.id, name: meta.name, dim: meta.dim, backend: state.backend, maxInputChars: MAX_EMBED_CHARS });
+
+  async function runBatch(texts: string[]): Promise<Float32Array[]> {
+    const n = texts.length;
+    let out: TensorLike | undefined;
+    try {
+      out = await state.extractor(texts, { pooling: meta.pooling, normalize: true });
+      if (out.dims.length !== 2 || out.dims[0] !== n || out.dims[1] !== meta.dim) {
+        throw new AppError('MODEL_LOAD_FAILED', undefined, `unexpected output shape [${out.dims.join(',')}] for ${n} texts`);
+      }
+      const flat = out.data;
+      const vectors: Float32Array[] = [];
+      for (let row = 0; row < n; row++) {
+        // a fresh buffer per vector so each can be transferred alone
+        const v = Float32Array.from({ length: meta.dim }, (_, i) => flat[row * meta.dim + i]);
+        let sq = 0;
+        for (let i = 0; i < v.length; i++) sq += v[i] * v[i];
+        const norm = Math.sqrt(sq);
+        if (!Number.isFinite(norm) || norm === 0) throw new AppError('INVALID_EMBEDDING', undefined, `row ${row} has norm ${norm}`);
+        // normalised by the pipeline already; once more in float32 so every vector is unit length here
+        for (let i = 0; i < v.length; i++) v[i] /= norm;
+        vectors.push(v);
+      }
+      return vectors;
+    } finally {
+      out?.dispose?.();
+    }
+  }
+
+  function embedAs(role: 'query' | 'document') {
+    return async (texts: string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+      if (signal?.aborted) throw new AppError('ABORTED');
+      if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
+      if (texts.length === 0) return [];
+      const prepared = texts.map((t, i) => {
+        if (typeof t !== 'string') throw new AppError('INVALID_OPTION', undefined, `text ${i} is not a string`);
+        if (t.length === 0) throw new AppError('EMPTY_TEXT', undefined, `text ${i} is empty`);
+        return withPrefix(meta, prepareForEmbedding(t).text, role);
+      });
+      const order = prepared.map((_, i) => i).sort((a, b) => prepared[a].length - prepared[b].length);
+      const result: Float32Array[] = new Array(texts.length);
+      for (let start = 0; start < order.length; start += batchSize) {
+        if (signal?.aborted) throw new AppError('ABORTED');
+        const slice = order.slice(start, start + batchSize);
+        const batch = slice.map((i) => prepared[i]);
+        let vectors: Float32Array[];
+        try {
+          vectors = await runBatch(batch);
+        } catch (e) {
+          if (!isRetryable(e) || !opts.onBatchError || !(await opts.onBatchError(e))) throw e;
+          if (signal?.aborted) throw new AppError('ABORTED');
+          vectors = await runBatch(batch); // once: a second failure is reported as is
+        }
+        slice.forEach((i, j) => (result[i] = vectors[j]));
+      }
+      return result;
+    };
+  }
+
+  const embedDocuments = embedAs(opts.role ?? 'document');
+  const embedQueries = embedAs('query');
+
+  return {
+    embed: embedDocuments,
+    info,
+    forQueries: () => ({ embed: embedQueries, info }),
+    replaceExtractor(next, backend) {
+      const old = state.extractor;
+      state.extractor = next;
+      state.backend = backend;
+      Promise.resolve(old.dispose?.()).catch(() => undefined); // a lost device cannot free its buffers
+    },
+    async dispose() {
+      await state.extractor.dispose?.();
+    },
+  };
+}
+
+/** The parts of the Transformers.js module `loadExtractor` uses (the worker and Node hand in the real one). */
+export interface TransformersModule {
+  pipeline(task: 'feature-extraction', model: string, options: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * Builds the model's feature-extraction pipeline from the folder `meta.folder` under the
+ * module's configured `env.localModelPath`. `device`: 'webgpu', 'wasm' or 'cpu' (Node's native
+ * runtime); `executionProviders` overrides the session's providers (Node's WASM path).
+ */
+export async function loadExtractor(
+  tjs: TransformersModule,
+  meta: EncoderMeta,
+  device: string,
+  executionProviders?: string[],
+): Promise<FeatureExtractor> {
+  if (meta.runtime !== 'transformers' || !meta.folder) throw new AppError('MODEL_LOAD_FAILED', undefined, `${meta.id} is not a Transformers.js model`);
+  try {
+    const fe = await tjs.pipeline('feature-extraction', meta.folder, {
+      device,
+      dtype: meta.dtype ?? 'fp32',
+      ...(executionProviders && { session_options: { executionProviders } }),
+    });
+    return fe as FeatureExtractor;
+  } catch (e) {
+    throw new AppError('MODEL_LOAD_FAILED', undefined, `${meta.id} on ${device}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
