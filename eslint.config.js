@@ -60,7 +60,8 @@ export const LAYER_POLICIES = [
   { from: { element: { type: 'features' } }, allow: [el('core', 'features'), pkg('wink-*')] },
   { from: { element: { type: 'db' } }, allow: [el('core', 'db'), pkg('dexie')] },
   // The import worker's payloads are src/io's result types: by type only (protocols carry no code of io).
-  { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io')] },
+  // The embed worker's init names the encoder to run by its catalogue entry (a type of the contract).
+  { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io'), typesOf(contract)] },
   { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
   // A worker wraps the core and the models: the embed worker runs tfjs itself.
   { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },

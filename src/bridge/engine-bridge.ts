@@ -26,6 +26,11 @@ export type EngineClient = Omit<EngineApi, 'load' | 'cancel' | 'search' | 'recal
   recall: WithSignal<EngineApi['recall']>;
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
+  /**
+   * Refills the engine from `source` (the encoder changed: every vector, and maybe the
+   * dimension, is new). Queued like any call, so searches sent after it see the new index only.
+   */
+  reload(): Promise<void>;
   dispose(): void;
 };
 
@@ -83,15 +88,18 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     // serial: an upsert reaches the worker before a later search, in call order
     serial: true,
     onCrash: opts.onCrash,
-    setup: async (remote) => {
-      const { docs: all, ...options } = await opts.source();
-      const { docs, buffers } = transferable(all);
-      await remote.load(Comlink.transfer(docs, buffers), options);
-    },
+    setup: (remote) => fill(remote),
   });
+
+  async function fill(remote: Comlink.Remote<EngineApi>): Promise<void> {
+    const { docs: all, ...options } = await opts.source();
+    const { docs, buffers } = transferable(all);
+    await remote.load(Comlink.transfer(docs, buffers), options);
+  }
 
   return {
     start: () => life.start(),
+    reload: () => life.call((r) => fill(r), { timeoutMs: opts.loadTimeoutMs ?? 120_000 }),
     async upsert(doc) {
       const { docs, buffers } = transferable([doc]);
       // Tokenising is linear in the text: a multi-MB paste takes seconds (about 1.6 s per MB

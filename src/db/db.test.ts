@@ -59,7 +59,7 @@ describe('schema upgrade v1 -> v2', () => {
     v1.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50); // v1 -> v2 -> v3 -> v4 -> v5
+    expect(db.backendDB().version).toBe(DB_VERSION * 10); // v1 -> v2 -> v3 -> v4 -> v5
     const a = await db.memories.get('a');
     expect(a).toEqual({
       id: 'a',
@@ -103,7 +103,7 @@ describe('schema upgrade v3 -> v4', () => {
     v3.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50);
+    expect(db.backendDB().version).toBe(DB_VERSION * 10);
     const m1 = await db.vectors.get(['m1', 'E1']);
     // 4-byte header + 3 floats, the same producer id
     expect({ dtype: m1?.dtype, dim: m1?.dim, model: m1?.model, floats: e1Of(m1) }).toEqual({ dtype: 'space', dim: 16, model: 'enc/v1', floats: [0.5, -0.25, 2] });
@@ -129,7 +129,7 @@ describe('schema upgrade v4 -> v5', () => {
     v4.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50);
+    expect(db.backendDB().version).toBe(DB_VERSION * 10);
     expect(await db.memories.toArray()).toEqual([row('m1', { text: 'one', tags: ['a'] }), row('m2', { text: 'two', deletedAt: 5 })]);
     expect(await db.vectors.get(['m1', 'E6'])).toEqual(packSpace('m1', 'E6', e6, 'lex'));
     expect(await db.feedback.toArray()).toEqual([{ id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 40, at: 3 }]);
@@ -165,7 +165,7 @@ describe('schema upgrade v2 -> v3', () => {
     v2.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50);
+    expect(db.backendDB().version).toBe(DB_VERSION * 10);
     expect(await db.memories.get('m1')).toEqual(row('m1', { text: 'kept as it was', tags: ['a'] }));
     expect(e1Of(await db.vectors.get(['m1', 'E1']))).toEqual([0.6000000238418579, 0.800000011920929]);
     expect(await db.feedback.orderBy('at').toArray()).toEqual([

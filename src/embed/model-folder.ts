@@ -73,7 +73,9 @@ export function readFolderModel(folderName: string, picked: PickedFile[]): { ent
   return {
     keep,
     entry: {
-      name,
+      label: name,
+      name: `${name} (${weights.file})`,
+      provenance: 'picked from a folder on this device',
       summary: 'A model you added from a folder on this device.',
       source: 'folder',
       runtime: 'transformers',
@@ -85,7 +87,7 @@ export function readFolderModel(folderName: string, picked: PickedFile[]): { ent
       bytes: keep.reduce((n, f) => n + f.bytes.byteLength, 0),
       licence: licence || 'not stated',
       maxTokens: num(config.max_position_embeddings) ?? 512,
-      modelPath: '',
+      folder: '',
     },
   };
 }
@@ -103,11 +105,11 @@ export async function importFolderModel(
   const sums = await Promise.all(keep.map((f) => sha256Hex(f.bytes)));
   const weights = keep.findIndex((f) => f.path.startsWith('onnx/'));
   const tag = sums[weights].slice(0, 12);
-  const slug = `${(fnv1a(entry.name) >>> 0).toString(36)}-${tag}`;
+  const slug = `${(fnv1a(entry.label) >>> 0).toString(36)}-${tag}`;
   const full: EncoderEntry = {
     ...entry,
     id: `folder:${tag}/${entry.dtype}`,
-    modelPath: `local/${slug}`,
+    folder: `local/${slug}`,
     files: keep.map((f, i) => ({ path: f.path, sha256: sums[i], bytes: f.bytes.byteLength })),
   };
   const cache = await opts.storage.open(MODEL_CACHE_NAME);

@@ -32,8 +32,8 @@ export function modelsBaseUrl(origin: string, base = '/'): string {
 }
 
 /** The same-origin URL a model file is kept under. */
-export function modelFileUrl(modelsBase: string, e: Pick<EncoderEntry, 'modelPath'>, file: string): string {
-  return new URL(`${e.modelPath}/${file}`, modelsBase).href;
+export function modelFileUrl(modelsBase: string, e: Pick<EncoderEntry, 'folder'>, file: string): string {
+  return new URL(`${e.folder}/${file}`, modelsBase).href;
 }
 
 /** The files of `e` present in the cache (hub and folder models; bundled ones are the service worker's). */

@@ -5,6 +5,7 @@
 import { FEATURIZER_REVISION, RESOURCES_VERSION, type MediaText } from '../core/features';
 import { FEATURE_FORMAT_VERSION, type SerializedFeatures } from '../core/spaces';
 import type { SpaceId } from '../core/types';
+import type { EncoderEntry } from '../embed/catalogue';
 
 export type { SerializedFeatures };
 
@@ -24,6 +25,12 @@ export interface FeaturizedItem {
 }
 
 export interface EmbedInitOptions {
+  /**
+   * The encoder to run (src/embed/catalogue.ts): a bundled one, a downloaded hub model or a
+   * picked folder, whose files the worker finds in Cache Storage (src/embed/model-store.ts).
+   * Default: the app's default encoder.
+   */
+  encoder?: EncoderEntry;
   /** Folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
   modelUrl?: string;
   /** Folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */

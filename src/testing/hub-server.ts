@@ -36,6 +36,7 @@ export function readFolder(dir: string): Map<string, Uint8Array> {
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
+      if (name.startsWith('.')) continue; // .source.json and the like: not model files
       if (statSync(p).isDirectory()) walk(p);
       else out.set(relative(dir, p).split('\\').join('/'), new Uint8Array(readFileSync(p)));
     }
@@ -50,7 +51,9 @@ export async function entryFor(r: HubRepo, extra: Partial<EncoderEntry> & { dtyp
   const dtype = extra.dtype ?? 'q8';
   return {
     id: hubEncoderId(r.repo, r.revision, dtype),
-    name: `Test copy of ${r.repo}`,
+    label: `Test copy of ${r.repo}`,
+    name: r.repo,
+    provenance: 'the test hub',
     summary: 'served by the test hub',
     source: 'hub',
     runtime: 'transformers',
@@ -62,7 +65,7 @@ export async function entryFor(r: HubRepo, extra: Partial<EncoderEntry> & { dtyp
     bytes: files.reduce((n, f) => n + f.bytes, 0),
     licence: 'Apache-2.0',
     maxTokens: 256,
-    modelPath: `hub/${r.repo}`,
+    folder: `hub/${r.repo}`,
     hub: { repo: r.repo, revision: r.revision },
     files,
     ...extra,
