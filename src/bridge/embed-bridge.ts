@@ -64,6 +64,10 @@ const PROVISIONAL_INFO: EmbedderInfo = {
 };
 
 export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
+  // before the model has loaded: the asked-for encoder's id and dimension (its catalogue entry)
+  const asked = opts.init?.encoder;
+  const provisional = (): EmbedderInfo =>
+    asked ? { ...PROVISIONAL_INFO, id: asked.id, name: asked.name, dim: asked.dim } : { ...PROVISIONAL_INFO };
   const listeners = new Set<(p: EmbedLoadProgress) => void>();
   let last: EmbedLoadProgress | null = null;
   let info: EmbedderInfo | null = null;
@@ -144,10 +148,10 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
       }
       return out;
     },
-    info: () => info ?? { ...PROVISIONAL_INFO },
+    info: () => info ?? provisional(),
     async ready() {
       await life.start();
-      return info ?? { ...PROVISIONAL_INFO };
+      return info ?? provisional();
     },
     onProgress(listener) {
       listeners.add(listener);
