@@ -40,6 +40,8 @@ export const FILES = [
   // The encoder's contract (the Embedder interface, the model's id and input bound, the text
   // preparation rule): plain TS the services and the bridge may use without loading the model.
   { category: 'contract', pattern: 'src/embed/types.ts' },
+  // The encoders' metadata (id, dimension, prefixes, licence, size): plain data, no runtime.
+  { category: 'contract', pattern: 'src/embed/encoders.ts' },
   // The encoder catalogue and the kept model files (Cache Storage, the opt-in hub download, a
   // picked folder): plain TS with no model runtime, used by the services' model manager and by
   // the embed worker (which looks its model's files up there).
@@ -63,8 +65,8 @@ export const LAYER_POLICIES = [
   // The embed worker's init names the encoder to run by its catalogue entry (a type of the contract).
   { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io'), typesOf(contract)] },
   { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
-  // A worker wraps the core and the models: the embed worker runs tfjs itself.
-  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*')] },
+  // A worker wraps the core and the models: the embed worker runs tfjs and Transformers.js itself.
+  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
   // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the

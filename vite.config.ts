@@ -74,6 +74,10 @@ export default defineConfig({
         // Weight shards have no file extension, hence models/**/* (USE-lite's shards are 4 MiB,
         // MiniLM's onnx/model_quantized.onnx 23 MB); ort/* is onnxruntime-web's .mjs + .wasm (27 MB).
         globPatterns: ['**/*.{js,css,html,svg,png,wasm,json,webmanifest}', 'models/**/*', 'ort/*', 'generated/**/*'],
+        // onnxruntime-web's bundle names its .wasm with new URL(..., import.meta.url), so the build
+        // emits a hashed copy in assets/; the runtime is pointed at ort/ instead (wasmPaths), so that
+        // copy is never fetched and must not be precached twice (27 MB).
+        globIgnores: ['assets/ort-wasm-*.wasm'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         // Without this the first visit has no controlling service worker.
         clientsClaim: true,

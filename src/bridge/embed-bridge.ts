@@ -4,15 +4,8 @@
 // fresh worker on the next call, load progress for the UI.
 import * as Comlink from 'comlink';
 import { AppError, MESSAGES } from '../core/errors';
-import {
-  MAX_EMBED_CHARS,
-  USE_LITE_DIM,
-  USE_LITE_ID,
-  USE_LITE_NAME,
-  type Embedder,
-  type EmbedderInfo,
-  type EmbedLoadProgress,
-} from '../embed/types';
+import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo, type EmbedLoadProgress } from '../embed/types';
+import { DEFAULT_ENCODER_ID, encoderMeta, MINILM } from '../embed/encoders';
 import type { EmbedWorkerApi } from '../../workers/embed.worker';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type SpaceFeaturizer } from '../protocol/embed';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
@@ -54,25 +47,27 @@ export function spawnEmbedWorker(): WorkerHandle {
   );
 }
 
-/** What info() says before the model has loaded: everything but the backend is fixed. */
-const PROVISIONAL_INFO: EmbedderInfo = {
-  id: USE_LITE_ID,
-  name: USE_LITE_NAME,
-  dim: USE_LITE_DIM,
-  backend: 'wasm',
-  maxInputChars: MAX_EMBED_CHARS,
-};
+/**
+ * What info() says before the model has loaded: the encoder asked for (default MiniLM). The one
+ * that loads may differ (its files absent: the fallback runs); info() then says so, and the
+ * services refill their engine for it (syncEncoder).
+ */
+function provisionalInfo(id: string | undefined): EmbedderInfo {
+  const meta = encoderMeta(id ?? DEFAULT_ENCODER_ID) ?? MINILM;
+  return { id: meta.id, name: meta.name, dim: meta.dim, backend: 'wasm', maxInputChars: MAX_EMBED_CHARS };
+}
 
 export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
-  // before the model has loaded: the asked-for encoder's id and dimension (its catalogue entry)
-  const asked = opts.init?.encoder;
+  // before the model has loaded: the asked-for encoder (a downloaded or picked one by its entry)
+  const entry = opts.init?.entry;
   const provisional = (): EmbedderInfo =>
-    asked ? { ...PROVISIONAL_INFO, id: asked.id, name: asked.name, dim: asked.dim } : { ...PROVISIONAL_INFO };
+    entry ? { ...PROVISIONAL_INFO, id: entry.id, name: entry.name, dim: entry.dim } : { ...PROVISIONAL_INFO };
   const listeners = new Set<(p: EmbedLoadProgress) => void>();
   let last: EmbedLoadProgress | null = null;
   let info: EmbedderInfo | null = null;
   let nextRequestId = 1;
   const chunkSize = Math.max(1, opts.chunkSize ?? 64);
+  const PROVISIONAL_INFO = provisionalInfo(opts.init?.encoder);
 
   const emit = (p: EmbedLoadProgress) => {
     last = p;

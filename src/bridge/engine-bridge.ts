@@ -26,10 +26,7 @@ export type EngineClient = Omit<EngineApi, 'load' | 'cancel' | 'search' | 'recal
   recall: WithSignal<EngineApi['recall']>;
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
-  /**
-   * Refills the engine from `source` (the encoder changed: every vector, and maybe the
-   * dimension, is new). Queued like any call, so searches sent after it see the new index only.
-   */
+  /** Refills the running engine from `source` (e.g. the encoder turned out other than the one it was filled for). */
   reload(): Promise<void>;
   dispose(): void;
 };

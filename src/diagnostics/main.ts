@@ -31,11 +31,15 @@ declare global {
 const params = new URLSearchParams(location.search);
 const wanted = params.get('backend');
 const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
+// ?encoder=<id> runs that encoder (default: the app's, MiniLM); ?nofallback fails instead of falling back to USE-lite.
+const encoder = params.get('encoder') ?? undefined;
 
 const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
-const bridge = createEmbedBridge({ init: { backend, allowSoftwareWebGpu: params.has('software') } });
+const bridge = createEmbedBridge({
+  init: { backend, encoder, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+});
 const started = performance.now();
 let loadMs: number | null = null;
 
@@ -44,6 +48,7 @@ bridge.onProgress((p) => {
   history.push(p);
   el('encoder-phase').textContent = p.phase;
   if (p.backend) el('encoder-backend').textContent = p.backend;
+  if (p.encoder) el('encoder-id').textContent = p.encoder;
   if (p.message) el('encoder-message').textContent = p.message;
   const bar = el('encoder-progress') as HTMLProgressElement;
   if (p.phase === 'fetching-model' && p.total) {

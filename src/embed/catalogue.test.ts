@@ -63,7 +63,7 @@ describe('the catalogue', () => {
   it('names a hub encoder by repository, pinned revision and weights, so a re-pin is another encoder', () => {
     expect(hubEncoderId('Xenova/bge-small-en-v1.5', 'ea104dacec62c0de699686887e3f920caeb4f3e3', 'q8')).toBe('hub:Xenova/bge-small-en-v1.5@ea104dacec62/q8');
     expect(byRepo('Xenova/bge-small-en-v1.5').id).toBe('hub:Xenova/bge-small-en-v1.5@ea104dacec62/q8');
-    expect(findEncoder('hub:Xenova/bge-small-en-v1.5@ea104dacec62/q8')?.folder).toBe('hub/Xenova/bge-small-en-v1.5');
+    expect(findEncoder('hub:Xenova/bge-small-en-v1.5@ea104dacec62/q8')?.folder).toBe('hub/Xenova_bge-small-en-v1.5');
     expect(findEncoder('nope')).toBeUndefined();
   });
 });

@@ -74,7 +74,8 @@ function hubEntry(
     id: hubEncoderId(e.hub.repo, e.hub.revision, e.dtype),
     source: 'hub',
     runtime: 'transformers',
-    folder: `hub/${e.hub.repo}`,
+    // two path segments at most, no '--': Transformers.js reads it as a model id under localModelPath
+    folder: `hub/${e.hub.repo.replace('/', '_')}`,
     provenance: `${e.hub.repo} at revision ${e.hub.revision}, from the Hugging Face hub on request`,
   };
 }

@@ -41,7 +41,7 @@ const run = (opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) =>
   downloadModel(entry, { hubBase: hub.base, modelsBase: MODELS, storage, ...opts });
 
 const kept = () => storage.keys(MODEL_CACHE_NAME);
-const urlOf = (file: string) => `${ORIGIN}/models/hub/test-org/minilm-copy/${file}`;
+const urlOf = (file: string) => `${ORIGIN}/models/hub/test-org_minilm-copy/${file}`;
 const biggest = () => [...REPO.files].sort((a, b) => b[1].byteLength - a[1].byteLength)[0][0];
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
@@ -59,7 +59,7 @@ describe('the hub layout and the kept files', () => {
     expect(hubFileUrl('https://huggingface.co/', bge, 'onnx/model_quantized.onnx')).toBe(
       'https://huggingface.co/Xenova/bge-small-en-v1.5/resolve/ea104dacec62c0de699686887e3f920caeb4f3e3/onnx/model_quantized.onnx',
     );
-    expect(modelFileUrl(MODELS, bge, 'config.json')).toBe('https://app.test/models/hub/Xenova/bge-small-en-v1.5/config.json');
+    expect(modelFileUrl(MODELS, bge, 'config.json')).toBe('https://app.test/models/hub/Xenova_bge-small-en-v1.5/config.json');
     expect(modelsBaseUrl('https://x.example', '/app')).toBe('https://x.example/app/models/');
   });
 });
@@ -159,7 +159,7 @@ describe('transformersCache (the embed worker reads kept files through it)', () 
     await run();
     const tc = transformersCache(storage, ORIGIN);
     const [first, bytes] = [...REPO.files][0];
-    const hit = await tc.match(`/models/hub/test-org/minilm-copy/${first}`);
+    const hit = await tc.match(`/models/hub/test-org_minilm-copy/${first}`);
     expect(new Uint8Array(await hit!.arrayBuffer()).byteLength).toBe(bytes.byteLength);
     expect(await tc.match(hubFileUrl('https://huggingface.co', entry, first))).toBeUndefined();
     expect(await tc.match('/models/all-MiniLM-L6-v2-int8/config.json')).toBeUndefined(); // bundled: from the origin

@@ -96,3 +96,17 @@ export function transformersCache(storage: ModelCacheStorage, origin: string) {
     },
   };
 }
+
+/**
+ * For the embed worker: a fetch that answers a kept model file (a downloaded or picked model)
+ * from Cache Storage and everything else from the network (the app's own origin: the bundled
+ * models). Nothing is ever stored by it.
+ */
+export function keptFirstFetch(storage: ModelCacheStorage | null, origin: string, fetchImpl: typeof fetch = fetch): typeof fetch {
+  const kept = storage ? transformersCache(storage, origin) : null;
+  return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const hit = kept ? await kept.match(url).catch(() => undefined) : undefined;
+    return hit ?? fetchImpl(input, init);
+  }) as typeof fetch;
+}

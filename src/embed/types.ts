@@ -27,6 +27,8 @@ export interface EmbedLoadProgress {
   loaded?: number;
   total?: number;
   backend?: EmbedBackend;
+  /** Id of the encoder being loaded / running (src/embed/encoders.ts); absent before the worker chose. */
+  encoder?: string;
   message?: string;
 }
 

@@ -25,16 +25,26 @@ export interface FeaturizedItem {
 }
 
 export interface EmbedInitOptions {
+  /** Id of the encoder to run (src/embed/encoders.ts); default DEFAULT_ENCODER_ID (MiniLM). */
+  encoder?: string;
   /**
-   * The encoder to run (src/embed/catalogue.ts): a bundled one, a downloaded hub model or a
-   * picked folder, whose files the worker finds in Cache Storage (src/embed/model-store.ts).
-   * Default: the app's default encoder.
+   * Run this encoder instead when `encoder` cannot be loaded (its files absent, its runtime
+   * failing); default FALLBACK_ENCODER_ID (USE-lite); null = fail instead.
    */
-  encoder?: EncoderEntry;
-  /** Folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
+  fallbackEncoder?: string | null;
+  /**
+   * The catalogue entry of `encoder` when it is not a bundled one (a downloaded hub model, a
+   * picked folder): the worker finds its files in Cache Storage (src/embed/model-store.ts).
+   */
+  entry?: EncoderEntry;
+  /** USE-lite: folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
   modelUrl?: string;
-  /** Folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */
+  /** USE-lite: folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */
   wasmPath?: string;
+  /** Transformers.js models: the folder (an absolute path on this origin, not a URL) holding `<model folder>/config.json`...; default `${BASE_URL}models/`. */
+  modelsUrl?: string;
+  /** Transformers.js: folder with onnxruntime-web's .mjs + .wasm; default `${BASE_URL}ort/`. */
+  ortPath?: string;
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;

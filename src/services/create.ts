@@ -99,6 +99,17 @@ export function createServices(deps: ServiceDeps) {
     listMemories: (limit = 200): Promise<Memory[]> => listMemories(db, limit),
     countMemories: (): Promise<number> => countMemories(db),
     engineStats: (): Promise<EngineStats> => engine.stats(),
+    /**
+     * Call once the encoder is ready: when it is not the one the engine was filled for (the
+     * default's files were absent and the fallback runs), the engine is refilled from the
+     * database for it. Resolves true when it reloaded. featurizeMissing() then embeds what the
+     * running encoder has no vectors for.
+     */
+    async syncEncoder(): Promise<boolean> {
+      if (!stored.engineEncoderStale()) return false;
+      await engine.reload();
+      return true;
+    },
 
     /** The engine's snapshot as read from the database (what a fresh engine is filled with). */
     snapshot: stored.snapshot,

@@ -84,7 +84,8 @@ export interface InitServicesOptions {
 /** Each encoder in an embed worker of its own (the bridge's `ready` / `onProgress` feed the model status). */
 export function bridgeEncoderFactory(extra: EmbedBridgeOptions = {}): EncoderFactory {
   return (entry) => {
-    const b = createEmbedBridge({ ...extra, init: { ...extra.init, encoder: entry } });
+    const init = { ...extra.init, encoder: entry.id, ...(entry.source === 'bundled' ? {} : { entry, fallbackEncoder: null }) };
+    const b = createEmbedBridge({ ...extra, init });
     return { embedder: b, featurizer: b, dispose: () => b.dispose() };
   };
 }
@@ -128,6 +129,8 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
     const id = readEncoderSetting(await getSetting(db, ENCODER_SETTING)) || DEFAULT_ENCODER_ID;
     const entry = (await findEncoderEntry(db, id)) ?? BUNDLED_ENCODERS.find((e) => e.id === DEFAULT_ENCODER_ID)!;
     own = encoders(entry);
+    // start loading the model now, beside the engine's start (whoever awaits it sees a failure)
+    (own.embedder as { ready?: () => Promise<unknown> }).ready?.().catch(() => undefined);
   }
   const engine = opts.engine ?? ((source) => createEngineBridge({ source, onCrash: opts.onEngineCrash }));
   const s = createServices({

@@ -50,6 +50,9 @@ export function createStoredFeatures(ctx: ServiceContext) {
 
   const isCurrent = (row: VectorRow, p = producers()): boolean => row.model === (isEncoderSpace(row.space) ? p.encoder : p.lexical);
 
+  /** The encoder (id, dimension) the engine's last snapshot was taken for. */
+  let snapshotEncoder: { id: string; dim: number } | null = null;
+
   /** The current spaces of one memory (E1 included), from the database. */
   async function storedFeatures(id: MemoryId): Promise<SerializedFeatures> {
     const p = producers();
@@ -76,12 +79,23 @@ export function createStoredFeatures(ctx: ServiceContext) {
     rowsOf: (memoryId: MemoryId, got: Featurized): VectorRow[] => featureRows(memoryId, got.item.spaces, producers()),
 
     /**
+     * Whether the engine was filled for another encoder than the one running now: the engine
+     * may start before the model has loaded, on the encoder the app expects, and the one that
+     * loads can differ (its files absent: the fallback runs). Then the engine must be refilled.
+     */
+    engineEncoderStale(): boolean {
+      const info = embedder.info();
+      return snapshotEncoder !== null && (snapshotEncoder.id !== info.id || snapshotEncoder.dim !== info.dim);
+    },
+
+    /**
      * Everything a fresh engine needs, read from the database: every live memory with every
      * current vector row (all spaces, one getAll per table), the feedback log, and the settings.
      */
     async snapshot(): Promise<EngineSnapshot> {
       const info = embedder.info();
       const p = producers();
+      snapshotEncoder = { id: info.id, dim: info.dim };
       const [loaded, feedback, similarity, recallDefaults, evaluator] = await Promise.all([
         loadLiveFeatures(db, (row) => isCurrent(row, p)),
         listFeedback(db),
@@ -124,13 +138,14 @@ export function createStoredFeatures(ctx: ServiceContext) {
       items: Parameters<SpaceFeaturizer['featurize']>[0],
       opts: { signal?: AbortSignal; batch?: number; onBatch?: (done: number) => void } = {},
     ): Promise<Featurized[]> {
-      const { dim } = embedder.info();
       const batch = Math.max(1, opts.batch ?? items.length);
       const out: Featurized[] = [];
       for (let i = 0; i < items.length; i += batch) {
         if (opts.signal?.aborted) throw new AppError('ABORTED');
         const part = items.slice(i, i + batch);
         const got = await featurizer.featurize(part, opts.signal);
+        // read after the call: the first call waits for the model, which may be another than expected
+        const { dim } = embedder.info();
         if (!Array.isArray(got) || got.length !== part.length)
           throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('feature sets', got?.length ?? 0, part.length));
         for (const item of got) {

@@ -65,7 +65,7 @@ export async function entryFor(r: HubRepo, extra: Partial<EncoderEntry> & { dtyp
     bytes: files.reduce((n, f) => n + f.bytes, 0),
     licence: 'Apache-2.0',
     maxTokens: 256,
-    folder: `hub/${r.repo}`,
+    folder: `hub/${r.repo.replace('/', '_')}`,
     hub: { repo: r.repo, revision: r.revision },
     files,
     ...extra,

@@ -1,13 +1,18 @@
 import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
 import { formatBytes } from '../app/format';
+import { DEFAULT_ENCODER_ID, encoderMeta } from '../../embed/encoders';
 
 const BACKEND_LABEL = { webgpu: 'WebGPU', wasm: 'WASM', cpu: 'CPU' } as const;
 
-/** The sentence encoder's load state: bytes while fetching, then warming up, then ready + backend. */
+/**
+ * The sentence encoder's load state: bytes while fetching, then warming up, then ready; which
+ * encoder runs (its short name, the full one on hover), and why when it is the fallback.
+ */
 export function ModelStatus() {
   const p = useExternal(modelProgress);
   const backend = p.backend ? BACKEND_LABEL[p.backend] : null;
+  const meta = p.encoder ? encoderMeta(p.encoder) : undefined;
   let label: string;
   let pct: number | null = null;
   switch (p.phase) {
@@ -24,13 +29,30 @@ export function ModelStatus() {
     default:
       label = p.message ?? 'The sentence encoder could not be loaded. Reload to try again.';
   }
+  // the default could not be loaded and the fallback runs: say so (the reason on hover)
+  const note = p.phase === 'ready' && p.message && p.encoder !== DEFAULT_ENCODER_ID ? p.message : null;
   return (
     <div className={`model-status model-status--${p.phase}`} data-testid="model-status" data-phase={p.phase} role="status" aria-live="polite">
       <span className="model-status__dot" aria-hidden="true" />
       <span className="model-status__label">{label}</span>
+      {meta && p.phase !== 'error' && (
+        <span
+          className="badge badge--plain"
+          data-testid="model-encoder"
+          data-encoder={meta.id}
+          title={`Finds memories by meaning with ${meta.name}: ${meta.dim} numbers per memory, ${meta.licence} licence`}
+        >
+          {meta.label}
+        </span>
+      )}
       {backend && p.phase !== 'error' && (
         <span className="badge badge--plain" data-testid="model-backend" data-backend={p.backend} title={`Runs in this browser, offline, on ${backend}`}>
           on this device
+        </span>
+      )}
+      {note && (
+        <span className="model-status__note" data-testid="model-note" title={note}>
+          (the better model is not installed)
         </span>
       )}
       {pct !== null && (
