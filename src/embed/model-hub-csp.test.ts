@@ -28,9 +28,9 @@ describe('connect-src and the model hub', () => {
     const root = process.cwd();
     const files = [...sources(join(root, 'src')), ...sources(join(root, 'workers'))];
     // a hub URL in code (comments aside; the model manager's text may name the site in words)
-    const naming = files.filter((f) => /https?:\/\/[\w.-]*(huggingface\.co|hf\.co)/.test(readFileSync(f, 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')));
+    const naming = files.filter((f) => /https?:\/\/[\w.-]*(huggingface\.co|hf\.co)/.test(readFileSync(f, 'utf8').replace(/^\s*(\/\/|\/?\*).*$/gm, '')));
     expect(naming.map((f) => f.slice(root.length + 1))).toEqual(['src/embed/catalogue.ts']);
-    const using = files.filter((f) => /\bHUB_BASE_URL\b/.test(readFileSync(f, 'utf8').replace(/^\s*(\/\/|\*).*$/gm, ''))).map((f) => f.slice(root.length + 1));
+    const using = files.filter((f) => /\bHUB_BASE_URL\b/.test(readFileSync(f, 'utf8').replace(/^\s*(\/\/|\/?\*).*$/gm, ''))).map((f) => f.slice(root.length + 1));
     expect(using.sort()).toEqual(['src/embed/catalogue.ts', 'src/services/models.ts']);
   });
 });
