@@ -43,9 +43,24 @@ function readCustom(raw: unknown): EncoderEntry[] {
 
 const noStorage = () => new AppError('MODEL_DOWNLOAD_FAILED', 'This browser cannot keep model files here (no Cache Storage: is the page served over HTTPS?).');
 
+/**
+ * The e2e hook: hub models a test adds to the catalogue before the page loads
+ * (`globalThis.__MNEMOGRAPH_TEST_HUB_MODELS__`, set by e2e/models.spec.ts with an init script), so a
+ * download can be run against the test's own files (served in the hub's layout, the hub's
+ * origin routed to a loopback server). Only entries that could be real catalogue entries pass:
+ * source 'hub', a pinned commit and a SHA-256 for every file; they download from HUB_BASE_URL
+ * like any other, under the same CSP. Nothing in the app sets it.
+ */
+function testHubModels(): EncoderEntry[] {
+  const raw = (globalThis as { __MNEMOGRAPH_TEST_HUB_MODELS__?: unknown }).__MNEMOGRAPH_TEST_HUB_MODELS__;
+  return Array.isArray(raw) ? raw.filter((e): e is EncoderEntry => !!e && typeof e === 'object' && downloadable(e as EncoderEntry) && Number.isInteger((e as EncoderEntry).dim)) : [];
+}
+
+const catalogue = (custom: EncoderEntry[]): EncoderEntry[] => [...BUNDLED_ENCODERS, ...HUB_ENCODERS, ...testHubModels(), ...custom];
+
 /** The entry of an encoder id: bundled, hub, or one of the person's folders (setting `customEncoders`). */
 export async function findEncoderEntry(db: ServiceContext['db'], id: string): Promise<EncoderEntry | undefined> {
-  return [...BUNDLED_ENCODERS, ...HUB_ENCODERS, ...readCustom(await getSetting(db, CUSTOM_ENCODERS_SETTING))].find((e) => e.id === id);
+  return catalogue(readCustom(await getSetting(db, CUSTOM_ENCODERS_SETTING))).find((e) => e.id === id);
 }
 
 export function createModels(ctx: ServiceContext, files: ModelFilesDeps, activeId: () => string) {
@@ -59,7 +74,7 @@ export function createModels(ctx: ServiceContext, files: ModelFilesDeps, activeI
 
     /** Every encoder on offer, bundled first, with what can be done with it here. */
     async listEncoders(): Promise<EncoderChoice[]> {
-      const all = [...BUNDLED_ENCODERS, ...HUB_ENCODERS, ...(await customEncoders())];
+      const all = catalogue(await customEncoders());
       const active = activeId();
       return Promise.all(
         all.map(async (entry) => {
