@@ -152,8 +152,7 @@ test('switches encoders on a store of memories with a reload in the middle; sear
   await models.use(USE_LITE);
   await expect.poll(() => models.done(), { timeout: 120_000 }).toBeGreaterThanOrEqual(10);
   await page.reload();
-  await app.waitReady();
-  await models.open();
+  await models.waitReloaded();
   // the reload did not lose the switch: it carries on from where it stopped
   await expect(models.switchStatus).toBeVisible();
   await expect(models.switchTotal).toHaveText(String(N));
@@ -178,8 +177,7 @@ test('switches encoders on a store of memories with a reload in the middle; sear
   await context.setOffline(true);
   try {
     await page.reload();
-    await app.waitReady();
-    await models.open();
+    await models.waitReloaded();
     await expect(models.active).toHaveAttribute('data-model-id', copy.id);
     await app.page.getByTestId('nav-memories').click();
     await app.searchFor('fixing my automobile');

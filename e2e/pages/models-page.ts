@@ -35,6 +35,13 @@ export class ModelsPage {
     await expect(this.items.first()).toBeVisible();
   }
 
+  /** After a reload on this view's address: the encoder loaded and the list shown. */
+  async waitReloaded(): Promise<void> {
+    await expect(this.page.getByTestId('model-status')).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
+    await expect(this.view).toBeVisible();
+    await expect(this.items.first()).toBeVisible();
+  }
+
   item(id: string): Locator {
     return this.page.locator(`[data-testid="model-item"][data-model-id="${id}"]`);
   }
