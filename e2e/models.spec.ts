@@ -132,6 +132,11 @@ test('downloads from the hub with progress; a truncated file, a 404 and a droppe
 
 test('switches encoders on a store of memories with a reload in the middle; search works during and after, and offline afterwards', async ({ page, context }) => {
   test.setTimeout(600_000);
+  // the services log each finished switch's speed (ms per memory re-embedded in this page)
+  const speeds: string[] = [];
+  page.on('console', (m) => {
+    if (m.text().includes('encoder switch to')) speeds.push(m.text());
+  });
   const app = new AppPage(page);
   await app.goto();
   await app.waitReady();
@@ -171,6 +176,8 @@ test('switches encoders on a store of memories with a reload in the middle; sear
   await models.open();
   await models.use(copy.id);
   await models.waitActive(copy.id);
+  for (const line of speeds) console.log(line); // measured figures, for the report
+  expect(speeds.length).toBeGreaterThanOrEqual(2);
 
   // offline afterwards: the app, the downloaded model and search all work without the network
   await page.waitForFunction(() => navigator.serviceWorker?.controller != null, undefined, { timeout: 90_000 });

@@ -142,6 +142,8 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
         const r = await flipEncoder(db, rec.to, ENCODER_SPACES);
         if (!r.flipped) continue; // a capture or an edit came in meanwhile: embed it too
         await adopt(rt);
+        if (embedded > 0)
+          console.info(`[mnemograph] encoder switch to ${rec.to}: ${embedded} memories re-embedded here, ${(embedMs / embedded).toFixed(1)} ms per memory`);
         set({ state: 'idle', to: null, done: live, total: live });
         return;
       }
