@@ -84,7 +84,7 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
   hubEntry({
     label: 'BGE small (English)',
     name: 'bge-small-en-v1.5 (int8)',
-    summary: 'Among the best small English encoders at finding the right note. About 34 MB to download.',
+    summary: 'Among the best small English encoders at finding the right note.',
     hub: { repo: 'Xenova/bge-small-en-v1.5', revision: 'ea104dacec62c0de699686887e3f920caeb4f3e3' },
     dim: 384,
     pooling: 'cls',
@@ -126,7 +126,7 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
   hubEntry({
     label: 'Arctic Embed XS',
     name: 'snowflake-arctic-embed-xs (int8)',
-    summary: 'Snowflake’s smallest retrieval encoder: quick, good at search. About 23 MB to download.',
+    summary: 'Snowflake’s smallest retrieval encoder: quick, good at search.',
     hub: { repo: 'Snowflake/snowflake-arctic-embed-xs', revision: 'd8c86521100d3556476a063fc2342036d45c106f' },
     dim: 384,
     pooling: 'cls',
@@ -147,7 +147,7 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
   hubEntry({
     label: 'Arctic Embed S',
     name: 'snowflake-arctic-embed-s (int8)',
-    summary: 'Snowflake’s small retrieval encoder: better than XS, a little slower. About 34 MB to download.',
+    summary: 'Snowflake’s small retrieval encoder: better than XS, a little slower.',
     hub: { repo: 'Snowflake/snowflake-arctic-embed-s', revision: 'main' },
     dim: 384,
     pooling: 'cls',
@@ -168,7 +168,7 @@ export const HUB_ENCODERS: readonly EncoderEntry[] = [
   hubEntry({
     label: 'Nomic Embed v1.5',
     name: 'nomic-embed-text-v1.5 (int8)',
-    summary: 'A larger encoder (768 numbers per memory) that reads long notes. About 137 MB to download.',
+    summary: 'A larger encoder (768 numbers per memory) that reads long notes.',
     hub: { repo: 'nomic-ai/nomic-embed-text-v1.5', revision: 'e9b6763023c676ca8431644204f50c2b100d9aab' },
     dim: 768,
     pooling: 'mean',

@@ -57,12 +57,12 @@ export function ModelItem(props: {
       )}
       <div className="actions">
         {canDownload && !props.download && (
-          <button type="button" className="btn" onClick={props.onDownload} disabled={props.downloadBusy} data-testid="model-download">
+          <button type="button" className="btn btn--secondary" onClick={props.onDownload} disabled={props.downloadBusy} data-testid="model-download">
             Download ({formatBytes(entry.bytes)})
           </button>
         )}
         {props.download && (
-          <button type="button" className="btn" onClick={props.onCancelDownload} data-testid="model-download-cancel">
+          <button type="button" className="btn btn--secondary" onClick={props.onCancelDownload} data-testid="model-download-cancel">
             Cancel download
           </button>
         )}
@@ -72,7 +72,7 @@ export function ModelItem(props: {
           </button>
         )}
         {available && !active && entry.source !== 'bundled' && (
-          <button type="button" className="btn" onClick={props.onRemove} disabled={props.switching} data-testid="model-remove">
+          <button type="button" className="btn btn--secondary" onClick={props.onRemove} disabled={props.switching} data-testid="model-remove">
             Remove
           </button>
         )}

@@ -38,7 +38,7 @@ export function SwitchPanel(props: {
       </p>
       <div className="actions">
         {s.state === 'running' && (
-          <button type="button" className="btn" onClick={props.onPause} data-testid="switch-pause">
+          <button type="button" className="btn btn--secondary" onClick={props.onPause} data-testid="switch-pause">
             Pause
           </button>
         )}
@@ -48,7 +48,7 @@ export function SwitchPanel(props: {
           </button>
         )}
         {s.state !== 'finishing' && (
-          <button type="button" className="btn" onClick={props.onCancel} data-testid="switch-cancel">
+          <button type="button" className="btn btn--secondary" onClick={props.onCancel} data-testid="switch-cancel">
             Cancel
           </button>
         )}
