@@ -133,6 +133,9 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
   async function loop(rec: EncoderSwitchRecord, signal: AbortSignal): Promise<void> {
     const entry = await entryOf(rec.to);
     const rt = runtimeFor(entry);
+    // the new model loads first (not counted in the ms per memory); a model that cannot load stops the switch here
+    set({ state: 'running', to: rec.to, error: null });
+    await (rt.embedder as { ready?: () => Promise<unknown> }).ready?.();
     for (;;) {
       if (signal.aborted) return;
       const { live, todo } = await pendingWork(db, rec.to);
