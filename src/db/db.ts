@@ -91,7 +91,7 @@ export class MnemographDb extends Dexie {
             .equals('E1')
             .each((row: { model?: unknown }) => void models.push(typeof row.model === 'string' ? row.model : ''));
           const id = encoderOfRows(models);
-          if (id) await settings.put({ key: ENCODER_SETTING, value: { id } });
+          if (id) await settings.put({ key: ENCODER_SETTING, value: { id, recordedBy: 'upgrade' } });
         });
     }
 

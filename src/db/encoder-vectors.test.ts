@@ -25,7 +25,7 @@ describe('schema v5 -> v7', () => {
     const db = await openDb(name);
     expect(DB_VERSION).toBe(7);
     expect(db.backendDB().version).toBe(70);
-    expect((await db.settings.get(ENCODER_SETTING))?.value).toEqual({ id: 'use-lite-en/v1' });
+    expect((await db.settings.get(ENCODER_SETTING))?.value).toEqual({ id: 'use-lite-en/v1', recordedBy: 'upgrade' });
     expect(await db.pendingVectors.count()).toBe(0);
     expect(await db.vectors.count()).toBe(4); // no stored row changes
     expect(db.pendingVectors.schema.indexes.map((i) => i.name).sort()).toEqual(['memoryId', 'space']);

@@ -38,6 +38,11 @@ export function readSwitchRecord(raw: unknown): EncoderSwitchRecord | null {
   return { from: r.from, to: r.to, state: r.state, startedAt: typeof r.startedAt === 'number' ? r.startedAt : 0 };
 }
 
+/** Whether the stored encoder was recorded by the v7 upgrade (an older store), not chosen by the person. */
+export function recordedByUpgrade(raw: unknown): boolean {
+  return (raw as { recordedBy?: unknown } | null | undefined)?.recordedBy === 'upgrade';
+}
+
 /** The active encoder's id as stored (setting `encoder`), '' when unset (the default applies). */
 export function readEncoderSetting(raw: unknown): string {
   const id = (raw as { id?: unknown } | null | undefined)?.id;

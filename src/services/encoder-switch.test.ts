@@ -187,6 +187,20 @@ describe('switching encoders', () => {
     expect(s.activeEncoderId()).toBe(USE_LITE_ID);
   });
 
+  it('a store the v7 upgrade found on an older encoder moves to the default in the background; a chosen one stays', async () => {
+    const { s } = await store(30);
+    await s.db.settings.put({ key: ENCODER_SETTING, value: { id: USE_LITE_ID, recordedBy: 'upgrade' } });
+    expect(await s.upgradeToDefaultEncoder(BGE.id)).toBe(true);
+    await statusWhen(s, (st) => st.state === 'idle' && st.active === BGE.id);
+    expect((await s.db.settings.get(ENCODER_SETTING))?.value).toEqual({ id: BGE.id }); // now chosen: no second move
+    expect(await s.upgradeToDefaultEncoder(NOMIC.id)).toBe(false);
+
+    const other = await store(5);
+    await other.s.db.settings.put({ key: ENCODER_SETTING, value: { id: USE_LITE_ID } }); // chosen by the person
+    expect(await other.s.upgradeToDefaultEncoder(BGE.id)).toBe(false);
+    expect(other.s.encoderSwitchStatus().state).toBe('idle');
+  });
+
   it('another tab takes the new encoder when the switch finishes here', async () => {
     const { s, dbName } = await store(40);
     const { factory, started } = fakeFactory();

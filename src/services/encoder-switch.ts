@@ -18,6 +18,7 @@ import {
   putPendingVectors,
   readEncoderSetting,
   readSwitchRecord,
+  recordedByUpgrade,
   setSwitchState,
   type EncoderSwitchRecord,
 } from '../db/encoder-vectors';
@@ -168,6 +169,8 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
         const err = toAppError(e, 'MODEL_LOAD_FAILED');
         logError(err, 'the encoder switch stopped');
         set({ state: 'failed', error: err });
+        // remembered as paused: the next start shows it waiting instead of failing again by itself
+        setSwitchState(db, 'paused').catch((x: unknown) => logError(x));
       })
       .finally(() => {
         if (job?.ac === ac) job = null;
@@ -181,6 +184,18 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
     if (!j) return;
     j.ac.abort();
     await j.done;
+  }
+
+  async function switchEncoder(id: string): Promise<void> {
+    const entry = await entryOf(id);
+    const rec = readSwitchRecord(await getSetting(db, ENCODER_SWITCH_SETTING));
+    if (rec && rec.to !== entry.id) throw new AppError('ENCODER_SWITCH_BUSY');
+    if (!rec && entry.id === active.current().embedder.info().id) return;
+    const next: EncoderSwitchRecord = { from: active.current().embedder.info().id, to: entry.id, state: 'running', startedAt: ctx.now() };
+    await beginEncoderSwitch(db, next);
+    embedded = 0;
+    embedMs = 0;
+    void run(next);
   }
 
   return {
@@ -198,17 +213,7 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
      * Starts re-embedding every memory with `id` (ENCODER_SWITCH_BUSY while another switch is on;
      * nothing to do when it is already the encoder). Resolves once it has started; follow the status.
      */
-    async switchEncoder(id: string): Promise<void> {
-      const entry = await entryOf(id);
-      const rec = readSwitchRecord(await getSetting(db, ENCODER_SWITCH_SETTING));
-      if (rec && rec.to !== entry.id) throw new AppError('ENCODER_SWITCH_BUSY');
-      if (!rec && entry.id === active.current().embedder.info().id) return;
-      const next: EncoderSwitchRecord = { from: active.current().embedder.info().id, to: entry.id, state: 'running', startedAt: ctx.now() };
-      await beginEncoderSwitch(db, next);
-      embedded = 0;
-      embedMs = 0;
-      void run(next);
-    },
+    switchEncoder,
 
     /** Stops after the batch under way (its vectors are dropped); remembered across reloads. */
     async pauseEncoderSwitch(): Promise<void> {
@@ -261,6 +266,19 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
       prev.dispose();
       await reloaded;
       set({ state: 'idle', to: null });
+    },
+
+    /**
+     * A store made with an older default encoder (recorded by the v7 upgrade, not chosen by the
+     * person) moves to the current default in the background, like any switch: search keeps the
+     * old vectors until the new ones are all there. Resolves true when it started one.
+     */
+    async upgradeToDefaultEncoder(defaultId: string): Promise<boolean> {
+      const raw = await getSetting(db, ENCODER_SETTING);
+      if (!recordedByUpgrade(raw) || readEncoderSetting(raw) === defaultId || active.current().embedder.info().id === defaultId) return false;
+      if (readSwitchRecord(await getSetting(db, ENCODER_SWITCH_SETTING))) return false;
+      await switchEncoder(defaultId);
+      return true;
     },
 
     /** Resolves when the loop under way (if any) has stopped: finished, paused, failed or cancelled (tests). */

@@ -6,6 +6,7 @@ import type { EmbedLoadProgress } from '../../embed/types';
 import { toAppError, type AppError } from '../../core/errors';
 import { initServices, services, type EncoderRuntime } from '../../services';
 import { logError } from './report';
+import { DEFAULT_ENCODER_ID } from '../../embed/catalogue';
 import { useUi } from '../../state/ui-store';
 
 export type BootState =
@@ -104,7 +105,15 @@ export function boot(): MnemographTestApi {
   // MiniLM) lands here too: every memory without a MiniLM vector is re-embedded in the background,
   // batch by batch; nothing else of it changes.
   // A switch of encoders interrupted by a reload carries on where it stopped (a paused one waits).
-  api.ready.then(() => services().resumeEncoderSwitchAfterStart()).catch((e: unknown) => logError(e));
+  // A store made with an older default encoder moves to the current one the same way, in the background.
+  api.ready
+    .then(() => services().resumeEncoderSwitchAfterStart())
+    .then(() => services().upgradeToDefaultEncoder(DEFAULT_ENCODER_ID))
+    .then((started) => {
+      if (started)
+        useUi.getState().pushToast({ kind: 'info', message: 'Preparing your memories for the new search model in the background. Search keeps working meanwhile.' });
+    })
+    .catch((e: unknown) => logError(e));
   api.ready
     .then(() => services().syncEncoder())
     .then(() => services().featurizeMissing())
