@@ -42,6 +42,10 @@ export const FILES = [
   { category: 'contract', pattern: 'src/embed/types.ts' },
   // The encoders' metadata (id, dimension, prefixes, licence, size): plain data, no runtime.
   { category: 'contract', pattern: 'src/embed/encoders.ts' },
+  // The encoder catalogue and the kept model files (Cache Storage, the opt-in hub download, a
+  // picked folder): plain TS with no model runtime, used by the services' model manager and by
+  // the embed worker (which looks its model's files up there).
+  { category: 'contract', pattern: 'src/embed/{catalogue,model-store,model-download,model-folder}.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
@@ -58,7 +62,8 @@ export const LAYER_POLICIES = [
   { from: { element: { type: 'features' } }, allow: [el('core', 'features'), pkg('wink-*')] },
   { from: { element: { type: 'db' } }, allow: [el('core', 'db'), pkg('dexie')] },
   // The import worker's payloads are src/io's result types: by type only (protocols carry no code of io).
-  { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io')] },
+  // The embed worker's init names the encoder to run by its catalogue entry (a type of the contract).
+  { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io'), typesOf(contract)] },
   { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
   // A worker wraps the core and the models: the embed worker runs tfjs and Transformers.js itself.
   { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers')] },

@@ -18,11 +18,22 @@ const isolation = {
 //   becomes ready). A worker takes its policy from its own response header, so the header must
 //   carry these even though the page itself creates only same-origin module workers.
 // React and d3 set styles through the CSSOM (element.style), which style-src does not govern.
+// connect-src: the app's own origin, plus the model hub and the hosts its `resolve` URLs
+// redirect large files to (cdn-lfs*.hf.co, cas-bridge.xethub.hf.co, …). This is for one purpose
+// only: src/embed/model-download.ts, the opt-in download a person starts in the model manager
+// (issue 8); nothing else in the app builds a URL outside its origin. A CSP cannot say "only
+// this function", so the rule is kept by code (the hub base URL is the single constant
+// HUB_BASE_URL in src/embed/catalogue.ts, used only by the models service) and checked by a test
+// (src/embed/model-hub-csp.test.ts: this list matches HUB_BASE_URL, and no other module names
+// the hub). Workers take their policy from their own response header, which carries the same
+// directives. Everything the hub serves is checksummed before it is kept.
+export const MODEL_HUB_ORIGINS = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co'];
 const CSP_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval' blob:",
   "worker-src 'self' blob:",
-  "connect-src 'self'",
+  // the model hub, for the one download a person asks for in the model manager (see below)
+  `connect-src 'self' ${MODEL_HUB_ORIGINS.join(' ')}`,
   "img-src 'self'",
   "style-src 'self'",
   "font-src 'self'",

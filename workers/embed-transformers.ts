@@ -10,6 +10,7 @@ import type { EmbedLoadProgress } from '../src/embed/types';
 import { failureText, fallbackMessage } from '../src/embed/webgpu-choice';
 import type { EmbedInitOptions } from '../src/protocol/embed';
 import { WARM_UP } from './embed-use-lite';
+import { browserCacheStorage, keptFirstFetch } from '../src/embed/model-store';
 import { probeWebGpu, withinBudget } from './embed-webgpu';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
@@ -62,7 +63,11 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   // Every model file is fetched once, by us: with byte progress, and shared by Transformers.js's
   // repeated requests for it (it asks for some files twice, and two concurrent downloads of the
   // 23 MB weights failed with "network error" in about a third of loads in Chromium).
-  const files = createOnceFetch((loaded, total) => report({ phase: 'fetching-model', loaded, total, encoder: meta.id }));
+  // a downloaded or picked model's files are kept in Cache Storage (src/embed/model-store.ts)
+  const files = createOnceFetch(
+    (loaded, total) => report({ phase: 'fetching-model', loaded, total, encoder: meta.id }),
+    meta.source === 'bundled' ? fetch : keptFirstFetch(browserCacheStorage(), self.location.origin),
+  );
   tjsEnv(tjs).fetch = files.fetch;
   let encoder: TransformersEncoder | undefined;
   let onWebGpu = false;

@@ -38,7 +38,8 @@ async function loadOne(meta: EncoderMeta, opts: EmbedInitOptions, base: string, 
 async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<EmbedderInfo> {
   const base = import.meta.env.BASE_URL ?? '/';
   const wanted = opts.encoder ?? DEFAULT_ENCODER_ID;
-  const meta = encoderMeta(wanted);
+  // a downloaded or picked model comes with its catalogue entry; the bundled ones are known here
+  const meta = opts.entry?.id === wanted ? opts.entry : encoderMeta(wanted);
   if (!meta) throw new AppError('MODEL_LOAD_FAILED', undefined, `unknown encoder ${wanted}`);
   const fallbackId = opts.fallbackEncoder === undefined ? FALLBACK_ENCODER_ID : opts.fallbackEncoder;
   const fallback = fallbackId && fallbackId !== meta.id ? encoderMeta(fallbackId) : undefined;

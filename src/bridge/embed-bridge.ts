@@ -58,6 +58,10 @@ function provisionalInfo(id: string | undefined): EmbedderInfo {
 }
 
 export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
+  // before the model has loaded: the asked-for encoder (a downloaded or picked one by its entry)
+  const entry = opts.init?.entry;
+  const provisional = (): EmbedderInfo =>
+    entry ? { ...PROVISIONAL_INFO, id: entry.id, name: entry.name, dim: entry.dim } : { ...PROVISIONAL_INFO };
   const listeners = new Set<(p: EmbedLoadProgress) => void>();
   let last: EmbedLoadProgress | null = null;
   let info: EmbedderInfo | null = null;
@@ -142,10 +146,10 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     },
     embed: (texts, signal) => embedAll(texts, signal, 'document'),
     embedQueries: (texts, signal) => embedAll(texts, signal, 'query'),
-    info: () => info ?? { ...PROVISIONAL_INFO },
+    info: () => info ?? provisional(),
     async ready() {
       await life.start();
-      return info ?? { ...PROVISIONAL_INFO };
+      return info ?? provisional();
     },
     onProgress(listener) {
       listeners.add(listener);

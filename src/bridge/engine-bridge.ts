@@ -85,27 +85,18 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     // serial: an upsert reaches the worker before a later search, in call order
     serial: true,
     onCrash: opts.onCrash,
-    setup: async (remote) => {
-      const { docs: all, ...options } = await opts.source();
-      const { docs, buffers } = transferable(all);
-      await remote.load(Comlink.transfer(docs, buffers), options);
-    },
+    setup: (remote) => fill(remote),
   });
+
+  async function fill(remote: Comlink.Remote<EngineApi>): Promise<void> {
+    const { docs: all, ...options } = await opts.source();
+    const { docs, buffers } = transferable(all);
+    await remote.load(Comlink.transfer(docs, buffers), options);
+  }
 
   return {
     start: () => life.start(),
-    async reload() {
-      // The snapshot is read inside one serial call: a write indexed after it reaches the
-      // reloaded engine (in order), one indexed before is in the snapshot or re-applied.
-      await life.call(
-        async (remote) => {
-          const { docs: all, ...options } = await opts.source();
-          const { docs, buffers } = transferable(all);
-          await remote.load(Comlink.transfer(docs, buffers), options);
-        },
-        { timeoutMs: opts.loadTimeoutMs ?? 120_000 },
-      );
-    },
+    reload: () => life.call((r) => fill(r), { timeoutMs: opts.loadTimeoutMs ?? 120_000 }),
     async upsert(doc) {
       const { docs, buffers } = transferable([doc]);
       // Tokenising is linear in the text: a multi-MB paste takes seconds (about 1.6 s per MB

@@ -25,6 +25,12 @@ export const ERROR_CATALOGUE = {
   WRONG_PASSPHRASE:
     'This backup could not be unlocked: the passphrase is wrong, or the file was changed or damaged. Nothing was restored. Check the passphrase and try again.',
   IMPORT_INVALID: 'This file could not be read for import. Nothing was imported.',
+  MODEL_DOWNLOAD_FAILED:
+    'The model could not be downloaded. Check that you are online, then try again; nothing broken was kept.',
+  MODEL_CHECKSUM:
+    'A downloaded model file was not the file expected (its checksum differs). It was not kept. Try again later.',
+  MODEL_FOLDER_INVALID: 'This folder does not hold a model this app can run (it needs config.json, tokenizer.json and onnx/*.onnx).',
+  ENCODER_SWITCH_BUSY: 'The memories are already being prepared for another model. Finish or cancel that first.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -42,6 +48,12 @@ export const MESSAGES = {
   wrongCount: (what: string, got: number, want: number): string => `Expected ${want} ${what}, got ${got}.`,
   /** A file that is not what the import expected; `what` names the expected kind. */
   notA: (what: string, why: string): string => `This file is not ${what}: ${why}. Nothing was imported.`,
+  /** A model file the hub did not give (404, 500, ...). */
+  modelFileMissing: (file: string, status: number): string =>
+    `The model file ${file} could not be downloaded (the server answered ${status}). Nothing broken was kept.`,
+  /** A downloaded model file whose SHA-256 is not the pinned one. */
+  modelChecksum: (file: string): string =>
+    `The downloaded file ${file} is not the file expected (its checksum differs). It was not kept; try again later.`,
 } as const;
 
 export interface ErrorEnvelope {

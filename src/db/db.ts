@@ -14,6 +14,9 @@ import {
   STORES_V4,
   STORES_V5,
   STORES_V6,
+  STORES_V7,
+  ENCODER_SETTING,
+  encoderOfRows,
   upgradeFeedbackV2toV3,
   upgradeMemoryV5toV6,
   upgradeVectorV3toV4,
@@ -21,6 +24,7 @@ import {
   type FeedbackRow,
   type LinkRow,
   type MemoryRow,
+  type PendingVectorRow,
   type SettingRow,
   type VectorRow,
 } from './schema';
@@ -32,6 +36,7 @@ export class MnemographDb extends Dexie {
   settings!: Table<SettingRow, string>;
   feedback!: Table<FeedbackRow, string>;
   links!: Table<LinkRow, [string, string]>;
+  pendingVectors!: Table<PendingVectorRow, [string, string]>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -90,6 +95,24 @@ export class MnemographDb extends Dexie {
             .table('memories')
             .toCollection()
             .modify((row: Record<string, unknown>) => upgradeMemoryV5toV6(row, last, textKey));
+        });
+    }
+    // v7: the pending vectors of an encoder switch, and the
+    // encoder the stored vectors came from recorded, so an older store keeps searching with it.
+    if (upTo >= 7) {
+      this.version(7)
+        .stores(STORES_V7)
+        .upgrade(async (tx) => {
+          const settings = tx.table('settings');
+          if (await settings.get(ENCODER_SETTING)) return;
+          const models: string[] = [];
+          await tx
+            .table('vectors')
+            .where('space')
+            .equals('E1')
+            .each((row: { model?: unknown }) => void models.push(typeof row.model === 'string' ? row.model : ''));
+          const id = encoderOfRows(models);
+          if (id) await settings.put({ key: ENCODER_SETTING, value: { id, recordedBy: 'upgrade' } });
         });
     }
 

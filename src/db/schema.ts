@@ -6,7 +6,7 @@ import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /**
  * A memory row is the core's Memory; the id is a UUIDv7 string (sortable by time). Since v5 an
@@ -221,4 +221,43 @@ export function withV6Fields(row: MemoryRow, keyOf: (text: string) => string): M
     lastAccessedAt: row.lastAccessedAt ?? row.createdAt,
     strength: row.strength ?? 1,
   };
+}
+
+/**
+ * Since v7: a vector of the encoder being switched to (issue 8), kept apart from `vectors` until
+ * every live memory has one, then moved there in one transaction (the flip). `model` is that
+ * encoder's id; `inputKey` (encoderInputKey) says which text and captions it was computed from,
+ * so a memory edited meanwhile is computed again. Only the encoder's spaces (E1, E5, E10).
+ */
+export interface PendingVectorRow extends VectorRow {
+  inputKey: string;
+}
+
+/**
+ * Version 7 (switching encoders, issue 8; on top of v6, issue 9's): the `pendingVectors` table, keyed
+ * like `vectors`, indexed by space (progress reads the E1 rows) and by memory. The upgrade
+ * (upgradeEncoderV5toV7) records which encoder the stored vectors came from, so a store made
+ * with an older encoder keeps searching with it until a switch to the new one has finished.
+ */
+export const STORES_V7 = {
+  ...STORES_V6,
+  pendingVectors: '[memoryId+space], memoryId, space',
+} as const;
+
+/** Setting keys of the encoder choice (src/services/encoder-switch.ts reads and writes them). */
+export const ENCODER_SETTING = 'encoder';
+export const ENCODER_SWITCH_SETTING = 'encoderSwitch';
+export const CUSTOM_ENCODERS_SETTING = 'customEncoders';
+
+/**
+ * The encoder a v5 store's vectors came from: the producer of most E1 rows ('' when there are
+ * none: a new store uses the default). Ties go to the id that sorts first, so the result is stable.
+ */
+export function encoderOfRows(models: string[]): string {
+  const counts = new Map<string, number>();
+  for (const m of models) if (m) counts.set(m, (counts.get(m) ?? 0) + 1);
+  let best = '';
+  let n = 0;
+  for (const [m, c] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (c > n) [best, n] = [m, c];
+  return best;
 }

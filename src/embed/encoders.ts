@@ -29,9 +29,9 @@ export interface EncoderMeta {
   bytes: number;
   /** Transformers.js: folder name under models/, and the ONNX weights' dtype ('q8' = onnx/model_quantized.onnx). */
   folder?: string;
-  dtype?: 'q8' | 'fp32' | 'fp16' | 'q4';
-  /** Bundled with the app (built by npm run prepare-assets) or downloaded from the hub on request. */
-  source: 'bundled' | 'hub';
+  dtype?: 'q8' | 'int8' | 'fp32' | 'fp16' | 'q4';
+  /** Bundled with the app (built by npm run prepare-assets), downloaded from the hub on request, or picked from a folder (src/embed/catalogue.ts). */
+  source: 'bundled' | 'hub' | 'folder';
   /** Where the weights come from, for the README and the details disclosure. */
   provenance: string;
   /**

@@ -5,6 +5,7 @@
 import { FEATURIZER_REVISION, RESOURCES_VERSION, type MediaText } from '../core/features';
 import { FEATURE_FORMAT_VERSION, type SerializedFeatures } from '../core/spaces';
 import type { SpaceId } from '../core/types';
+import type { EncoderEntry } from '../embed/catalogue';
 
 export type { SerializedFeatures };
 
@@ -31,6 +32,11 @@ export interface EmbedInitOptions {
    * failing); default FALLBACK_ENCODER_ID (USE-lite); null = fail instead.
    */
   fallbackEncoder?: string | null;
+  /**
+   * The catalogue entry of `encoder` when it is not a bundled one (a downloaded hub model, a
+   * picked folder): the worker finds its files in Cache Storage (src/embed/model-store.ts).
+   */
+  entry?: EncoderEntry;
   /** USE-lite: folder with model.json, vocab.json and shards; default `${BASE_URL}models/use-lite/`. */
   modelUrl?: string;
   /** USE-lite: folder with the tfjs .wasm files; default `${BASE_URL}wasm/`. */

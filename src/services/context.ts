@@ -10,6 +10,8 @@ import type { EngineSnapshot } from '../protocol/engine';
 import type { Embedder } from '../embed/types';
 import type { ImportParser } from '../protocol/io';
 import { embedderFeaturizer, isSpaceFeaturizer, type SpaceFeaturizer } from './featurizer';
+import type { EncoderFactory, EncoderRuntime } from './active-encoder';
+import type { ModelFilesDeps } from './models';
 
 export interface ServiceDeps {
   db: MnemographDb;
@@ -31,6 +33,14 @@ export interface ServiceDeps {
   crossTab?: boolean;
   /** Reads import files: default the import worker (createIoBridge, disposed with the services); tests pass the same parsing in-process. */
   parser?: ImportParser;
+  /** The encoder in use as a runtime (overrides embedder / featurizer; disposed when a switch replaces it). */
+  encoder?: EncoderRuntime;
+  /** Starts another encoder for a switch (the app: a new embed worker). Absent: switching is refused. */
+  encoders?: EncoderFactory;
+  /** Where downloaded and picked model files are kept, and the hub. Absent: bundled encoders only. */
+  modelFiles?: ModelFilesDeps;
+  /** Memories per batch of an encoder switch (default 16). */
+  switchBatchSize?: number;
 }
 
 export interface ServiceContext {

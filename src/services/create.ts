@@ -13,6 +13,8 @@
 //   settings         similarity config, recall defaults (also as live queries), other keys
 //   import / restore previewImport / runImport: files parsed in the import worker, written in batches
 //   backup           exportBackup / exportMarkdown, the backup reminder
+//   models           the model manager: encoders on offer, the opt-in hub download, picked folders
+//   encoder-switch   re-embedding every memory with another encoder, then the flip
 
 import type { Observable } from 'dexie';
 import type { Memory } from '../core/types';
@@ -34,11 +36,20 @@ import { createSettings } from './settings';
 import { createStoredFeatures } from './stored-features';
 import { createEngineSync } from './sync';
 import { createTrash } from './trash';
+import { createActiveEncoder, runtimeOf } from './active-encoder';
+import { createEncoderSwitch } from './encoder-switch';
+import { createModels } from './models';
+import { ENCODER_SETTING } from '../db/schema';
 
 export type { ServiceDeps };
 
 export function createServices(deps: ServiceDeps) {
-  const ctx = createContext(deps);
+  // the encoder in use, replaced when a switch of encoders finishes (every module reads it through ctx)
+  const active = createActiveEncoder(deps.encoder ?? runtimeOf(deps.embedder, deps.featurizer));
+  const ctx = createContext({ ...deps, embedder: active.embedder, featurizer: active.featurizer });
+  // the services dispose the encoder they started (deps.encoder, or one a switch brought in)
+  let ownsEncoder = !!deps.encoder;
+  active.subscribe(() => (ownsEncoder = true));
   const { db } = ctx;
   const stored = createStoredFeatures(ctx);
   // the engine fills itself from the database on every (re)start
@@ -59,6 +70,17 @@ export function createServices(deps: ServiceDeps) {
   // recall feed the divergence store) stay out of the API
   const { noteReturned: _internal, ...feedbackApi } = feedback;
   const { afterCapture: _capture, afterRecall: _recall, dispose: disposeDivergence, ...divergenceApi } = divergence;
+  const activeId = () => active.current().embedder.info().id;
+  const models = createModels(ctx, deps.modelFiles ?? { storage: null, modelsBase: 'http://localhost/models/' }, activeId);
+  const { disposeEncoderSwitch, followEncoderChange, ...encoderSwitch } = createEncoderSwitch(ctx, {
+    engine,
+    sync,
+    active,
+    factory: deps.encoders,
+    findEntry: models.findEntry,
+    batchSize: deps.switchBatchSize,
+  });
+  sync.onSetting(ENCODER_SETTING, followEncoderChange);
 
   return {
     db,
@@ -77,6 +99,11 @@ export function createServices(deps: ServiceDeps) {
     ...createImport(ctx, { engine, stored, sync, session, parser }),
     ...createBackup(ctx, { io: parser }),
     sessionState: session.sessionState,
+    ...models,
+    ...encoderSwitch,
+    /** The encoder in use (its embedder's load progress, for the model status) and its changes. */
+    currentEncoder: active.current,
+    onEncoderChange: active.subscribe,
 
     /** Live list of memories, newest first, tombstones excluded (useObservable / useLiveQuery). */
     liveMemories: (limit = 200): Observable<Memory[]> => liveMemoriesQuery(db, limit),
@@ -107,6 +134,8 @@ export function createServices(deps: ServiceDeps) {
 
     dispose(): void {
       disposeBrowse();
+      disposeEncoderSwitch();
+      if (ownsEncoder) active.current().dispose();
       sync.close();
       engine.dispose();
       parser.dispose();

@@ -10,13 +10,21 @@ import { DB_NAME } from '../db/schema';
 import { createDbStatusStore, type DbStatus, type DbStatusStore } from '../db/status';
 import { createEngineBridge, type EngineClient, type EngineSnapshot } from '../bridge/engine-bridge';
 import type { Embedder } from '../embed/types';
-import { createEmbedBridge, type EmbedBridge } from '../bridge/embed-bridge';
+import { createEmbedBridge } from '../bridge/embed-bridge';
 import { createSearchController as makeController, type SearchController } from './search-controller';
 import { createServices, type Services } from './create';
 import { logError } from './context';
 import type { SpaceFeaturizer } from './featurizer';
 import type { ImportParser } from '../protocol/io';
 import type { RecallOutcomeView, SearchOptions, SearchResultView } from './types';
+import { getSetting } from '../db/repo';
+import { ENCODER_SETTING } from '../db/schema';
+import { readEncoderSetting } from '../db/encoder-vectors';
+import { BUNDLED_ENCODERS, DEFAULT_ENCODER_ID } from '../embed/catalogue';
+import { browserCacheStorage, modelsBaseUrl } from '../embed/model-store';
+import type { EncoderFactory, EncoderRuntime } from './active-encoder';
+import { findEncoderEntry, type ModelFilesDeps } from './models';
+import type { EmbedBridgeOptions } from '../bridge/embed-bridge';
 
 export * from './types';
 export { requestPersistence, storageInfo } from './storage';
@@ -33,6 +41,9 @@ export type { ImportParser } from '../protocol/io';
 export type { SpaceFeaturizer } from './featurizer';
 export type { SessionState } from './session';
 export { SESSION_IDLE_MS } from './session';
+export type { EncoderChoice, ModelFilesDeps } from './models';
+export type { EncoderSwitchStatus, EncoderSwitchState } from './encoder-switch';
+export type { EncoderFactory, EncoderRuntime } from './active-encoder';
 
 /** The database's state for the UI: `useSyncExternalStore(dbStatus.subscribe, dbStatus.get)`. */
 export const dbStatus: Pick<DbStatusStore, 'get' | 'subscribe'> = createDbStatusStore();
@@ -61,10 +72,35 @@ export interface InitServicesOptions {
   onEngineCrash?: (e: AppError) => void;
   /** Reads import files. Default: the import worker (createIoBridge). Tests pass the same parsing in-process. */
   parser?: ImportParser;
+  /**
+   * Starts an encoder of the catalogue: the one stored as in use (setting `encoder`, else the
+   * default) when no `embedder` is given, and the target of a switch. Default: a new embed
+   * worker per encoder (bridgeEncoderFactory).
+   */
+  encoders?: EncoderFactory;
+  /** Where downloaded / picked model files are kept. Default in a page: Cache Storage and `${BASE_URL}models/`. */
+  modelFiles?: ModelFilesDeps;
+  /** Memories per batch of an encoder switch (default 16). */
+  switchBatchSize?: number;
+}
+
+/** Each encoder in an embed worker of its own (the bridge's `ready` / `onProgress` feed the model status). */
+export function bridgeEncoderFactory(extra: EmbedBridgeOptions = {}): EncoderFactory {
+  return (entry) => {
+    const init = { ...extra.init, encoder: entry.id, ...(entry.source === 'bundled' ? {} : { entry, fallbackEncoder: null }) };
+    const b = createEmbedBridge({ ...extra, init });
+    return { embedder: b, featurizer: b, dispose: () => b.dispose() };
+  };
+}
+
+/** In a page: model files in Cache Storage, under the app's own models folder. */
+function pageModelFiles(): ModelFilesDeps | undefined {
+  if (typeof location === 'undefined') return undefined;
+  const base = (import.meta as { env?: { BASE_URL?: string } }).env?.BASE_URL ?? '/';
+  return { storage: browserCacheStorage(), modelsBase: modelsBaseUrl(location.origin, base) };
 }
 
 let current: Services | null = null;
-let ownedEmbedder: EmbedBridge | null = null;
 
 /**
  * Opens the database, starts the engine and loads every live memory with its spaces into it.
@@ -89,11 +125,24 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
     throw new AppError('INVALID_CONFIG', 'initServices: the embedder must have embed() and info().');
   disposeServices();
   const db = await openDb(opts.dbName ?? DB_NAME, { status: statusStore });
-  const ownEmbedder = opts.embedder ? null : createEmbedBridge();
+  const encoders = opts.encoders ?? bridgeEncoderFactory();
+  let own: EncoderRuntime | undefined;
+  if (!opts.embedder) {
+    // the encoder the stored vectors came from (recorded by the last switch), else the default
+    const id = readEncoderSetting(await getSetting(db, ENCODER_SETTING)) || DEFAULT_ENCODER_ID;
+    const entry = (await findEncoderEntry(db, id)) ?? BUNDLED_ENCODERS.find((e) => e.id === DEFAULT_ENCODER_ID)!;
+    own = encoders(entry);
+    // start loading the model now, beside the engine's start (whoever awaits it sees a failure)
+    (own.embedder as { ready?: () => Promise<unknown> }).ready?.().catch(() => undefined);
+  }
   const engine = opts.engine ?? ((source) => createEngineBridge({ source, onCrash: opts.onEngineCrash }));
   const s = createServices({
     db,
-    embedder: opts.embedder ?? ownEmbedder!,
+    embedder: opts.embedder ?? own!.embedder,
+    encoder: own,
+    encoders,
+    modelFiles: opts.modelFiles ?? pageModelFiles(),
+    switchBatchSize: opts.switchBatchSize,
     featurizer: opts.featurizer,
     sessionIdleMs: opts.sessionIdleMs,
     engine,
@@ -108,14 +157,12 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
       await s.engine.start();
     } catch (e) {
       s.dispose();
-      ownEmbedder?.dispose();
       throw e;
     }
   }
   // the trash keeps memories TRASH_DAYS days (by the services' clock): older ones are purged now
   await s.purgeTrash().catch((e: unknown) => (opts.onIndexError ? opts.onIndexError(toAppError(e)) : logError(e, 'could not purge the trash')));
   current = s;
-  ownedEmbedder = ownEmbedder;
   return s;
 }
 
@@ -126,10 +173,8 @@ export function services(): Services {
 }
 
 export function disposeServices(): void {
-  current?.dispose();
+  current?.dispose(); // disposes the encoder in use when the services started it
   current = null;
-  ownedEmbedder?.dispose();
-  ownedEmbedder = null;
   statusStore.set({ state: 'closed', error: null });
 }
 

@@ -339,10 +339,10 @@ describe('database status', () => {
     expect(await codeOf(a.engine.stats())).toBe('WORKER_CRASHED'); // its engine is shut down
   });
 
-  it('init checks the embedder; without one it uses the embed worker bridge', async () => {
+  it('init checks the embedder; without one it starts the stored (else the default) encoder in an embed worker bridge', async () => {
     expect(await codeOf(initTestServices({ embedder: {} as never }))).toBe('INVALID_CONFIG');
     const s = await initTestServices({ engine: createChannelEngine().factory });
-    // before the model loads, the bridge answers for the default encoder (MiniLM, 384 wide)
+    // before the model has loaded the bridge says which encoder it was asked for: the default, MiniLM
     expect(s.embedder.info()).toMatchObject({ id: 'all-MiniLM-L6-v2-int8', dim: 384 });
     expect((await services().engineStats()).dim).toBe(384);
   });

@@ -28,6 +28,8 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
   let closed = false;
   /** Changes from other tabs, applied one batch at a time in arrival order. */
   let syncing: Promise<void> = Promise.resolve();
+  /** What to do when another tab changed a settings key (besides the engine's own keys below). */
+  const onSettingHandlers = new Map<string, () => Promise<unknown>>();
 
   /** Runs an engine update after a committed write; a failure is reported, never thrown. */
   async function follow(fn: () => Promise<unknown>): Promise<void> {
@@ -78,6 +80,8 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
     }
     if (msg.setting === SETTING_KEYS.similarity) queue(async () => engine.setSimilarityConfig(await readSimilarityConfig(db)));
     if (msg.setting === SETTING_KEYS.recallDefaults) queue(async () => engine.setRecallDefaults(await readRecallDefaults(db)));
+    const handler = typeof msg.setting === 'string' ? onSettingHandlers.get(msg.setting) : undefined;
+    if (handler) queue(handler);
   }
 
   if (typeof BroadcastChannel !== 'undefined' && opts.crossTab !== false) {
@@ -96,6 +100,10 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
     },
     broadcast,
     syncFromDb,
+    /** Runs `fn` (in order with the other changes) when another tab announces a change of settings key `key`. */
+    onSetting(key: string, fn: () => Promise<unknown>): void {
+      onSettingHandlers.set(key, fn);
+    },
     /** Resolves when the changes announced by other tabs so far are in this tab's engine (tests). */
     whenSynced: (): Promise<void> => syncing,
     close(): void {

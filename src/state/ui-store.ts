@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import { formatRoute, parseRoute, route, type Route } from '../ui/app/routes';
 
-export type View = 'memories' | 'graph' | 'data';
+export type View = 'memories' | 'graph' | 'data' | 'models';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export type ToastKind = 'info' | 'success' | 'error';
 

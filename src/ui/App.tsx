@@ -15,12 +15,14 @@ import { UpdatePrompt } from './components/UpdatePrompt';
 import { ExploreView } from './explore/ExploreView';
 import { useExplore } from './explore/explore-store';
 import { DataView } from './data/DataView';
+import { ModelsView } from './models/ModelsView';
 import { BackupBanner } from './data/BackupBanner';
 
 const TABS = [
   { view: 'memories', label: 'Memories' },
   { view: 'graph', label: 'Explore' },
   { view: 'data', label: 'Your data' },
+  { view: 'models', label: 'Search model' },
 ] as const;
 
 /** The page follows an address: the view, and in Explore the recall and the open memory. */
@@ -101,8 +103,10 @@ export function App() {
             </>
           ) : view === 'graph' ? (
             <ExploreView />
-          ) : (
+          ) : view === 'data' ? (
             <DataView />
+          ) : (
+            <ModelsView />
           )}
         </main>
         <aside className="layout__aside" aria-label="Device and storage">

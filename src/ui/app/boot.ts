@@ -1,9 +1,12 @@
-// Start-up: one embed bridge (its load progress feeds the model status), the services over it,
-// and the small typed test API on window.__mnemograph (e2e uses it only where the UI cannot reach).
-import { createEmbedBridge, type EmbedBridge } from '../../bridge/embed-bridge';
+// Start-up: the services (which start the encoder in use in its embed worker; its load progress
+// feeds the model status, and after a switch of encoders the new one's does), and the small typed
+// test API on window.__mnemograph (e2e uses it only where the UI cannot reach).
+import type { EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
 import { toAppError, type AppError } from '../../core/errors';
-import { initServices, services } from '../../services';
+import { initServices, services, type EncoderRuntime } from '../../services';
+import { logError } from './report';
+import { DEFAULT_ENCODER_ID } from '../../embed/catalogue';
 import { useUi } from '../../state/ui-store';
 
 export type BootState =
@@ -49,27 +52,39 @@ function store<T>(initial: T) {
 export const bootStatus = store<BootState>({ state: 'starting' });
 export const modelProgress = store<EmbedLoadProgress>({ phase: 'fetching-model' });
 
-let bridge: EmbedBridge | null = null;
+/** The model status follows the encoder in use: the one started at init, then each one a switch brings in. */
+let unfollow: () => void = () => undefined;
+function followEncoder(rt: EncoderRuntime): Promise<unknown> {
+  unfollow();
+  const bridge = rt.embedder as Partial<EmbedBridge>;
+  unfollow = bridge.onProgress?.((p) => modelProgress.set(p)) ?? (() => undefined);
+  return bridge.ready?.() ?? Promise.resolve();
+}
 
 export function boot(): MnemographTestApi {
   if (typeof window !== 'undefined' && window.__mnemograph) return window.__mnemograph;
-  bridge = createEmbedBridge();
-  bridge.onProgress((p) => modelProgress.set(p));
-  const modelReady = bridge.ready().then(
-    () => undefined,
-    (e: unknown) => {
-      const err = toAppError(e, 'MODEL_LOAD_FAILED');
-      modelProgress.set({ phase: 'error', message: err.message });
-      throw err;
+  // the services start the encoder in use (recorded by the last switch of encoders, else the default)
+  const servicesReady = initServices({ dbName: DB_NAME }).then(
+    (s) => {
+      bootStatus.set({ state: 'ready' });
+      s.onEncoderChange((rt) => void followEncoder(rt).catch(() => undefined)); // a failure shows on the model status
+      return s;
     },
-  );
-  const servicesReady = initServices({ embedder: bridge, dbName: DB_NAME }).then(
-    () => bootStatus.set({ state: 'ready' }),
     (e: unknown) => {
       const err = toAppError(e, 'DB_UNAVAILABLE');
       bootStatus.set({ state: 'failed', error: err });
       throw err;
     },
+  );
+  const modelReady = servicesReady.then((s) =>
+    followEncoder(s.currentEncoder()).then(
+      () => undefined,
+      (e: unknown) => {
+        const err = toAppError(e, 'MODEL_LOAD_FAILED');
+        modelProgress.set({ phase: 'error', message: err.message });
+        throw err;
+      },
+    ),
   );
   const api: MnemographTestApi = {
     ready: Promise.all([servicesReady, modelReady]).then(() => undefined),
@@ -89,6 +104,16 @@ export function boot(): MnemographTestApi {
   // USE-lite runs), the engine is refilled first. A change of the default encoder (USE-lite ->
   // MiniLM) lands here too: every memory without a MiniLM vector is re-embedded in the background,
   // batch by batch; nothing else of it changes.
+  // A switch of encoders interrupted by a reload carries on where it stopped (a paused one waits).
+  // A store made with an older default encoder moves to the current one the same way, in the background.
+  api.ready
+    .then(() => services().resumeEncoderSwitchAfterStart())
+    .then(() => services().upgradeToDefaultEncoder(DEFAULT_ENCODER_ID))
+    .then((started) => {
+      if (started)
+        useUi.getState().pushToast({ kind: 'info', message: 'Preparing your memories for the new search model in the background. Search keeps working meanwhile.' });
+    })
+    .catch((e: unknown) => logError(e));
   api.ready
     .then(() => services().syncEncoder())
     .then(() => services().featurizeMissing())

@@ -1,10 +1,10 @@
 // The app's addresses: every view, recall query and opened memory has a URL, kept in the hash
-// (`#/memories`, `#/explore?q=…&profile=…&m=<memoryId>`, `#/data`) so `vite preview` and the
+// (`#/memories`, `#/explore?q=…&profile=…&m=<memoryId>`, `#/data`, `#/models`) so `vite preview` and the
 // service worker's offline navigation (navigateFallback: index.html) serve every address without
 // server rewrites. Pure: parse and format only; src/state/ui-store.ts pushes and follows them.
 import { isCognitiveProfile, type CognitiveProfile } from '../../core/recall/profiles';
 
-export type RouteView = 'memories' | 'graph' | 'data';
+export type RouteView = 'memories' | 'graph' | 'data' | 'models';
 
 export interface Route {
   view: RouteView;
@@ -17,8 +17,8 @@ export interface Route {
 }
 
 // The Explore tab is the 'graph' view inside the app; its address says what the person sees.
-const SEGMENT: Record<RouteView, string> = { memories: 'memories', graph: 'explore', data: 'data' };
-const BY_SEGMENT: Record<string, RouteView> = { memories: 'memories', explore: 'graph', data: 'data' };
+const SEGMENT: Record<RouteView, string> = { memories: 'memories', graph: 'explore', data: 'data', models: 'models' };
+const BY_SEGMENT: Record<string, RouteView> = { memories: 'memories', explore: 'graph', data: 'data', models: 'models' };
 
 /** Longest query / id kept from an address: a pasted novel does not become a recall. */
 const MAX_PARAM = 2000;
