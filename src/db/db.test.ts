@@ -325,7 +325,7 @@ describe('schema upgrade to v6 (versions, trash, decay, the full list)', () => {
       old.close();
 
       const db = await openDb(name);
-      expect(db.backendDB().version).toBe(60);
+      expect(db.backendDB().version).toBe(DB_VERSION * 10); // through v6 to the newest
       const rows = await db.memories.orderBy('id').toArray();
       expect(rows.map((r) => r.id)).toEqual(['m1', 'm2', 'm3', 'm4']); // every memory kept
       const m1 = rows[0];

@@ -142,10 +142,11 @@ describe('switching encoders', () => {
     // an already re-embedded memory is edited: its new vector must come from the new text
     const doneIds = (await s.db.pendingVectors.where('space').equals('E1').primaryKeys()).map((k) => k[0]);
     const edited = await s.updateMemory(doneIds[0], { text: 'repotted the fern and watered the basil' });
-    expect(tally(await e1Rows(s.db))).toEqual({ [`${USE_LITE_ID}:512`]: 121 });
+    // 120 + the capture + the edit's earlier version (a row of its own with the old text's vectors)
+    expect(tally(await e1Rows(s.db))).toEqual({ [`${USE_LITE_ID}:512`]: 122 });
     await s.resumeEncoderSwitch();
     await statusWhen(s, (st) => st.state === 'idle' && st.active === NOMIC.id);
-    expect(tally(await e1Rows(s.db))).toEqual({ [`${NOMIC.id}:768`]: 121 });
+    expect(tally(await e1Rows(s.db))).toEqual({ [`${NOMIC.id}:768`]: 122 });
     const want = (await createFakeEmbedder(768, NOMIC.id).embed([edited.text]))[0];
     const got = deserializeSpace('E1', (await s.db.vectors.get([edited.id, 'E1']))!.data) as Float32Array;
     expect(Array.from(got)).toEqual(Array.from(want));
