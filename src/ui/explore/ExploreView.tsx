@@ -106,9 +106,13 @@ function Explore() {
 
   return (
     <div className="explore" data-testid="graph-view">
-      {divergence && divergence.alerts.length > 0 && (
+      {divergence?.show && (
         <DivergenceAlertBanner
-          alerts={divergence.alerts}
+          topic={divergence.topic}
+          hours={divergence.windowHours}
+          best={divergence.best}
+          agreeing={divergence.agreeing}
+          trigger={divergence.trigger}
           recent={recent.map((r) => ({ id: r.id, label: labelOf(r.label, 80) }))}
           config={config}
           onShowRecent={() => {

@@ -50,6 +50,12 @@ const divergence: DivergenceView = {
   alerts: [{ embedder: 'E1', embedderName: 'Semantic', similarity: 0.1, threshold: 0.3 } as DivergenceView['alerts'][number]],
   recentIds: [],
   recent: [],
+  show: true,
+  reason: 'strong',
+  agreeing: ['E1', 'E6', 'E13'],
+  best: { E1: 0.1 },
+  topic: '',
+  windowHours: 2,
 };
 
 function Harness({ onModel, expose }: { onModel: (m: GraphModel | null) => void; expose: (r: UseRecall) => void }) {

@@ -58,6 +58,12 @@ describe('graphInput', () => {
       { id: 'r1', label: 'recent one', createdAt: 1 },
       { id: 'r2', label: 'recent two', createdAt: 0 },
     ],
+    show: true,
+    reason: 'strong',
+    agreeing: ['E1', 'E6', 'E13'],
+    best: { E1: 0.1 },
+    topic: 'sourdough',
+    windowHours: 2,
   };
 
   it('draws lateral nodes with a dashed "lateral" edge, the chain with hops 1..3 and a divergence badge to the recent memories', () => {
@@ -69,8 +75,14 @@ describe('graphInput', () => {
     expect(node('m:s')?.hop).toBe(1);
     expect(node('m:x')).toMatchObject({ hop: 2, label: 'middle', kind: 'associative' });
     expect(node('m:a')).toMatchObject({ hop: 3, kind: 'associative' });
-    expect(node('a:Semantic')?.kind).toBe('alert');
-    expect(node('m:r1')).toMatchObject({ kind: 'recent', label: 'recent one' });
+    // one alert node naming the recent work (not one red triangle per space), linked to the recent memories
+    expect(model.nodes.filter((n) => n.kind === 'alert').map((n) => n.label)).toEqual(['Far from recent work: sourdough']);
+    expect(node('m:r1')).toMatchObject({ kind: 'recent', label: 'recent one', when: 1 });
+  });
+
+  it('draws no alert and no recent memories when the banner is not shown (weak evidence or dismissed)', () => {
+    const quiet = buildGraphModel(graphInput({ query: 'q', views, divergence: { ...div, show: false, reason: 'too-few-spaces' } }));
+    expect(quiet.nodes.some((n) => n.kind === 'alert' || n.kind === 'recent')).toBe(false);
   });
 
   it('passes the view\'s depth and kind / tag filters to the graph (default depth shows whole chains)', () => {
