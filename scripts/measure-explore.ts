@@ -20,6 +20,7 @@ import { SESSION_SCRIPTS } from './lib/explore-sessions';
 import type { SpaceId } from '../src/core/types';
 import { DIVERGENCE_GATE, divergenceVerdict, sameTopic } from '../src/core/spaces/divergence-gate';
 import type { DivergenceAlert } from '../src/core/spaces';
+import { keepChains, MIN_STEP_COSINE, stepsClose } from '../src/ui/explore/chains';
 
 const args = process.argv.slice(2);
 const DUMP = args.includes('--dump');
@@ -154,6 +155,41 @@ function rates(name: string, events: Event[], fires: (e: Event) => boolean): Rec
   return r;
 }
 
+/** Associative results per sample query (BALANCED, 3 hops), before and after keepChains. */
+async function chainCounts(env: SampleEngine) {
+  const queries = [...LATERAL_PAIRS.map((l) => l.query), ...CHAINS.map((c) => c.query)];
+  const rows: { query: string; direct: number; before: number; after: number; weakSteps: number }[] = [];
+  for (const text of queries) {
+    const features = await env.queryFeatures(text);
+    const out = await env.core.recall({ text, features, now: Date.parse('2026-12-01T00:00:00Z'), sessionId: 'measure' }, { assocHops: 3 });
+    const direct = out.results.filter((r) => r.mode !== 'associative').length;
+    const assoc = out.results.filter((r) => r.mode === 'associative');
+    const { kept } = keepChains(out.results);
+    rows.push({ query: text, direct, before: assoc.length, after: kept.filter((r) => r.mode === 'associative').length, weakSteps: assoc.filter((r) => !stepsClose(r)).length });
+    if (DUMP) for (const r of assoc) console.log(`  ${text.slice(0, 30).padEnd(30)} ${r.score.toFixed(3)} ${(r.chain ?? []).map((c) => `${c.hop}:${c.cosine.toFixed(2)}`).join(' ')}`);
+  }
+  // the designed chains (src/sample/design.ts): how many of their steps 2-4 appear, before and after
+  let designed = 0;
+  let designedBefore = 0;
+  let designedAfter = 0;
+  for (const c of CHAINS) {
+    const ids = c.steps.slice(1).map((p) => env.memories.find((m) => m.text.startsWith(p))!.id);
+    const features = await env.queryFeatures(c.query);
+    const out = await env.core.recall({ text: c.query, features, now: Date.parse('2026-12-01T00:00:00Z'), sessionId: 'measure' }, { assocHops: 3 });
+    const shown = (rs: typeof out.results) => new Set(rs.flatMap((r) => [r.id, ...(r.mode === 'associative' ? (r.chain ?? []).map((x) => x.id) : [])]));
+    const before = shown(out.results);
+    const after = shown(keepChains(out.results).kept);
+    designed += ids.length;
+    designedBefore += ids.filter((id) => before.has(id)).length;
+    designedAfter += ids.filter((id) => after.has(id)).length;
+  }
+  log(`designed chain steps 2-4 shown (as results or inside a shown chain): before ${designedBefore}/${designed}, after ${designedAfter}/${designed}`);
+  const sum = (k: 'direct' | 'before' | 'after' | 'weakSteps') => rows.reduce((a, r) => a + r[k], 0);
+  const max = (k: 'before' | 'after') => Math.max(...rows.map((r) => r[k]));
+  log(`\nChains (${rows.length} sample queries, 3 hops): direct hits ${sum('direct')}; associative results before ${sum('before')} (mean ${(sum('before') / rows.length).toFixed(1)}, max ${max('before')}; ${sum('weakSteps')} with a step below ${MIN_STEP_COSINE}), after ${sum('after')} (mean ${(sum('after') / rows.length).toFixed(1)}, max ${max('after')})`);
+  return { designed, designedBefore, designedAfter, queries: rows.length, direct: sum('direct'), before: sum('before'), after: sum('after'), weakSteps: sum('weakSteps'), maxBefore: max('before'), maxAfter: max('after') };
+}
+
 async function main() {
   const env = await loadSampleEngine(log);
   const low = DEFAULT_SIMILARITY_CONFIG.lowThresholds;
@@ -193,7 +229,8 @@ async function main() {
       rates('scripts', b, f);
     }
   }
-  if (JSON_OUT) console.log(JSON.stringify({ sample: ra, sessions: rb }, null, 2));
+  const chains = await chainCounts(env);
+  if (JSON_OUT) console.log(JSON.stringify({ sample: ra, sessions: rb, chains }, null, 2));
   env.encoder.dispose();
 }
 

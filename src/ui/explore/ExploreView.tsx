@@ -23,7 +23,7 @@ import { useRecall } from './use-recall';
 import { useDivergence, useGraphModel } from './use-graph-model';
 import { useOpenedMemory } from './use-opened-memory';
 import { useLateralStatus } from './use-lateral-status';
-import { labelOf } from './view-model';
+import { labelOf, nothingClose, resultRows } from './view-model';
 import { isCognitiveProfile, PROFILES } from '../../core/recall/profiles';
 import './explore.css';
 
@@ -134,12 +134,21 @@ function Explore() {
         error={recall.error}
         defaultProfile={defaults?.profile}
         onRun={run}
+        shown={recall.snapshot !== null}
       />
 
       {sample.place === 'top' && sampleCard}
 
       <div className="explore__body" ref={bodyRef}>
-        <GraphCard model={graph} query={recall.snapshot?.query ?? ''} pending={recall.pending} queryRef={queryRef} />
+        <GraphCard
+          model={graph}
+          query={recall.snapshot?.query ?? ''}
+          pending={recall.pending}
+          queryRef={queryRef}
+          nothingClose={views ? nothingClose(resultRows(views)) : false}
+          chains={(options.assocHops ?? defaults?.assocHops ?? 0) > 0}
+          hiddenChains={recall.snapshot?.hiddenChains ?? 0}
+        />
 
         <aside className="explore__side" aria-label="Results and lateral status">
           <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} />

@@ -32,6 +32,8 @@ export interface ResultRow {
   relevantSpaces: string[];
   /** A standard hit that matched a word, is near in meaning, or stands out in a space (see nothingClose). */
   close: boolean;
+  /** When the memory happened (epoch ms). */
+  when: number;
 }
 
 export function resultRows(views: readonly RecallView[]): ResultRow[] {
@@ -44,6 +46,7 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
     close: v.result.mode === 'standard' && ((v.result.why ? isClose(v.result.why) : false) || relevantSpacesOf(v).length > 0),
+    when: happenedAt(v.memory),
   }));
 }
 
