@@ -22,7 +22,7 @@ export interface Frame {
   zoom: ZoomBehavior<HTMLCanvasElement, unknown> | null;
   /** Pending requestAnimationFrame handle (0 = none). */
   raf: number;
-  /** The first layout fits the view; later ones keep the person's zoom. */
+  /** A layout has been fitted (every layout fits the view to its content when it ends). */
   fitted: boolean;
   /** Last position of every node id, to warm-start the next layout and animate towards it. */
   previous: Map<string, [number, number]>;

@@ -13,6 +13,8 @@ export interface GraphCanvas {
   requestDraw(): void;
   /** Zooms so that every node is in view. */
   fit(): void;
+  /** Zooms in (factor > 1) or out (< 1) around the middle of the view. */
+  zoomBy(factor: number): void;
 }
 
 export function useGraphCanvas(
@@ -65,11 +67,26 @@ export function useGraphCanvas(
       y0 = Math.min(y0, p[i + 1]); y1 = Math.max(y1, p[i + 1]);
     }
     const { w, h } = f.size;
-    const pad = 60;
-    const k = Math.max(0.05, Math.min(1.6, Math.min((w - 2 * pad) / Math.max(1, x1 - x0), (h - 2 * pad) / Math.max(1, y1 - y0))));
-    const t = zoomIdentity.translate(w / 2 - ((x0 + x1) / 2) * k, h / 2 - ((y0 + y1) / 2) * k).scale(k);
+    if (w <= 0 || h <= 0) return;
+    // Room for the labels beside the outermost nodes (they are kept inside the canvas anyway) and
+    // for the query's label under it; less on a phone, where the graph itself needs the width.
+    const padX = Math.max(28, Math.min(110, w * 0.14));
+    const padTop = 36;
+    const padBottom = 44;
+    const k = Math.max(0.05, Math.min(1.6, Math.min((w - 2 * padX) / Math.max(1, x1 - x0), (h - padTop - padBottom) / Math.max(1, y1 - y0))));
+    const t = zoomIdentity.translate(w / 2 - ((x0 + x1) / 2) * k, padTop + (h - padTop - padBottom) / 2 - ((y0 + y1) / 2) * k).scale(k);
     select(canvas).call(z.transform, t);
   }, [f, canvasRef]);
+
+  const zoomBy = useCallback(
+    (factor: number) => {
+      const canvas = canvasRef.current;
+      const z = f.zoom;
+      if (!canvas || !z) return;
+      select(canvas).call(z.scaleBy, factor, [f.size.w / 2, f.size.h / 2]);
+    },
+    [f, canvasRef],
+  );
 
   // Canvas size follows the container; devicePixelRatio keeps it sharp on HiDPI screens.
   useEffect(() => {
@@ -141,5 +158,5 @@ export function useGraphCanvas(
     };
   }, [f, canvasRef, requestDraw]);
 
-  return { draw, requestDraw, fit };
+  return { draw, requestDraw, fit, zoomBy };
 }
