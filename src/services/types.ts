@@ -134,6 +134,14 @@ export interface FeedbackOutcome {
   wasLateral: boolean;
 }
 
+/** A memory the person pushed away (suppressed) and has not taken back. */
+export interface HiddenMemory {
+  memory: Memory;
+  /** When it was pushed away (the latest suppression). */
+  at: number;
+  reason?: string;
+}
+
 // ---- import, export, backup (issue 10) -----------------------------------------------------
 
 export type { ImportFile, ImportFormat } from '../protocol/io';

@@ -18,6 +18,7 @@ import { ResultsCard } from './ResultsList';
 import { RecentWork } from './RecentWork';
 import { SampleAgain, SampleCard, useSamplePlacement } from './SampleCard';
 import { OpenMemory } from './OpenMemory';
+import { HiddenFromResults } from './HiddenFromResults';
 import { SettingsDialog } from './SettingsDialog';
 import { useRecall } from './use-recall';
 import { useDivergence, useGraphModel } from './use-graph-model';
@@ -161,6 +162,7 @@ function Explore() {
               <LateralStatusPanel status={lateral.status} onReEnable={lateral.reEnable} />
             </>
           )}
+          <HiddenFromResults onOpen={open} />
           {sample.place === 'later' && <SampleAgain />}
         </aside>
       </div>
