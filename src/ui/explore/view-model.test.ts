@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGraphModel } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import { mergeOptions } from './explore-store';
-import { graphInput, hopOf, labelOf, nothingClose, resultRows } from './view-model';
+import { graphInput, hopOf, labelOf, nothingClose, queryWordsKnown, resultRows } from './view-model';
 
 function view(id: string, mode: 'standard' | 'lateral' | 'associative', extra: Partial<RecallView['result']> = {}, text = `memory ${id}`): RecallView {
   return {
@@ -117,8 +117,17 @@ describe('nothingClose', () => {
   });
   it('one standard hit with a matched word, cosine 0.31, or a space above threshold is close', () => {
     expect(nothingClose(resultRows([view('a', 'standard', { ...noSpaces, why: { ...noise, matchedTerms: ['car'], bm25: 1.2 } })]))).toBe(false);
-    expect(nothingClose(resultRows([view('a', 'standard', { ...noSpaces, why: { ...noise, cosine: 0.31 } })]))).toBe(false);
+    const known = { spaces: { ...noSpaces.spaces!, sims: { E12: 0.4 } } } as Partial<RecallView['result']>;
+    expect(nothingClose(resultRows([view('a', 'standard', { ...known, why: { ...noise, cosine: 0.31 } })]))).toBe(false);
     expect(nothingClose(resultRows([view('a', 'standard', { why: noise })]))).toBe(false); // E7 above its threshold
+  });
+  it('a query with no word the app knows (no E12 anywhere): a cosine of 0.47 is noise, only a matched word is close', () => {
+    // "zzqx blorp" on the sample: cosine 0.47 to a code note, no word vector for either word
+    const zz = { ...noSpaces, why: { ...noise, cosine: 0.47 } };
+    expect(queryWordsKnown([view('a', 'standard', zz)])).toBe(false);
+    expect(nothingClose(resultRows([view('a', 'standard', zz), view('b', 'standard', zz)]))).toBe(true);
+    // "Priya": no word vector, but the name matched a word of the memory
+    expect(nothingClose(resultRows([view('a', 'standard', { ...zz, why: { ...noise, matchedTerms: ['priya'], bm25: 2.1 } })]))).toBe(false);
   });
   it('no results is not "nothing close" (that is the empty message)', () => {
     expect(nothingClose([])).toBe(false);

@@ -36,7 +36,20 @@ export interface ResultRow {
   when: number;
 }
 
+/**
+ * Did any word of the query reach the word vectors? E12 (per-word vectors) is then present in the
+ * hits' similarities. When none did ("zzqx blorp", a word the app does not know), the sentence
+ * encoder's meaning is noise: USE-lite maps unknown words to shared pieces, and "zzqx blorp" scored
+ * cosine 0.47 against a code note of the sample. Then only a matched word makes a hit close.
+ */
+export function queryWordsKnown(views: readonly RecallView[]): boolean {
+  return views.some((v) => v.result.spaces?.sims?.E12 !== undefined);
+}
+
 export function resultRows(views: readonly RecallView[]): ResultRow[] {
+  const known = queryWordsKnown(views);
+  const closeBy = (why: RecallView['result']['why']): boolean =>
+    !!why && (why.matchedTerms.length > 0 || why.bm25 > 0 || (known && isClose(why)));
   return views.map((v) => ({
     id: v.memory.id,
     mode: v.result.mode,
@@ -45,7 +58,7 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     title: labelOf(v.memory.text, 140),
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
-    close: v.result.mode === 'standard' && ((v.result.why ? isClose(v.result.why) : false) || relevantSpacesOf(v).length > 0),
+    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
     when: happenedAt(v.memory),
   }));
 }

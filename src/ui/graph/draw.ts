@@ -56,13 +56,18 @@ export interface FrameStats {
   nodesDrawn: number;
   edgesDrawn: number;
   labelsDrawn: number;
+  /** Nodes whose centre lies inside the canvas. */
+  nodesInside: number;
+  /** Always-named nodes inside the canvas, and how many of them got their label. */
+  importantInside: number;
+  importantLabelled: number;
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameStats {
   const { scene, positions: p, transform: t, theme, dpr } = f;
   const { model, ends, radii, kindOf } = scene;
   const n = model.nodes.length;
-  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0 };
+  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0, nodesInside: 0, importantInside: 0, importantLabelled: 0 };
 
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
@@ -327,6 +332,16 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   // Zoomed far out on a huge graph, only a few more landmarks keep their labels.
   const limit = showLabels ? maxLabels : stats.labelsDrawn + 14;
   for (let j = 0; j < scene.labelOrder.length && stats.labelsDrawn < limit; j++) drawLabel(scene.labelOrder[j], false);
+  for (let i = 0; i < n; i++) {
+    const x = X(i);
+    const y = Y(i);
+    if (x < 0 || y < 0 || x > f.width || y > f.height) continue;
+    stats.nodesInside++;
+    if (scene.important[i]) {
+      stats.importantInside++;
+      if (drawn.has(i)) stats.importantLabelled++;
+    }
+  }
   ctx.globalAlpha = 1;
   return stats;
 }

@@ -34,7 +34,7 @@ export function useGraphCanvas(
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) return 0;
     const t0 = performance.now();
-    drawFrame(ctx, {
+    const stats = drawFrame(ctx, {
       scene,
       positions,
       transform: f.transform,
@@ -45,6 +45,14 @@ export function useGraphCanvas(
       hovered: f.hovered,
       focused: f.focused,
     });
+    // What the frame shows, for tests and the curious (the canvas itself is aria-hidden)
+    const d = canvas.dataset;
+    d.nodes = String(scene.model.nodes.length);
+    d.nodesInside = String(stats.nodesInside);
+    d.labels = String(stats.labelsDrawn);
+    d.importantInside = String(stats.importantInside);
+    d.importantLabelled = String(stats.importantLabelled);
+    d.zoom = f.transform.k.toFixed(3);
     return performance.now() - t0;
   }, [f, canvasRef]);
 
