@@ -292,13 +292,22 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     // a node outside the canvas keeps its label out of view too
     if (x < 0 || x > f.width || y < 0 || y > f.height) return;
     const isQuery = node.kind === 'query';
-    const text = truncate(node.label, isQuery ? 48 : strong ? 34 : 30);
-    if (!text) return;
     const r = radii[i] * t.k * (node.kind === 'lateral' ? 1.25 : 1.1);
     ctx.font = isQuery ? '700 14px system-ui, sans-serif' : strong ? '600 12px system-ui, sans-serif' : '500 12px system-ui, sans-serif';
-    const w = ctx.measureText(text).width;
     const hh = isQuery ? 11 : 8;
-    const spot = chooseSpot(labelSpots(x, y, r, w, isQuery), isQuery ? w + 12 : w, hh, f.width, f.height, placed, strong);
+    // Full length where it fits; an always-named label that does not fit tries a short form
+    // before it is drawn over its neighbours.
+    let text = '';
+    let w = 0;
+    let spot: [number, number] | null = null;
+    for (const max of strong && !isQuery ? [34, 16] : [isQuery ? 48 : 30]) {
+      text = truncate(node.label, max);
+      w = ctx.measureText(text).width;
+      spot = chooseSpot(labelSpots(x, y, r, w, isQuery), isQuery ? w + 12 : w, hh, f.width, f.height, placed, false);
+      if (spot) break;
+    }
+    if (!text) return;
+    if (!spot && strong) spot = chooseSpot(labelSpots(x, y, r, w, isQuery), isQuery ? w + 12 : w, hh, f.width, f.height, placed, true);
     if (!spot) return;
     const [lx, ly] = spot;
     drawn.add(i);

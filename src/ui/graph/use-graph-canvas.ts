@@ -84,6 +84,7 @@ export function useGraphCanvas(
     const k = Math.max(0.05, Math.min(1.6, Math.min((w - 2 * padX) / Math.max(1, x1 - x0), (h - padTop - padBottom) / Math.max(1, y1 - y0))));
     const t = zoomIdentity.translate(w / 2 - ((x0 + x1) / 2) * k, padTop + (h - padTop - padBottom) / 2 - ((y0 + y1) / 2) * k).scale(k);
     select(canvas).call(z.transform, t);
+    f.moved = false;
   }, [f, canvasRef]);
 
   const zoomBy = useCallback(
@@ -92,6 +93,7 @@ export function useGraphCanvas(
       const z = f.zoom;
       if (!canvas || !z) return;
       select(canvas).call(z.scaleBy, factor, [f.size.w / 2, f.size.h / 2]);
+      f.moved = true;
     },
     [f, canvasRef],
   );
@@ -109,6 +111,8 @@ export function useGraphCanvas(
       canvas.height = Math.round(rect.height * dpr);
       canvas.style.width = `${rect.width}px`;
       canvas.style.height = `${rect.height}px`;
+      // a view the person has not moved since it was fitted follows the new size
+      if (!f.moved && f.fitted) fit();
       requestDraw();
     };
     resize();
@@ -120,7 +124,7 @@ export function useGraphCanvas(
       ro.disconnect();
       mq?.removeEventListener('change', resize);
     };
-  }, [f, canvasRef, wrapRef, requestDraw]);
+  }, [f, canvasRef, wrapRef, requestDraw, fit]);
 
   // Zoom / pan (d3-zoom) and node drag (d3-drag); drag is registered first so it wins on a node.
   useEffect(() => {
@@ -133,8 +137,10 @@ export function useGraphCanvas(
     const slop = () => 4 / f.transform.k;
     const z = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.03, 8])
-      .on('zoom', (ev: { transform: ZoomTransform }) => {
+      .on('zoom', (ev: { transform: ZoomTransform; sourceEvent: unknown }) => {
         f.transform = ev.transform;
+        // a wheel, pinch or drag (not fit, the buttons or a keyboard focus) moved the view
+        if (ev.sourceEvent) f.moved = true;
         onMoveRef.current();
         requestDraw();
       });
