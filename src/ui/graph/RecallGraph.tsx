@@ -166,30 +166,6 @@ export function RecallGraph(props: RecallGraphProps) {
           </p>
         )}
       </div>
-      {/* Below the drawing, so neither the controls nor the key ever cover a node. */}
-      <div className="recall-graph__bar" style={{ borderTopColor: theme.tooltipBorder }}>
-        <div className="recall-graph__controls" role="group" aria-label="Graph view">
-          <button type="button" data-testid="graph-zoom-out" aria-label="Zoom out" title="Zoom out" onClick={() => zoomBy(1 / 1.3)}>
-            −
-          </button>
-          <button type="button" data-testid="graph-zoom-in" aria-label="Zoom in" title="Zoom in" onClick={() => zoomBy(1.3)}>
-            +
-          </button>
-          <button type="button" data-testid="graph-fit" aria-label="Fit to view" title="Fit everything in view" onClick={fit}>
-            Fit
-          </button>
-          <button
-            type="button"
-            data-testid="graph-reset"
-            aria-label="Reset the layout"
-            title="Lay the graph out afresh (moved nodes go back) and fit it"
-            onClick={() => setResetKey((k) => k + 1)}
-          >
-            Reset
-          </button>
-        </div>
-        {showLegend && <Legend theme={theme} model={model} />}
-      </div>
       <ul className="recall-graph__proxies" role="list" aria-label="Recalled memories">
         {model.nodes.map((node, i) => (
           <li key={node.id}>
@@ -215,6 +191,31 @@ export function RecallGraph(props: RecallGraphProps) {
           </li>
         ))}
       </ul>
+      {/* Below the drawing, so neither the controls nor the key ever cover a node; after the node
+          proxies, so Tab reaches the memories first. */}
+      <div className="recall-graph__bar" style={{ borderTopColor: theme.tooltipBorder }}>
+        <div className="recall-graph__controls" role="group" aria-label="Graph view">
+          <button type="button" data-testid="graph-zoom-out" aria-label="Zoom out" title="Zoom out" onClick={() => zoomBy(1 / 1.3)}>
+            −
+          </button>
+          <button type="button" data-testid="graph-zoom-in" aria-label="Zoom in" title="Zoom in" onClick={() => zoomBy(1.3)}>
+            +
+          </button>
+          <button type="button" data-testid="graph-fit" aria-label="Fit to view" title="Fit everything in view" onClick={fit}>
+            Fit
+          </button>
+          <button
+            type="button"
+            data-testid="graph-reset"
+            aria-label="Reset the layout"
+            title="Lay the graph out afresh (moved nodes go back) and fit it"
+            onClick={() => setResetKey((k) => k + 1)}
+          >
+            Reset
+          </button>
+        </div>
+        {showLegend && <Legend theme={theme} model={model} />}
+      </div>
     </div>
   );
 }
