@@ -73,7 +73,7 @@ export function GraphCard({ model, query, pending, queryRef, nothingClose, chain
         <div className="explore__placeholder" data-testid="graph-nothing-close">
           <p>
             <strong>Nothing close to that.</strong> No word matched and nothing is near in meaning, so there is nothing to draw. The far
-            ones are listed beside, behind “Show the far ones anyway”.
+            ones are with the results, behind “Show the far ones anyway”.
           </p>
         </div>
       ) : model ? (
