@@ -107,8 +107,9 @@ test('a node can be dragged, and dragging the background pans', async ({ page })
   await page.mouse.move(from.x + 40, from.y + 30, { steps: 5 });
   await page.mouse.up();
   const to = await lab.pointOf(id);
-  expect(Math.round(to.x - from.x)).toBe(40);
-  expect(Math.round(to.y - from.y)).toBe(30);
+  // the node follows the pointer, which lands on whole pixels: within a pixel of the move
+  expect(Math.abs(to.x - from.x - 40)).toBeLessThanOrEqual(1);
+  expect(Math.abs(to.y - from.y - 30)).toBeLessThanOrEqual(1);
   await expect(lab.status).not.toHaveText(/opened/); // a drag is not a click
 
   const box = (await lab.canvas.boundingBox())!;
@@ -118,8 +119,8 @@ test('a node can be dragged, and dragging the background pans', async ({ page })
   await page.mouse.move(box.x + 130, box.y + 80, { steps: 5 });
   await page.mouse.up();
   const moved = await lab.pointOf('query');
-  expect(Math.round(moved.x - query.x)).toBe(100);
-  expect(Math.round(moved.y - query.y)).toBe(50);
+  expect(Math.abs(moved.x - query.x - 100)).toBeLessThanOrEqual(1);
+  expect(Math.abs(moved.y - query.y - 50)).toBeLessThanOrEqual(1);
 });
 
 for (const scheme of ['light', 'dark'] as const) {

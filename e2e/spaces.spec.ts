@@ -72,11 +72,14 @@ test('divergence: none for a temporal-only difference, an alert after a topic sw
   await app.addAndWait('Postgres EXPLAIN shows a sequential scan on the orders table; it needs a composite index.', { tags: 'postgres' });
   await page.getByTestId('nav-graph').click();
   await expect(explore.divergence).toBeVisible();
+  await expect(explore.divergence.getByTestId('divergence-title')).toHaveText(/^This memory is far from what you worked on in the last two hours: sourdough/);
+  // the per-space figures are one click away, behind Details
+  await explore.divergence.getByText('Details', { exact: true }).click();
   await expect(explore.divergence.getByTestId('divergence-E1')).toBeVisible();
   const sim = Number(await explore.divergence.getByTestId('divergence-sim-E1').textContent());
   const threshold = Number(await explore.divergence.getByTestId('divergence-threshold-E1').textContent());
   expect(sim).toBeLessThan(threshold);
-  await expect(explore.divergence).not.toContainText(/TempRecent|TempPeriodic|TempPosition/);
+  await expect(explore.divergence).not.toContainText(/TempRecent|TempPeriodic|TempPosition|E2|E3|E4/);
   // It leads back to the recent memories: a badge in the graph and the "Show recent work" list.
   await expect(page.locator('[data-testid^="graph-node-a:"]').first()).toBeAttached();
   await expect(explore.nodesOfKind('recent').first()).toBeAttached();

@@ -25,7 +25,10 @@ import {
 } from '../src/core/recall';
 import {
   assertValidSimilarityConfig,
+  bestSimilarities,
   DEFAULT_SIMILARITY_CONFIG,
+  topicCentroid,
+  topicWords,
   deserializeFeatures,
   selectRecentWindow,
   TEMPORAL_SPACES,
@@ -282,7 +285,19 @@ export class EngineCore {
     const current: SpaceFeatures = { ...features };
     for (const s of TEMPORAL_SPACES) delete current[s];
     const alerts = divergenceAlerts(this.context(false, q.now), current, recent, { now: q.now, currentSessionId: q.sessionId, config });
-    return { alerts, recent };
+    // the figures behind "details" and the topic the banner names / a Dismiss holds for
+    const rows: { features: SpaceFeatures }[] = [];
+    const window: { text: string; tags: string[]; suggestedTags?: string[]; vector: Float32Array | null }[] = [];
+    for (const m of recent) {
+      const f = this.spaces.features(m.id);
+      if (f) rows.push({ features: f });
+      const d = hybrid.doc(m.id);
+      window.push({ text: m.text, tags: d?.tags ?? [], suggestedTags: d?.suggestedTags, vector: d?.vector ?? null });
+    }
+    const best = bestSimilarities(current, rows);
+    for (const s of TEMPORAL_SPACES) delete best[s];
+    const centroid = topicCentroid(window.flatMap((w) => (w.vector ? [w.vector] : [])));
+    return { alerts, best, topic: { words: topicWords(window, centroid), centroid }, hours: config.recentWindowHours, recent };
   }
 
   /**

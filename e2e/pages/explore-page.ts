@@ -75,15 +75,15 @@ export class ExplorePage {
     await expect(this.options.getByTestId(`recall-option-error-${name}`)).toHaveCount(0);
   }
 
-  /** Runs a recall and waits for its results (list and graph). */
-  async recall(text: string, tags = ''): Promise<void> {
+  /** Runs a recall and waits for its results (list and, unless `graph: false`, the drawn graph). */
+  async recall(text: string, tags = '', opts: { graph?: boolean } = {}): Promise<void> {
     await this.query.fill(text);
     await this.tags.fill(tags);
     await this.recallButton.click();
     // This recall finished (the same query's heading may still be up from an earlier one).
     await expect(this.recallButton).toHaveText('Recall', { timeout: 60_000 });
     await expect(this.page.getByRole('heading', { name: `Graph for “${text}”` })).toBeVisible({ timeout: 60_000 });
-    await expect(this.graph).toHaveAttribute('data-ready', 'true');
+    if (opts.graph !== false) await expect(this.graph).toHaveAttribute('data-ready', 'true');
   }
 
   nodesOfKind(kind: string): Locator {
@@ -121,5 +121,64 @@ export class ExplorePage {
 
   spaceRow(space: string): Locator {
     return this.memoryPanel.getByTestId(`space-row-${space}`);
+  }
+
+  // ---- issue 12: chains, graph controls, hidden memories -----------------------------------
+
+  /** The visible "Show chains of related memories" switch. */
+  get chainsSwitch(): Locator {
+    return this.page.getByRole('switch', { name: 'Show chains of related memories' });
+  }
+
+  /** Turns chains on or off; with a recall on screen it runs again: waits for it. */
+  async setChains(on: boolean, rerunOf?: string): Promise<void> {
+    if ((await this.chainsSwitch.isChecked()) === on) return;
+    await this.chainsSwitch.click();
+    await expect(this.chainsSwitch).toBeChecked({ checked: on });
+    if (rerunOf !== undefined) {
+      await expect(this.recallButton).toHaveText('Recall', { timeout: 60_000 });
+      await expect(this.page.getByRole('heading', { name: `Graph for “${rerunOf}”` })).toBeVisible({ timeout: 60_000 });
+      await expect(this.graph).toHaveAttribute('data-ready', 'true');
+    }
+  }
+
+  /** The graph's control buttons by their accessible names. */
+  graphButton(name: 'Zoom in' | 'Zoom out' | 'Fit to view' | 'Reset the layout'): Locator {
+    return this.graph.getByRole('button', { name, exact: true });
+  }
+
+  get canvas(): Locator {
+    return this.graph.locator('canvas');
+  }
+
+  /** What the last drawn frame showed (data attributes the canvas carries after each draw). */
+  async frame(): Promise<{ nodes: number; inside: number; labels: number; importantInside: number; importantLabelled: number; zoom: number }> {
+    return this.canvas.evaluate((c) => {
+      const d = (c as HTMLCanvasElement).dataset;
+      return {
+        nodes: Number(d.nodes),
+        inside: Number(d.nodesInside),
+        labels: Number(d.labels),
+        importantInside: Number(d.importantInside),
+        importantLabelled: Number(d.importantLabelled),
+        zoom: Number(d.zoom),
+      };
+    });
+  }
+
+  /** Waits until the drawn frame has every node inside the canvas (the view was fitted). */
+  async expectAllInView(): Promise<void> {
+    await expect.poll(async () => {
+      const f = await this.frame();
+      return f.nodes > 0 && f.inside === f.nodes;
+    }, { message: 'every node of the graph is inside the canvas' }).toBe(true);
+  }
+
+  get hiddenCard(): Locator {
+    return this.page.getByTestId('explore-hidden');
+  }
+
+  get hiddenItems(): Locator {
+    return this.page.getByTestId('explore-hidden-item');
   }
 }

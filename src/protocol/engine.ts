@@ -5,7 +5,7 @@
 import type { HybridConfig, HybridSearchOptions, IndexDoc } from '../core/hybrid';
 import type { PipelineResult } from '../core/pipeline';
 import type { FeedbackEvent, LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
-import type { DivergenceAlert, SerializedFeatures, SimilarityConfig } from '../core/spaces';
+import type { DivergenceAlert, SerializedFeatures, SimilarityConfig, SpaceSims } from '../core/spaces';
 import type { MemoryId } from '../core/types';
 import type { ErrorEnvelope } from '../core/errors';
 
@@ -111,6 +111,12 @@ export interface EngineDivergenceQuery {
 
 export interface EngineDivergenceOutcome {
   alerts: DivergenceAlert[];
+  /** The best similarity to the recent window per content space (the alert's "details"). */
+  best: SpaceSims;
+  /** What the recent work is about: a few words, and the unit centroid of its meaning vectors. */
+  topic: { words: string; centroid: Float32Array | null };
+  /** The window's length in hours (the similarity settings' recentWindowHours). */
+  hours: number;
   /** The recent window compared against, newest first. */
   recent: { id: MemoryId; text: string; createdAt: number; sessionId: string }[];
 }

@@ -3,16 +3,16 @@
 // stored row, whether the memory was a lateral result); the UI words the confirmation.
 
 import { AppError } from '../core/errors';
-import { validateFeedbackReason, validateValence, type LateralStatus } from '../core/recall';
+import { FeedbackState, validateFeedbackReason, validateValence, type LateralStatus } from '../core/recall';
 import type { MemoryId, RetrievalMode } from '../core/types';
-import { addFeedbackRow, putSetting } from '../db/repo';
+import { addFeedbackRow, bulkGetMemories, listFeedback, putSetting } from '../db/repo';
 import type { FeedbackRow } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { EngineFeedbackEvent } from '../protocol/engine';
 import type { ServiceContext } from './context';
 import { SETTING_KEYS } from './settings';
 import type { EngineSync } from './sync';
-import type { FeedbackInput, FeedbackOutcome } from './types';
+import type { FeedbackInput, FeedbackOutcome, HiddenMemory } from './types';
 
 function checkId(id: unknown): MemoryId {
   if (typeof id !== 'string' || !id) throw new AppError('INVALID_OPTION', 'Feedback needs a memory id.');
@@ -36,6 +36,28 @@ export function toFeedbackEvent(row: FeedbackRow): EngineFeedbackEvent {
   return row.kind === 'reinforce'
     ? { kind: 'reinforce', id: row.memoryId, valence: row.valence ?? 0, at: row.at }
     : { kind: 'suppress', id: row.memoryId, ...(row.reason !== undefined ? { reason: row.reason } : {}), at: row.at };
+}
+
+/**
+ * Undo of a suppression: the smallest positive reinforcement, which lifts it (the core's feedback
+ * rule: a later positive reinforcement wins). Its ranking factor is 1 + 0.5 tanh(1/200) = 1.0025,
+ * so the memory comes back where it was; stored with the reason "undo" so the log says why.
+ */
+export const UNDO_VALENCE = 1;
+export const UNDO_REASON = 'undo';
+
+/**
+ * The memories the log leaves suppressed (the core's FeedbackState decides, so the list agrees with
+ * the ranking), each with its latest suppression's time and reason, newest first.
+ */
+export function hiddenFromLog(rows: readonly FeedbackRow[]): { id: MemoryId; at: number; reason?: string }[] {
+  const state = FeedbackState.fromEvents(rows.map(toFeedbackEvent));
+  const last = new Map<MemoryId, FeedbackRow>();
+  for (const r of rows) if (r.kind === 'suppress' && (last.get(r.memoryId)?.at ?? -Infinity) <= r.at) last.set(r.memoryId, r);
+  return [...last.values()]
+    .filter((r) => state.isSuppressed(r.memoryId))
+    .sort((a, b) => b.at - a.at)
+    .map((r) => ({ id: r.memoryId, at: r.at, ...(r.reason !== undefined ? { reason: r.reason } : {}) }));
 }
 
 /** Remembered modes are bounded: the oldest goes first. */
@@ -99,6 +121,27 @@ export function createFeedback(ctx: ServiceContext, engine: EngineClient, sync: 
       checkId(id);
       const why = validateFeedbackReason(reason);
       return store({ memoryId: id, kind: 'suppress', ...(why ? { reason: why } : {}) });
+    },
+
+    /**
+     * What the person pushed away and has not taken back ("Hidden from results"), newest first;
+     * deleted memories are left out. Reads only the database: use it inside a live query.
+     */
+    async listHidden(): Promise<HiddenMemory[]> {
+      const hidden = hiddenFromLog(await listFeedback(db));
+      const rows = await bulkGetMemories(db, hidden.map((h) => h.id));
+      const out: HiddenMemory[] = [];
+      hidden.forEach((h, i) => {
+        const memory = rows[i];
+        if (memory && memory.deletedAt === null) out.push({ memory, at: h.at, ...(h.reason !== undefined ? { reason: h.reason } : {}) });
+      });
+      return out;
+    },
+
+    /** Takes a suppression back (see UNDO_VALENCE): the memory returns to results, lateral and chains. */
+    async undoSuppress(id: MemoryId): Promise<FeedbackOutcome> {
+      checkId(id);
+      return store({ memoryId: id, kind: 'reinforce', valence: UNDO_VALENCE, reason: UNDO_REASON });
     },
 
     /** The lateral evaluator's status (enabled, threshold, samples, LUR, LSR, LHI, last action). */

@@ -16,6 +16,8 @@ export interface SessionState {
   lastActivityAt: number;
   /** Position the next memory of this session gets. */
   next: number;
+  /** Captures and recalls in this session so far (the divergence gate waits for the second). */
+  actions: number;
 }
 
 export class SessionClock {
@@ -28,12 +30,12 @@ export class SessionClock {
     private readonly idleMs = SESSION_IDLE_MS,
     next = 0,
   ) {
-    this.s = { id, startedAt: at, lastActivityAt: at, next };
+    this.s = { id, startedAt: at, lastActivityAt: at, next, actions: 0 };
   }
 
   /** Starts a new session when the last activity is more than idleMs ago; returns the state. */
   private roll(at: number): SessionState {
-    if (at - this.s.lastActivityAt > this.idleMs) this.s = { id: this.newId(), startedAt: at, lastActivityAt: at, next: 0 };
+    if (at - this.s.lastActivityAt > this.idleMs) this.s = { id: this.newId(), startedAt: at, lastActivityAt: at, next: 0, actions: 0 };
     return this.s;
   }
 
@@ -41,6 +43,7 @@ export class SessionClock {
   touch(at: number): SessionState {
     const s = this.roll(at);
     s.lastActivityAt = Math.max(s.lastActivityAt, at);
+    s.actions++;
     return { ...s };
   }
 
@@ -48,6 +51,7 @@ export class SessionClock {
   take(at: number): { id: string; position: number } {
     const s = this.roll(at);
     s.lastActivityAt = Math.max(s.lastActivityAt, at);
+    s.actions++;
     return { id: s.id, position: s.next++ };
   }
 

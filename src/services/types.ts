@@ -1,8 +1,8 @@
 // Types of the services API the UI calls (see README.md).
 
-import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, RetrievalMode, ScoredHit } from '../core/types';
+import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, RetrievalMode, ScoredHit, SpaceId } from '../core/types';
 import type { PipelineResult } from '../core/pipeline';
-import type { DivergenceAlert } from '../core/spaces';
+import type { DivergenceAlert, DivergenceReason, SpaceSims } from '../core/spaces';
 import type { NewMemoryInput } from '../core/validate';
 import type { LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { FeedbackRow } from '../db/schema';
@@ -201,6 +201,19 @@ export interface DivergenceView {
   /** The recent window compared against, newest first ([] = nothing recent: no alerts). */
   recentIds: MemoryId[];
   recent: { id: MemoryId; label: string; createdAt: number }[];
+  /**
+   * Tell the person? Only when the evidence is strong (the core's divergenceVerdict) and the
+   * person has not dismissed an alert about the same recent topic (`reason` 'dismissed').
+   */
+  show: boolean;
+  reason: DivergenceReason;
+  /** The semantic spaces that agree the topic changed. */
+  agreeing: SpaceId[];
+  /** Best similarity to the recent window per content space (for "details"). */
+  best: SpaceSims;
+  /** The recent work in a few words ("sourdough and fermentation"), and how many hours the window spans. */
+  topic: string;
+  windowHours: number;
 }
 
 /** Everything a recall shows, from one engine call: the view needs no further read. */
@@ -218,6 +231,14 @@ export interface RecallOutcomeView {
 export interface FeedbackOutcome {
   row: FeedbackRow;
   wasLateral: boolean;
+}
+
+/** A memory the person pushed away (suppressed) and has not taken back. */
+export interface HiddenMemory {
+  memory: Memory;
+  /** When it was pushed away (the latest suppression). */
+  at: number;
+  reason?: string;
 }
 
 // ---- import, export, backup (issue 10) -----------------------------------------------------

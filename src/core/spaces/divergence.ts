@@ -170,3 +170,26 @@ export function detectFeatureDivergence(
   const sims = recent.map((m) => divergenceSimilarities(current, m.features, options.warn));
   return detectDivergence(sims, summarizeRecent(recent.map((m) => m.text)), options);
 }
+
+/**
+ * The current item's best similarity to the recent window in each space (the figures behind the
+ * alert's "details"; divergenceSimilarities, so the same numbers the alerts compare). A space no
+ * recent memory (or the current item) has is absent.
+ */
+export function bestSimilarities(
+  current: SpaceFeatures,
+  recent: readonly { features: SpaceFeatures }[],
+  warn?: (message: string) => void,
+): SpaceSims {
+  const best: SpaceSims = {};
+  for (const m of recent) {
+    const s = divergenceSimilarities(current, m.features, warn);
+    for (const id of SPACE_IDS) {
+      const v = s[id];
+      if (v === undefined || !Number.isFinite(v)) continue;
+      const b = best[id];
+      if (b === undefined || v > b) best[id] = v;
+    }
+  }
+  return best;
+}

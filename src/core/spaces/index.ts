@@ -70,5 +70,18 @@ export {
 export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } from './features';
 export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION, type SerializedFeatures } from './serialize';
 export { weightedSimilarity } from './relevance';
-export { detectFeatureDivergence, divergenceSimilarities } from './divergence';
+export { detectFeatureDivergence, divergenceSimilarities, bestSimilarities } from './divergence';
+export {
+  divergenceVerdict,
+  DIVERGENCE_GATE,
+  SAME_TOPIC_COSINE,
+  topicCentroid,
+  sameTopic,
+  topicWords,
+  firstWords,
+  type DivergenceGateRule,
+  type DivergenceReason,
+  type DivergenceVerdict,
+  type DivergenceEvidence,
+} from './divergence-gate';
 export { blendSpaceScores, spaceSubsetConfig, BLEND_PRESETS, type SpaceCandidate, type BlendOptions, type BlendedHit } from './rank';

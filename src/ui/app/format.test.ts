@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatReinforceLine, formatSuppressLine, highlight, isClose, preview, recallMatch, searchMatch, spaceWords } from './format';
+import { formatBytes, formatDate, formatWhen, happenedAt, isoDateTime, formatReinforceLine, formatSuppressLine, highlight, isClose, preview, recallMatch, searchMatch, spaceWords } from './format';
 
 describe('formatBytes', () => {
   it('uses binary units with one decimal under ten', () => {
@@ -76,5 +76,34 @@ describe('spaceWords', () => {
     expect(spaceWords('E12')).toBe('similar wording');
     expect(spaceWords('E8')).toBe('same feeling');
     expect(spaceWords('E99')).toBe('E99');
+  });
+});
+
+describe('formatDate (the one date format)', () => {
+  const may2 = Date.UTC(2026, 4, 2, 8, 15); // 2026-05-02 08:15 UTC
+  it('is the locale\'s medium date with its short time', () => {
+    expect(formatDate(may2, { locale: 'en-GB', timeZone: 'UTC' })).toBe('2 May 2026, 08:15');
+    // en-US puts a narrow no-break space (U+202F) before AM
+    expect(formatDate(may2, { locale: 'en-US', timeZone: 'UTC' }).replace(/\u202f/g, ' ')).toBe('May 2, 2026, 8:15 AM');
+    expect(formatDate(may2, { locale: 'de-DE', timeZone: 'UTC' })).toBe('02.05.2026, 08:15');
+  });
+  it('follows the time zone it is given (08:15 UTC is 10:15 in Berlin in May)', () => {
+    expect(formatDate(may2, { locale: 'en-GB', timeZone: 'Europe/Berlin' })).toBe('2 May 2026, 10:15');
+  });
+  it('says "unknown date" for a missing or impossible time', () => {
+    expect(formatDate(null)).toBe('unknown date');
+    expect(formatDate(Number.NaN)).toBe('unknown date');
+    expect(formatDate(8.64e15 + 1)).toBe('unknown date'); // past the last Date
+  });
+  it('gives every old caller the same format', () => {
+    expect(formatWhen(may2)).toBe(formatDate(may2));
+  });
+  it('has an ISO form for <time dateTime>', () => {
+    expect(isoDateTime(may2)).toBe('2026-05-02T08:15:00.000Z');
+    expect(isoDateTime(Number.POSITIVE_INFINITY)).toBe('');
+  });
+  it('takes when a memory happened from validFrom, else its capture time', () => {
+    expect(happenedAt({ createdAt: 2000, validFrom: 1000 })).toBe(1000);
+    expect(happenedAt({ createdAt: 2000 })).toBe(2000);
   });
 });

@@ -15,12 +15,46 @@ export function formatBytes(n: number | null | undefined): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
 
-export function formatWhen(ms: number, now = Date.now()): string {
+/**
+ * THE date format of the app (issue 12, point 14): one localised form everywhere a date shows,
+ * made by `Intl.DateTimeFormat` with the reader's locale, e.g. "2 May 2026, 08:15" (en-GB),
+ * "May 2, 2026, 8:15 AM" (en-US), "02.05.2026, 08:15" (de-DE). Date and time always, so two
+ * memories of one day stay apart and a list never mixes "14:05" with "12 Nov". A missing or
+ * impossible time reads "unknown date". `locale` / `timeZone` are for tests (default: the reader's).
+ */
+export function formatDate(ms: number | null | undefined, opts: { locale?: string; timeZone?: string } = {}): string {
+  if (ms == null || !Number.isFinite(ms)) return 'unknown date';
   const d = new Date(ms);
-  const sameDay = new Date(now).toDateString() === d.toDateString();
-  return sameDay
-    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  if (Number.isNaN(d.getTime())) return 'unknown date';
+  return dateFormatter(opts.locale, opts.timeZone).format(d);
+}
+
+/** The machine form for `<time dateTime>` and titles (ISO 8601, UTC); '' when there is none. */
+export function isoDateTime(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms)) return '';
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+}
+
+/** When a memory happened: its valid-from time (the capture time unless the person said otherwise). */
+export function happenedAt(m: { createdAt: number; validFrom?: number | null }): number {
+  return m.validFrom != null && Number.isFinite(m.validFrom) ? m.validFrom : m.createdAt;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function dateFormatter(locale: string | undefined, timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${timeZone ?? ''}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** @deprecated the old name of formatDate (kept so every caller shows the one format). */
+export function formatWhen(ms: number): string {
+  return formatDate(ms);
 }
 
 /** Splits text into plain and matched pieces; a term matches a word that starts with it (stems). */

@@ -16,9 +16,14 @@ export interface AskCardProps {
   defaultProfile: string | undefined;
   /** Runs the recall; says whether the options drawer is open (the graph is then scrolled into view). */
   onRun: (optionsOpen: boolean) => void;
+  /** A recall is on screen: turning chains on or off runs it again. */
+  shown?: boolean;
 }
 
-export function AskCard({ queryRef, empty, modelReady, pending, error, defaultProfile, onRun }: AskCardProps) {
+/** Hops the chains switch asks for: the walk's longest (query -> hit -> three steps). */
+export const CHAIN_HOPS = 3;
+
+export function AskCard({ queryRef, empty, modelReady, pending, error, defaultProfile, onRun, shown }: AskCardProps) {
   const { query, tags, options, setQuery, setTags, patchOptions, setSettingsOpen } = useExplore();
   const optionsRef = useRef<HTMLDetailsElement>(null);
   return (
@@ -64,12 +69,29 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
           Settings
         </button>
       </form>
+      <label className="explore__switch">
+        <input
+          type="checkbox"
+          role="switch"
+          data-testid="explore-chains"
+          checked={(options.assocHops ?? 0) > 0}
+          aria-describedby="explore-chains-hint"
+          onChange={(e) => {
+            patchOptions({ assocHops: e.target.checked ? CHAIN_HOPS : undefined });
+            if (shown && query.trim() && modelReady) onRun(optionsRef.current?.open ?? false);
+          }}
+        />
+        <span>Show chains of related memories</span>
+        <span id="explore-chains-hint" className="field__hint">
+          From each thing found, follow memories that say nearly the same, up to three steps.
+        </span>
+      </label>
       {!modelReady && <p className="field__hint explore__hint">The sentence encoder is still loading; recall starts when it is ready.</p>}
       <details className="explore__options" data-testid="explore-options" ref={optionsRef}>
         <summary data-testid="explore-options-toggle">
           Profile <strong data-testid="explore-profile">{options.profile ?? defaultProfile ?? 'BALANCED'}</strong>
           {options.profile ? '' : ' (default)'}
-          {options.assocHops ? ` · ${options.assocHops} associative hops` : ''}
+          {options.assocHops ? ' · with chains' : ''}
           {tags.trim() ? ` · tags ${normaliseTags(tags).map((t) => `#${t}`).join(' ')}` : ''} — change profile and options
         </summary>
         <RecallOptionsPanel value={options} onChange={patchOptions} />

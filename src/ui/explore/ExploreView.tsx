@@ -18,12 +18,13 @@ import { ResultsCard } from './ResultsList';
 import { RecentWork } from './RecentWork';
 import { SampleAgain, SampleCard, useSamplePlacement } from './SampleCard';
 import { OpenMemory } from './OpenMemory';
+import { HiddenFromResults } from './HiddenFromResults';
 import { SettingsDialog } from './SettingsDialog';
 import { useRecall } from './use-recall';
 import { useDivergence, useGraphModel } from './use-graph-model';
 import { useOpenedMemory } from './use-opened-memory';
 import { useLateralStatus } from './use-lateral-status';
-import { labelOf } from './view-model';
+import { labelOf, nothingClose, resultRows } from './view-model';
 import { isCognitiveProfile, PROFILES } from '../../core/recall/profiles';
 import './explore.css';
 
@@ -106,9 +107,13 @@ function Explore() {
 
   return (
     <div className="explore" data-testid="graph-view">
-      {divergence && divergence.alerts.length > 0 && (
+      {divergence?.show && (
         <DivergenceAlertBanner
-          alerts={divergence.alerts}
+          topic={divergence.topic}
+          hours={divergence.windowHours}
+          best={divergence.best}
+          agreeing={divergence.agreeing}
+          trigger={divergence.trigger}
           recent={recent.map((r) => ({ id: r.id, label: labelOf(r.label, 80) }))}
           config={config}
           onShowRecent={() => {
@@ -130,12 +135,21 @@ function Explore() {
         error={recall.error}
         defaultProfile={defaults?.profile}
         onRun={run}
+        shown={recall.snapshot !== null}
       />
 
       {sample.place === 'top' && sampleCard}
 
       <div className="explore__body" ref={bodyRef}>
-        <GraphCard model={graph} query={recall.snapshot?.query ?? ''} pending={recall.pending} queryRef={queryRef} />
+        <GraphCard
+          model={graph}
+          query={recall.snapshot?.query ?? ''}
+          pending={recall.pending}
+          queryRef={queryRef}
+          nothingClose={views ? nothingClose(resultRows(views)) : false}
+          chains={(options.assocHops ?? defaults?.assocHops ?? 0) > 0}
+          hiddenChains={recall.snapshot?.hiddenChains ?? 0}
+        />
 
         <aside className="explore__side" aria-label="Results and lateral status">
           <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} />
@@ -148,6 +162,7 @@ function Explore() {
               <LateralStatusPanel status={lateral.status} onReEnable={lateral.reEnable} />
             </>
           )}
+          <HiddenFromResults onOpen={open} />
           {sample.place === 'later' && <SampleAgain />}
         </aside>
       </div>

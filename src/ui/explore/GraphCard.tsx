@@ -12,9 +12,18 @@ export interface GraphCardProps {
   pending: boolean;
   /** Escape from the graph goes back to the query box. */
   queryRef: RefObject<HTMLInputElement | null>;
+  /** No standard hit is close to the query ("zzqx blorp"): say so instead of drawing noise. */
+  nothingClose?: boolean;
+  /** Chains are asked for: the "Chain steps" control means something. */
+  chains?: boolean;
+  /** Weaker chains the view left out (./chains.ts). */
+  hiddenChains?: number;
 }
 
-export function GraphCard({ model, query, pending, queryRef }: GraphCardProps) {
+/** The depth control in words: memory hops from the query (a three-step chain ends at hop 4). */
+const DEPTH_WORDS: Record<GraphDepth, string> = { 1: 'direct hits only', 2: 'first step', 3: 'two steps', 4: 'whole chains' };
+
+export function GraphCard({ model, query, pending, queryRef, nothingClose, chains, hiddenChains = 0 }: GraphCardProps) {
   const [theme] = useThemeChoice();
   const { kind, tagFilter, depth, showTags, setKind, setTagFilter, setDepth, setShowTags, open } = useExplore();
   return (
@@ -38,22 +47,36 @@ export function GraphCard({ model, query, pending, queryRef }: GraphCardProps) {
             Tag
             <input type="text" size={10} value={tagFilter} placeholder="any" onChange={(e) => setTagFilter(e.target.value)} data-testid="explore-tag-filter" />
           </label>
-          <label className="explore__toggle">
-            Depth
-            <select value={depth} onChange={(e) => setDepth(Number(e.target.value) as GraphDepth)} data-testid="explore-depth">
-              {GRAPH_DEPTHS.map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
-            </select>
-          </label>
+          {chains && (
+            <label className="explore__toggle">
+              Chains
+              <select value={depth} onChange={(e) => setDepth(Number(e.target.value) as GraphDepth)} data-testid="explore-depth">
+                {GRAPH_DEPTHS.map((d) => (
+                  <option key={d} value={d}>
+                    {DEPTH_WORDS[d]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label className="explore__toggle">
             <input type="checkbox" checked={showTags} onChange={(e) => setShowTags(e.target.checked)} data-testid="explore-show-tags" /> Tags
           </label>
         </div>
       </div>
-      {model ? (
+      {hiddenChains > 0 && !nothingClose && (
+        <p className="field__hint explore__graph-note" data-testid="explore-hidden-chains">
+          {hiddenChains} weaker {hiddenChains === 1 ? 'chain' : 'chains'} left out (only close steps, and at most half as many as direct hits).
+        </p>
+      )}
+      {model && nothingClose ? (
+        <div className="explore__placeholder" data-testid="graph-nothing-close">
+          <p>
+            <strong>Nothing close to that.</strong> No word matched and nothing is near in meaning, so there is nothing to draw. The far
+            ones are with the results, behind “Show the far ones anyway”.
+          </p>
+        </div>
+      ) : model ? (
         <RecallGraph
           model={model}
           theme={theme}

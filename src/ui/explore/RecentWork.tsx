@@ -3,6 +3,7 @@ import type { Ref } from 'react';
 import type { DivergenceView } from '../../services';
 import type { MemoryId } from '../../core/types';
 import { labelOf } from './view-model';
+import { formatDate, isoDateTime } from '../app/format';
 
 export interface RecentWorkProps {
   recent: DivergenceView['recent'];
@@ -29,7 +30,7 @@ export function RecentWork({ recent, onOpen, onHide, ref }: RecentWorkProps) {
             <li key={r.id}>
               <button type="button" className="xr-item" data-testid="explore-recent-item" onClick={() => onOpen(r.id)}>
                 <span className="xr-item__title">{labelOf(r.label, 120)}</span>
-                <span className="xr-item__meta">{new Date(r.createdAt).toLocaleString()}</span>
+                <time className="xr-item__meta" dateTime={isoDateTime(r.createdAt)}>{formatDate(r.createdAt)}</time>
               </button>
             </li>
           ))}

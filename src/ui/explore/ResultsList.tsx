@@ -3,7 +3,7 @@
 // the spaces that made each one relevant (their ids behind "details"). Each row opens the memory.
 import type { RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
-import { recallMatch, spaceWords } from '../app/format';
+import { formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
 import { MatchBar } from '../components/MatchBar';
 import { nothingClose, resultRows, type ResultRow } from './view-model';
 
@@ -33,6 +33,9 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
               <MatchBar m={recallMatch(r.score)} />
             </span>
             <span className="xr-item__title">{r.title}</span>
+            <time className="xr-item__when" dateTime={isoDateTime(r.when)} data-testid="explore-result-when">
+              {formatDate(r.when)}
+            </time>
             {(r.relevantSpaces.length > 0 || r.tags.length > 0) && (
               <span className="xr-item__meta">
                 {r.relevantSpaces.length > 0 && <span className="xr-item__spaces">{r.relevantSpaces.map(spaceWords).join(', ')}</span>}

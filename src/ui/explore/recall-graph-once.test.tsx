@@ -39,7 +39,13 @@ afterEach(() => {
 // 'a' is a result reached through 'c', which is not a result itself: its label comes with the outcome.
 const viewA = {
   memory: { id: 'a', text: 'memory a', tags: [], importance: 0.5, createdAt: 0, updatedAt: 0, status: 'active' },
-  result: { id: 'a', score: 0.5, mode: 'associative', chain: [{ id: 'c', hop: 1, cosine: 0.8 }, { id: 'a', hop: 2, cosine: 0.7 }] },
+  result: { id: 'a', score: 0.5, mode: 'associative', chain: [{ id: 'c', hop: 1, cosine: 0.8 }, { id: 'a', hop: 2, cosine: 0.78 }] },
+  explanation: '',
+} as unknown as RecallView;
+
+const viewS = {
+  memory: { id: 's', text: 'memory s', tags: [], importance: 0.5, createdAt: 0, updatedAt: 0, status: 'active' },
+  result: { id: 's', score: 0.9, mode: 'standard' },
   explanation: '',
 } as unknown as RecallView;
 
@@ -50,6 +56,12 @@ const divergence: DivergenceView = {
   alerts: [{ embedder: 'E1', embedderName: 'Semantic', similarity: 0.1, threshold: 0.3 } as DivergenceView['alerts'][number]],
   recentIds: [],
   recent: [],
+  show: true,
+  reason: 'strong',
+  agreeing: ['E1', 'E6', 'E13'],
+  best: { E1: 0.1 },
+  topic: '',
+  windowHours: 2,
 };
 
 function Harness({ onModel, expose }: { onModel: (m: GraphModel | null) => void; expose: (r: UseRecall) => void }) {
@@ -63,7 +75,7 @@ function Harness({ onModel, expose }: { onModel: (m: GraphModel | null) => void;
 describe('one recall, one graph model', () => {
   it('publishes the divergence, the results and the chain labels in a single model', async () => {
     let releaseRecall!: () => void;
-    const outcome = { results: [viewA], divergence, lateralStatus: null, labels: { c: 'chain member c' } };
+    const outcome = { results: [viewS, viewA], divergence, lateralStatus: null, labels: { c: 'chain member c' } };
     svc.run.mockImplementation(
       () =>
         new Promise((resolve) => {

@@ -40,7 +40,7 @@ export function useGraphModel(snapshot: RecallSnapshot | null, liveDivergence: D
   const divergence = useHeld(liveDivergence, pending);
   const { showTags, depth, kind, tagFilter } = controls;
   return useMemo(() => {
-    if (!snapshot && !divergence?.alerts.length) return null;
+    if (!snapshot && !divergence?.show) return null;
     try {
       return buildGraphModel(
         graphInput({

@@ -10,6 +10,7 @@ import type { Memory, MemoryId } from '../../core/types';
 import { normaliseTags } from '../../core/validate';
 import { errorMessage } from '../app/format';
 import { labelOf } from './view-model';
+import { keepChainViews } from './chains';
 
 /** What one recall returned, as drawn by the graph and the list. */
 export interface RecallSnapshot {
@@ -17,6 +18,8 @@ export interface RecallSnapshot {
   views: RecallView[];
   /** Labels of chain members that are not results themselves (they come with the outcome). */
   extraLabels: ReadonlyMap<MemoryId, string>;
+  /** Associative results left out as weaker chains (keepChains, ./chains.ts). */
+  hiddenChains: number;
 }
 
 export interface RecallState {
@@ -51,7 +54,11 @@ export function useRecall(): UseRecall {
         if (out.status !== 'fresh') return null;
         const outcome = out.results;
         const extraLabels = new Map(Object.entries(outcome.labels).map(([id, label]) => [id, labelOf(label, 48)] as const));
-        setState({ pending: false, error: null, snapshot: { query, views: outcome.results, extraLabels } });
+        // only the chains worth showing; a hidden result may still be a step of a kept chain: keep its label
+        const { kept, hidden } = keepChainViews(outcome.results);
+        const keptIds = new Set(kept.map((v) => v.memory.id));
+        for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
+        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden } });
         return outcome;
       } catch (e) {
         if (isAborted(e)) return null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGraphModel } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import { mergeOptions } from './explore-store';
-import { graphInput, hopOf, labelOf, nothingClose, resultRows } from './view-model';
+import { graphInput, hopOf, labelOf, nothingClose, queryWordsKnown, resultRows } from './view-model';
 
 function view(id: string, mode: 'standard' | 'lateral' | 'associative', extra: Partial<RecallView['result']> = {}, text = `memory ${id}`): RecallView {
   return {
@@ -58,6 +58,12 @@ describe('graphInput', () => {
       { id: 'r1', label: 'recent one', createdAt: 1 },
       { id: 'r2', label: 'recent two', createdAt: 0 },
     ],
+    show: true,
+    reason: 'strong',
+    agreeing: ['E1', 'E6', 'E13'],
+    best: { E1: 0.1 },
+    topic: 'sourdough',
+    windowHours: 2,
   };
 
   it('draws lateral nodes with a dashed "lateral" edge, the chain with hops 1..3 and a divergence badge to the recent memories', () => {
@@ -69,8 +75,14 @@ describe('graphInput', () => {
     expect(node('m:s')?.hop).toBe(1);
     expect(node('m:x')).toMatchObject({ hop: 2, label: 'middle', kind: 'associative' });
     expect(node('m:a')).toMatchObject({ hop: 3, kind: 'associative' });
-    expect(node('a:Semantic')?.kind).toBe('alert');
-    expect(node('m:r1')).toMatchObject({ kind: 'recent', label: 'recent one' });
+    // one alert node naming the recent work (not one red triangle per space), linked to the recent memories
+    expect(model.nodes.filter((n) => n.kind === 'alert').map((n) => n.label)).toEqual(['Far from recent work: sourdough']);
+    expect(node('m:r1')).toMatchObject({ kind: 'recent', label: 'recent one', when: 1 });
+  });
+
+  it('draws no alert and no recent memories when the banner is not shown (weak evidence or dismissed)', () => {
+    const quiet = buildGraphModel(graphInput({ query: 'q', views, divergence: { ...div, show: false, reason: 'too-few-spaces' } }));
+    expect(quiet.nodes.some((n) => n.kind === 'alert' || n.kind === 'recent')).toBe(false);
   });
 
   it('passes the view\'s depth and kind / tag filters to the graph (default depth shows whole chains)', () => {
@@ -105,8 +117,17 @@ describe('nothingClose', () => {
   });
   it('one standard hit with a matched word, cosine 0.31, or a space above threshold is close', () => {
     expect(nothingClose(resultRows([view('a', 'standard', { ...noSpaces, why: { ...noise, matchedTerms: ['car'], bm25: 1.2 } })]))).toBe(false);
-    expect(nothingClose(resultRows([view('a', 'standard', { ...noSpaces, why: { ...noise, cosine: 0.31 } })]))).toBe(false);
+    const known = { spaces: { ...noSpaces.spaces!, sims: { E12: 0.4 } } } as Partial<RecallView['result']>;
+    expect(nothingClose(resultRows([view('a', 'standard', { ...known, why: { ...noise, cosine: 0.31 } })]))).toBe(false);
     expect(nothingClose(resultRows([view('a', 'standard', { why: noise })]))).toBe(false); // E7 above its threshold
+  });
+  it('a query with no word the app knows (no E12 anywhere): a cosine of 0.47 is noise, only a matched word is close', () => {
+    // "zzqx blorp" on the sample: cosine 0.47 to a code note, no word vector for either word
+    const zz = { ...noSpaces, why: { ...noise, cosine: 0.47 } };
+    expect(queryWordsKnown([view('a', 'standard', zz)])).toBe(false);
+    expect(nothingClose(resultRows([view('a', 'standard', zz), view('b', 'standard', zz)]))).toBe(true);
+    // "Priya": no word vector, but the name matched a word of the memory
+    expect(nothingClose(resultRows([view('a', 'standard', { ...zz, why: { ...noise, matchedTerms: ['priya'], bm25: 2.1 } })]))).toBe(false);
   });
   it('no results is not "nothing close" (that is the empty message)', () => {
     expect(nothingClose([])).toBe(false);

@@ -3,7 +3,7 @@
 import type { GraphDepth, GraphFilters, GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
-import { isClose } from '../app/format';
+import { happenedAt, isClose } from '../app/format';
 
 /** The first line of a memory, at most `max` characters (graph labels, list titles). */
 export function labelOf(text: string, max = 60): string {
@@ -32,9 +32,24 @@ export interface ResultRow {
   relevantSpaces: string[];
   /** A standard hit that matched a word, is near in meaning, or stands out in a space (see nothingClose). */
   close: boolean;
+  /** When the memory happened (epoch ms). */
+  when: number;
+}
+
+/**
+ * Did any word of the query reach the word vectors? E12 (per-word vectors) is then present in the
+ * hits' similarities. When none did ("zzqx blorp", a word the app does not know), the sentence
+ * encoder's meaning is noise: USE-lite maps unknown words to shared pieces, and "zzqx blorp" scored
+ * cosine 0.47 against a code note of the sample. Then only a matched word makes a hit close.
+ */
+export function queryWordsKnown(views: readonly RecallView[]): boolean {
+  return views.some((v) => v.result.spaces?.sims?.E12 !== undefined);
 }
 
 export function resultRows(views: readonly RecallView[]): ResultRow[] {
+  const known = queryWordsKnown(views);
+  const closeBy = (why: RecallView['result']['why']): boolean =>
+    !!why && (why.matchedTerms.length > 0 || why.bm25 > 0 || (known && isClose(why)));
   return views.map((v) => ({
     id: v.memory.id,
     mode: v.result.mode,
@@ -43,7 +58,8 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     title: labelOf(v.memory.text, 140),
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
-    close: v.result.mode === 'standard' && ((v.result.why ? isClose(v.result.why) : false) || relevantSpacesOf(v).length > 0),
+    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
+    when: happenedAt(v.memory),
   }));
 }
 
@@ -63,7 +79,7 @@ function relevantSpacesOf(v: RecallView): string[] {
 export function labelsFor(views: readonly RecallView[], divergence: DivergenceView | null, extra: ReadonlyMap<MemoryId, string> = new Map()): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [id, l] of extra) out[id] = l;
-  for (const r of divergence?.recent ?? []) out[r.id] = labelOf(r.label, 48);
+  if (divergence?.show) for (const r of divergence.recent) out[r.id] = labelOf(r.label, 48);
   for (const v of views) out[v.memory.id] = labelOf(v.memory.text, 48);
   return out;
 }
@@ -87,13 +103,24 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     mode: v.result.mode,
     tags: v.memory.tags,
     chain: v.result.chain?.map((c) => ({ id: c.id, hop: c.hop, cosine: c.cosine })),
+    when: happenedAt(v.memory),
   }));
-  const div: DivergenceInput[] = (divergence?.alerts ?? []).map((a) => ({
-    spaceName: a.embedderName || a.embedder,
-    similarity: a.similarity,
-    threshold: a.threshold,
-    recentIds: divergence?.recentIds.slice(0, 5) ?? [],
-  }));
+  // No red alert in the graph unless the banner shows: one node for the recent work it names.
+  const meaning = divergence?.alerts.find((a) => a.embedder === 'E1');
+  const div: DivergenceInput[] = divergence?.show
+    ? [
+        {
+          spaceName: 'recent work',
+          label: divergence.topic ? `Far from recent work: ${divergence.topic}` : 'Far from recent work',
+          detail: `${divergence.recent.length} recent ${divergence.recent.length === 1 ? 'memory' : 'memories'} compared`,
+          similarity: meaning?.similarity ?? Number.NaN,
+          threshold: meaning?.threshold ?? Number.NaN,
+          recentIds: divergence.recentIds.slice(0, 5),
+        },
+      ]
+    : [];
+  const when: Record<string, number> = {};
+  if (divergence?.show) for (const r of divergence.recent) when[r.id] = r.createdAt;
   return {
     query: query || 'query',
     results,
@@ -102,5 +129,6 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     depth: depth ?? 4,
     filters,
     labels: labelsFor(views, divergence, extraLabels),
+    when,
   };
 }

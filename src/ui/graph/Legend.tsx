@@ -1,4 +1,5 @@
-// The legend: shapes and line styles as small CSS swatches, in the theme's colours.
+// The key: shapes and line styles as small CSS swatches, in the theme's colours. Collapsed by
+// default ("Key"), and it sits under the drawing, so it never covers the top hit.
 import type { GraphModel, NodeKind } from './model';
 import type { GraphTheme } from './theme';
 
@@ -10,12 +11,12 @@ interface Item {
 }
 
 const ITEMS: Item[] = [
-  { kind: 'query', text: 'Query' },
-  { kind: 'standard', text: 'Standard', line: 'solid' },
-  { kind: 'lateral', text: 'Lateral (distant, shared tags)', line: 'dashed', lineText: 'lateral' },
-  { kind: 'associative', text: 'Associative chain', line: 'arrow', lineText: '2' },
+  { kind: 'query', text: 'Your question' },
+  { kind: 'standard', text: 'Found directly (closer = better match)', line: 'solid' },
+  { kind: 'lateral', text: 'Lateral: far in meaning, shares your tags', line: 'dashed', lineText: 'lateral' },
+  { kind: 'associative', text: 'Chain of related memories (step number)', line: 'arrow', lineText: '2' },
   { kind: 'tag', text: 'Tag' },
-  { kind: 'alert', text: 'Divergence alert', line: 'dotted' },
+  { kind: 'alert', text: 'Far from your recent work', line: 'dotted' },
   { kind: 'recent', text: 'Recent memory' },
 ];
 
@@ -23,38 +24,37 @@ export function Legend({ theme, model }: { theme: GraphTheme; model: GraphModel 
   const present = new Set(model.nodes.map((n) => n.kind));
   const items = ITEMS.filter((it) => ['query', 'standard', 'lateral', 'associative'].includes(it.kind) || present.has(it.kind));
   return (
-    <div
-      className="recall-graph__legend"
-      aria-hidden="true"
-      style={{ background: theme.tooltipBg, color: theme.text, borderColor: theme.tooltipBorder }}
-    >
-      {items.map((it) => (
-        <div key={it.kind} className="recall-graph__legend-row">
-          <span className={`rg-swatch rg-swatch--${it.kind}`} style={{ background: theme.node[it.kind], color: theme.node[it.kind] }} />
-          {it.line ? (
-            <span
-              className={`rg-line rg-line--${it.line}`}
-              style={{
-                borderTopColor:
-                  it.kind === 'lateral' ? theme.edgeLateral : it.kind === 'associative' ? theme.edgeAssociative : it.kind === 'alert' ? theme.edgeDivergence : theme.edge,
-                color: it.kind === 'associative' ? theme.badgeText : theme.edgeLateral,
-              }}
-            >
-              {it.lineText && (
-                <span
-                  className={it.kind === 'associative' ? 'rg-line__badge' : 'rg-line__text'}
-                  style={it.kind === 'associative' ? { background: theme.badgeFill } : { background: theme.tooltipBg }}
-                >
-                  {it.lineText}
-                </span>
-              )}
-            </span>
-          ) : (
-            <span className="rg-line rg-line--none" />
-          )}
-          <span>{it.text}</span>
-        </div>
-      ))}
-    </div>
+    <details className="recall-graph__key" data-testid="graph-key">
+      <summary>Key</summary>
+      <div className="recall-graph__legend" style={{ background: theme.tooltipBg, color: theme.text, borderColor: theme.tooltipBorder }}>
+        {items.map((it) => (
+          <div key={it.kind} className="recall-graph__legend-row">
+            <span className={`rg-swatch rg-swatch--${it.kind}`} style={{ background: theme.node[it.kind], color: theme.node[it.kind] }} />
+            {it.line ? (
+              <span
+                className={`rg-line rg-line--${it.line}`}
+                style={{
+                  borderTopColor:
+                    it.kind === 'lateral' ? theme.edgeLateral : it.kind === 'associative' ? theme.edgeAssociative : it.kind === 'alert' ? theme.edgeDivergence : theme.edge,
+                  color: it.kind === 'associative' ? theme.badgeText : theme.edgeLateral,
+                }}
+              >
+                {it.lineText && (
+                  <span
+                    className={it.kind === 'associative' ? 'rg-line__badge' : 'rg-line__text'}
+                    style={it.kind === 'associative' ? { background: theme.badgeFill } : { background: theme.tooltipBg }}
+                  >
+                    {it.lineText}
+                  </span>
+                )}
+              </span>
+            ) : (
+              <span className="rg-line rg-line--none" />
+            )}
+            <span>{it.text}</span>
+          </div>
+        ))}
+      </div>
+    </details>
   );
 }

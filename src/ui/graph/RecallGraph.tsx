@@ -58,8 +58,9 @@ export function RecallGraph(props: RecallGraphProps) {
   const [tip, setTip] = useState<Tip | null>(null);
   const hideTip = useCallback(() => setTip(null), []);
   const canvas = useGraphCanvas(f, canvasRef, wrapRef, hideTip);
-  const { draw, requestDraw, fit } = canvas;
-  const { ready, error: layoutError } = useGraphLayout(f, model, scene, canvas, { layout: props.layout, reducedMotion, onLayout: props.onLayout });
+  const { draw, requestDraw, fit, zoomBy } = canvas;
+  const [resetKey, setResetKey] = useState(0);
+  const { ready, error: layoutError } = useGraphLayout(f, model, scene, canvas, { layout: props.layout, reducedMotion, onLayout: props.onLayout, resetKey });
   // The frame reads the theme from f.theme: a new theme only needs a redraw.
   useEffect(() => requestDraw(), [theme, requestDraw]);
 
@@ -146,24 +147,25 @@ export function RecallGraph(props: RecallGraphProps) {
       data-ready={ready ? 'true' : 'false'}
       role="region"
       aria-label={props.label ?? `Recall graph for "${model.nodes[0]?.label ?? ''}"`}
-      style={{ height, background: theme.background, color: theme.text }}
+      style={{ background: theme.background, color: theme.text }}
     >
-      <div ref={wrapRef} className="recall-graph__surface">
-        <canvas
-          ref={canvasRef}
-          aria-hidden="true"
-          onPointerMove={onPointerMove}
-          onPointerLeave={onPointerLeave}
-          onClick={onClick}
-        />
+      <div className="recall-graph__stage" style={{ height }}>
+        <div ref={wrapRef} className="recall-graph__surface">
+          <canvas
+            ref={canvasRef}
+            aria-hidden="true"
+            onPointerMove={onPointerMove}
+            onPointerLeave={onPointerLeave}
+            onClick={onClick}
+          />
+        </div>
+        {tip && <Tooltip tip={tip} theme={theme} />}
+        {layoutError && (
+          <p className="recall-graph__error" role="alert">
+            The graph could not be laid out: {layoutError}
+          </p>
+        )}
       </div>
-      {tip && <Tooltip tip={tip} theme={theme} />}
-      {showLegend && <Legend theme={theme} model={model} />}
-      {layoutError && (
-        <p className="recall-graph__error" role="alert">
-          The graph could not be laid out: {layoutError}
-        </p>
-      )}
       <ul className="recall-graph__proxies" role="list" aria-label="Recalled memories">
         {model.nodes.map((node, i) => (
           <li key={node.id}>
@@ -189,6 +191,31 @@ export function RecallGraph(props: RecallGraphProps) {
           </li>
         ))}
       </ul>
+      {/* Below the drawing, so neither the controls nor the key ever cover a node; after the node
+          proxies, so Tab reaches the memories first. */}
+      <div className="recall-graph__bar" style={{ borderTopColor: theme.tooltipBorder }}>
+        <div className="recall-graph__controls" role="group" aria-label="Graph view">
+          <button type="button" data-testid="graph-zoom-out" aria-label="Zoom out" title="Zoom out" onClick={() => zoomBy(1 / 1.3)}>
+            −
+          </button>
+          <button type="button" data-testid="graph-zoom-in" aria-label="Zoom in" title="Zoom in" onClick={() => zoomBy(1.3)}>
+            +
+          </button>
+          <button type="button" data-testid="graph-fit" aria-label="Fit to view" title="Fit everything in view" onClick={fit}>
+            Fit
+          </button>
+          <button
+            type="button"
+            data-testid="graph-reset"
+            aria-label="Reset the layout"
+            title="Lay the graph out afresh (moved nodes go back) and fit it"
+            onClick={() => setResetKey((k) => k + 1)}
+          >
+            Reset
+          </button>
+        </div>
+        {showLegend && <Legend theme={theme} model={model} />}
+      </div>
     </div>
   );
 }

@@ -1,5 +1,7 @@
-// The tooltip of the hovered or focused node: its kind and hop, label, score, detail and tags.
-import { fmt, kindName, type GraphNode } from './model';
+// The tooltip of the hovered or focused node: its kind and hop, label, when it happened, how well
+// it matches (in words), detail and tags.
+import { kindName, type GraphNode } from './model';
+import { formatDate, recallMatch } from '../app/format';
 import type { GraphTheme } from './theme';
 
 export interface Tip {
@@ -32,7 +34,8 @@ export function Tooltip({ tip, theme }: { tip: Tip; theme: GraphTheme }) {
         {n.kind !== 'query' && n.kind !== 'tag' && Number.isFinite(n.hop) ? ` · hop ${n.hop}` : ''}
       </div>
       <div className="recall-graph__tooltip-label">{n.label}</div>
-      {n.score !== undefined && <div>score {fmt(n.score)}</div>}
+      {n.when !== undefined && <div className="recall-graph__tooltip-when">{formatDate(n.when)}</div>}
+      {n.score !== undefined && <div>{recallMatch(n.score).words}</div>}
       {n.detail && <div>{n.detail}</div>}
       {n.tags.length > 0 && <div className="recall-graph__tooltip-tags">{n.tags.map((t) => `#${t}`).join(' ')}</div>}
       {n.memoryId && <div className="recall-graph__tooltip-hint">Click or press Enter to open</div>}

@@ -67,18 +67,46 @@ describe('drawFrame', () => {
     expect(panned.edgesDrawn).toBe(30 - 14);
   });
 
-  it('draws ordinary labels only when zoomed in, but always the query and the focused node', () => {
+  it('keeps labels at any zoom on an Explore-sized graph: the important ones always, the rest where they fit', () => {
     vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
-    const { scene, positions } = row(100);
+    const { scene, positions } = row(100); // 101 nodes, 100 world units apart
+    const far = fakeContext();
+    // zoomed out to 0.05: nodes 5 px apart, labels about 54 px wide (6 px per character)
+    drawFrame(far.ctx, frame({ scene, positions, transform: { k: 0.05, x: 50, y: 300 }, focused: 60 }));
+    expect(far.texts).toContain('q');
+    expect(far.texts).toContain('Memory 59'); // node 60 is memory 59 (node 0 is the query)
+    for (const top of ['Memory 0', 'Memory 1', 'Memory 2']) expect(far.texts).toContain(top); // the top hits are named
+    // the rest only where they do not collide: a 5-px-spaced row leaves room for a few
+    expect(far.texts.length).toBeGreaterThan(5);
+    expect(far.texts.length).toBeLessThan(40);
+  });
+
+  it('on a huge graph zoomed out, only the important labels and a few landmarks', () => {
+    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    const { scene, positions } = row(400);
     const near = fakeContext();
     drawFrame(near.ctx, frame({ scene, positions, transform: { k: LABEL_ZOOM, x: 50, y: 300 } }));
     expect(near.texts).toContain('Memory 0');
     const far = fakeContext();
-    const zoomedOut = { k: 0.05, x: 50, y: 300 };
-    drawFrame(far.ctx, frame({ scene, positions, transform: zoomedOut, focused: 60 }));
-    expect(far.texts).toContain('q');
-    expect(far.texts).toContain('Memory 59'); // node 60 is memory 59 (node 0 is the query)
-    expect(far.texts.length).toBeLessThanOrEqual(2 + 14); // query, focus, at most 14 landmarks
+    drawFrame(far.ctx, frame({ scene, positions, transform: { k: 0.05, x: 50, y: 300 }, focused: 60 }));
+    // query, focus, 3 top hits, then at most 14 landmarks
+    expect(far.texts.length).toBeLessThanOrEqual(5 + 14);
+  });
+
+  it('keeps every label inside the canvas', () => {
+    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    const { scene, positions } = row(8); // x = 0..800 at k = 1, shifted so the last nodes sit at the right edge
+    const rec = fakeContext();
+    const xs: number[] = [];
+    const ctx = new Proxy(rec.ctx as unknown as Record<string, unknown>, {
+      get(target, prop: string) {
+        if (prop === 'fillText') return (s: string, x: number) => xs.push(x + s.length * 6);
+        return target[prop];
+      },
+    }) as unknown as CanvasRenderingContext2D;
+    drawFrame(ctx, frame({ scene, positions, transform: { k: 1, x: -30, y: 300 }, width: 790 })); // a node at x = 770
+    expect(xs.length).toBeGreaterThan(0);
+    for (const right of xs) expect(right).toBeLessThanOrEqual(790);
   });
 
   it('shortens long labels with an ellipsis', () => {

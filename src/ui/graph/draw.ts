@@ -6,6 +6,7 @@ import { circleInBounds, segmentMayCross, visibleBounds } from './hitTest';
 import type { GraphTheme } from './theme';
 import type { Scene, Transform } from './scene';
 import { sprite } from './sprites';
+import { chooseSpot, labelSpots } from './labels';
 
 export interface FrameState {
   scene: Scene;
@@ -22,6 +23,8 @@ export interface FrameState {
 /** Zoom at which ordinary labels appear (small graphs always show them). */
 export const LABEL_ZOOM = 0.85;
 const SMALL_GRAPH = 60;
+// Graphs up to this size keep their labels at any zoom (collisions still decide which fit).
+const LABELED_GRAPH = 300;
 const ARROW_ZOOM = 0.45;
 const DENSE_NODES = 700;
 const MANY_EDGES = 100;
@@ -53,13 +56,18 @@ export interface FrameStats {
   nodesDrawn: number;
   edgesDrawn: number;
   labelsDrawn: number;
+  /** Nodes whose centre lies inside the canvas. */
+  nodesInside: number;
+  /** Always-named nodes inside the canvas, and how many of them got their label. */
+  importantInside: number;
+  importantLabelled: number;
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameStats {
   const { scene, positions: p, transform: t, theme, dpr } = f;
   const { model, ends, radii, kindOf } = scene;
   const n = model.nodes.length;
-  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0 };
+  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0, nodesInside: 0, importantInside: 0, importantLabelled: 0 };
 
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
@@ -212,7 +220,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
 
   // Text is drawn in screen space so it stays crisp and the same size at any zoom.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const showLabels = t.k >= LABEL_ZOOM || n <= SMALL_GRAPH;
+  const showLabels = t.k >= LABEL_ZOOM || n <= LABELED_GRAPH;
   const showEdgeText = t.k >= (dense ? 1 : 0.6) || n <= SMALL_GRAPH;
 
   // Alert glyphs ("!") inside the triangle badges.
@@ -259,16 +267,11 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.globalAlpha = 1;
   }
 
-  // Node labels, by priority, skipping any that would overlap one already placed.
+  // Node labels (labels.ts): the always-named ones first, then by score, each where it overlaps
+  // nothing placed and inside the canvas; an ordinary label that does not fit is left out.
   ctx.font = '500 12px system-ui, sans-serif';
   ctx.textAlign = 'left';
-  const placed: number[] = []; // x0, y0, x1, y1 per label
-  const overlaps = (x0: number, y0: number, x1: number, y1: number): boolean => {
-    for (let j = 0; j < placed.length; j += 4) {
-      if (x0 < placed[j + 2] && x1 > placed[j] && y0 < placed[j + 3] && y1 > placed[j + 1]) return true;
-    }
-    return false;
-  };
+  const placed: number[] = []; // x0, y0, x1, y1 per label or node
   const maxLabels = 220;
   // Visible nodes are obstacles too, so a label never covers another node (skipped for huge views).
   if (showLabels && stats.nodesDrawn <= 900) {
@@ -280,25 +283,34 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       placed.push(x - r, y - r, x + r, y + r);
     }
   }
+  const drawn = new Set<number>();
   const drawLabel = (i: number, strong: boolean): void => {
+    if (drawn.has(i)) return;
     const node = model.nodes[i];
     const x = X(i);
     const y = Y(i);
-    if (x < -200 || x > f.width + 20 || y < -20 || y > f.height + 20) return;
-    const text = truncate(node.label, node.kind === 'query' ? 48 : 30);
-    if (!text) return;
-    const r = radii[i] * t.k * (node.kind === 'lateral' ? 1.25 : 1.1);
+    // a node outside the canvas keeps its label out of view too
+    if (x < 0 || x > f.width || y < 0 || y > f.height) return;
     const isQuery = node.kind === 'query';
+    const r = radii[i] * t.k * (node.kind === 'lateral' ? 1.25 : 1.1);
     ctx.font = isQuery ? '700 14px system-ui, sans-serif' : strong ? '600 12px system-ui, sans-serif' : '500 12px system-ui, sans-serif';
-    const w = ctx.measureText(text).width;
-    // Right of the node, else left of it; the query's label goes underneath.
-    const spots: [number, number][] = isQuery ? [[x - w / 2, y + r + 20]] : [[x + r + 5, y], [x - r - 5 - w, y]];
-    let spot = spots.find(([lx, ly]) => !overlaps(lx - 2, ly - 8, lx + w + 2, ly + 8));
-    if (!spot) {
-      if (!strong) return;
-      spot = spots[0];
+    const hh = isQuery ? 11 : 8;
+    // Full length where it fits; an always-named label that does not fit tries a short form
+    // before it is drawn over its neighbours.
+    let text = '';
+    let w = 0;
+    let spot: [number, number] | null = null;
+    for (const max of strong && !isQuery ? [34, 16] : [isQuery ? 48 : 30]) {
+      text = truncate(node.label, max);
+      w = ctx.measureText(text).width;
+      spot = chooseSpot(labelSpots(x, y, r, w, isQuery), isQuery ? w + 12 : w, hh, f.width, f.height, placed, false);
+      if (spot) break;
     }
+    if (!text) return;
+    if (!spot && strong) spot = chooseSpot(labelSpots(x, y, r, w, isQuery), isQuery ? w + 12 : w, hh, f.width, f.height, placed, true);
+    if (!spot) return;
     const [lx, ly] = spot;
+    drawn.add(i);
     if (isQuery) placed.push(lx - 8, ly - 11, lx + w + 8, ly + 11);
     else placed.push(lx - 2, ly - 8, lx + w + 2, ly + 8);
     ctx.globalAlpha = lit && !lit.has(i) ? 0.35 : 1;
@@ -306,27 +318,38 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       // The query's label sits on a pill so it stays readable over the busiest part of the graph.
       ctx.fillStyle = theme.halo;
       ctx.beginPath();
-      ctx.roundRect(lx - 8, ly - 11, w + 16, 22, 11);
+      ctx.roundRect(lx - 2, ly - 11, w + 16, 22, 11);
       ctx.fill();
     }
+    const tx = isQuery ? lx + 6 : lx;
     ctx.lineWidth = 4;
     ctx.lineJoin = 'round';
     ctx.strokeStyle = theme.halo;
-    ctx.strokeText(text, lx, ly);
+    ctx.strokeText(text, tx, ly);
     ctx.fillStyle = node.kind === 'tag' ? theme.textMuted : theme.text;
-    ctx.fillText(text, lx, ly);
+    ctx.fillText(text, tx, ly);
     stats.labelsDrawn++;
   };
-  // Strong labels first (query, focus, hover and their neighbours) so they always win the space.
+  // The query, the focused node, then the always-named ones, so they win the space.
   if (q !== undefined) drawLabel(q, true);
-  if (focus >= 0 && focus !== q) drawLabel(focus, true);
-  if (lit) for (const i of lit) if (i !== q && i !== focus) drawLabel(i, lit.size <= 12);
-  // Zoomed out, only a few landmarks (the best-scored hits) keep their labels.
-  const limit = showLabels ? maxLabels : stats.labelsDrawn + 14;
-  for (let j = 0; j < scene.labelOrder.length && stats.labelsDrawn < limit; j++) {
+  if (focus >= 0) drawLabel(focus, true);
+  for (let j = 0; j < scene.labelOrder.length; j++) {
     const i = scene.labelOrder[j];
-    if (i === q || i === focus || (lit && lit.has(i))) continue;
-    drawLabel(i, false);
+    if (scene.important[i]) drawLabel(i, true);
+  }
+  if (lit) for (const i of lit) drawLabel(i, lit.size <= 12);
+  // Zoomed far out on a huge graph, only a few more landmarks keep their labels.
+  const limit = showLabels ? maxLabels : stats.labelsDrawn + 14;
+  for (let j = 0; j < scene.labelOrder.length && stats.labelsDrawn < limit; j++) drawLabel(scene.labelOrder[j], false);
+  for (let i = 0; i < n; i++) {
+    const x = X(i);
+    const y = Y(i);
+    if (x < 0 || y < 0 || x > f.width || y > f.height) continue;
+    stats.nodesInside++;
+    if (scene.important[i]) {
+      stats.importantInside++;
+      if (drawn.has(i)) stats.importantLabelled++;
+    }
   }
   ctx.globalAlpha = 1;
   return stats;

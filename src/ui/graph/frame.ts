@@ -22,8 +22,10 @@ export interface Frame {
   zoom: ZoomBehavior<HTMLCanvasElement, unknown> | null;
   /** Pending requestAnimationFrame handle (0 = none). */
   raf: number;
-  /** The first layout fits the view; later ones keep the person's zoom. */
+  /** A layout has been fitted (every layout fits the view to its content when it ends). */
   fitted: boolean;
+  /** The person moved the view (wheel, pinch, drag) since the last fit: a resize keeps it. */
+  moved: boolean;
   /** Last position of every node id, to warm-start the next layout and animate towards it. */
   previous: Map<string, [number, number]>;
 }
@@ -42,6 +44,7 @@ export function useFrame(theme: GraphTheme): Frame {
     zoom: null,
     raf: 0,
     fitted: false,
+    moved: false,
     previous: new Map(),
   };
   ref.current.theme = theme;

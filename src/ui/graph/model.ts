@@ -35,6 +35,8 @@ export interface RecallResultInput {
   mode: MemoryKind;
   tags: string[];
   chain?: ChainStep[];
+  /** When the memory happened (epoch ms), for the tooltip. */
+  when?: number;
 }
 
 export interface DivergenceInput {
@@ -42,6 +44,9 @@ export interface DivergenceInput {
   similarity: number;
   threshold: number;
   recentIds: string[];
+  /** The alert node's label (default "Divergence in <spaceName>") and tooltip line. */
+  label?: string;
+  detail?: string;
 }
 
 export type GraphDepth = 1 | 2 | 3 | 4;
@@ -61,6 +66,8 @@ export interface GraphModelInput {
   filters?: GraphFilters;
   /** Labels for memories that appear only inside chains or divergence alerts. */
   labels?: Record<string, string>;
+  /** When those memories happened (epoch ms), where known. */
+  when?: Record<string, number>;
 }
 
 export interface GraphNode {
@@ -76,6 +83,8 @@ export interface GraphNode {
   tags: string[];
   /** Extra line for tooltips, e.g. the divergence numbers. */
   detail?: string;
+  /** When the memory happened (epoch ms), for the tooltip. */
+  when?: number;
 }
 
 export interface GraphEdge {
@@ -168,8 +177,8 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
     }
     const r = byId.get(memId);
     const node: GraphNode = r
-      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice() }
-      : { id: nid, kind: 'associative', label: labels[memId] ?? memId, memoryId: memId, hop, tags: [] };
+      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}) }
+      : { id: nid, kind: 'associative', label: labels[memId] ?? memId, memoryId: memId, hop, tags: [], ...(input.when?.[memId] !== undefined ? { when: input.when[memId] } : {}) };
     nodes.set(nid, node);
     return node;
   };
@@ -242,16 +251,16 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
     nodes.set(aid, {
       id: aid,
       kind: 'alert',
-      label: `Divergence in ${d.spaceName}`,
+      label: d.label ?? `Divergence in ${d.spaceName}`,
       hop: 1,
       tags: [],
-      detail: `similarity ${fmt(d.similarity)} below threshold ${fmt(d.threshold)}`,
+      detail: d.detail ?? `similarity ${fmt(d.similarity)} below threshold ${fmt(d.threshold)}`,
     });
     addEdge({ kind: 'divergence', source: QUERY_NODE_ID, target: aid, directed: false, dashed: true });
     for (const rid of d.recentIds) {
       const nid = memoryNodeId(rid);
       if (!nodes.has(nid)) {
-        nodes.set(nid, { id: nid, kind: 'recent', label: labels[rid] ?? byId.get(rid)?.label ?? rid, memoryId: rid, hop: 2, tags: [] });
+        nodes.set(nid, { id: nid, kind: 'recent', label: labels[rid] ?? byId.get(rid)?.label ?? rid, memoryId: rid, hop: 2, tags: [], ...(input.when?.[rid] !== undefined ? { when: input.when[rid] } : {}) });
       }
       addEdge({ kind: 'divergence', source: aid, target: nid, directed: true, dashed: true });
     }

@@ -1,6 +1,7 @@
 // Per-model data derived once and reused by every frame: node indices, edge ends, neighbours and
 // the order in which labels claim space.
 import type { GraphModel, NodeKind } from './model';
+import { labelPlan } from './labels';
 
 export interface Transform {
   k: number;
@@ -16,8 +17,10 @@ export interface Scene {
   ends: Uint32Array;
   radii: Float32Array;
   neighbours: number[][];
-  /** Node indices by label priority: query, then higher score first. */
+  /** Node indices by label priority (labels.ts: the always-named ones first, then by score). */
   labelOrder: Uint32Array;
+  /** Always named: the query, the alert, the top hits, the ends of chains. */
+  important: boolean[];
   kindOf: NodeKind[];
 }
 
@@ -34,13 +37,6 @@ export function buildScene(model: GraphModel, radii: Float32Array): Scene {
     neighbours[s].push(t);
     neighbours[t].push(s);
   });
-  const rank = (i: number): number => {
-    const n = model.nodes[i];
-    if (n.kind === 'query') return 10;
-    if (n.kind === 'alert') return 5;
-    if (n.kind === 'tag') return -1 + neighbours[i].length * 0.01;
-    return n.score ?? 0;
-  };
-  const order = model.nodes.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b);
-  return { model, index, ends, radii, neighbours, labelOrder: Uint32Array.from(order), kindOf: model.nodes.map((n) => n.kind) };
+  const plan = labelPlan(model);
+  return { model, index, ends, radii, neighbours, labelOrder: Uint32Array.from(plan.order), important: plan.important, kindOf: model.nodes.map((n) => n.kind) };
 }

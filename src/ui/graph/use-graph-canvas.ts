@@ -13,6 +13,8 @@ export interface GraphCanvas {
   requestDraw(): void;
   /** Zooms so that every node is in view. */
   fit(): void;
+  /** Zooms in (factor > 1) or out (< 1) around the middle of the view. */
+  zoomBy(factor: number): void;
 }
 
 export function useGraphCanvas(
@@ -32,7 +34,7 @@ export function useGraphCanvas(
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) return 0;
     const t0 = performance.now();
-    drawFrame(ctx, {
+    const stats = drawFrame(ctx, {
       scene,
       positions,
       transform: f.transform,
@@ -43,6 +45,14 @@ export function useGraphCanvas(
       hovered: f.hovered,
       focused: f.focused,
     });
+    // What the frame shows, for tests and the curious (the canvas itself is aria-hidden)
+    const d = canvas.dataset;
+    d.nodes = String(scene.model.nodes.length);
+    d.nodesInside = String(stats.nodesInside);
+    d.labels = String(stats.labelsDrawn);
+    d.importantInside = String(stats.importantInside);
+    d.importantLabelled = String(stats.importantLabelled);
+    d.zoom = f.transform.k.toFixed(3);
     return performance.now() - t0;
   }, [f, canvasRef]);
 
@@ -65,11 +75,28 @@ export function useGraphCanvas(
       y0 = Math.min(y0, p[i + 1]); y1 = Math.max(y1, p[i + 1]);
     }
     const { w, h } = f.size;
-    const pad = 60;
-    const k = Math.max(0.05, Math.min(1.6, Math.min((w - 2 * pad) / Math.max(1, x1 - x0), (h - 2 * pad) / Math.max(1, y1 - y0))));
-    const t = zoomIdentity.translate(w / 2 - ((x0 + x1) / 2) * k, h / 2 - ((y0 + y1) / 2) * k).scale(k);
+    if (w <= 0 || h <= 0) return;
+    // Room for the labels beside the outermost nodes (they are kept inside the canvas anyway) and
+    // for the query's label under it; less on a phone, where the graph itself needs the width.
+    const padX = Math.max(28, Math.min(110, w * 0.14));
+    const padTop = 36;
+    const padBottom = 44;
+    const k = Math.max(0.05, Math.min(1.6, Math.min((w - 2 * padX) / Math.max(1, x1 - x0), (h - padTop - padBottom) / Math.max(1, y1 - y0))));
+    const t = zoomIdentity.translate(w / 2 - ((x0 + x1) / 2) * k, padTop + (h - padTop - padBottom) / 2 - ((y0 + y1) / 2) * k).scale(k);
     select(canvas).call(z.transform, t);
+    f.moved = false;
   }, [f, canvasRef]);
+
+  const zoomBy = useCallback(
+    (factor: number) => {
+      const canvas = canvasRef.current;
+      const z = f.zoom;
+      if (!canvas || !z) return;
+      select(canvas).call(z.scaleBy, factor, [f.size.w / 2, f.size.h / 2]);
+      f.moved = true;
+    },
+    [f, canvasRef],
+  );
 
   // Canvas size follows the container; devicePixelRatio keeps it sharp on HiDPI screens.
   useEffect(() => {
@@ -84,6 +111,8 @@ export function useGraphCanvas(
       canvas.height = Math.round(rect.height * dpr);
       canvas.style.width = `${rect.width}px`;
       canvas.style.height = `${rect.height}px`;
+      // a view the person has not moved since it was fitted follows the new size
+      if (!f.moved && f.fitted) fit();
       requestDraw();
     };
     resize();
@@ -95,7 +124,7 @@ export function useGraphCanvas(
       ro.disconnect();
       mq?.removeEventListener('change', resize);
     };
-  }, [f, canvasRef, wrapRef, requestDraw]);
+  }, [f, canvasRef, wrapRef, requestDraw, fit]);
 
   // Zoom / pan (d3-zoom) and node drag (d3-drag); drag is registered first so it wins on a node.
   useEffect(() => {
@@ -108,8 +137,10 @@ export function useGraphCanvas(
     const slop = () => 4 / f.transform.k;
     const z = d3zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.03, 8])
-      .on('zoom', (ev: { transform: ZoomTransform }) => {
+      .on('zoom', (ev: { transform: ZoomTransform; sourceEvent: unknown }) => {
         f.transform = ev.transform;
+        // a wheel, pinch or drag (not fit, the buttons or a keyboard focus) moved the view
+        if (ev.sourceEvent) f.moved = true;
         onMoveRef.current();
         requestDraw();
       });
@@ -141,5 +172,5 @@ export function useGraphCanvas(
     };
   }, [f, canvasRef, requestDraw]);
 
-  return { draw, requestDraw, fit };
+  return { draw, requestDraw, fit, zoomBy };
 }

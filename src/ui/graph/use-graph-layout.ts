@@ -41,19 +41,25 @@ export function useGraphLayout(
   model: GraphModel,
   scene: Scene,
   canvas: GraphCanvas,
-  opts: { layout?: LayoutOptions; reducedMotion: boolean; onLayout?: (info: LayoutInfo) => void },
+  /** resetKey: a new value lays the graph out afresh (dragged nodes forgotten) and fits it. */
+  opts: { layout?: LayoutOptions; reducedMotion: boolean; onLayout?: (info: LayoutInfo) => void; resetKey?: number },
 ): GraphLayoutState {
   const runner = useRef<LayoutRunner | null>(null);
   const [state, setState] = useState<GraphLayoutState>({ ready: false, error: null });
   const onLayoutRef = useRef(opts.onLayout);
   onLayoutRef.current = opts.onLayout;
   const { draw, requestDraw, fit } = canvas;
+  const resetSeen = useRef(opts.resetKey);
 
   useEffect(() => {
     runner.current ??= createLayoutRunner({ fallback: computeLayout, forceMainThread: opts.layout?.forceMainThread });
     let cancelled = false;
     let anim = 0;
     const t0 = performance.now();
+    if (opts.resetKey !== resetSeen.current) {
+      resetSeen.current = opts.resetKey;
+      f.previous = new Map();
+    }
     const req = layoutRequestFor(model, scene.radii, f.previous);
     req.maxTicks = opts.layout?.maxTicks;
     req.timeBudgetMs = opts.layout?.timeBudgetMs;
@@ -73,10 +79,9 @@ export function useGraphLayout(
         const finish = () => {
           f.positions = target;
           f.hit = buildHitIndex(target, scene.radii);
-          if (!f.fitted) {
-            f.fitted = true;
-            fit();
-          }
+          // every layout ends fitted to its content (a new recall, a control, a reset)
+          f.fitted = true;
+          fit();
           requestDraw();
         };
         onLayoutRef.current?.({ ms, computeMs: res.ms, ticks: res.ticks, source: res.source, nodes: model.nodes.length, warm: res.warm });
@@ -112,9 +117,9 @@ export function useGraphLayout(
       cancelled = true;
       cancelAnimationFrame(anim);
     };
-    // Only a new model (and its scene) starts a layout; options are read as they are then.
+    // Only a new model (and its scene) or a reset starts a layout; options are read as they are then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [model, scene]);
+  }, [model, scene, opts.resetKey]);
 
   useEffect(
     () => () => {

@@ -1,18 +1,13 @@
-// The divergence alert: the core raises one per space where the new item's BEST similarity to the
-// recent memories falls below that space's low threshold; the alert names the space, that
-// similarity and the threshold, and summarises the recent work. Shown as a calm, non-blocking
-// banner: it announces itself politely (role="status"), never takes focus, and can be dismissed
-// or used to jump back to the recent work it compares against.
-import { useEffect, useId, useMemo, useState } from 'react';
-import type { MemoryId } from '../../../core/types';
-import {
-  DEFAULT_SIMILARITY_CONFIG,
-  SPACE_IDS,
-  activeEmbedders,
-  formatSpaceRanges,
-  type DivergenceAlert,
-  type SimilarityConfig,
-} from '../../../core/spaces';
+// The divergence alert, in plain words: "This is far from what you worked on in the last two
+// hours: sourdough and fermentation." Shown only when the services say so (the core's evidence
+// gate, then the Dismiss hold: src/services/divergence.ts); the per-space figures (best similarity
+// to the recent work against each space's low threshold) and the rule that let it through sit
+// behind "Details". A calm, non-blocking banner: it announces itself politely (role="status"),
+// never takes focus, and can be dismissed (button or Escape) or used to jump to the recent work.
+import { useId } from 'react';
+import type { MemoryId, SpaceId } from '../../../core/types';
+import { DEFAULT_SIMILARITY_CONFIG, DIVERGENCE_GATE, SPACE_IDS, type SimilarityConfig, type SpaceSims } from '../../../core/spaces';
+import { spaceWords } from '../../app/format';
 import { fixed } from './format';
 import './panels.css';
 
@@ -23,9 +18,18 @@ export interface RecentMemoryRef {
 }
 
 export interface DivergenceAlertBannerProps {
-  alerts: readonly DivergenceAlert[];
+  /** The recent work in a few words (the services' `topic`). */
+  topic: string;
+  /** How far back "recent" reaches (the similarity settings' recent window). */
+  hours: number;
+  /** Best similarity to the recent work per content space. */
+  best: SpaceSims;
+  /** The semantic spaces that agree the topic changed. */
+  agreeing: readonly SpaceId[];
   /** The recent window the current item was compared with, newest first. */
   recent: readonly RecentMemoryRef[];
+  /** A capture or a question. */
+  trigger?: 'capture' | 'search';
   config?: SimilarityConfig;
   /** "Show recent work": receives the recent memories' ids. */
   onShowRecent?: (ids: MemoryId[]) => void;
@@ -33,32 +37,23 @@ export interface DivergenceAlertBannerProps {
   className?: string;
 }
 
-/** Identity of an alert set: a new set of alerts re-opens a dismissed banner. */
-function alertsKey(alerts: readonly DivergenceAlert[]): string {
-  return alerts.map((a) => `${a.embedder}:${a.similarity}:${a.recentMemorySummary}`).join('|');
+const SMALL = ['', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** 2 -> "the last two hours", 1 -> "the last hour", 0.5 -> "the last 30 minutes". */
+export function lastHoursWords(hours: number): string {
+  if (!Number.isFinite(hours) || hours <= 0) return 'recently';
+  if (hours === 1) return 'in the last hour';
+  if (!Number.isInteger(hours)) return `in the last ${Math.round(hours * 60)} minutes`;
+  return `in the last ${SMALL[hours] ?? String(hours)} hours`;
 }
 
 export function DivergenceAlertBanner(props: DivergenceAlertBannerProps) {
-  const { alerts, recent, onShowRecent, onDismiss, className } = props;
+  const { topic, hours, best, agreeing, recent, trigger, onShowRecent, onDismiss, className } = props;
   const config = props.config ?? DEFAULT_SIMILARITY_CONFIG;
-  const key = alertsKey(alerts);
-  const [dismissedKey, setDismissedKey] = useState<string | null>(null);
   const headingId = useId();
-  useEffect(() => {
-    if (dismissedKey !== null && dismissedKey !== key) setDismissedKey(null);
-  }, [key, dismissedKey]);
-
-  const checked = useMemo(() => formatSpaceRanges(activeEmbedders(config)), [config]);
-  const skipped = useMemo(() => formatSpaceRanges(SPACE_IDS.filter((id) => config.excluded[id])), [config]);
-
-  if (alerts.length === 0 || dismissedKey === key) return null;
-  const summary = alerts[0].recentMemorySummary;
-  const sameSummary = alerts.every((a) => a.recentMemorySummary === summary);
-
-  const dismiss = () => {
-    setDismissedKey(key);
-    onDismiss?.();
-  };
+  const what = trigger === 'capture' ? 'This memory is' : 'This is';
+  const rows = SPACE_IDS.filter((id) => !config.excluded[id] && best[id] !== undefined);
+  const others = agreeing.length - 1;
 
   return (
     <section
@@ -70,49 +65,71 @@ export function DivergenceAlertBanner(props: DivergenceAlertBannerProps) {
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation();
-          dismiss();
+          onDismiss?.();
         }
       }}
     >
       <div className="mg-banner__icon" aria-hidden="true">↯</div>
       <div className="mg-banner__body">
-        <h3 id={headingId} className="mg-banner__title">Divergence detected</h3>
-        <ul className="mg-banner__alerts">
-          {alerts.map((a) => (
-            <li key={a.embedder} data-testid={`divergence-${a.embedder}`}>
-              {(!sameSummary || alerts.length === 1) && (
-                <p>
-                  Recent activity in {a.embedderName} space: <q>{a.recentMemorySummary}</q>
-                </p>
-              )}
-              {sameSummary && alerts.length > 1 && <span className="mg-banner__space">{a.embedderName} ({a.embedder}): </span>}
-              <span>
-                Current appears different - similarity: <strong data-testid={`divergence-sim-${a.embedder}`}>{fixed(a.similarity)}</strong>{' '}
-                (threshold: <span data-testid={`divergence-threshold-${a.embedder}`}>{fixed(a.threshold)}</span>)
-              </span>
-            </li>
-          ))}
-        </ul>
-        {sameSummary && alerts.length > 1 && (
-          <p>
-            Recent activity: <q>{summary}</q>
-          </p>
-        )}
-        <p className="mg-banner__hint">This may indicate a context switch.</p>
-        <p className="mg-muted mg-small" data-testid="divergence-note">
-          Note: Divergence is only detected in non-temporal spaces ({checked}).
-          {skipped && ` Temporal spaces (${skipped}) are not considered for divergence alerts.`}
+        <h3 id={headingId} className="mg-banner__title" data-testid="divergence-title">
+          {what} far from what you worked on {lastHoursWords(hours)}
+          {topic ? (
+            <>
+              : <q data-testid="divergence-topic">{topic}</q>
+            </>
+          ) : (
+            '.'
+          )}
+        </h3>
+        <p className="mg-banner__hint">
+          Switching on purpose? Dismiss this and it stays quiet while your recent work is on this topic.
         </p>
-        {recent.length > 0 && (
-          <details className="mg-banner__recent">
-            <summary>Compared with {recent.length} recent {recent.length === 1 ? 'memory' : 'memories'}</summary>
-            <ul>
-              {recent.map((r) => (
-                <li key={r.id}>{r.label}</li>
-              ))}
-            </ul>
-          </details>
-        )}
+        <details className="mg-banner__recent" data-testid="divergence-details">
+          <summary>Details</summary>
+          <p className="mg-small">
+            Shown because the meaning and {others} other {others === 1 ? 'kind' : 'kinds'} of similarity agree that it is far from
+            the {recent.length} recent {recent.length === 1 ? 'memory' : 'memories'}: in each, even the closest recent memory is
+            below the line. (An alert needs {DIVERGENCE_GATE.minAgreeing} agreeing kinds, the meaning at least{' '}
+            {fixed(DIVERGENCE_GATE.meaningMargin)} below its line, {DIVERGENCE_GATE.minWindow} or more recent memories, and
+            not the first step of a sitting.)
+          </p>
+          <table className="mg-banner__table" data-testid="divergence-figures">
+            <thead>
+              <tr>
+                <th scope="col">kind of similarity</th>
+                <th scope="col">closest recent</th>
+                <th scope="col">line</th>
+                <th scope="col">far?</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((id) => {
+                const sim = best[id] ?? 0;
+                const line = config.lowThresholds[id];
+                return (
+                  <tr key={id} data-testid={`divergence-${id}`}>
+                    <th scope="row">
+                      {spaceWords(id)} <span className="mg-muted">({id})</span>
+                    </th>
+                    <td data-testid={`divergence-sim-${id}`}>{fixed(sim)}</td>
+                    <td data-testid={`divergence-threshold-${id}`}>{fixed(line)}</td>
+                    <td>{sim < line ? 'yes' : 'no'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {recent.length > 0 && (
+            <>
+              <p className="mg-small">Compared with:</p>
+              <ul>
+                {recent.map((r) => (
+                  <li key={r.id}>{r.label}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </details>
       </div>
       <div className="mg-banner__actions">
         {onShowRecent && (
@@ -126,7 +143,7 @@ export function DivergenceAlertBanner(props: DivergenceAlertBannerProps) {
             Show recent work
           </button>
         )}
-        <button type="button" className="mg-btn mg-btn--quiet" data-testid="divergence-dismiss" onClick={dismiss}>
+        <button type="button" className="mg-btn mg-btn--quiet" data-testid="divergence-dismiss" onClick={() => onDismiss?.()}>
           Dismiss
         </button>
       </div>

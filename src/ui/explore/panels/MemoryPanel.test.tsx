@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { formatDate } from '../../app/format';
 import { MemoryPanel } from './MemoryPanel';
 import { withFeedbackIcon } from './MemoryFeedback';
 import { formatReinforce, type RecallResult } from '../../../core/recall';
@@ -41,7 +42,9 @@ describe('MemoryPanel', () => {
     expect(screen.getByTestId('memory-source').textContent).toBe('notebook');
     expect(screen.getByTestId('memory-status').textContent).toBe('active');
     expect(screen.getByTestId('memory-created').getAttribute('dateTime')).toBe('2026-06-14T09:30:00.000Z');
-    expect(screen.getByTestId('memory-valid').textContent).toContain('open-ended');
+    expect(screen.getByTestId('memory-valid').textContent).toBe('still true');
+    // the one date format of the app (src/ui/app/format.ts), when it happened first
+    expect(screen.getByTestId('memory-happened').textContent).toBe(formatDate(Date.parse('2026-06-14T09:30:00.000Z')));
     // Read-only tags without onTagsChange; the suggestion already accepted ("baking") is not offered.
     expect(within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['sourdough', 'baking']);
     expect(within(screen.getByRole('list', { name: 'Suggested tags' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['starter', 'kitchen']);

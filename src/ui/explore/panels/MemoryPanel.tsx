@@ -5,7 +5,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Memory, MemoryId } from '../../../core/types';
 import type { RecallResult } from '../../../core/recall';
-import { fixed, isoDate, percent, shortDate } from './format';
+import { fixed, percent } from './format';
+import { formatDate, isoDateTime } from '../../app/format';
 import { MemoryTags } from './MemoryTags';
 import { MemoryRetrieval } from './MemoryRetrieval';
 import { MemoryFeedback } from './MemoryFeedback';
@@ -167,22 +168,25 @@ export function MemoryPanel(props: MemoryPanelProps) {
             </dd>
             <dt>Source</dt>
             <dd data-testid="memory-source">{memory.source ? <SourceLink source={memory.source} /> : <span className="mg-muted">none</span>}</dd>
-            <dt>Created</dt>
+            <dt>Happened</dt>
             <dd>
-              <time dateTime={isoDate(memory.createdAt)} data-testid="memory-created">{shortDate(memory.createdAt)}</time>
+              <time dateTime={isoDateTime(memory.validFrom)} data-testid="memory-happened">{formatDate(memory.validFrom)}</time>
+            </dd>
+            <dt>Saved</dt>
+            <dd>
+              <time dateTime={isoDateTime(memory.createdAt)} data-testid="memory-created">{formatDate(memory.createdAt)}</time>
             </dd>
             {memory.updatedAt !== memory.createdAt && (
               <>
                 <dt>Updated</dt>
                 <dd>
-                  <time dateTime={isoDate(memory.updatedAt)}>{shortDate(memory.updatedAt)}</time>
+                  <time dateTime={isoDateTime(memory.updatedAt)}>{formatDate(memory.updatedAt)}</time>
                 </dd>
               </>
             )}
-            <dt>Valid</dt>
+            <dt>True until</dt>
             <dd data-testid="memory-valid">
-              <time dateTime={isoDate(memory.validFrom)}>{shortDate(memory.validFrom)}</time> –{' '}
-              {memory.validTo === null ? 'open-ended' : <time dateTime={isoDate(memory.validTo)}>{shortDate(memory.validTo)}</time>}
+              {memory.validTo === null ? 'still true' : <time dateTime={isoDateTime(memory.validTo)}>{formatDate(memory.validTo)}</time>}
             </dd>
             <dt>Session</dt>
             <dd className="mg-mono mg-small">{memory.sessionId}</dd>

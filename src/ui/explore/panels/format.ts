@@ -10,15 +10,7 @@ export function percent(n: number): string {
   return Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–';
 }
 
-/** A date in the reader's locale, with the ISO form kept for the title / <time dateTime>. */
-export function isoDate(ms: number): string {
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
-}
-
-export function shortDate(ms: number): string {
-  if (!Number.isFinite(ms)) return '–';
-  return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+// Dates: formatDate / isoDateTime in src/ui/app/format.ts (the one date format of the app).
 
 /** "0.5" -> 0.5; "" -> undefined; anything else that is not a finite number -> the raw text (so a
  *  validator can name what was typed). */
