@@ -81,11 +81,11 @@ export function createServices(deps: ServiceDeps) {
     whenSynced: sync.whenSynced,
 
     dispose(): void {
+      disposeDivergence(); // first: it follows a setting by a live query on the database
       sync.close();
       engine.dispose();
       parser.dispose();
       db.close();
-      disposeDivergence();
     },
   };
 }
