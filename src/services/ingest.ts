@@ -115,15 +115,17 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
       const got = await stored.featurizeAll(items, {
         signal: opts.signal,
         batch: opts.batchSize ?? 32,
-        onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
+        onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length, phase: 'embedding' }),
       });
       const memories = valid.map((v, i) => buildMemory(v, got[i].item.truncated, t, places[i].id));
+      opts.onProgress?.({ embedded: items.length, total: items.length, phase: 'saving' });
       await insertMemories(
         db,
         memories,
         memories.flatMap((m, i) => stored.rowsOf(m.id, got[i])),
       );
       await session.persist();
+      opts.onProgress?.({ embedded: items.length, total: items.length, phase: 'indexing' });
       await sync.index(
         memories.map((m) => m.id),
         () => engine.upsertMany(memories.map((m, i) => stored.freshDoc(m, got[i]))),

@@ -75,14 +75,15 @@ describe('addMemory / getMemory', () => {
 describe('importMemories', () => {
   it('imports with past times and sessions in one transaction, indexed, with progress', async () => {
     const { s, embedder } = await start();
-    const progress: number[] = [];
+    const progress: string[] = [];
     const inputs = [
       { text: 'started sourdough', tags: ['Bread'], createdAt: 1_000, sessionId: 's-a' },
       { text: 'fed the starter', createdAt: 2_000, sessionId: 's-a' },
       { text: 'baked first loaf', createdAt: 3_000, sessionId: 's-b', importance: 0.9 },
     ];
-    const out = await services().importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(p.embedded) });
-    expect(progress).toEqual([2, 3]);
+    const out = await services().importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(`${p.phase} ${p.embedded}/${p.total}`) });
+    // per batch while embedding, then the phases that follow, named
+    expect(progress).toEqual(['embedding 2/3', 'embedding 3/3', 'saving 3/3', 'indexing 3/3']);
     expect(embedder.calls.length).toBe(3);
     expect(out.map((m) => [m.createdAt, m.validFrom, m.sessionId, m.tags])).toEqual([
       [1000, 1000, 's-a', ['bread']],

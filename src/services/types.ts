@@ -14,9 +14,13 @@ export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
 /** A memory imported with its own time and session (the sample collection, backups). */
 export type ImportMemoryInput = NewMemoryInput;
 
+/** What an import is doing: understanding the texts (the encoder), writing them, indexing them. */
+export type ImportPhase = 'embedding' | 'saving' | 'indexing';
+
 export interface ImportOptions {
   signal?: AbortSignal;
-  onProgress?: (p: { embedded: number; total: number }) => void;
+  /** After each batch embedded (phase 'embedding'), then once as it starts saving and indexing. */
+  onProgress?: (p: { embedded: number; total: number; phase?: ImportPhase }) => void;
   /** Texts per encoder call (default 32). */
   batchSize?: number;
 }

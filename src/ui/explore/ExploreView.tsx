@@ -102,7 +102,7 @@ function Explore() {
 
   const empty = count === 0;
   const recent = divergence?.recent ?? [];
-  const sampleCard = <SampleCard hero={empty} onLoad={sample.onLoad} />;
+  const sampleCard = <SampleCard hero={empty} />;
 
   return (
     <div className="explore" data-testid="graph-view">
