@@ -170,7 +170,7 @@ function Explore() {
         />
       )}
 
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && <SettingsDialog advancedOpen onClose={() => setSettingsOpen(false)} />}
     </div>
   );
 }
