@@ -21,6 +21,7 @@ export function SampleJobCard({ hero = false, className = '' }: SampleJobCardPro
     <section
       className={`card sample-card${hero ? ' sample-card--hero' : ''} ${className}`}
       aria-labelledby={titleId}
+      tabIndex={-1}
       data-testid="sample-loader"
       data-phase={job.state === 'running' ? 'loading' : job.state}
     >
