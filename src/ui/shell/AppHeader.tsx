@@ -22,7 +22,7 @@ export function AppHeader() {
   const current = TABS.find((t) => t.view === view)?.label ?? 'Memories';
   const mod = isMac() ? '⌘' : 'Ctrl';
   return (
-    <header className="app-header" data-testid="app-header">
+    <header className={`app-header${menuOpen ? ' app-header--menu' : ''}`} data-testid="app-header">
       <div className="brand">
         <img src="favicon.svg" alt="" width={28} height={28} />
         <h1 className="brand__name">Mnemograph</h1>
@@ -61,6 +61,7 @@ export function AppHeader() {
       </nav>
       <div className="app-header__end">
         <ModelStatus />
+        <div className="header-tools">
         <button
           type="button"
           className="btn btn--ghost header-btn"
@@ -91,6 +92,7 @@ export function AppHeader() {
           </span>
         </button>
         <ThemeToggle />
+        </div>
       </div>
     </header>
   );

@@ -41,7 +41,7 @@ export function CaptureSlot({ disabled, phone }: { disabled: boolean; phone: boo
           focusWhenPresent(CAPTURE_BOX);
         }}
       >
-        <span aria-hidden="true">＋ </span>New memory
+        <span aria-hidden="true">+ </span>New memory
       </button>
     );
   return (
