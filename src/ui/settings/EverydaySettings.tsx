@@ -86,6 +86,9 @@ export function EverydaySettings({ onGuide }: { onGuide?: () => void }) {
   const backup = useBackupStatus();
   const defaults = useRecallDefaults();
   const [alertsOutcome, saveAlerts] = useSaver();
+  // what the person just chose, shown until the stored value (a live query) catches up
+  const [alertsChosen, setAlertsChosen] = useState<boolean | null>(null);
+  const alertsOn = alertsChosen ?? alerts.value ?? true;
   const [reminderOutcome, saveReminder] = useSaver();
   const [profileOutcome, saveProfile] = useSaver();
   const profile: CognitiveProfile = defaults.value?.profile ?? 'BALANCED';
@@ -123,15 +126,19 @@ export function EverydaySettings({ onGuide }: { onGuide?: () => void }) {
             type="checkbox"
             role="switch"
             data-testid="settings-divergence-alerts"
-            checked={alerts.value ?? true}
+            checked={alertsOn}
             disabled={alerts.value === undefined}
             aria-describedby={`${id}-alerts-out`}
             onChange={(e) => {
               const on = e.target.checked;
-              saveAlerts(() => saveDivergenceAlerts(on));
+              setAlertsChosen(on);
+              saveAlerts(() => saveDivergenceAlerts(on).catch((err: unknown) => {
+                setAlertsChosen(null); // not saved: show what is stored
+                throw err;
+              }));
             }}
           />
-          {alerts.value === false ? 'Off' : 'On'}
+          {alertsOn ? 'On' : 'Off'}
         </label>
         <FieldOutcome id={`${id}-alerts-out`} outcome={alertsOutcome} testId="settings-divergence-alerts" />
       </Row>

@@ -55,7 +55,9 @@ export function FirstRunGuide() {
   const dismissed = useGuideDismissedAt();
   const count = useLiveQuery(() => services().countMemories(), [], undefined);
   const job = useSampleJob();
-  if (dismissed.value !== null || count === undefined) return null; // loading, dismissed, or unreadable
+  if (dismissed.value === undefined || count === undefined) return null; // loading, or unreadable
+  // dismissed: nothing to see; the marker tells tests the stored choice was read
+  if (dismissed.value !== null) return <span hidden data-testid="first-run-guide-dismissed" />;
   const hasMemories = count > 0;
   const close = () => void dismissGuide().catch((e: unknown) => logError(e));
   return (
