@@ -111,7 +111,16 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
       const counts = new Map<string, number>();
       const places: { id: string; position: number }[] = [];
       for (const v of valid) places.push(await session.place(t, v.sessionId, counts));
-      const items = valid.map((v, i) => ({ text: v.text, createdAt: v.createdAt ?? t, sessionPosition: places[i].position, media: v.media }));
+      // Stored E1 vectors are used only from the encoder now running, at its dimension, finite.
+      const { id: encoderId, dim } = ctx.embedder.info();
+      const given = (i: number): Float32Array | undefined => {
+        const e1 = opts.semanticFrom === encoderId ? inputs[i].semantic : undefined;
+        return e1 instanceof Float32Array && e1.length === dim && e1.every(Number.isFinite) ? e1 : undefined;
+      };
+      const items = valid.map((v, i) => {
+        const semantic = given(i);
+        return { text: v.text, createdAt: v.createdAt ?? t, sessionPosition: places[i].position, media: v.media, ...(semantic ? { semantic } : {}) };
+      });
       const got = await stored.featurizeAll(items, {
         signal: opts.signal,
         batch: opts.batchSize ?? 32,

@@ -97,6 +97,25 @@ describe('importMemories', () => {
     expect((await first(services().liveMemories())).map((m) => m.text)).toEqual(['baked first loaf', 'fed the starter', 'started sourdough']);
   });
 
+  it('uses stored E1 vectors only from the encoder now running: those texts are not encoded again', async () => {
+    const { embedder } = await start();
+    const known = new Float32Array(32);
+    known[3] = 1; // a unit vector the hashed embedder would never make for this text
+    const inputs = [
+      { text: 'started sourdough', semantic: known },
+      { text: 'fed the starter' }, // no vector: encoded
+      { text: 'baked first loaf', semantic: new Float32Array(31) }, // wrong size: encoded
+    ];
+    const out = await services().importMemories(inputs, { semanticFrom: 'fake-hash/v1' });
+    expect(embedder.calls).toEqual(['fed the starter', 'baked first loaf']);
+    const e1 = (await services().db.vectors.where('[memoryId+space]').equals([out[0].id, 'E1']).first())!;
+    expect(Array.from(new Float32Array(e1.data.slice(4)))).toEqual(Array.from(known)); // after the 4-byte header
+    // vectors of another encoder: ignored, every text encoded
+    embedder.calls.length = 0;
+    await services().importMemories([{ text: 'rye flour order', semantic: known }], { semanticFrom: 'use-lite/other' });
+    expect(embedder.calls).toEqual(['rye flour order']);
+  });
+
   it('one bad item or a full disk stores nothing', async () => {
     const { s, embedder } = await start();
     const err = await services().importMemories([{ text: 'fine' }, { text: '  ' }]).catch((e) => e);

@@ -7,6 +7,7 @@ import { useSyncExternalStore } from 'react';
 import { isAborted } from '../../core/errors';
 import { services } from '../../services';
 import { loadSampleMemories } from '../../sample';
+import { decodeSampleVectors, SAMPLE_VECTORS_FILE, textsHash, type SampleVectors } from '../../sample/vectors';
 import { useUi } from '../../state/ui-store';
 import { errorMessage } from '../app/format';
 import { logError } from '../app/report';
@@ -21,6 +22,24 @@ export type SampleJob =
 
 /** Memories per encoder call: progress after each. 32 measured as fast as 64 (src/ui/README.md). */
 export const SAMPLE_BATCH = 32;
+
+/**
+ * The sample's stored E1 vectors (built with the app's encoder at build time), or null when they
+ * are missing, unreadable or made for other texts: then every text is encoded, as before.
+ */
+async function storedVectors(texts: readonly string[], signal: AbortSignal): Promise<SampleVectors | null> {
+  try {
+    const res = await fetch(`${import.meta.env.BASE_URL ?? '/'}generated/${SAMPLE_VECTORS_FILE}`, { signal });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const v = decodeSampleVectors(await res.arrayBuffer());
+    if (v.count !== texts.length || v.textsHash !== textsHash(texts)) throw new Error('made for other sample texts');
+    return v;
+  } catch (e) {
+    if (signal.aborted) throw e;
+    console.info('[mnemograph] the sample is embedded without its stored vectors:', e);
+    return null;
+  }
+}
 
 let job: SampleJob = { state: 'idle' };
 let controller: AbortController | null = null;
@@ -47,10 +66,11 @@ export const sampleJob = {
     set({ state: 'running', phase: 'reading', done: 0, total: 0, startedAt: Date.now(), leftMs: null });
     try {
       const items = await loadSampleMemories();
+      const stored = await storedVectors(items.map((m) => m.text), ac.signal);
       const startedAt = Date.now();
       set({ state: 'running', phase: 'embedding', done: 0, total: items.length, startedAt, leftMs: null });
       const added = await services().importMemories(
-        items.map((m) => ({
+        items.map((m, i) => ({
           text: m.text,
           tags: m.tags,
           importance: m.importance,
@@ -58,10 +78,12 @@ export const sampleJob = {
           createdAt: Date.parse(m.createdAt),
           sessionId: m.sessionId,
           media: m.media?.map((x) => ({ ...x })),
+          ...(stored ? { semantic: stored.vectors[i] } : {}),
         })),
         {
           signal: ac.signal,
           batchSize: SAMPLE_BATCH,
+          ...(stored ? { semanticFrom: stored.model } : {}),
           onProgress: (p) => {
             if (ac.signal.aborted) return;
             const phase = p.phase ?? 'embedding';
