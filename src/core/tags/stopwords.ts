@@ -46,7 +46,7 @@ hours sec secs second seconds °c °f kcal
 // Everyday verbs that glue a phrase together but name nothing ("nutmeg makes" -> "nutmeg").
 const GLUE_VERBS = `
 makes making puts putting says saying keeps keeping gives giving seems seemed looks looked tries tried
-trying started starts starting finally again getting turned turns
+trying started starts starting finally again getting turned turns worked working
 `;
 
 export const WEAK_WORDS: ReadonlySet<string> = new Set(`${WEAK} ${MEASURES} ${GLUE_VERBS}`.split(/\s+/).filter(Boolean));
