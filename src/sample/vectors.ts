@@ -1,7 +1,7 @@
 // The sample collection's stored E1 vectors (public/generated/sample-vectors.bin, built by
 // scripts/build-sample-vectors.ts with the app's encoder in Node): loading the sample then skips the
-// encoder for each memory's text (it still runs for causal clauses and captions, 83 of the 406
-// texts), about three times less encoder work. Pure: the format only.
+// encoder for each memory's text; it still runs for causal clauses and captions (83 of the 406
+// texts). Pure: the format only.
 //
 // Format: "MGSV" (4 bytes), u32 header length (little-endian), the header as UTF-8 JSON
 // { version: 1, model, dim, count, textsHash }, zero padding to a multiple of 4, then

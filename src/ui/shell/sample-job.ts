@@ -20,7 +20,7 @@ export type SampleJob =
   | { state: 'done'; count: number; ms: number }
   | { state: 'error'; message: string };
 
-/** Memories per encoder call: progress after each. 32 measured as fast as 64 (src/ui/README.md). */
+/** Memories per featurize call (the services' default): the progress moves after each. */
 export const SAMPLE_BATCH = 32;
 
 /**
