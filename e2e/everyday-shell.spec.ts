@@ -59,6 +59,7 @@ test('first visit: one h1, the guide, the sample offered in the empty Memories v
   await shell.shots('memories-empty', 'desktop');
 
   await shell.resize('phone');
+  await expect(page.getByTestId('new-memory')).toBeVisible(); // the phone layout is in place
   const header = (await shell.header.boundingBox())!;
   expect(header.height).toBeLessThanOrEqual(64); // was 175 px
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -229,6 +230,7 @@ test('divergence alerts off: a recall far from recent work shows no alert; on ag
     await page.getByTestId('capture-text').fill(text);
     await page.getByRole('button', { name: 'Save memory' }).click();
     await expect(shell.memoryCount).toHaveText(String(before + 1), { timeout: 60_000 });
+    await expect(page.getByTestId('capture-text')).toHaveValue('', { timeout: 60_000 }); // the save has finished
   }
   await shell.goTo('graph');
   await explore.recall('kubernetes cluster autoscaler settings');
@@ -347,6 +349,7 @@ test('Your data: axe clean in light and dark at both sizes; the same toast never
     await page.getByTestId('capture-text').fill(`Quick note number ${i} about the allotment gate`);
     await page.getByRole('button', { name: 'Save memory' }).click();
     await expect(shell.memoryCount).toHaveText(String(before + i), { timeout: 60_000 });
+    await expect(page.getByTestId('capture-text')).toHaveValue('', { timeout: 60_000 }); // the save has finished
   }
   await expect(shell.toasts.filter({ hasText: 'Memory saved.' })).toHaveCount(1);
   await shell.resize('phone');
