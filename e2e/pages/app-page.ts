@@ -63,6 +63,9 @@ export class AppPage {
     const before = await this.count();
     await this.addMemory(text, opts);
     await expect(this.memoryCount).toHaveText(String(before + 1), { timeout: 60_000 });
+    // the list counts the memory once it is written; the form empties only when the save has
+    // finished (after the divergence check): typing the next one before that would be wiped
+    await expect(this.text).toHaveValue('', { timeout: 60_000 });
   }
 
   async searchFor(q: string): Promise<void> {

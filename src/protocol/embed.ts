@@ -16,6 +16,9 @@ export interface FeaturizeItem {
   /** 0-based position of the memory within its session (E4). */
   sessionPosition: number;
   media?: readonly MediaText[];
+  /** E1 when it is already known from the same encoder (the sample's stored vectors): the text is
+   *  then not encoded again; its causal clauses and captions still are. */
+  semantic?: Float32Array;
 }
 
 export interface FeaturizedItem {

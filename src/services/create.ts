@@ -133,6 +133,7 @@ export function createServices(deps: ServiceDeps) {
     whenSynced: sync.whenSynced,
 
     dispose(): void {
+      disposeDivergence(); // first: it follows a setting by a live query on the database
       disposeBrowse();
       disposeEncoderSwitch();
       if (ownsEncoder) active.current().dispose();
@@ -140,7 +141,6 @@ export function createServices(deps: ServiceDeps) {
       engine.dispose();
       parser.dispose();
       db.close();
-      disposeDivergence();
     },
   };
 }

@@ -19,6 +19,8 @@ import type { ServiceContext } from './context';
 import type { SerializedFeatures } from './featurizer';
 import type { Session } from './session';
 import type { DivergenceView } from './types';
+import { liveSettingQuery } from '../db/repo';
+import { divergenceAlertsFrom, SETTING_KEYS } from './settings';
 
 export function createDivergence(ctx: ServiceContext, engine: EngineClient, session: Session) {
   let latest: DivergenceView | null = null;
@@ -26,9 +28,20 @@ export function createDivergence(ctx: ServiceContext, engine: EngineClient, sess
   const dismissed: { centroid: Float32Array | null; ids: MemoryId[] }[] = [];
   const topics = new WeakMap<DivergenceView, { centroid: Float32Array | null; ids: MemoryId[] }>();
   const listeners = new Set<(d: DivergenceView | null) => void>();
+  // The person's "divergence alerts" setting (Settings, on by default), followed live (also from
+  // other tabs): while off nothing is computed after a capture and no divergence is handed out,
+  // so neither the banner nor the graph's marks appear.
+  let alertsOn = true;
+  const alertsSub = liveSettingQuery(ctx.db, SETTING_KEYS.divergenceAlerts, divergenceAlertsFrom).subscribe({
+    next: (on) => {
+      alertsOn = on;
+      if (!on && latest) set(null);
+    },
+    error: (e: unknown) => ctx.report(e),
+  });
 
   function set(d: DivergenceView | null): void {
-    latest = d;
+    latest = alertsOn ? d : null;
     for (const fn of [...listeners]) fn(d);
   }
 
@@ -80,6 +93,7 @@ export function createDivergence(ctx: ServiceContext, engine: EngineClient, sess
 
     /** A new memory compared with the recent window, itself left out. */
     async afterCapture(features: SerializedFeatures, memoryId: MemoryId): Promise<void> {
+      if (!alertsOn) return;
       try {
         const at = ctx.now();
         const out = await engine.divergence({ features, now: at, sessionId: session.idAt(at), excludeId: memoryId });
@@ -92,12 +106,15 @@ export function createDivergence(ctx: ServiceContext, engine: EngineClient, sess
     /** The divergence a recall brought in its outcome (null when the engine could not compute it). */
     afterRecall(outcome: EngineRecallOutcome, query: string, at: number): DivergenceView | null {
       if (outcome.divergenceError) ctx.report(toAppError(outcome.divergenceError));
-      if (!outcome.divergence) return null;
+      if (!outcome.divergence || !alertsOn) return null;
       const view = viewOf(outcome.divergence, { trigger: 'search', at, query });
       set(view);
       return view;
     },
 
-    dispose: (): void => listeners.clear(),
+    dispose: (): void => {
+      alertsSub.unsubscribe();
+      listeners.clear();
+    },
   };
 }

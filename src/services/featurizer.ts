@@ -27,11 +27,15 @@ export function embedderFeaturizer(embedder: Embedder): SpaceFeaturizer {
     lexicalId: () => TEMPORAL_ONLY_ID,
     async featurize(items, signal) {
       const prepared = items.map((it) => prepareForEmbedding(it.text));
-      const vecs = items.length ? await embedder.embed(prepared.map((p) => p.text), signal) : [];
+      // a known E1 (the sample's stored vectors) is not encoded again
+      const todo = items.flatMap((it, i) => (it.semantic ? [] : [i]));
+      const got = todo.length ? await embedder.embed(todo.map((i) => prepared[i].text), signal) : [];
+      const vecs = items.map((it) => it.semantic);
+      todo.forEach((i, k) => (vecs[i] = got[k]));
       return items.map((it, i) => ({
         truncated: prepared[i].truncated,
         spaces: {
-          E1: serializeSpace('E1', vecs[i]),
+          E1: serializeSpace('E1', vecs[i]!),
           E2: serializeSpace('E2', recencyFeatures(it.createdAt)),
           E3: serializeSpace('E3', periodicFeatures(it.createdAt)),
           E4: serializeSpace('E4', positionFeatures(it.sessionPosition)),

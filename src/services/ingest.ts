@@ -139,11 +139,20 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
       const counts = new Map<string, number>();
       const places: { id: string; position: number }[] = [];
       for (const v of valid) places.push(await session.place(t, v.sessionId, counts));
-      const items = valid.map((v, i) => ({ text: v.text, createdAt: v.createdAt ?? t, sessionPosition: places[i].position, media: v.media }));
+      // Stored E1 vectors are used only from the encoder now running, at its dimension, finite.
+      const { id: encoderId, dim } = ctx.embedder.info();
+      const given = (i: number): Float32Array | undefined => {
+        const e1 = opts.semanticFrom === encoderId ? inputs[i].semantic : undefined;
+        return e1 instanceof Float32Array && e1.length === dim && e1.every(Number.isFinite) ? e1 : undefined;
+      };
+      const items = valid.map((v, i) => {
+        const semantic = given(i);
+        return { text: v.text, createdAt: v.createdAt ?? t, sessionPosition: places[i].position, media: v.media, ...(semantic ? { semantic } : {}) };
+      });
       const got = await stored.featurizeAll(items, {
         signal: opts.signal,
         batch: opts.batchSize ?? 32,
-        onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
+        onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length, phase: 'embedding' }),
       });
       // the sample collection is marked by its import key ('sample:<id>'): removeSample finds it. A
       // loader that does not say so is recognised by the sample's own session ids (all of them).
@@ -152,12 +161,14 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
         const m = buildMemory(v, got[i].item.truncated, t, places[i].id);
         return sample ? { ...m, importKey: `${SAMPLE_KEY_PREFIX}${m.id}` } : m;
       });
+      opts.onProgress?.({ embedded: items.length, total: items.length, phase: 'saving' });
       await insertMemories(
         db,
         memories,
         memories.flatMap((m, i) => stored.rowsOf(m.id, got[i])),
       );
       await session.persist();
+      opts.onProgress?.({ embedded: items.length, total: items.length, phase: 'indexing' });
       await sync.index(
         memories.map((m) => m.id),
         () => engine.upsertMany(memories.map((m, i) => stored.freshDoc(m, got[i]))),

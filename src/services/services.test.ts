@@ -75,14 +75,15 @@ describe('addMemory / getMemory', () => {
 describe('importMemories', () => {
   it('imports with past times and sessions in one transaction, indexed, with progress', async () => {
     const { s, embedder } = await start();
-    const progress: number[] = [];
+    const progress: string[] = [];
     const inputs = [
       { text: 'started sourdough', tags: ['Bread'], createdAt: 1_000, sessionId: 's-a' },
       { text: 'fed the starter', createdAt: 2_000, sessionId: 's-a' },
       { text: 'baked first loaf', createdAt: 3_000, sessionId: 's-b', importance: 0.9 },
     ];
-    const out = await services().importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(p.embedded) });
-    expect(progress).toEqual([2, 3]);
+    const out = await services().importMemories(inputs, { batchSize: 2, onProgress: (p) => progress.push(`${p.phase} ${p.embedded}/${p.total}`) });
+    // per batch while embedding, then the phases that follow, named
+    expect(progress).toEqual(['embedding 2/3', 'embedding 3/3', 'saving 3/3', 'indexing 3/3']);
     expect(embedder.calls.length).toBe(3);
     expect(out.map((m) => [m.createdAt, m.validFrom, m.sessionId, m.tags])).toEqual([
       [1000, 1000, 's-a', ['bread']],
@@ -94,6 +95,25 @@ describe('importMemories', () => {
     expect((await services().engineStats()).size).toBe(3);
     expect((await services().search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
     expect((await first(services().liveMemories())).map((m) => m.text)).toEqual(['baked first loaf', 'fed the starter', 'started sourdough']);
+  });
+
+  it('uses stored E1 vectors only from the encoder now running: those texts are not encoded again', async () => {
+    const { embedder } = await start();
+    const known = new Float32Array(32);
+    known[3] = 1; // a unit vector the hashed embedder would never make for this text
+    const inputs = [
+      { text: 'started sourdough', semantic: known },
+      { text: 'fed the starter' }, // no vector: encoded
+      { text: 'baked first loaf', semantic: new Float32Array(31) }, // wrong size: encoded
+    ];
+    const out = await services().importMemories(inputs, { semanticFrom: 'fake-hash/v1' });
+    expect(embedder.calls).toEqual(['fed the starter', 'baked first loaf']);
+    const e1 = (await services().db.vectors.where('[memoryId+space]').equals([out[0].id, 'E1']).first())!;
+    expect(Array.from(new Float32Array(e1.data.slice(4)))).toEqual(Array.from(known)); // after the 4-byte header
+    // vectors of another encoder: ignored, every text encoded
+    embedder.calls.length = 0;
+    await services().importMemories([{ text: 'rye flour order', semantic: known }], { semanticFrom: 'use-lite/other' });
+    expect(embedder.calls).toEqual(['rye flour order']);
   });
 
   it('one bad item or a full disk stores nothing', async () => {

@@ -27,7 +27,12 @@ export const SETTING_KEYS = {
   lastBackupAt: 'lastBackupAt',
   /** Days between backup reminders, 1..365; unset or null = no reminder (the default). */
   backupReminderDays: 'backupReminderDays',
+  /** false = divergence alerts off (no banner, no graph marks); unset or true = on (the default). */
+  divergenceAlerts: 'divergenceAlerts',
 } as const;
+
+/** A stored divergence-alerts switch as used: only an explicit false turns the alerts off. */
+export const divergenceAlertsFrom = (raw: unknown): boolean => raw !== false;
 
 const defaultSimilarity = (): SimilarityConfig => structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;
 
@@ -107,6 +112,13 @@ export function createSettings(db: MnemographDb, engine: EngineClient, sync: Eng
       await putSetting(db, SETTING_KEYS.recallDefaults, clean);
       await sync.index([], () => engine.setRecallDefaults(clean), { setting: SETTING_KEYS.recallDefaults });
       return clean;
+    },
+
+    /** Divergence alerts on / off (on unless turned off), live: the divergence store follows it too. */
+    liveDivergenceAlerts: (): Observable<boolean> => liveSettingQuery(db, SETTING_KEYS.divergenceAlerts, divergenceAlertsFrom),
+    async setDivergenceAlerts(on: boolean): Promise<void> {
+      if (typeof on !== 'boolean') throw new AppError('INVALID_OPTION', 'Divergence alerts are either on or off.');
+      await putSetting(db, SETTING_KEYS.divergenceAlerts, on);
     },
 
     /** Any other setting (the UI's own keys, e.g. when the sample was loaded). */

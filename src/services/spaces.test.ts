@@ -4,7 +4,7 @@
 // (512 buckets, so unrelated texts are near-orthogonal); the lexical spaces run the worker's
 // code on the real resources from public/generated/.
 import 'fake-indexeddb/auto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
 import type { LexicalResources } from '../core/features';
 import { positionFeatures } from '../core/features';
@@ -361,5 +361,39 @@ describe('divergence', () => {
     t += HOUR + 17 * 60_000;
     await services().addMemory({ text: 'Simmered a tomato sauce with basil' });
     expect(services().latestDivergence()!.alerts).toEqual([]);
+  });
+
+  it('stays silent while the person has turned divergence alerts off, and speaks again once on', async () => {
+    let t = 1_700_000_000_000;
+    await start({ now: () => t });
+    const liveOn = (): Promise<boolean> =>
+      new Promise((resolve) => {
+        const sub = services().liveDivergenceAlerts().subscribe((v) => {
+          resolve(v);
+          queueMicrotask(() => sub.unsubscribe());
+        });
+      });
+    expect(await liveOn()).toBe(true); // on by default
+    await services().addMemory({ text: 'Simmered a tomato sauce with basil and garlic' });
+    t += 60_000;
+    await services().addMemory({ text: 'Deployed the kubernetes cluster with helm charts' });
+    expect(services().latestDivergence()!.alerts.length).toBeGreaterThan(0);
+    // off: the alert on screen goes, and neither a capture nor a recall brings a new one
+    await services().setDivergenceAlerts(false);
+    await vi.waitFor(() => expect(services().latestDivergence()).toBeNull());
+    t += 60_000;
+    await services().addMemory({ text: 'Knitted the second sleeve of the wool jumper' });
+    expect(services().latestDivergence()).toBeNull();
+    const out = await services().recall('wool jumper sleeve');
+    expect(out.divergence).toBeNull();
+    expect(services().latestDivergence()).toBeNull();
+    // on again: the next topic switch alerts
+    await services().setDivergenceAlerts(true);
+    await vi.waitFor(async () => {
+      t += 60_000;
+      await services().addMemory({ text: 'Tuned the postgres autovacuum settings for the orders table' });
+      expect(services().latestDivergence()?.alerts.length ?? 0).toBeGreaterThan(0);
+    });
+    await expect(services().setDivergenceAlerts('no' as unknown as boolean)).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });

@@ -12,11 +12,19 @@ import type { ImportFormat, ParseRequest } from '../protocol/io';
 export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
 
 /** A memory imported with its own time and session (the sample collection, backups). */
-export type ImportMemoryInput = NewMemoryInput;
+export type ImportMemoryInput = NewMemoryInput & {
+  /** The text's E1 vector when already known (the sample's stored vectors); used only with
+   *  `ImportOptions.semanticFrom` naming the encoder now running and the encoder's dimension. */
+  semantic?: Float32Array;
+};
+
+/** What an import is doing: understanding the texts (the encoder), writing them, indexing them. */
+export type ImportPhase = 'embedding' | 'saving' | 'indexing';
 
 export interface ImportOptions {
   signal?: AbortSignal;
-  onProgress?: (p: { embedded: number; total: number }) => void;
+  /** After each batch embedded (phase 'embedding'), then once as it starts saving and indexing. */
+  onProgress?: (p: { embedded: number; total: number; phase?: ImportPhase }) => void;
   /** Texts per encoder call (default 32). */
   batchSize?: number;
   /**
@@ -24,6 +32,9 @@ export interface ImportOptions {
    * Absent: true when every input has a session id of the sample's form (`s-2026-05-02-a`).
    */
   sample?: boolean;
+  /** The encoder (EmbedderInfo.id) that made the inputs' `semantic` vectors: when it is not the
+   *  one running, they are ignored and every text is encoded. */
+  semanticFrom?: string;
 }
 
 export interface UpdateMemoryInput {

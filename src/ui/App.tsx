@@ -1,11 +1,7 @@
 import { useEffect } from 'react';
-import { currentRoute, pushRoute, useUi, type View } from '../state/ui-store';
-import { route, type Route } from './app/routes';
+import { currentRoute, useUi } from '../state/ui-store';
 import { bootStatus } from './app/boot';
 import { useExternal } from './app/use-store';
-import { ModelStatus } from './components/ModelStatus';
-import { ThemeToggle } from './components/ThemeToggle';
-import { CaptureForm } from './components/CaptureForm';
 import { SearchPanel } from './components/SearchPanel';
 import { MemoryList } from './components/MemoryList';
 import { StoragePanel } from './components/StoragePanel';
@@ -13,30 +9,17 @@ import { DbBanner } from './components/Banners';
 import { Toasts } from './components/Toasts';
 import { UpdatePrompt } from './components/UpdatePrompt';
 import { ExploreView } from './explore/ExploreView';
-import { useExplore } from './explore/explore-store';
 import { DataView } from './data/DataView';
 import { ModelsView } from './models/ModelsView';
 import { BackupBanner } from './data/BackupBanner';
-
-const TABS = [
-  { view: 'memories', label: 'Memories' },
-  { view: 'graph', label: 'Explore' },
-  { view: 'data', label: 'Your data' },
-  { view: 'models', label: 'Search model' },
-] as const;
-
-/** The page follows an address: the view, and in Explore the recall and the open memory. */
-function follow(r: Route): void {
-  useUi.setState({ view: r.view });
-  if (r.view === 'graph') useExplore.getState().applyRoute(r);
-}
-
-/** A tab click is a step in history; it also closes a memory left open in Explore. */
-function go(view: View): void {
-  const r = route(view);
-  pushRoute(r);
-  follow(r);
-}
+// The shell (src/ui/shell): header, command palette and shortcuts, settings, first-run guide,
+// the phone's Memories layout, the shared sample load.
+import { AppHeader } from './shell/AppHeader';
+import { Overlays } from './shell/Overlays';
+import { FirstRunGuide } from './shell/FirstRunGuide';
+import { CaptureSlot, EmptySample, usePhone } from './shell/MemoriesExtras';
+import { follow } from './shell/navigate';
+import './shell/shell.css';
 
 // Addresses: the UI state follows the URL on load and on Back / Forward / a followed link
 // (popstate and hashchange can both fire for one step; following twice changes nothing).
@@ -56,6 +39,7 @@ function useRouteFollowing(): void {
 export function App() {
   const boot = useExternal(bootStatus);
   const view = useUi((s) => s.view);
+  const phone = usePhone();
   useRouteFollowing();
   const ready = boot.state === 'ready';
   return (
@@ -63,31 +47,7 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="app-header">
-        <div className="brand">
-          <img src="favicon.svg" alt="" width={28} height={28} />
-          <span className="brand__name">Mnemograph</span>
-          <span className="brand__tag">your memories, on this device</span>
-        </div>
-        <nav className="views" aria-label="Views">
-          {TABS.map((t) => (
-            <button
-              key={t.view}
-              type="button"
-              className="views__tab"
-              aria-current={view === t.view ? 'page' : undefined}
-              onClick={() => go(t.view)}
-              data-testid={`nav-${t.view}`}
-            >
-              {t.label}
-            </button>
-          ))}
-        </nav>
-        <div className="app-header__end">
-          <ModelStatus />
-          <ThemeToggle />
-        </div>
-      </header>
+      <AppHeader />
       <div className="banners">
         <DbBanner />
         <UpdatePrompt />
@@ -95,10 +55,14 @@ export function App() {
       </div>
       <div className="layout">
         <main id="main" className="layout__main" tabIndex={-1}>
+          {ready && <FirstRunGuide />}
           {view === 'memories' ? (
             <>
-              <CaptureForm disabled={!ready} />
+              {/* a phone shows search first and folds the capture form behind "New memory" */}
+              {!phone && <CaptureSlot disabled={!ready} phone={false} />}
               <SearchPanel enabled={ready} />
+              {phone && <CaptureSlot disabled={!ready} phone />}
+              {ready && <EmptySample />}
               {ready && <MemoryList />}
             </>
           ) : view === 'graph' ? (
@@ -121,6 +85,7 @@ export function App() {
         </aside>
       </div>
       <Toasts />
+      {ready && <Overlays />}
     </div>
   );
 }

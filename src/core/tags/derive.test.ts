@@ -68,3 +68,33 @@ describe('deriveTags', () => {
     expect(tags.filter((t) => t.includes('zookeeper'))).toEqual([]);
   });
 });
+
+describe('deriveTags: the poor suggestions people saw (issue 12)', () => {
+  it('never suggests a possessive phrase: "Mum\'s pancakes" gives pancakes, an owner named mid-sentence is the owner', () => {
+    // phrases: [pancakes] (Mum's splits it: a possessive names whose, not what) [milk] [eggs] [flour] [salt] [rest batter]
+    const t = deriveTags("Mum's pancakes: 250 ml milk, 2 eggs, 125 g flour, a pinch of salt. Rest the batter 30 minutes.");
+    expect(t).toEqual(['pancakes', 'milk', 'eggs', 'flour', 'salt']);
+    // "Mum's" mid-sentence is an entity: the owner, without the possessive
+    expect(deriveTags("Made Mum's pancakes again with the kids.")).toEqual(['mum', 'pancakes', 'kids']);
+    for (const tag of [...t, ...deriveTags("Made Mum's pancakes again with the kids.")]) expect(tag).not.toMatch(/['’]/);
+  });
+
+  it('drops units and quantities: no "ml-milk", no "pinch" on its own', () => {
+    expect(deriveTags('Pancake recipe: 1 cup flour, 200 ml milk, pinch of salt, 1 tbsp sugar')).toEqual([
+      'pancake-recipe',
+      'flour',
+      'milk',
+      'salt',
+      'sugar',
+    ]);
+    expect(deriveTags('Harold says to pinch out the side shoots of the tomatoes.')).not.toContain('pinch');
+    // "Worked out why…" made "worked" the first suggestion in the app
+    expect(deriveTags("Worked out why the bread didn't rise: the kitchen is only 17 °C now.")).not.toContain('worked');
+  });
+
+  it('keeps a possessive inside a name, without its apostrophe', () => {
+    expect(deriveTags("Four 'Gardener's Delight' and two 'Black Krim' tomato plants.")).toEqual(
+      expect.arrayContaining(['gardeners-delight', 'black-krim']),
+    );
+  });
+});

@@ -108,6 +108,11 @@ function tokens(text: string): Tok[] {
   return out;
 }
 
+/** An entity's word without apostrophes; the last word also loses a possessive ending, since the
+ *  entity is the owner: "Mum's" -> "Mum", "James’" -> "James", but "Gardener's Delight" -> "Gardeners Delight". */
+const bare = (w: string, last: boolean): string =>
+  (last ? w.replace(/['’]s$/iu, '').replace(/(?<=s)['’]$/u, '') : w).replace(/['’]/gu, '');
+
 const isCapitalised = (w: string) => /^\p{Lu}/u.test(w) && !/^\p{Lu}$/u.test(w);
 
 function entities(toks: Tok[], text: string): { tag: string; count: number; first: number }[] {
@@ -118,7 +123,7 @@ function entities(toks: Tok[], text: string): { tag: string; count: number; firs
   let run: Tok[] = [];
   const flush = () => {
     if (run.length > 0) {
-      const tag = normaliseTag(run.map((t) => t.word).join(' '));
+      const tag = normaliseTag(run.map((t, i) => bare(t.word, i === run.length - 1)).join(' '));
       const e = found.get(tag);
       if (e) e.count++;
       else if (tag) found.set(tag, { tag, count: 1, first: run[0].start });

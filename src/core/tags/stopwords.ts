@@ -34,9 +34,29 @@ good great nice bad big small little lot kind sort way part place stuff bit reme
 actually pretty feel felt great love loved
 `;
 
-export const WEAK_WORDS: ReadonlySet<string> = new Set(WEAK.split(/\s+/).filter(Boolean));
+// Quantities and units ("250 ml milk", "a pinch of salt", "1 tbsp sugar"): they measure the thing
+// a tag should name, so they split a phrase ("ml-milk" -> "milk") and never stand alone ("pinch").
+const MEASURES = `
+ml l cl dl litre litres liter liters g gram grams kg mg oz ounce ounces lb lbs pound pounds cup cups
+tbsp tsp tablespoon tablespoons teaspoon teaspoons pinch pinches dash dashes handful handfuls splash
+sprinkle bunch clove cloves slice slices piece pieces cm mm km m mi min mins minute minutes hr hrs hour
+hours sec secs second seconds °c °f kcal
+`;
 
-/** Not a key-phrase word: a stopword or a generic content word. */
+// Everyday verbs that glue a phrase together but name nothing ("nutmeg makes" -> "nutmeg").
+const GLUE_VERBS = `
+makes making puts putting says saying keeps keeping gives giving seems seemed looks looked tries tried
+trying started starts starting finally again getting turned turns worked working
+`;
+
+export const WEAK_WORDS: ReadonlySet<string> = new Set(`${WEAK} ${MEASURES} ${GLUE_VERBS}`.split(/\s+/).filter(Boolean));
+
+/** A possessive ("Mum's", "James’"): it says whose, not what, so it is no key-phrase word. */
+export function isPossessive(w: string): boolean {
+  return /\p{L}['’]s$/iu.test(w) || /s['’]$/iu.test(w);
+}
+
+/** Not a key-phrase word: a stopword, a generic content word, a measure, or a possessive. */
 export function isWeakWord(w: string): boolean {
-  return isStopword(w) || WEAK_WORDS.has(w.toLowerCase());
+  return isStopword(w) || WEAK_WORDS.has(w.toLowerCase()) || isPossessive(w);
 }

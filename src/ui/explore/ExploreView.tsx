@@ -103,7 +103,7 @@ function Explore() {
 
   const empty = count === 0;
   const recent = divergence?.recent ?? [];
-  const sampleCard = <SampleCard hero={empty} onLoad={sample.onLoad} />;
+  const sampleCard = <SampleCard hero={empty} />;
 
   return (
     <div className="explore" data-testid="graph-view">
@@ -185,7 +185,7 @@ function Explore() {
         />
       )}
 
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && <SettingsDialog advancedOpen onClose={() => setSettingsOpen(false)} />}
     </div>
   );
 }

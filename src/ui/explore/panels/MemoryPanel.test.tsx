@@ -94,6 +94,31 @@ describe('MemoryPanel', () => {
     expect(screen.queryByRole('button', { name: 'Accept suggested tag starter' })).toBeNull();
   });
 
+  it('still closes on Escape after a suggested tag was accepted (its chip is gone; focus stays in the panel)', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    function Host() {
+      const [m, setM] = useState(memory);
+      return <MemoryPanel memory={m} onClose={onClose} onTagsChange={(tags) => setM({ ...m, tags })} />;
+    }
+    render(<Host />);
+    await user.click(screen.getByRole('button', { name: 'Accept suggested tag kitchen' }));
+    expect(screen.queryByRole('button', { name: 'Accept suggested tag kitchen' })).toBeNull();
+    expect(screen.getByTestId('memory-panel').contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes on Escape even when focus fell to the page body', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    render(<MemoryPanel memory={memory} onClose={onClose} modal={false} />);
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
   it('shows an associative chain query -> m1 -> m2 -> this memory with hops and cosines', () => {
     const result: RecallResult = {
       id: 'mem-123',

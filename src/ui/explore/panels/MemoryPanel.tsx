@@ -73,6 +73,19 @@ export function MemoryPanel(props: MemoryPanelProps) {
     return () => document.removeEventListener('focusin', onFocusIn);
   }, [modal]);
 
+  // Focus can fall out of the panel to the page's body when the element holding it goes away (a
+  // removed chip): Escape still closes the panel then.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (e.target !== document.body && e.target !== document.documentElement) return;
+      e.preventDefault();
+      onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
       e.stopPropagation();

@@ -1,5 +1,5 @@
 // The memory's tags: remove one, accept a suggested one, add new ones (normalised by the core).
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { normaliseTags } from '../../../core/validate';
 import { errorMessage } from '../../app/format';
 
@@ -8,6 +8,7 @@ export function MemoryTags(props: { tags: string[]; suggested: string[]; onTagsC
   const [draft, setDraft] = useState('');
   const [error, setError] = useState('');
   const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
   const pending = suggested.filter((t) => !tags.includes(t));
 
   const change = async (next: string[]) => {
@@ -64,7 +65,11 @@ export function MemoryTags(props: { tags: string[]; suggested: string[]; onTagsC
                     className="mg-chip mg-chip--suggested"
                     aria-label={`Accept suggested tag ${t}`}
                     data-testid={`memory-suggested-${t}`}
-                    onClick={() => void change([...tags, t])}
+                    onClick={() => {
+                      // the chip goes away once accepted: focus stays in the panel (Escape, Tab still work)
+                      inputRef.current?.focus();
+                      void change([...tags, t]);
+                    }}
                   >
                     + {t}
                   </button>
@@ -80,6 +85,7 @@ export function MemoryTags(props: { tags: string[]; suggested: string[]; onTagsC
         <div className="mg-inline">
           <label htmlFor={inputId} className="mg-visually-hidden">Add a tag</label>
           <input
+            ref={inputRef}
             id={inputId}
             className="mg-input"
             placeholder="Add a tag (comma-separated)"

@@ -127,4 +127,22 @@ describe('SimilaritySettings', () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(2));
   });
+
+  it('shows each problem under its own field, and the summary beside Save (not above the table)', () => {
+    render(<SimilaritySettings config={DEFAULT_SIMILARITY_CONFIG} onSave={() => {}} />);
+    set('settings-weight-E8', 'abc');
+    set('settings-recent-hours', '-1');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const w = screen.getByTestId('settings-error-weight-E8');
+    expect(w.textContent).toContain('weight abc must be');
+    expect(input('settings-weight-E8').getAttribute('aria-describedby')).toBe(w.id);
+    expect(screen.getByTestId('settings-error-hours').textContent).toContain('Invalid recent window');
+    expect(screen.queryByTestId('settings-error-high-E1')).toBeNull(); // a good field has no message
+    // the summary follows the table and sits right before the Save button in reading order
+    const table = screen.getByRole('table');
+    const summary = screen.getByTestId('similarity-errors');
+    const save = screen.getByTestId('settings-save');
+    expect(table.compareDocumentPosition(summary) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(summary.compareDocumentPosition(save) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });

@@ -57,13 +57,15 @@ function fromDraft(d: Draft, base: SimilarityConfig): SimilarityConfig {
   return { highThresholds, lowThresholds, weights, recentWindowHours: fieldValue(d.hours), excluded: { ...base.excluded } };
 }
 
-/** Which inputs a validator message is about (its "E7 (Code) threshold" / "weight" / "recent window"). */
-function problemFields(problems: readonly string[]): Set<string> {
-  const out = new Set<string>();
+/** Which input each validator message is about (its "E7 (Code) threshold" / "weight" / "recent
+ *  window"), so the message can be shown under that input: key -> messages. */
+function problemFields(problems: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (k: string, p: string) => out.set(k, [...(out.get(k) ?? []), p]);
   for (const p of problems) {
     const m = /(E\d+) \([^)]*\) (threshold|weight) (.*) must/.exec(p);
-    if (m) out.add(`${m[1]}:${m[2]}:${m[3]}`);
-    if (p.startsWith('Invalid recent window')) out.add('hours');
+    if (m) add(`${m[1]}:${m[2]}:${m[3]}`, p);
+    if (p.startsWith('Invalid recent window')) add('hours', p);
   }
   return out;
 }
@@ -75,6 +77,7 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
   const [notice, setNotice] = useState<string>('');
   const [saving, setSaving] = useState(false);
   const errorsId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
   const headingId = useId();
   const bad = problemFields(problems);
   // A new config from outside (saved elsewhere, loaded from storage) replaces the form.
@@ -99,6 +102,8 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
     setProblems(found);
     if (found.length > 0) {
       setNotice('');
+      // the person's eyes go to the first field that needs fixing, with its message beneath it
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     setSaving(true);
@@ -118,14 +123,18 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
     setNotice('Defaults restored. Save to apply them.');
   };
 
-  const isBad = (id: SpaceId, f: Field): boolean => {
+  /** The validator's messages about this input ([] when it is fine). A threshold message names the
+   *  value, not high / low: when both hold the same bad value, both show it. */
+  const problemsOf = (id: SpaceId, f: Field): string[] => {
     const raw = draft.values[id][f];
     const shown = String(fieldValue(raw));
-    return bad.has(`${id}:${f === 'weight' ? 'weight' : 'threshold'}:${shown}`);
+    return bad.get(`${id}:${f === 'weight' ? 'weight' : 'threshold'}:${shown}`) ?? [];
   };
+  const isBad = (id: SpaceId, f: Field): boolean => problemsOf(id, f).length > 0;
 
   return (
     <form
+      ref={formRef}
       className={`mg-x mg-card mg-settings ${className ?? ''}`}
       data-testid="similarity-settings"
       aria-labelledby={headingId}
@@ -139,17 +148,6 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
           even its best similarity to recent work is below the low threshold. Weights scale each space in the score.
         </p>
       </header>
-
-      {problems.length > 0 && (
-        <div className="mg-errors" role="alert" id={errorsId} data-testid="similarity-errors">
-          <p>Not saved: {problems.length === 1 ? 'a value is' : `${problems.length} values are`} invalid.</p>
-          <ul>
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </div>
-      )}
 
       <table className="mg-settings__table">
         <thead>
@@ -172,7 +170,7 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
                   {excluded && <span className="mg-badge mg-badge--muted">excluded{def.temporal ? ' (temporal)' : ''}</span>}
                 </th>
                 {(['high', 'low', 'weight'] as const).map((f) => (
-                  <td key={f}>
+                  <td key={f} data-label={f === 'weight' ? 'Weight' : f === 'high' ? 'High threshold' : 'Low threshold'}>
                     <input
                       className="mg-input mg-input--num"
                       type="text"
@@ -182,9 +180,14 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
                       value={draft.values[id][f]}
                       disabled={excluded}
                       aria-invalid={isBad(id, f) || undefined}
-                      aria-describedby={isBad(id, f) ? errorsId : undefined}
+                      aria-describedby={isBad(id, f) ? `${errorsId}-${id}-${f}` : undefined}
                       onChange={(e) => setField(id, f, e.target.value)}
                     />
+                    {isBad(id, f) && (
+                      <span className="mg-field__error" id={`${errorsId}-${id}-${f}`} data-testid={`settings-error-${f}-${id}`}>
+                        {problemsOf(id, f).join(' ')}
+                      </span>
+                    )}
                   </td>
                 ))}
               </tr>
@@ -208,14 +211,30 @@ export function SimilaritySettings(props: SimilaritySettingsProps) {
           data-testid="settings-recent-hours"
           value={draft.hours}
           aria-invalid={bad.has('hours') || undefined}
-          aria-describedby={bad.has('hours') ? errorsId : undefined}
+          aria-describedby={bad.has('hours') ? `${errorsId}-hours` : undefined}
           onChange={(e) => {
             setDraft((d) => ({ ...d, hours: e.target.value }));
             setNotice('');
           }}
         />
+        {bad.has('hours') && (
+          <span className="mg-field__error" id={`${errorsId}-hours`} data-testid="settings-error-hours">
+            {bad.get('hours')!.join(' ')}
+          </span>
+        )}
         <span className="mg-muted mg-small">Divergence compares with the current session within this window.</span>
       </label>
+
+      {problems.length > 0 && (
+        <div className="mg-errors" role="alert" id={errorsId} data-testid="similarity-errors">
+          <p>Not saved: {problems.length === 1 ? 'a value is' : `${problems.length} values are`} invalid.</p>
+          <ul>
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      )}
 
       <div className="mg-actions">
         <button type="submit" className="mg-btn mg-btn--primary" data-testid="settings-save" disabled={saving}>
