@@ -1,13 +1,10 @@
 import { useEffect } from 'react';
 import { currentRoute, pushRoute, useUi, type View } from '../state/ui-store';
-import { route, type Route } from './app/routes';
+import { KEEP_VIEWS, route, type Route } from './app/routes';
 import { bootStatus } from './app/boot';
 import { useExternal } from './app/use-store';
 import { ModelStatus } from './components/ModelStatus';
 import { ThemeToggle } from './components/ThemeToggle';
-import { CaptureForm } from './components/CaptureForm';
-import { SearchPanel } from './components/SearchPanel';
-import { MemoryList } from './components/MemoryList';
 import { StoragePanel } from './components/StoragePanel';
 import { DbBanner } from './components/Banners';
 import { Toasts } from './components/Toasts';
@@ -16,6 +13,8 @@ import { ExploreView } from './explore/ExploreView';
 import { useExplore } from './explore/explore-store';
 import { DataView } from './data/DataView';
 import { BackupBanner } from './data/BackupBanner';
+import { KeepView } from './memories/KeepViews';
+import { useKeep } from './memories/keep-store';
 
 const TABS = [
   { view: 'memories', label: 'Memories' },
@@ -27,6 +26,7 @@ const TABS = [
 function follow(r: Route): void {
   useUi.setState({ view: r.view });
   if (r.view === 'graph') useExplore.getState().applyRoute(r);
+  if (KEEP_VIEWS.includes(r.view)) useKeep.getState().applyRoute(r);
 }
 
 /** A tab click is a step in history; it also closes a memory left open in Explore. */
@@ -73,7 +73,7 @@ export function App() {
               key={t.view}
               type="button"
               className="views__tab"
-              aria-current={view === t.view ? 'page' : undefined}
+              aria-current={view === t.view || (t.view === 'memories' && KEEP_VIEWS.includes(view)) ? 'page' : undefined}
               onClick={() => go(t.view)}
               data-testid={`nav-${t.view}`}
             >
@@ -93,12 +93,8 @@ export function App() {
       </div>
       <div className="layout">
         <main id="main" className="layout__main" tabIndex={-1}>
-          {view === 'memories' ? (
-            <>
-              <CaptureForm disabled={!ready} />
-              <SearchPanel enabled={ready} />
-              {ready && <MemoryList />}
-            </>
+          {KEEP_VIEWS.includes(view) ? (
+            <KeepView view={view} ready={ready} />
           ) : view === 'graph' ? (
             <ExploreView />
           ) : (

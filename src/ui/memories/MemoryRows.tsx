@@ -1,0 +1,102 @@
+// The full list, virtualised: only the rows on screen (and a few either side) are in the page, so
+// 100k memories scroll like 100. Rows have one fixed height; each has a selection box and a
+// button that opens the memory. The rows a person can reach with Tab are the rendered ones; the
+// browser scrolls a focused row into view and the list renders its neighbours.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { formatWhen } from '../app/format';
+import type { Browse } from './use-browse';
+import type { MemoryHeader } from './keep-api';
+
+export const ROW_HEIGHT = 76;
+
+export interface MemoryRowsProps {
+  browse: Browse;
+  selected: ReadonlySet<string>;
+  onToggle(id: string): void;
+  onOpen(id: string): void;
+  /** What the rows are (an accessible name for the list). */
+  label: string;
+  /** Extra buttons at the end of a row (Trash: Restore; Review: Keep / Discard). */
+  actions?: (m: MemoryHeader) => ReactNode;
+}
+
+export function statusWords(m: Pick<MemoryHeader, 'status' | 'deletedAt' | 'supersededBy'>): string | null {
+  if (m.deletedAt !== null) return 'In the trash';
+  if (m.supersededBy) return 'Earlier version';
+  if (m.status === 'quarantined') return 'Unsure';
+  if (m.status === 'archived') return 'Archived';
+  return null;
+}
+
+export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions }: MemoryRowsProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const count = browse.total ?? 0;
+  const v = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    // jsdom (unit tests) has no layout: start with a window's worth of rows
+    initialRect: { width: 800, height: 600 },
+  });
+  const items = v.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const { ensure } = browse;
+  useEffect(() => {
+    if (count > 0) ensure(first, last + 1);
+  }, [first, last, count, ensure]);
+
+  return (
+    <div ref={scrollRef} className="rows" data-testid="memory-rows" data-total={count}>
+      <ul className="rows__inner" aria-label={label} style={{ height: v.getTotalSize() }}>
+        {items.map((row) => {
+          const m = browse.item(row.index);
+          return (
+            <li
+              key={row.key}
+              className="row"
+              aria-setsize={count}
+              aria-posinset={row.index + 1}
+              data-index={row.index}
+              data-testid="memory-row"
+              data-memory-id={m?.id}
+              style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
+            >
+              {m ? <Row m={m} checked={selected.has(m.id)} onToggle={onToggle} onOpen={onOpen} actions={actions} /> : <span className="row__loading">Loading…</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+function Row({ m, checked, onToggle, onOpen, actions }: { m: MemoryHeader; checked: boolean } & Pick<MemoryRowsProps, 'onToggle' | 'onOpen' | 'actions'>) {
+  const status = statusWords(m);
+  const title = m.title || '(no text)';
+  return (
+    <>
+      <input type="checkbox" className="row__check" checked={checked} onChange={() => onToggle(m.id)} aria-label={`Select: ${title.slice(0, 60)}`} />
+      <div className="row__body">
+        <button type="button" className="row__open" onClick={() => onOpen(m.id)} data-testid="memory-row-open">
+          {title}
+        </button>
+        <div className="row__meta">
+          <time dateTime={new Date(m.createdAt).toISOString()}>{formatWhen(m.createdAt)}</time>
+          <span title="Importance">★ {m.importance.toFixed(2)}</span>
+          {status && <span className={`badge badge--status`} data-testid="row-status">{status}</span>}
+          {m.source && <span className="row__source">from {m.source}</span>}
+          {m.tags.slice(0, 3).map((t) => (
+            <span key={t} className="chip chip--small">
+              #{t}
+            </span>
+          ))}
+          {m.tags.length > 3 && <span className="row__more">+{m.tags.length - 3}</span>}
+        </div>
+      </div>
+      {actions && <div className="row__actions">{actions(m)}</div>}
+    </>
+  );
+}
