@@ -8,12 +8,14 @@
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
 import { AppError, toEnvelope } from '../src/core/errors';
-import { HybridIndex, type HybridQuery, type HybridSearchOptions, type IndexDoc } from '../src/core/hybrid';
-import { divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
+import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
+import { applyTime, divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext } from '../src/core/pipeline';
+import { isRecallable } from '../src/core/status';
 import {
   buildNeighbourMatrix,
   FeedbackState,
   LateralEvaluator,
+  MAX_DECAY_TAU_DAYS,
   resolveRecallOptions,
   type FeedbackEvent,
   type LateralEvaluatorState,
@@ -40,6 +42,7 @@ import type {
   EngineLoadOptions,
   EngineRecallOutcome,
   EngineRecallQuery,
+  EngineSearchOptions,
   EngineStats,
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
@@ -158,11 +161,16 @@ export class EngineCore {
    * yields once, so when the UI fires searches faster than they run, the cancels of the
    * superseded ones are processed first and only the newest does real work.
    */
-  async search(q: HybridQuery, opts: HybridSearchOptions, requestId?: number): Promise<ScoredHit[]> {
+  async search(q: HybridQuery, opts: EngineSearchOptions, requestId?: number): Promise<ScoredHit[]> {
     if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
     const index = this.require();
     const t0 = performance.now();
-    const hits = index.search(q, opts);
+    const { decayTauDays, now, ...hybridOpts } = opts;
+    const tau = decayTauDays ?? 0;
+    if (!Number.isFinite(tau) || tau < 0 || tau > MAX_DECAY_TAU_DAYS)
+      throw new AppError('INVALID_OPTION', `decayTauDays must be a number from 0 (off) to ${MAX_DECAY_TAU_DAYS} days (got ${String(tau)}).`);
+    // decay (opt-in) and earlier versions below their successor; untouched when neither applies
+    const hits = applyTime(index.search(q, hybridOpts), (id) => index.doc(id), { decayTauDays: tau }, now ?? Date.now());
     this.lastSearchMs = performance.now() - t0;
     this.searches++;
     return hits;
@@ -185,7 +193,7 @@ export class EngineCore {
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
-    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features }, input);
+    const results = runPipeline(this.context(lateral || o.assocHops > 0, q.now ?? Date.now()), { text: q.text, features }, input);
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;
@@ -215,7 +223,8 @@ export class EngineCore {
     };
   }
 
-  private context(needsMatrix: boolean): PipelineContext {
+  /** `now`: the clock of lateral recency and decay (the services pass theirs: the test seam). */
+  private context(needsMatrix: boolean, now: number = Date.now()): PipelineContext {
     const hybrid = this.require();
     const sessionOf = (id: MemoryId) => {
       const s = this.meta.get(id)?.sessionId;
@@ -229,7 +238,7 @@ export class EngineCore {
       matrix: this.matrix ?? undefined,
       feedback: this.feedback,
       evaluator: this.evaluator,
-      now: Date.now(),
+      now,
       sessionOf,
     };
   }
@@ -251,14 +260,15 @@ export class EngineCore {
     for (const [id, m] of this.meta) {
       if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) continue;
       const d = hybrid.doc(id);
-      if (!d || d.deletedAt != null) continue;
+      // the status gate (never deleted, archived or quarantined), and no earlier version of an edited memory
+      if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) continue;
       candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });
     }
     const recent = selectRecentWindow(candidates, q.now, q.sessionId, config);
     // the temporal spaces never take part, whatever the settings say (a copy: the caller's set stays whole)
     const current: SpaceFeatures = { ...features };
     for (const s of TEMPORAL_SPACES) delete current[s];
-    const alerts = divergenceAlerts(this.context(false), current, recent, { now: q.now, currentSessionId: q.sessionId, config });
+    const alerts = divergenceAlerts(this.context(false, q.now), current, recent, { now: q.now, currentSessionId: q.sessionId, config });
     return { alerts, recent };
   }
 
@@ -339,7 +349,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       upsert: (doc: EngineDoc) => core.upsert(doc),
       upsertMany: (docs: EngineDoc[]) => core.upsertMany(docs),
       remove: (id: MemoryId) => core.remove(id),
-      search: (q: HybridQuery, opts: HybridSearchOptions, requestId?: number) => core.search(q, opts, requestId),
+      search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
       recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),
       recordFeedback: (e: EngineFeedbackEvent) => core.recordFeedback(e),

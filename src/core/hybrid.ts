@@ -29,6 +29,12 @@ export interface IndexDoc {
   suggestedTags?: string[];
   /** Tombstone time (optional extension): a doc with deletedAt set is never returned. */
   deletedAt?: number | null;
+  /** Set on an earlier version of a memory: the memory that replaced it (it ranks below it). */
+  supersededBy?: MemoryId;
+  /** Last open / reinforcement / citation (decay-aware ranking); absent = createdAt. */
+  lastAccessedAt?: number;
+  /** >= 1, stretches the decay's time constant; absent = 1. */
+  strength?: number;
 }
 
 export interface HybridConfig {
@@ -78,7 +84,8 @@ export interface HybridSearchOptions {
   topK: number;
   includeQuarantined?: boolean;
   includeArchived?: boolean;
-  asOf?: number;
+  /** Only memories valid at this instant (validFrom <= asOf < validTo), in both candidate lists. */
+  asOf?: number | null;
   config?: Partial<HybridConfig>;
 }
 
@@ -271,20 +278,17 @@ export class HybridIndex {
     let count = 0;
     for (let r = 0; r < rows; r++) {
       if (this.rowDeleted[r] || !allowed[this.rowStatus[r]]) continue;
-      if (asOf !== undefined && !(this.rowFrom[r] <= asOf && asOf < this.rowTo[r])) continue;
+      // validAt on the typed rows (validTo null is stored as Infinity)
+      if (asOf != null && !(this.rowFrom[r] <= asOf && asOf < this.rowTo[r])) continue;
       scores[count] = dotRow(q, m, r, dim);
       slotRow[count++] = r;
     }
     return topKIndices(scores, count, k, (i) => this.rowIds[slotRow[i]]).map((i) => ({ id: this.rowIds[slotRow[i]], score: scores[i] }));
   }
 
+  /** The one gate (status, tombstone, asOf) for the lexical list; the dense scan reads the same from its typed rows. */
   private visibility(opts: HybridSearchOptions): (d: IndexDoc) => boolean {
-    const { asOf } = opts;
-    return (d) => {
-      if (!isRecallable(d, opts)) return false;
-      if (asOf !== undefined && !(d.validFrom <= asOf && (d.validTo === null || asOf < d.validTo))) return false;
-      return true;
-    };
+    return (d) => isRecallable(d, opts);
   }
 
   private validate(doc: IndexDoc): void {

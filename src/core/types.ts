@@ -33,6 +33,19 @@ export interface Memory {
   media?: MediaRef[];
   /** True when the text was longer than the encoder's bounded prefix. */
   embedTruncated: boolean;
+  /**
+   * Since schema v6 (versions). Set only on an EARLIER version of a memory: the id of the memory
+   * (its current version, which keeps the memory's id) whose edit replaced this content.
+   */
+  supersededBy?: MemoryId;
+  /** Since v6: when this version was replaced (the end of its transaction time). Set with supersededBy. */
+  supersededAt?: number;
+  /** Since v6: when this version's content was written (the start of its transaction time). */
+  recordedAt?: number;
+  /** Since v6: the last time the memory was opened, reinforced or cited (decay-aware ranking). */
+  lastAccessedAt?: number;
+  /** Since v6: >= 1; each reinforcement adds 1 (up to 10) and stretches the decay's time constant. */
+  strength?: number;
 }
 
 /** Why a hit matched: per-signal contributions to the fused score. */

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import { DB_VERSION, type MemoryRow } from './schema';
+import { DB_VERSION, SAMPLE_KEY_PREFIX, type MemoryRow } from './schema';
+import { textKey } from '../core/text-key';
 import { freshDbName } from '../testing/db';
 import { MnemographDb, openDb } from './db';
 import { insertMemory, liveMemoryCountQuery, loadLiveFeatures, tombstoneMemory } from './repo';
@@ -21,6 +22,13 @@ const e1Of = (r: VectorRow | undefined): number[] => (r?.dtype === 'space' ? Arr
 import { isQuotaError, storageError } from './errors';
 
 const fresh = freshDbName;
+
+/** Opens `name` as the release with schema `v` did (migration tests assert each step's rows). */
+async function openAt(name: string, v: number): Promise<MnemographDb> {
+  const db = new MnemographDb(name, { upTo: v });
+  await db.open();
+  return db;
+}
 
 function row(id: string, over: Partial<MemoryRow> = {}): MemoryRow {
   return {
@@ -58,7 +66,7 @@ describe('schema upgrade v1 -> v2', () => {
     await v1.table('settings').put({ key: 'theme', value: 'dark' });
     v1.close();
 
-    const db = await openDb(name);
+    const db = await openAt(name, 5); // the release that shipped v5 (v6: below)
     expect(db.backendDB().version).toBe(50); // v1 -> v2 -> v3 -> v4 -> v5
     const a = await db.memories.get('a');
     expect(a).toEqual({
@@ -102,7 +110,7 @@ describe('schema upgrade v3 -> v4', () => {
     ]);
     v3.close();
 
-    const db = await openDb(name);
+    const db = await openAt(name, 5); // the release that shipped v5 (v6: below)
     expect(db.backendDB().version).toBe(50);
     const m1 = await db.vectors.get(['m1', 'E1']);
     // 4-byte header + 3 floats, the same producer id
@@ -128,7 +136,7 @@ describe('schema upgrade v4 -> v5', () => {
     await v4.settings.put({ key: 'recallDefaults', value: { topK: 7 } });
     v4.close();
 
-    const db = await openDb(name);
+    const db = await openAt(name, 5); // the release that shipped v5 (v6: below)
     expect(db.backendDB().version).toBe(50);
     expect(await db.memories.toArray()).toEqual([row('m1', { text: 'one', tags: ['a'] }), row('m2', { text: 'two', deletedAt: 5 })]);
     expect(await db.vectors.get(['m1', 'E6'])).toEqual(packSpace('m1', 'E6', e6, 'lex'));
@@ -164,7 +172,7 @@ describe('schema upgrade v2 -> v3', () => {
     await v2.settings.put({ key: 'k', value: 1 });
     v2.close();
 
-    const db = await openDb(name);
+    const db = await openAt(name, 5); // the release that shipped v5 (v6: below)
     expect(db.backendDB().version).toBe(50);
     expect(await db.memories.get('m1')).toEqual(row('m1', { text: 'kept as it was', tags: ['a'] }));
     expect(e1Of(await db.vectors.get(['m1', 'E1']))).toEqual([0.6000000238418579, 0.800000011920929]);
@@ -291,4 +299,53 @@ describe('live queries', () => {
     expect(loaded.find((l) => l.memory.id === 'c')!.spaces).toEqual({}); // another model's vector is not mixed in
     db.close();
   });
+});
+
+describe('schema upgrade to v6 (versions, trash, decay, the full list)', () => {
+  /** A memory row as release `v` wrote it (v1 lacked most fields; the v2 upgrade filled them). */
+  const oldRow = (v: number, id: string, over: Record<string, unknown> = {}) =>
+    v === 1
+      ? { id, text: `  memory\n ${id} `, tags: ['A b'], importance: 0.4, createdAt: 100, status: 'active', sessionId: 's1', ...over }
+      : { ...row(id, { text: `  memory\n ${id} `, tags: ['a-b'], importance: 0.4, createdAt: 100, updatedAt: 150, validFrom: 100 }), ...over };
+
+  for (const v of [1, 2, 3, 4, 5]) {
+    it(`keeps every memory of a v${v} database and fills the v6 fields`, async () => {
+      const name = fresh();
+      const old = await openAt(name, v);
+      await old.table('memories').bulkAdd([
+        oldRow(v, 'm1'),
+        oldRow(v, 'm2', { status: 'quarantined' }),
+        oldRow(v, 'm3', v === 1 ? {} : { deletedAt: 900 }),
+        oldRow(v, 'm4', { sessionId: 's-2026-05-02-a' }), // the sample collection's session ids
+      ]);
+      if (v >= 2) await old.table('feedback').bulkAdd([
+        { id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: v === 2 ? 0.5 : 50, at: 500 },
+        { id: 'f2', memoryId: 'm1', kind: 'suppress', at: 400 },
+      ]);
+      old.close();
+
+      const db = await openDb(name);
+      expect(db.backendDB().version).toBe(60);
+      const rows = await db.memories.orderBy('id').toArray();
+      expect(rows.map((r) => r.id)).toEqual(['m1', 'm2', 'm3', 'm4']); // every memory kept
+      const m1 = rows[0];
+      expect(m1.text).toBe(`  memory\n m1 `); // the text is never rewritten
+      expect(m1.tags).toEqual(['a-b']);
+      expect(m1.recordedAt).toBe(v === 1 ? 100 : 150); // its updatedAt (v1: createdAt, filled by v2)
+      expect(m1.lastAccessedAt).toBe(v >= 2 ? 500 : 100); // newest feedback, else createdAt
+      expect(rows[1].lastAccessedAt).toBe(100);
+      expect(rows.every((r) => r.strength === 1)).toBe(true);
+      expect(m1.textKey).toBe(textKey('memory m1'));
+      expect(m1.supersededBy).toBeUndefined();
+      expect(rows[1].status).toBe('quarantined');
+      if (v > 1) expect(rows[2].deletedAt).toBe(900);
+      // only the sample's memory got a sample key
+      expect(await db.memories.where('importKey').startsWith(SAMPLE_KEY_PREFIX).primaryKeys()).toEqual(['m4']);
+      // the new indexes answer
+      expect(await db.memories.where('textKey').equals(textKey('memory   m2')).primaryKeys()).toEqual(['m2']);
+      expect(await db.memories.where('importance').between(0.3, 0.5).count()).toBe(4);
+      expect(await db.memories.where('supersededBy').above('').count()).toBe(0);
+      db.close();
+    });
+  }
 });

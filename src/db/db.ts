@@ -2,6 +2,7 @@
 
 import Dexie, { type Table } from 'dexie';
 import { AppError } from '../core/errors';
+import { textKey } from '../core/text-key';
 import { normaliseTags } from '../core/validate';
 import { storageError } from './errors';
 import {
@@ -12,7 +13,9 @@ import {
   STORES_V3,
   STORES_V4,
   STORES_V5,
+  STORES_V6,
   upgradeFeedbackV2toV3,
+  upgradeMemoryV5toV6,
   upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
   type FeedbackRow,
@@ -71,6 +74,24 @@ export class MnemographDb extends Dexie {
     }
     // additive: a new index and a new table; no stored row changes (see STORES_V5)
     if (upTo >= 5) this.version(5).stores(STORES_V5);
+    if (upTo >= 6) {
+      this.version(6)
+        .stores(STORES_V6)
+        .upgrade(async (tx) => {
+          // last access = the newest feedback event of the memory, else its createdAt (see STORES_V6)
+          const last = new Map<string, number>();
+          await tx
+            .table('feedback')
+            .toCollection()
+            .each((f: { memoryId: string; at: number }) => {
+              if (typeof f.at === 'number' && f.at > (last.get(f.memoryId) ?? -Infinity)) last.set(f.memoryId, f.at);
+            });
+          await tx
+            .table('memories')
+            .toCollection()
+            .modify((row: Record<string, unknown>) => upgradeMemoryV5toV6(row, last, textKey));
+        });
+    }
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
     this.on('versionchange', () => {

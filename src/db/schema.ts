@@ -6,14 +6,21 @@ import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /**
  * A memory row is the core's Memory; the id is a UUIDv7 string (sortable by time). Since v5 an
  * imported memory also carries `importKey` (src/io dedupeKey of the draft it came from), so a
  * re-run of the same import finds it and skips the draft.
  */
-export type MemoryRow = Memory & { importKey?: string };
+export type MemoryRow = Memory & {
+  importKey?: string;
+  /**
+   * Since v6: textKey(text) (src/core/text-key.ts), indexed, so saving the same text twice is
+   * found with one index read. Written by the repository on every insert and text change.
+   */
+  textKey?: string;
+};
 
 /** Since v5: a Markdown [[wikilink]] from one imported memory to another. */
 export interface LinkRow {
@@ -162,3 +169,39 @@ export const STORES_V5 = {
   feedback: 'id, memoryId, at, kind',
   links: '[fromId+toId], fromId, toId',
 } as const;
+
+/**
+ * Version 6 (keeping memories, issue 9): versions, trash, decay, the full list.
+ * - `supersededBy`: only earlier versions have it (the current version keeps the memory's id),
+ *   so the index lists exactly the history rows; `memoryHistory` reads it.
+ * - `textKey`: the normalised text's key, for "already saved".
+ * - `importance`, `source`, `lastAccessedAt`: the full list's filters and sorts read index keys
+ *   only (no row is deserialised until its header is shown).
+ * Every v5 row gets recordedAt (its updatedAt), lastAccessedAt (its newest feedback, else its
+ * createdAt), strength 1 and its textKey; memories of the sample collection (session ids
+ * `s-YYYY-MM-DD-x`, see src/sample) loaded before v6 get their `sample:` import key. No row is
+ * removed.
+ */
+export const STORES_V6 = {
+  memories: 'id, createdAt, updatedAt, status, sessionId, *tags, deletedAt, importKey, supersededBy, textKey, importance, source, lastAccessedAt',
+  vectors: '[memoryId+space], memoryId, space',
+  settings: 'key',
+  feedback: 'id, memoryId, at, kind',
+  links: '[fromId+toId], fromId, toId',
+} as const;
+
+/** The import key prefix of the sample collection's memories (removeSample, the `sample` filter). */
+export const SAMPLE_KEY_PREFIX = 'sample:';
+/** Session ids of the sample collection (src/sample/README.md: `s-2026-05-02-a`...). */
+const SAMPLE_SESSION = /^s-\d{4}-\d{2}-\d{2}-[a-z]+$/;
+
+export function upgradeMemoryV5toV6(row: Record<string, unknown>, lastFeedbackAt: Map<string, number>, keyOf: (text: string) => string): void {
+  const createdAt = typeof row.createdAt === 'number' ? row.createdAt : 0;
+  if (typeof row.recordedAt !== 'number') row.recordedAt = typeof row.updatedAt === 'number' ? row.updatedAt : createdAt;
+  if (typeof row.lastAccessedAt !== 'number') row.lastAccessedAt = Math.max(createdAt, lastFeedbackAt.get(String(row.id)) ?? -Infinity);
+  if (typeof row.strength !== 'number' || !Number.isFinite(row.strength) || row.strength < 1) row.strength = 1;
+  if (typeof row.text === 'string') row.textKey = keyOf(row.text);
+  if (row.importKey === undefined && typeof row.sessionId === 'string' && SAMPLE_SESSION.test(row.sessionId)) {
+    row.importKey = `${SAMPLE_KEY_PREFIX}${String(row.id)}`;
+  }
+}

@@ -2,7 +2,7 @@
 // (workers/engine-core.ts, workers/engine.worker.ts) and its client (src/bridge/engine-bridge.ts).
 // The method signatures are derived from the worker's `typeof api` (EngineApi), not restated.
 
-import type { HybridConfig, IndexDoc } from '../core/hybrid';
+import type { HybridConfig, HybridSearchOptions, IndexDoc } from '../core/hybrid';
 import type { PipelineResult } from '../core/pipeline';
 import type { FeedbackEvent, LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { DivergenceAlert, SerializedFeatures, SimilarityConfig } from '../core/spaces';
@@ -25,6 +25,14 @@ export interface EngineDoc extends Omit<IndexDoc, 'vector'> {
    * keeps the spaces it has (a status or tag change).
    */
   features?: SerializedFeatures;
+}
+
+/** The plain search's options: the hybrid's, and decay-aware ranking with the caller's clock. */
+export interface EngineSearchOptions extends HybridSearchOptions {
+  /** > 0: score x exp(-elapsedDays / (decayTauDays x strength)); 0 / absent = off. */
+  decayTauDays?: number;
+  /** The clock for decay (epoch ms; the services' clock seam); default Date.now(). */
+  now?: number;
 }
 
 export interface EngineLoadOptions {

@@ -3,7 +3,7 @@
 
 import { AppError } from '../core/errors';
 import { isShownHit } from '../core/hybrid';
-import { resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
+import { MAX_AS_OF, MAX_DECAY_TAU_DAYS, MIN_AS_OF, resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
 import { normaliseTags } from '../core/validate';
 import { bulkGetMemories, putSetting } from '../db/repo';
 import type { EngineClient } from '../bridge/engine-bridge';
@@ -20,7 +20,19 @@ import type { RecallOutcomeView, RecallQuery, RecallView, SearchOptions, SearchR
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
 
-export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 'topK'>> & SearchOptions {
+/**
+ * An asOf instant from epoch ms or an ISO 8601 date / date-time ("2026-05-01", "2026-05-01T12:00Z";
+ * a date alone is its UTC midnight). INVALID_OPTION with a plain message otherwise.
+ */
+export function parseAsOf(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim()) ? Date.parse(v.trim()) : typeof v === 'number' ? v : NaN;
+  if (!Number.isFinite(ms) || ms < MIN_AS_OF || ms > MAX_AS_OF)
+    throw new AppError('INVALID_OPTION', `"As of" must be a date such as 2026-05-01 (or a time in epoch milliseconds); got ${JSON.stringify(v)}.`);
+  return ms;
+}
+
+export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 'topK'>> & Omit<SearchOptions, 'asOf'> & { asOf?: number } {
   if (o === undefined || o === null) return { topK: DEFAULT_TOP_K };
   if (typeof o !== 'object') throw new AppError('INVALID_OPTION', 'Search options must be an object.');
   const r = o as Record<string, unknown>;
@@ -29,13 +41,16 @@ export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 
     throw new AppError('INVALID_OPTION', `topK must be a whole number from 1 to ${MAX_TOP_K}.`);
   for (const k of ['includeQuarantined', 'includeArchived', 'semantic'] as const)
     if (r[k] !== undefined && typeof r[k] !== 'boolean') throw new AppError('INVALID_OPTION', `${k} must be true or false.`);
-  if (r.asOf !== undefined && (typeof r.asOf !== 'number' || !Number.isFinite(r.asOf)))
-    throw new AppError('INVALID_OPTION', 'asOf must be a time in epoch milliseconds.');
+  const asOf = parseAsOf(r.asOf);
+  const tau = r.decayTauDays;
+  if (tau !== undefined && (typeof tau !== 'number' || !Number.isFinite(tau) || tau < 0 || tau > MAX_DECAY_TAU_DAYS))
+    throw new AppError('INVALID_OPTION', `decayTauDays must be a number of days from 0 (off) to ${MAX_DECAY_TAU_DAYS}; got ${JSON.stringify(tau)}.`);
   return {
     topK,
     includeQuarantined: r.includeQuarantined as boolean | undefined,
     includeArchived: r.includeArchived as boolean | undefined,
-    asOf: r.asOf as number | undefined,
+    ...(asOf !== undefined ? { asOf } : {}),
+    ...(tau !== undefined && tau > 0 ? { decayTauDays: tau } : {}),
     semantic: r.semantic as boolean | undefined,
   };
 }
@@ -130,7 +145,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const vector = opts.semantic === false ? null : await embedOne(query, signal);
       aborted(signal);
       const { semantic: _semantic, ...engineOpts } = opts;
-      const hits = (await engine.search({ text: query, vector }, engineOpts, signal)).filter(isShownHit); // the core's relevance cut
+      const hits = (await engine.search({ text: query, vector }, { ...engineOpts, now: ctx.now() }, signal)).filter(isShownHit); // the core's relevance cut
       const rows = await bulkGetMemories(db, hits.map((h) => h.id));
       aborted(signal);
       const out: SearchResultView[] = [];

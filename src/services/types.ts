@@ -27,8 +27,97 @@ export interface UpdateMemoryInput {
   importance?: number;
   source?: string;
   media?: MediaRef[];
+  /** "When it happened" (epoch ms): the memory's time (E2-E4 are recomputed). */
+  createdAt?: number;
+  /** Valid time: when the fact became true (epoch ms). Default for a new version: the time of the edit. */
   validFrom?: number;
+  /** Valid time: when it stopped being true (epoch ms); null = still true (open-ended). */
   validTo?: number | null;
+}
+
+/** What saveMemory did: wrote a new memory, or found the same text already saved (nothing written). */
+export type SaveOutcome = { kind: 'saved'; memory: Memory } | { kind: 'already-saved'; memory: Memory };
+
+/** One version of a memory, as the history lists it (newest first). */
+export interface MemoryVersion {
+  /** The version's own row: the current version has the memory's id, earlier ones their own ids. */
+  memory: Memory;
+  current: boolean;
+  /** When this content was written (transaction time start). */
+  recordedAt: number;
+  /** When an edit replaced it (transaction time end); null for the current version. */
+  supersededAt: number | null;
+}
+
+/** What a delete moved to the trash: hand it to undoDelete to put exactly those back. */
+export interface DeleteReceipt {
+  /** Every row moved (a memory and its earlier versions). */
+  ids: MemoryId[];
+  /** The deletedAt stamped on them. */
+  at: number;
+}
+
+/** Which memories the full list shows. */
+export type BrowseStatus = 'current' | 'active' | 'quarantined' | 'archived' | 'trashed' | 'superseded' | 'all';
+export type BrowseSort = 'newest' | 'oldest' | 'importance' | 'opened';
+
+export interface BrowseQuery {
+  /** Memories carrying every one of these tags (normalised like a memory's tags). */
+  tags?: string[];
+  /** createdAt ("when it happened") from (inclusive), epoch ms. */
+  from?: number;
+  /** createdAt before (exclusive), epoch ms. */
+  to?: number;
+  /** Exact source. */
+  source?: string;
+  /** Only the sample collection's memories (true) or none of them (false). */
+  sample?: boolean;
+  importanceMin?: number;
+  importanceMax?: number;
+  /**
+   * 'current' (default): every memory not in the trash and not an earlier version, whatever its
+   * status; 'active' / 'quarantined' / 'archived': current ones with that status; 'trashed': the
+   * trash; 'superseded': earlier versions (not in the trash); 'all': every row.
+   */
+  status?: BrowseStatus;
+  /** Default 'newest' (createdAt descending); 'opened' = most recently opened first. */
+  sort?: BrowseSort;
+}
+
+/** One row of the full list: enough to draw it; the full memory comes from getMemories. */
+export interface MemoryHeader {
+  id: MemoryId;
+  /** The text's first line, at most 160 characters. */
+  title: string;
+  /** Characters of the whole text. */
+  length: number;
+  createdAt: number;
+  updatedAt: number;
+  importance: number;
+  tags: string[];
+  source?: string;
+  status: MemoryStatus;
+  deletedAt: number | null;
+  supersededBy?: MemoryId;
+  supersededAt?: number;
+  lastAccessedAt?: number;
+  validFrom: number;
+  validTo: number | null;
+  /** From the sample collection. */
+  sample: boolean;
+}
+
+export interface BrowsePage {
+  /** Memories matching the query (the list's length). */
+  total: number;
+  /** Position of items[0] in the list. */
+  offset: number;
+  items: MemoryHeader[];
+}
+
+export interface TagCount {
+  tag: string;
+  count: number;
 }
 
 export interface SearchOptions {
@@ -36,8 +125,10 @@ export interface SearchOptions {
   topK?: number;
   includeQuarantined?: boolean;
   includeArchived?: boolean;
-  /** Only memories valid at this time (epoch ms). */
-  asOf?: number;
+  /** Only memories valid at this time (epoch ms, or an ISO 8601 date / date-time string): validFrom <= asOf < validTo. */
+  asOf?: number | string;
+  /** Decay-aware ranking: score x exp(-elapsedDays / (decayTauDays x strength)); absent or 0 = off. */
+  decayTauDays?: number;
   /** false: keywords only, no encoder call (e.g. while the model is still loading). Default true. */
   semantic?: boolean;
 }

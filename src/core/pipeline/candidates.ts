@@ -29,7 +29,7 @@ const byId = (a: CandidateRow, b: CandidateRow) => (a.id < b.id ? -1 : a.id > b.
 /**
  * The hybrid's `max(depth, candidateK)` best (its own candidate depth keeps the min-max floors it
  * was tuned with) with the options' lexical weight, and per ranking space its `spaceCandidates`
- * best. Both lists pass the status gate.
+ * best. Both lists pass the status gate (status, tombstone and asOf), before any top k is taken.
  */
 export function gatherCandidates(
   ctx: PipelineContext,
@@ -43,6 +43,8 @@ export function gatherCandidates(
       topK: Math.max(r.depth, o.candidateK),
       includeArchived: o.includeArchived,
       includeQuarantined: o.includeQuarantined,
+      // asOf where the candidates are produced: both lists (BM25, E1) and the spaces' below
+      ...(o.asOf !== null ? { asOf: o.asOf } : {}),
       config: { lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
     },
   );

@@ -9,4 +9,5 @@ export { standardPool, type PooledHit } from './standard';
 export { lateralPass, type LateralSource, type LateralOutcome } from './lateral-pass';
 export { mergeAssociative, type AssociativeSource } from './associative';
 export { annotate } from './annotate';
+export { applyTime, decayFactor, DAY_MS, SUPERSEDED_FACTOR, type TimeOptions } from './temporal';
 export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';

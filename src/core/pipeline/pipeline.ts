@@ -5,6 +5,7 @@
 //   blend             hybrid + alpha x mean_s(clip(z_s)) + beta x margin relevance (weighted
 //                     mean of max(0, sim - high threshold) over the non-temporal spaces)
 //   standardPool      status gate, profile (DEBUGGING / CRITICAL), feedback factors, floors
+//   applyTime         decay-aware ranking (opt-in) and earlier versions below their successor
 //   lateralPass       standard top K [+ lateral top N: far (L2 > threshold) yet sharing the
 //                     query's tags]; the evaluator counts laterals
 //   (assignGroups)    SYSTEMATIZER grouping of the direct and lateral results
@@ -39,6 +40,7 @@ import { gatherCandidates } from './candidates';
 import { lateralPass } from './lateral-pass';
 import { resolveRanking } from './ranking';
 import { standardPool } from './standard';
+import { applyTime } from './temporal';
 import type { PipelineContext, PipelineQuery, PipelineResult } from './types';
 
 const noop = () => {};
@@ -65,7 +67,9 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
 
   const found = gatherCandidates(ctx, q, o, r);
   const scored = blend(ctx, q, found, r);
-  const pool = standardPool(scored, docOf, o, ctx.feedback);
+  const now = ctx.now ?? Date.now();
+  // time: decay (opt-in) and earlier versions below the memories that replaced them; untouched otherwise
+  const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);
   let results = lateralPass(pool, o, {
     ids: () => hybrid.ids(),
     docOf,
@@ -73,7 +77,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     matrix: getMatrix,
     feedback: ctx.feedback,
     evaluator: ctx.evaluator,
-    now: ctx.now ?? Date.now(),
+    now,
   }).results;
   // SYSTEMATIZER: grouped before the hops, so associative results carry no group
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);

@@ -9,6 +9,9 @@ export {
   defaultLateralMaxResults,
   BASE_DEFAULTS,
   MAX_ASSOC_HOPS,
+  MAX_DECAY_TAU_DAYS,
+  MIN_AS_OF,
+  MAX_AS_OF,
   OPTION_NAMES,
   type RecallOptionsInput,
 } from './options';

@@ -54,6 +54,16 @@ export interface RecallOptions {
   readonly queryTagLimit: number;
   /** Half-life of the lateral recency decay in days (0 = no decay). */
   readonly decayHalfLifeDays: number;
+  /**
+   * Seed 001, asOf: only memories valid at this instant (epoch ms; validFrom <= asOf < validTo),
+   * applied where candidates are produced. null = no time condition (the default).
+   */
+  readonly asOf: number | null;
+  /**
+   * Seed 001, decay-aware ranking: standard scores x exp(-elapsedDays / (decayTauDays x strength)),
+   * elapsed since the memory's last access. 0 = off (the default); nothing is ever deleted by it.
+   */
+  readonly decayTauDays: number;
 }
 
 /** What a caller may pass: any subset; semanticWeight follows from lexicalWeight. */
@@ -74,6 +84,11 @@ export const BASE_DEFAULTS = {
 } as const;
 
 export const MAX_ASSOC_HOPS = 3;
+/** Decay time constants up to 100 years (0 = off). */
+export const MAX_DECAY_TAU_DAYS = 36_500;
+/** Earliest / latest asOf accepted: years 1000 and 9999 (a typo such as year 20260 is refused). */
+export const MIN_AS_OF = Date.UTC(1000, 0, 1);
+export const MAX_AS_OF = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * The lateral-retrieval design caps lateral results at topK/3 by default; we floor it and keep at
@@ -89,7 +104,8 @@ type Rule =
   | { kind: 'bool' }
   | { kind: 'profile' }
   | { kind: 'groupBy' }
-  | { kind: 'tags' };
+  | { kind: 'tags' }
+  | { kind: 'time' };
 
 const RULES: Record<keyof RecallOptionsInput, Rule> = {
   profile: { kind: 'profile' },
@@ -115,6 +131,8 @@ const RULES: Record<keyof RecallOptionsInput, Rule> = {
   queryTags: { kind: 'tags' },
   queryTagLimit: { kind: 'int', min: 1, max: 20 },
   decayHalfLifeDays: { kind: 'num', min: 0, max: 1_000_000 },
+  asOf: { kind: 'time' },
+  decayTauDays: { kind: 'num', min: 0, max: MAX_DECAY_TAU_DAYS },
 };
 
 export const OPTION_NAMES = Object.keys(RULES) as (keyof RecallOptionsInput)[];
@@ -161,6 +179,11 @@ function check(name: keyof RecallOptionsInput, v: unknown): unknown {
       return v;
     case 'groupBy':
       if (v !== 'none' && v !== 'tag') throw invalid(name, v, '"none" or "tag"');
+      return v;
+    case 'time':
+      if (v === null) return null;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < MIN_AS_OF || v > MAX_AS_OF)
+        throw invalid(name, v, 'a time in epoch milliseconds (a date between the years 1000 and 9999), or null for none');
       return v;
     case 'tags': {
       if (v === null) return null;
@@ -223,6 +246,8 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
     queryTags: pick<readonly string[] | null>('queryTags', null),
     queryTagLimit: pick('queryTagLimit', BASE_DEFAULTS.queryTagLimit),
     decayHalfLifeDays: pick('decayHalfLifeDays', BASE_DEFAULTS.decayHalfLifeDays),
+    asOf: pick<number | null>('asOf', null),
+    decayTauDays: pick('decayTauDays', 0),
   };
 }
 
@@ -256,6 +281,8 @@ export class RecallOptionsBuilder {
   queryTags(v: readonly string[] | null): this { return this.set('queryTags', v); }
   queryTagLimit(v: number): this { return this.set('queryTagLimit', v); }
   decayHalfLifeDays(v: number): this { return this.set('decayHalfLifeDays', v); }
+  asOf(v: number | null): this { return this.set('asOf', v); }
+  decayTauDays(v: number): this { return this.set('decayTauDays', v); }
   /** The explicit options so far (e.g. to persist or send across a worker boundary). */
   toInput(): RecallOptionsInput { return { ...this.input }; }
   build(): RecallOptions { return resolveRecallOptions(this.input); }

@@ -11,6 +11,14 @@ export interface RecallDoc {
   status: MemoryStatus;
   createdAt: number; // epoch ms
   deletedAt?: number | null;
+  /** Valid time (asOf): validFrom <= asOf < validTo, null = open-ended. */
+  validFrom?: number;
+  validTo?: number | null;
+  /** An earlier version of a memory: the memory that replaced it. */
+  supersededBy?: string;
+  /** Decay-aware ranking: last access (absent = createdAt) and strength (absent = 1). */
+  lastAccessedAt?: number;
+  strength?: number;
 }
 
 /** One link of an associative chain: query -> m1 (hop 0) -> m2 (hop 1) -> ... */
