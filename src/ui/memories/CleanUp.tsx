@@ -59,11 +59,17 @@ export function CleanUp() {
   async function run(job: 'sample' | 'all') {
     setAsking(null);
     try {
-      const n = job === 'sample' ? await keepApi().removeSample() : await keepApi().deleteAll();
-      pushToast({
-        kind: 'success',
-        message: job === 'sample' ? `Removed the sample collection (${memoriesWord(n)}) to the trash.` : `Moved all ${memoriesWord(n)} to the trash.`,
-      });
+      if (job === 'sample') {
+        const receipt = await keepApi().removeSample();
+        pushToast({
+          kind: 'info',
+          message: `Removed the sample collection (${memoriesWord(receipt.ids.length)}) to the trash.`,
+          action: { label: 'Undo', run: () => void keepApi().undoDelete(receipt).catch(toastError) },
+        });
+      } else {
+        const n = await keepApi().deleteAll();
+        pushToast({ kind: 'success', message: `Moved all ${memoriesWord(n)} to the trash.` });
+      }
     } catch (e) {
       toastError(e);
     }

@@ -16,7 +16,7 @@ export function HistoryList({ id, shownId }: { id: string; shownId: string }) {
   useEffect(() => {
     let live = true;
     keepApi()
-      .history(id)
+      .memoryHistory(id)
       .then(
         (v) => live && (setVersions(v), setError(null)),
         (e: unknown) => live && setError(errorMessage(e)),

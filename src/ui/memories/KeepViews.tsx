@@ -6,6 +6,7 @@ import { route, type RouteView } from '../app/routes';
 import { CaptureForm } from '../components/CaptureForm';
 import { SearchPanel } from '../components/SearchPanel';
 import { MemoryBrowser } from './MemoryBrowser';
+import './keep.css';
 import { MemoryDialog } from './MemoryDialog';
 import { CleanUp } from './CleanUp';
 import { ReviewList, TrashList } from './TrashReview';

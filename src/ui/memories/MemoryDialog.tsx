@@ -2,7 +2,7 @@
 // Markdown, when it happened, importance, source, tags, when it was true; whether it is unsure,
 // in the trash or an earlier version ("Corrected on <date>", with a link to what replaced it);
 // and what a person can do: edit, see its history, mark it unsure or confirm it, delete, restore.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../app/format';
 import { SourceLink } from '../components/SourceLink';
 import { Markdown } from './Markdown';
@@ -34,11 +34,16 @@ export function titleOf(text: string, max = 90): string {
 export function useMemory(id: string | null): { memory: Memory | null; error: string | null } {
   const change = useChangeCount();
   const [state, setState] = useState<{ id: string | null; memory: Memory | null; error: string | null }>({ id: null, memory: null, error: null });
+  const openedId = useRef<string | null>(null);
   useEffect(() => {
     if (!id) return;
     let live = true;
-    keepApi()
-      .getMemory(id, { includeDeleted: true })
+    // the first read records the opening (decay-aware ranking); re-reads after a change do not,
+    // or each one would be a change of its own
+    const first = openedId.current !== id;
+    openedId.current = id;
+    const api = keepApi();
+    (first ? api.openMemory(id, { includeDeleted: true }) : api.getMemory(id, { includeDeleted: true }))
       .then(
         (memory) => live && setState({ id, memory, error: null }),
         (e: unknown) => live && setState({ id, memory: null, error: errorMessage(e) }),

@@ -33,11 +33,12 @@ export async function deleteWithUndo(ids: readonly MemoryId[], what = memoriesWo
   }
 }
 
-export async function setStatusOf(ids: readonly MemoryId[], status: MemoryStatus): Promise<boolean> {
+export async function setStatusOf(ids: readonly MemoryId[], status: Exclude<MemoryStatus, 'archived'>): Promise<boolean> {
   try {
-    await keepApi().setStatus([...ids], status);
+    if (status === 'quarantined') await keepApi().markUnsure([...ids]);
+    else await keepApi().validateMemories([...ids]);
     const n = memoriesWord(ids.length);
-    toast(status === 'quarantined' ? `Marked ${n} as unsure.` : status === 'active' ? `Kept ${n}: confirmed.` : `Archived ${n}.`);
+    toast(status === 'quarantined' ? `Marked ${n} as unsure.` : `Kept ${n}: confirmed.`);
     return true;
   } catch (e) {
     toastError(e);
@@ -47,7 +48,7 @@ export async function setStatusOf(ids: readonly MemoryId[], status: MemoryStatus
 
 export async function discardWithUndo(ids: readonly MemoryId[]): Promise<boolean> {
   try {
-    const receipt = await keepApi().discard([...ids]);
+    const receipt = await keepApi().discardMemories([...ids]);
     toast(`Discarded ${memoriesWord(ids.length)} (moved to the trash).`, {
       label: 'Undo',
       run: () => {
@@ -65,7 +66,7 @@ export async function discardWithUndo(ids: readonly MemoryId[]): Promise<boolean
 
 export async function restoreFromTrash(ids: readonly MemoryId[]): Promise<boolean> {
   try {
-    await keepApi().restoreMemories([...ids]);
+    for (const id of ids) await keepApi().restoreMemory(id);
     toast(`Restored ${memoriesWord(ids.length)}.`);
     return true;
   } catch (e) {
@@ -76,7 +77,7 @@ export async function restoreFromTrash(ids: readonly MemoryId[]): Promise<boolea
 
 export async function addTagsTo(ids: readonly MemoryId[], tags: string[]): Promise<boolean> {
   try {
-    await keepApi().addTags([...ids], tags);
+    await keepApi().tagMemories([...ids], { add: tags });
     toast(`Tagged ${memoriesWord(ids.length)} with ${tags.map((t) => `#${t}`).join(' ')}.`);
     return true;
   } catch (e) {
@@ -87,7 +88,7 @@ export async function addTagsTo(ids: readonly MemoryId[], tags: string[]): Promi
 
 export async function exportSelected(ids: readonly MemoryId[]): Promise<boolean> {
   try {
-    const f = await keepApi().exportMarkdownOf([...ids]);
+    const f = await keepApi().exportMarkdown({ ids: [...ids] });
     saveBlob(f.blob, f.fileName);
     toast(`Exported ${memoriesWord(ids.length)} as Markdown.`);
     return true;

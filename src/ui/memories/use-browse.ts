@@ -51,7 +51,7 @@ export function useBrowse(query: BrowseQuery): Browse {
       inFlight.current.add(page);
       const gen = generation.current;
       keepApi()
-        .browse(JSON.parse(lastQuery.current) as BrowseQuery, page * PAGE, PAGE)
+        .browseMemories(JSON.parse(lastQuery.current) as BrowseQuery, { offset: page * PAGE, limit: PAGE })
         .then(
           (p) => {
             if (gen !== generation.current) return;
@@ -101,9 +101,9 @@ export function useBrowse(query: BrowseQuery): Browse {
 
   const allIds = useCallback(async () => {
     const q = JSON.parse(lastQuery.current) as BrowseQuery;
-    const first = await keepApi().browse(q, 0, 1000);
+    const first = await keepApi().browseMemories(q, { offset: 0, limit: 500 });
     const ids = first.items.map((m) => m.id);
-    for (let off = 1000; off < first.total; off += 1000) ids.push(...(await keepApi().browse(q, off, 1000)).items.map((m) => m.id));
+    for (let off = 500; off < first.total; off += 500) ids.push(...(await keepApi().browseMemories(q, { offset: off, limit: 500 })).items.map((m) => m.id));
     return ids;
   }, []);
 
@@ -138,7 +138,7 @@ export function useCount(query: BrowseQuery): number | null {
   useEffect(() => {
     let live = true;
     keepApi()
-      .browse(JSON.parse(key) as BrowseQuery, 0, 1)
+      .browseMemories(JSON.parse(key) as BrowseQuery, { offset: 0, limit: 1 })
       .then(
         (p) => live && setN(p.total),
         (e: unknown) => logError(e),
