@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Memory text is data, never markup: hostile text pushed through the opened memory (Markdown) and
 // the Explore memory panel creates no element, and a link is made only when safeUrl allows it.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import type { Memory } from '../../core/types';
 import { MemoryPanel } from '../explore/panels/MemoryPanel';
