@@ -37,8 +37,6 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
-    // jsdom (unit tests) has no layout: start with a window's worth of rows
-    initialRect: { width: 800, height: 600 },
   });
   const items = v.getVirtualItems();
   const first = items[0]?.index ?? 0;
