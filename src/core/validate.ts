@@ -142,6 +142,7 @@ export interface MemoryPatch {
   importance?: number;
   source?: string;
   media?: MediaRef[];
+  createdAt?: number;
   validFrom?: number;
   validTo?: number | null;
 }
@@ -153,6 +154,7 @@ export function validateMemoryPatch(patch: unknown): {
   importance?: number;
   source?: string;
   media?: MediaRef[];
+  createdAt?: number;
   validFrom?: number;
   validTo?: number | null;
 } {
@@ -167,7 +169,10 @@ export function validateMemoryPatch(patch: unknown): {
   }
   if ('source' in p) out.source = validateSource(p.source);
   if ('media' in p) out.media = validateMedia(p.media);
+  if ('createdAt' in p) out.createdAt = validateTime(p.createdAt, 'When it happened (createdAt)');
   if ('validFrom' in p) out.validFrom = validateTime(p.validFrom, 'validFrom');
+  if (out.validFrom !== undefined && 'validTo' in p && p.validTo !== null && typeof p.validTo === 'number' && p.validTo < out.validFrom)
+    throw new AppError('INVALID_OPTION', 'validTo must not be before validFrom.');
   if ('validTo' in p) out.validTo = p.validTo === null ? null : validateTime(p.validTo, 'validTo');
   return out;
 }

@@ -5,13 +5,16 @@ import { liveQuery, type Observable } from 'dexie';
 import { AppError } from '../core/errors';
 import type { MemoryId, MemoryStatus, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
-import type { FeedbackRow, MemoryRow, VectorRow } from './schema';
+import { textKey } from '../core/text-key';
+import { withV6Fields, type FeedbackRow, type MemoryRow, type VectorRow } from './schema';
+
+const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
 
 /** Writes a new memory and its vectors atomically: either all rows exist afterwards or none. */
 export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[]): Promise<void> {
   try {
     await db.transaction('rw', db.memories, db.vectors, async () => {
-      await db.memories.add(memory);
+      await db.memories.add(stamped(memory));
       if (vectors.length) await db.vectors.bulkPut(vectors);
     });
   } catch (e) {
@@ -23,7 +26,7 @@ export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors:
 export async function insertMemories(db: MnemographDb, memories: MemoryRow[], vectors: VectorRow[]): Promise<void> {
   try {
     await db.transaction('rw', db.memories, db.vectors, async () => {
-      await db.memories.bulkAdd(memories);
+      await db.memories.bulkAdd(memories.map(stamped));
       if (vectors.length) await db.vectors.bulkPut(vectors);
     });
   } catch (e) {
@@ -124,7 +127,7 @@ export async function modifyMemory(
     return await db.transaction('rw', db.memories, db.vectors, async () => {
       const row = await db.memories.get(id);
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
-      const next = change(row);
+      const next = stamped(change(row));
       await db.memories.put(next);
       // new text, new features: a space the old text had (code, say) must not outlive it
       if (opts.replaceVectors) await db.vectors.where('memoryId').equals(id).delete();
@@ -147,7 +150,7 @@ export async function restoreMemoryRow(db: MnemographDb, id: MemoryId, at: numbe
     return await db.transaction('rw', db.memories, async () => {
       const row = await db.memories.get(id);
       if (!row || row.deletedAt === null) throw new AppError('NOT_FOUND');
-      const next = { ...row, deletedAt: null, updatedAt: at };
+      const next = stamped({ ...row, deletedAt: null, updatedAt: at });
       await db.memories.put(next);
       return next;
     });
@@ -163,7 +166,8 @@ export async function setMemoryStatus(db: MnemographDb, id: MemoryId, status: Me
 /** Live memories of a session (E4: a new memory's position is this count). */
 export async function countSession(db: MnemographDb, sessionId: string): Promise<number> {
   try {
-    return await db.memories.where('sessionId').equals(sessionId).count();
+    // earlier versions of edited memories (v6) are not members of their own: they share the memory's place
+    return await db.memories.where('sessionId').equals(sessionId).filter((m) => m.supersededBy === undefined).count();
   } catch (e) {
     throw db.fail(e);
   }
@@ -258,10 +262,10 @@ export async function listLiveMemoryRows(db: MnemographDb): Promise<MemoryRow[]>
   }
 }
 
-/** Every memory of one session, tombstones included (E4 positions count them). */
+/** Every memory of one session, tombstones included (E4 positions count them), earlier versions not. */
 export async function sessionMembers(db: MnemographDb, sessionId: string): Promise<MemoryRow[]> {
   try {
-    return await db.memories.where('sessionId').equals(sessionId).toArray();
+    return (await db.memories.where('sessionId').equals(sessionId).toArray()).filter((m) => m.supersededBy === undefined);
   } catch (e) {
     throw db.fail(e);
   }

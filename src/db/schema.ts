@@ -205,3 +205,18 @@ export function upgradeMemoryV5toV6(row: Record<string, unknown>, lastFeedbackAt
     row.importKey = `${SAMPLE_KEY_PREFIX}${String(row.id)}`;
   }
 }
+
+/**
+ * The v6 fields every stored row carries, filled where a writer left them out (an import, a
+ * restore of an older backup): textKey from the text, recordedAt = updatedAt, lastAccessedAt =
+ * createdAt, strength 1. `keyOf` is textKey (src/core/text-key.ts).
+ */
+export function withV6Fields(row: MemoryRow, keyOf: (text: string) => string): MemoryRow {
+  return {
+    ...row,
+    textKey: keyOf(row.text),
+    recordedAt: row.recordedAt ?? row.updatedAt,
+    lastAccessedAt: row.lastAccessedAt ?? row.createdAt,
+    strength: row.strength ?? 1,
+  };
+}

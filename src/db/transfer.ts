@@ -5,7 +5,8 @@ import { liveQuery, type Observable } from 'dexie';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
 import { getSetting } from './repo';
-import type { FeedbackRow, LinkRow, MemoryRow, SettingRow, VectorRow } from './schema';
+import { textKey } from '../core/text-key';
+import { withV6Fields, type FeedbackRow, type LinkRow, type MemoryRow, type SettingRow, type VectorRow } from './schema';
 
 /** The import keys among `keys` that a stored memory already carries (one index read). */
 export async function storedImportKeys(db: MnemographDb, keys: readonly string[]): Promise<Map<string, MemoryId>> {
@@ -53,7 +54,7 @@ export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Pr
       ]);
       const takenIds = new Set<string>(idsThere);
       const takenKeys = new Set(keysThere.map(String));
-      const fresh = batch.memories.filter((m) => !takenIds.has(m.id) && (m.importKey === undefined || !takenKeys.has(m.importKey)));
+      const fresh = batch.memories.map((m) => withV6Fields(m, textKey)).filter((m) => !takenIds.has(m.id) && (m.importKey === undefined || !takenKeys.has(m.importKey)));
       const freshIds = new Set(fresh.map((m) => m.id));
       if (fresh.length) await db.memories.bulkAdd(fresh);
       const vectors = batch.vectors.filter((v) => freshIds.has(v.memoryId));

@@ -7,7 +7,8 @@
 import { AppError, MESSAGES } from '../core/errors';
 import type { Observable } from 'dexie';
 import { putSetting } from '../db/repo';
-import { liveSettingsQuery, readAllForExport } from '../db/transfer';
+import { liveSettingsQuery, readAllForExport, type ExportRows } from '../db/transfer';
+import type { MemoryId } from '../core/types';
 import type { ImportParser } from '../protocol/io';
 import type { ServiceContext } from './context';
 import { SETTING_KEYS } from './settings';
@@ -32,6 +33,27 @@ export function backupStatus(lastRaw: unknown, daysRaw: unknown, now: number): B
   return { lastBackupAt, reminderDays, due };
 }
 
+/**
+ * A selection's rows (export selected): the chosen memories with their earlier versions, their
+ * vectors and feedback, the links between them, and no settings (a selection is data, not a
+ * setup). No ids: every row.
+ */
+export function selectRows(rows: ExportRows, ids: readonly MemoryId[] | undefined): ExportRows {
+  if (ids === undefined) return rows;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== 'string'))
+    throw new AppError('INVALID_OPTION', 'Choose the memories to export.');
+  const chosen = new Set(ids);
+  const memories = rows.memories.filter((m) => chosen.has(m.id) || (m.supersededBy !== undefined && chosen.has(m.supersededBy)));
+  const kept = new Set(memories.map((m) => m.id));
+  return {
+    memories,
+    feedback: rows.feedback.filter((f) => kept.has(f.memoryId)),
+    links: rows.links.filter((l) => kept.has(l.fromId) && kept.has(l.toId)),
+    settings: [],
+    ...(rows.vectors ? { vectors: rows.vectors.filter((v) => kept.has(v.memoryId)) } : {}),
+  };
+}
+
 /** "2026-11-24" in UTC, for file names. */
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
@@ -46,11 +68,11 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
      * With a passphrase, encrypted (AES-GCM, PBKDF2). Records lastBackupAt; the backup itself
      * carries that same time, so restoring it says when it was made.
      */
-    async exportBackup(opts: { vectors: boolean; passphrase?: string }): Promise<ExportedFile> {
+    async exportBackup(opts: { vectors: boolean; passphrase?: string; ids?: MemoryId[] }): Promise<ExportedFile> {
       if (opts.passphrase !== undefined && (typeof opts.passphrase !== 'string' || opts.passphrase === ''))
         throw new AppError('INVALID_OPTION', 'Type a passphrase, or export without one.');
       const now = ctx.now();
-      const rows = await readAllForExport(db, opts.vectors === true);
+      const rows = selectRows(await readAllForExport(db, opts.vectors === true), opts.ids);
       const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt), { key: SETTING_KEYS.lastBackupAt, value: now }];
       const memories = rows.memories.length; // counted before the rows go to the worker
       const bytes = await io.writeBackup({
@@ -64,12 +86,15 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
       return { blob, fileName: `mnemograph-backup-${day(now)}${suffix}.json`, memories };
     },
 
-    /** A zip of Markdown files, one per memory not in the trash (YAML front matter). Records lastBackupAt. */
-    async exportMarkdown(): Promise<ExportedFile> {
+    /**
+     * A zip of Markdown files, one per memory not in the trash (YAML front matter; current versions
+     * only: an earlier version is history, not a note of its own). `ids`: only those. Records lastBackupAt.
+     */
+    async exportMarkdown(opts: { ids?: MemoryId[] } = {}): Promise<ExportedFile> {
       const now = ctx.now();
-      const rows = await readAllForExport(db, false);
+      const rows = selectRows(await readAllForExport(db, false), opts.ids);
       const folder = `mnemograph-${day(now)}`;
-      const archive = await io.writeMarkdown({ memories: rows.memories, folder });
+      const archive = await io.writeMarkdown({ memories: rows.memories.filter((m) => m.supersededBy === undefined), folder });
       const blob = new Blob([archive.zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
       await putSetting(db, SETTING_KEYS.lastBackupAt, now);
       return { blob, fileName: `${folder}.zip`, memories: archive.files };

@@ -3,7 +3,10 @@
 //   stored-features  E1 and the other spaces as stored; engine docs; the engine's snapshot
 //   sync             the engine follows the database; the other tabs follow over a channel
 //   session          session ids and E4 positions
-//   ingest / edits   writing new memories / changing stored ones
+//   ingest / edits   writing new memories ("already saved") / changing stored ones (versions)
+//   trash            delete, undo, restore, purge (30 days, empty trash), delete all, the sample
+//   review           quarantine, validate, discard; opening and citing (access, for decay)
+//   browse           the full list: a count and windows of headers, tag counts
 //   retrieval        recall (one engine call per recall) and the plain search
 //   divergence       the latest divergence from the recent window, for the banner
 //   feedback         reinforce / suppress and the lateral evaluator
@@ -19,15 +22,18 @@ import { createIoBridge } from '../bridge/io-bridge';
 import { createBackup } from './backup';
 import { createContext, type ServiceDeps } from './context';
 import { createDivergence } from './divergence';
+import { createBrowse } from './browse';
 import { createEdits } from './edits';
 import { createFeedback } from './feedback';
 import { createImport } from './import';
 import { createIngest } from './ingest';
 import { createRetrieval } from './retrieval';
+import { createReview } from './review';
 import { createSession } from './session';
 import { createSettings } from './settings';
 import { createStoredFeatures } from './stored-features';
 import { createEngineSync } from './sync';
+import { createTrash } from './trash';
 
 export type { ServiceDeps };
 
@@ -40,8 +46,13 @@ export function createServices(deps: ServiceDeps) {
   const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
-  const feedback = createFeedback(ctx, engine, sync);
+  // a reinforcement refreshes and strengthens the memory (decay): the review module records it
+  const feedback = createFeedback(ctx, engine, sync, (id) => review.reinforced(id));
   const ingest = createIngest(ctx, { engine, stored, sync, session, divergence });
+  const trash = createTrash(ctx, { engine, stored, sync });
+  const review = createReview(ctx, { engine, stored, sync, deleteMemories: trash.deleteMemories });
+  const { disposeBrowse, ...browse } = createBrowse(ctx);
+  const { reinforced: _reinforced, ...reviewApi } = review;
   // the import worker starts on the first preview, not before
   const parser = deps.parser ?? createIoBridge();
   // the modules' hooks for each other (recall tells feedback the modes it returned; capture and
@@ -56,6 +67,9 @@ export function createServices(deps: ServiceDeps) {
     featurizer: ctx.featurizer,
     ...ingest,
     ...createEdits(ctx, { engine, stored, sync, session }),
+    ...trash,
+    ...reviewApi,
+    ...browse,
     ...createRetrieval(ctx, { engine, stored, session, divergence, feedback }),
     ...divergenceApi,
     ...feedbackApi,
@@ -81,6 +95,7 @@ export function createServices(deps: ServiceDeps) {
     whenSynced: sync.whenSynced,
 
     dispose(): void {
+      disposeBrowse();
       sync.close();
       engine.dispose();
       parser.dispose();

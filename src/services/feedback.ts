@@ -41,7 +41,7 @@ export function toFeedbackEvent(row: FeedbackRow): EngineFeedbackEvent {
 /** Remembered modes are bounded: the oldest goes first. */
 const MAX_REMEMBERED_MODES = 2000;
 
-export function createFeedback(ctx: ServiceContext, engine: EngineClient, sync: EngineSync) {
+export function createFeedback(ctx: ServiceContext, engine: EngineClient, sync: EngineSync, onReinforced: (id: MemoryId) => Promise<void> = async () => {}) {
   const { db } = ctx;
   /** Mode each id was last returned in by recall() (stored with its feedback). */
   const lastModes = new Map<MemoryId, RetrievalMode>();
@@ -67,6 +67,8 @@ export function createFeedback(ctx: ServiceContext, engine: EngineClient, sync: 
     } catch (e) {
       ctx.report(e); // stored: the engine replays the log when it restarts
     }
+    // decay: a reinforcement refreshes the memory's last access and adds to its strength
+    if (row.kind === 'reinforce') await onReinforced(row.memoryId);
     return { row, wasLateral };
   }
 

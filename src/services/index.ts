@@ -2,7 +2,7 @@
 // services(), which returns the typed API built by createServices (see README.md for the
 // contract). `services().recall(...)`, `services().addMemory(...)`: no per-method restatement.
 
-import { AppError } from '../core/errors';
+import { AppError, toAppError } from '../core/errors';
 import type { HybridConfig } from '../core/hybrid';
 import type { RecallOptionsInput } from '../core/recall';
 import { openDb } from '../db/db';
@@ -13,6 +13,7 @@ import type { Embedder } from '../embed/types';
 import { createEmbedBridge, type EmbedBridge } from '../bridge/embed-bridge';
 import { createSearchController as makeController, type SearchController } from './search-controller';
 import { createServices, type Services } from './create';
+import { logError } from './context';
 import type { SpaceFeaturizer } from './featurizer';
 import type { ImportParser } from '../protocol/io';
 import type { RecallOutcomeView, SearchOptions, SearchResultView } from './types';
@@ -109,6 +110,8 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
       throw e;
     }
   }
+  // the trash keeps memories TRASH_DAYS days (by the services' clock): older ones are purged now
+  await s.purgeTrash().catch((e: unknown) => (opts.onIndexError ? opts.onIndexError(toAppError(e)) : logError(e, 'could not purge the trash')));
   current = s;
   ownedEmbedder = ownEmbedder;
   return s;

@@ -6,7 +6,10 @@ import { AppError } from '../core/errors';
 import { deriveTags } from '../core/tags';
 import type { Memory } from '../core/types';
 import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
+import { sameText, textKey } from '../core/text-key';
+import { liveWithTextKey } from '../db/keep';
 import { insertMemories, insertMemory, listLiveMemoryRows, replaceVectorsIfUnchanged } from '../db/repo';
+import { SAMPLE_KEY_PREFIX } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import type { createDivergence } from './divergence';
@@ -14,7 +17,7 @@ import { copyFeatures } from './featurizer';
 import { sessionPositions, type Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
-import type { AddMemoryInput, ImportMemoryInput, ImportOptions } from './types';
+import type { AddMemoryInput, ImportMemoryInput, ImportOptions, SaveOutcome } from './types';
 
 /** Derived tags offered as suggestions: never one the memory already has. */
 export function suggestTags(text: string, tags: readonly string[]): string[] {
@@ -49,6 +52,9 @@ export function newMemoryRow(ctx: Pick<ServiceContext, 'newId'>, v: ValidMemoryI
     status: 'active',
     deletedAt: null,
     embedTruncated: truncated,
+    recordedAt: t,
+    lastAccessedAt: createdAt,
+    strength: 1,
   };
   checkValidity(memory);
   return memory;
@@ -68,25 +74,49 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
   const buildMemory = (v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory =>
     newMemoryRow(ctx, v, truncated, t, sessionId);
 
+  /** The live, current memory with the same text (trimmed, whitespace runs as one space), or null. */
+  async function findDuplicate(text: string): Promise<Memory | null> {
+    if (typeof text !== 'string' || !text.trim()) return null;
+    const rows = await liveWithTextKey(db, textKey(text));
+    return rows.find((r) => sameText(r.text, text)) ?? null;
+  }
+
+  async function add(input: AddMemoryInput): Promise<SaveOutcome> {
+    const v = validateNewMemory(input);
+    const existing = await findDuplicate(v.text);
+    if (existing) return { kind: 'already-saved', memory: existing };
+    const t = ctx.now();
+    const place = await session.place(t);
+    const createdAt = v.createdAt ?? t;
+    const [got] = await stored.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
+    const memory = buildMemory(v, got.item.truncated, t, place.id);
+    await insertMemory(db, memory, stored.rowsOf(memory.id, got));
+    await session.persist();
+    const forDivergence = copyFeatures(got.item.spaces); // the upsert transfers the originals
+    await sync.index([memory.id], () => engine.upsert(stored.freshDoc(memory, got)));
+    await divergence.afterCapture(forDivergence, memory.id);
+    return { kind: 'saved', memory };
+  }
+
   return {
+    findDuplicate,
+
+    /**
+     * Like addMemory, but the same text as a live memory is an answer, not a failure:
+     * { kind: 'already-saved', memory } (nothing written: offer to open it) or { kind: 'saved', memory }.
+     */
+    saveMemory: add,
+
     /**
      * Validate -> featurize all spaces (outside any transaction) -> ONE transaction writing the
      * memory (with its suggested tags) and one row per present space -> engine upsert -> the
-     * divergence of the new memory from the recent window (see latestDivergence()).
+     * divergence of the new memory from the recent window (see latestDivergence()). The same text
+     * as a live memory rejects ALREADY_SAVED (detail: the existing memory's id) and writes nothing.
      */
     async addMemory(input: AddMemoryInput): Promise<Memory> {
-      const v = validateNewMemory(input);
-      const t = ctx.now();
-      const place = await session.place(t);
-      const createdAt = v.createdAt ?? t;
-      const [got] = await stored.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
-      const memory = buildMemory(v, got.item.truncated, t, place.id);
-      await insertMemory(db, memory, stored.rowsOf(memory.id, got));
-      await session.persist();
-      const forDivergence = copyFeatures(got.item.spaces); // the upsert transfers the originals
-      await sync.index([memory.id], () => engine.upsert(stored.freshDoc(memory, got)));
-      await divergence.afterCapture(forDivergence, memory.id);
-      return memory;
+      const out = await add(input);
+      if (out.kind === 'already-saved') throw new AppError('ALREADY_SAVED', undefined, out.memory.id);
+      return out.memory;
     },
 
     /**
@@ -117,7 +147,11 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
         batch: opts.batchSize ?? 32,
         onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
       });
-      const memories = valid.map((v, i) => buildMemory(v, got[i].item.truncated, t, places[i].id));
+      // the sample collection is marked by its import key ('sample:<id>'): removeSample finds it
+      const memories = valid.map((v, i) => {
+        const m = buildMemory(v, got[i].item.truncated, t, places[i].id);
+        return opts.sample ? { ...m, importKey: `${SAMPLE_KEY_PREFIX}${m.id}` } : m;
+      });
       await insertMemories(
         db,
         memories,
@@ -142,7 +176,9 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
       const live = await listLiveMemoryRows(db);
       const missing = await stored.staleOf(live);
       if (missing.length === 0) return 0;
-      const positions = sessionPositions(live);
+      // an earlier version of an edited memory (v6) takes the place of its memory
+      const positions = sessionPositions(live.filter((m) => m.supersededBy === undefined));
+      for (const m of live) if (m.supersededBy !== undefined) positions.set(m.id, positions.get(m.supersededBy) ?? 0);
       const batch = Math.max(1, opts.batchSize ?? 32);
       let done = 0;
       for (let i = 0; i < missing.length; i += batch) {

@@ -38,6 +38,9 @@ export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc 
     deletedAt: m.deletedAt,
     sessionId: m.sessionId,
     suggestedTags: m.suggestedTags,
+    ...(m.supersededBy !== undefined ? { supersededBy: m.supersededBy } : {}),
+    ...(m.lastAccessedAt !== undefined ? { lastAccessedAt: m.lastAccessedAt } : {}),
+    ...(m.strength !== undefined ? { strength: m.strength } : {}),
     ...(features ? { features } : {}),
   };
 }

@@ -19,6 +19,8 @@ export interface ImportOptions {
   onProgress?: (p: { embedded: number; total: number }) => void;
   /** Texts per encoder call (default 32). */
   batchSize?: number;
+  /** The sample collection: each memory is marked (import key 'sample:'), so removeSample finds them. */
+  sample?: boolean;
 }
 
 export interface UpdateMemoryInput {

@@ -15,7 +15,7 @@ export async function loadSample(onProgress: (done: number, total: number) => vo
       sessionId: m.sessionId,
       media: m.media?.map((x) => ({ ...x })),
     })),
-    { signal, onProgress: (p) => onProgress(p.embedded, p.total) },
+    { signal, sample: true, onProgress: (p) => onProgress(p.embedded, p.total) },
   );
   return added.length;
 }
