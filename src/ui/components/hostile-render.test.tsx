@@ -40,12 +40,12 @@ function memory(i: number, text: string, source: string): Memory {
 const SOURCES = ['javascript:window.__pwned=6', 'data:text/html,<script>x</script>', 'https://example.org/a?b=1', ' JaVa\tScRiPt:alert(1)', 'Notebook, p. 12'];
 const MEMORIES = HOSTILE.map((t, i) => memory(i, t, SOURCES[i]!));
 
-const never = { subscribe: () => ({ unsubscribe() {} }) };
 const opened: { m: Memory | null } = { m: null };
 setKeepApiForTests({
   openMemory: async () => opened.m!,
   getMemory: async () => opened.m!,
-  liveChanges: () => never,
+  changeVersion: () => 0,
+  subscribeChanges: () => () => {},
 } as unknown as KeepApi);
 
 /** Elements a hostile string could have created, and attributes that would run code. */

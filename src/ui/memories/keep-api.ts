@@ -1,7 +1,6 @@
 // The "keep your memories" half of the services (issue 9: versions, trash, review, the full list)
 // as the Memories, Trash and Review views use it: exactly the services' own methods and types
 // (src/services/README.md, "Keeping memories"), with one seam for the views' unit tests.
-import type { Observable } from 'dexie';
 import { services } from '../../services';
 import type {
   AddMemoryInput,
@@ -30,8 +29,9 @@ export type MemoryPatch = UpdateMemoryInput;
 export interface KeepApi {
   browseMemories(query: BrowseQuery, window?: { offset?: number; limit?: number }): Promise<BrowsePage>;
   tagCounts(query?: BrowseQuery): Promise<TagCount[]>;
-  /** Ticks on every change of the stored memories (any tab): the views re-read what they show. */
-  liveChanges(): Observable<number>;
+  /** A number that moves on every change of the stored memories (any tab): the views re-read what they show. */
+  changeVersion(): number;
+  subscribeChanges(fn: () => void): () => void;
   /** Reads a memory and records that it was opened (decay-aware ranking). */
   openMemory(id: MemoryId, opts?: { includeDeleted?: boolean }): Promise<Memory>;
   getMemory(id: MemoryId, opts?: { includeDeleted?: boolean }): Promise<Memory>;
@@ -60,7 +60,7 @@ export function setKeepApiForTests(api: KeepApi | null): void {
 }
 
 export function keepApi(): KeepApi {
-  return override ?? (services() as unknown as KeepApi);
+  return override ?? services();
 }
 
 /** Days the trash keeps a memory before it is removed for good. */

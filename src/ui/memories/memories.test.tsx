@@ -22,7 +22,11 @@ function header(i: number, tags: string[], over: Partial<MemoryHeader> = {}): Me
 let rows: MemoryHeader[];
 let calls: { name: string; args: unknown[] }[];
 const listeners = new Set<() => void>();
-const tick = () => listeners.forEach((l) => l());
+let version = 0;
+const tick = () => {
+  version++;
+  listeners.forEach((l) => l());
+};
 
 function matches(m: MemoryHeader, q: BrowseQuery): boolean {
   if (q.status === 'trashed') return m.deletedAt !== null;
@@ -44,13 +48,11 @@ const fake = {
     for (const m of rows.filter((r) => matches(r, q))) for (const t of m.tags) n.set(t, (n.get(t) ?? 0) + 1);
     return [...n].map(([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count);
   },
-  liveChanges: () => ({
-    subscribe(o: { next: () => void }) {
-      const l = () => o.next();
-      listeners.add(l);
-      return { unsubscribe: () => listeners.delete(l) };
-    },
-  }),
+  changeVersion: () => version,
+  subscribeChanges(fn: () => void) {
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  },
   async deleteMemories(ids: string[]): Promise<DeleteReceipt> {
     calls.push({ name: 'delete', args: [ids] });
     rows = rows.map((m) => (ids.includes(m.id) ? { ...m, deletedAt: 5 } : m));

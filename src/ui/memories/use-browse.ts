@@ -2,23 +2,19 @@
 // filtered list (browse(query, offset, limit)), so 100k memories never enter the page at once.
 // Any stored change (this tab or another) re-reads the pages on screen; until they arrive the old
 // rows stay, so a save does not blank the list.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { isAborted } from '../../core/errors';
 import { logError } from '../app/report';
 import { keepApi, type BrowseQuery, type MemoryHeader, type TagCount } from './keep-api';
 
 export const PAGE = 100;
 
-/** A counter that moves on every stored change (the services' live change feed). */
+const subscribe = (fn: () => void) => keepApi().subscribeChanges(fn);
+const version = () => keepApi().changeVersion();
+
+/** A number that moves on every stored change (this tab or another). */
 export function useChangeCount(): number {
-  const [n, setN] = useState(0);
-  useEffect(() => {
-    const sub = keepApi()
-      .liveChanges()
-      .subscribe({ next: () => setN((x) => x + 1), error: (e: unknown) => logError(e) });
-    return () => sub.unsubscribe();
-  }, []);
-  return n;
+  return useSyncExternalStore(subscribe, version, version);
 }
 
 export interface Browse {
