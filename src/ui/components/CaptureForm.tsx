@@ -119,15 +119,15 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             <span className="field__label">Source (optional)</span>
             <input data-testid="capture-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="journal, email, …" />
           </label>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-happened`}>
-            When did this happen? (optional)
-          </label>
-          <input id={`${id}-happened`} type="date" value={happened} onChange={(e) => setHappened(e.target.value)} data-testid="capture-happened" aria-describedby={`${id}-when`} />
-          <span id={`${id}-when`} className="field__hint">
-            Leave empty for today. A past date says the memory has been true since then.
-          </span>
+          <div className="field field--grow">
+            <label className="field__label" htmlFor={`${id}-happened`}>
+              When did this happen? (optional)
+            </label>
+            <input id={`${id}-happened`} type="date" value={happened} onChange={(e) => setHappened(e.target.value)} data-testid="capture-happened" aria-describedby={`${id}-when`} />
+            <span id={`${id}-when`} className="field__hint">
+              Leave empty for today. A past date says the memory has been true since then.
+            </span>
+          </div>
         </div>
         <label className="field">
           <span className="field__label">

@@ -4,6 +4,7 @@ import { useRef, type RefObject } from 'react';
 import { normaliseTags } from '../../core/validate';
 import { RecallOptionsPanel } from './panels';
 import { useExplore } from './explore-store';
+import { TimeOptions } from '../memories/TimeOptions';
 
 export interface AskCardProps {
   queryRef: RefObject<HTMLInputElement | null>;
@@ -70,9 +71,11 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
           Profile <strong data-testid="explore-profile">{options.profile ?? defaultProfile ?? 'BALANCED'}</strong>
           {options.profile ? '' : ' (default)'}
           {options.assocHops ? ` · ${options.assocHops} associative hops` : ''}
+          {typeof options.asOf === 'number' ? ` · as it was on ${new Date(options.asOf).toLocaleDateString()}` : ''}
           {tags.trim() ? ` · tags ${normaliseTags(tags).map((t) => `#${t}`).join(' ')}` : ''} — change profile and options
         </summary>
         <RecallOptionsPanel value={options} onChange={patchOptions} />
+        <TimeOptions value={options} onChange={patchOptions} />
       </details>
       {error && (
         <p className="alert alert--error" role="alert" data-testid="explore-error">

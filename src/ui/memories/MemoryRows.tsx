@@ -47,7 +47,7 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
   }, [first, last, count, ensure]);
 
   return (
-    <div ref={scrollRef} className="rows" data-testid="memory-rows" data-total={count}>
+    <div ref={scrollRef} className="rows" data-testid="memory-list" data-total={count}>
       <ul className="rows__inner" aria-label={label} style={{ height: v.getTotalSize() }}>
         {items.map((row) => {
           const m = browse.item(row.index);
@@ -58,7 +58,7 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
               aria-setsize={count}
               aria-posinset={row.index + 1}
               data-index={row.index}
-              data-testid="memory-row"
+              data-testid="memory-item"
               data-memory-id={m?.id}
               style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
             >

@@ -121,7 +121,7 @@ describe('MemoryBrowser', () => {
         <Toasts />
       </>,
     );
-    await waitFor(() => expect(screen.getAllByTestId('memory-row')).toHaveLength(3));
+    await waitFor(() => expect(screen.getAllByTestId('memory-item')).toHaveLength(3));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select: memory 1' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select: memory 3' }));
     const bar = screen.getByTestId('bulk-bar');
