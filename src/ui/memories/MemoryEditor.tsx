@@ -1,7 +1,7 @@
 // Editing a memory: text, tags, importance, source, when it happened, and when it was true
 // (from / until; empty "until" = still true). Only changed fields are sent; an edit makes a new
 // version and the earlier one stays in the history.
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { normaliseTags } from '../../core/validate';
 import { isAppError } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
@@ -82,6 +82,7 @@ export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone():
     }
   }, [d.tags]);
   const set = (p: Partial<EditDraft>) => setD((x) => ({ ...x, ...p }));
+  useEffect(() => textRef.current?.focus(), []); // the Edit button that had focus is gone
 
   async function save(e?: FormEvent) {
     e?.preventDefault();

@@ -2,7 +2,7 @@
 // 100k memories scroll like 100. Rows have one fixed height; each has a selection box and a
 // button that opens the memory. The rows a person can reach with Tab are the rendered ones; the
 // browser scrolls a focused row into view and the list renders its neighbours.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatWhen } from '../app/format';
 import type { Browse } from './use-browse';
@@ -47,7 +47,8 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
   }, [first, last, count, ensure]);
 
   return (
-    <div ref={scrollRef} className="rows" data-testid="memory-list" data-total={count}>
+    // the box is as tall as its rows, up to most of the screen (keep.css)
+    <div ref={scrollRef} className="rows" data-testid="memory-list" data-total={count} style={{ '--rows-h': `${Math.max(v.getTotalSize(), ROW_HEIGHT) + 2}px` } as CSSProperties}>
       <ul className="rows__inner" aria-label={label} style={{ height: v.getTotalSize() }}>
         {items.map((row) => {
           const m = browse.item(row.index);
@@ -73,7 +74,7 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
 
 function Row({ m, checked, onToggle, onOpen, actions }: { m: MemoryHeader; checked: boolean } & Pick<MemoryRowsProps, 'onToggle' | 'onOpen' | 'actions'>) {
   const status = statusWords(m);
-  const title = m.title || '(no text)';
+  const title = m.title.replace(/^#{1,6}\s+/, '') || '(no text)'; // a Markdown heading's marks are not words
   return (
     <>
       <input type="checkbox" className="row__check" checked={checked} onChange={() => onToggle(m.id)} aria-label={`Select: ${title.slice(0, 60)}`} />

@@ -12,8 +12,31 @@ export interface ModalProps {
   className?: string;
 }
 
+/** Open dialogs, newest last: Escape closes the newest only. */
+const open: object[] = [];
+
 export function Modal({ labelledBy, onClose, children, testId, className }: ModalProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  });
+
+  // Escape anywhere (focus may sit on the page when the focused button went away, e.g. Edit)
+  useEffect(() => {
+    const me = {};
+    open.push(me);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || open[open.length - 1] !== me) return;
+      e.stopPropagation();
+      closeRef.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      open.splice(open.indexOf(me), 1);
+    };
+  }, []);
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -36,11 +59,6 @@ export function Modal({ labelledBy, onClose, children, testId, className }: Moda
   }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onClose();
-      return;
-    }
     if (e.key !== 'Tab' || !ref.current) return;
     const items = Array.from(ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('[hidden]'));
     if (items.length === 0) return;

@@ -112,8 +112,8 @@ describe('inlines', () => {
 
   it('keeps a dangerous address as data (the renderer decides), and an image as an image node', () => {
     expect(inlines('[x](javascript:alert(1)) ![cat](data:image/png;base64,AAA)', 0)).toEqual([
-      { t: 'link', href: 'javascript:alert(1', c: [{ t: 'text', v: 'x' }] },
-      { t: 'text', v: ') ' },
+      { t: 'link', href: 'javascript:alert(1)', c: [{ t: 'text', v: 'x' }] },
+      { t: 'text', v: ' ' },
       { t: 'image', href: 'data:image/png;base64,AAA', alt: 'cat' },
     ]);
   });

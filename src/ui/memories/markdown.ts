@@ -235,8 +235,19 @@ function linkAt(s: string, i: number): { end: number; label: string; href: strin
     else if (ch === ']' && --level === 0) break;
   }
   if (k >= limit || s[k + 1] !== '(') return null;
-  const close = s.indexOf(')', k + 2);
-  if (close < 0 || close - k > MAX_LINK) return null;
+  // the address ends at the ")" that balances its "(" (so "f(1)" stays whole)
+  let close = -1;
+  let depth = 0;
+  for (let j = k + 2; j < Math.min(s.length, k + 2 + MAX_LINK); j++) {
+    const c = s[j];
+    if (c === '\\') j++;
+    else if (c === '(') depth++;
+    else if (c === ')' && depth-- === 0) {
+      close = j;
+      break;
+    } else if (c === '\n') break;
+  }
+  if (close < 0) return null;
   const inside = s.slice(k + 2, close).trim();
   const href = (inside.startsWith('<') ? inside.slice(1, inside.indexOf('>') < 0 ? undefined : inside.indexOf('>')) : inside.split(/\s+/)[0]) ?? '';
   return { end: close + 1, label: s.slice(i + 1, k), href };
