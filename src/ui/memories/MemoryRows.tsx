@@ -17,6 +17,8 @@ export interface MemoryRowsProps {
   onOpen(id: string): void;
   /** What the rows are (an accessible name for the list). */
   label: string;
+  /** false: no status badge (the Trash, where every row is in the trash). */
+  showStatus?: boolean;
   /** Extra buttons at the end of a row (Trash: Restore; Review: Keep / Discard). */
   actions?: (m: MemoryHeader) => ReactNode;
 }
@@ -29,7 +31,7 @@ export function statusWords(m: Pick<MemoryHeader, 'status' | 'deletedAt' | 'supe
   return null;
 }
 
-export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions }: MemoryRowsProps) {
+export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions, showStatus = true }: MemoryRowsProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = browse.total ?? 0;
   const v = useVirtualizer({
@@ -63,7 +65,7 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
               data-memory-id={m?.id}
               style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
             >
-              {m ? <Row m={m} checked={selected.has(m.id)} onToggle={onToggle} onOpen={onOpen} actions={actions} /> : <span className="row__loading">Loading…</span>}
+              {m ? <Row m={m} checked={selected.has(m.id)} onToggle={onToggle} onOpen={onOpen} actions={actions} showStatus={showStatus} /> : <span className="row__loading">Loading…</span>}
             </li>
           );
         })}
@@ -72,8 +74,8 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions 
   );
 }
 
-function Row({ m, checked, onToggle, onOpen, actions }: { m: MemoryHeader; checked: boolean } & Pick<MemoryRowsProps, 'onToggle' | 'onOpen' | 'actions'>) {
-  const status = statusWords(m);
+function Row({ m, checked, onToggle, onOpen, actions, showStatus }: { m: MemoryHeader; checked: boolean; showStatus: boolean } & Pick<MemoryRowsProps, 'onToggle' | 'onOpen' | 'actions'>) {
+  const status = showStatus ? statusWords(m) : null;
   const title = m.title.replace(/^#{1,6}\s+/, '') || '(no text)'; // a Markdown heading's marks are not words
   return (
     <>

@@ -88,6 +88,7 @@ export function TrashList({ headingId }: { headingId: string }) {
         onToggle={sel.toggle}
         onOpen={(id) => open(id)}
         label="Memories in the trash"
+        showStatus={false}
         actions={(m) => (
           <button type="button" className="btn btn--secondary btn--small" onClick={() => void restoreFromTrash([m.id])} aria-label={`Restore: ${m.title.slice(0, 60)}`}>
             Restore
