@@ -11,6 +11,7 @@ const SECTIONS = [
   ['core query latency (Node)', 'bench/core.ts'],
   ['recall paths (Node)', 'bench/recall.ts'],
   ['backup export / import (Node)', 'bench/backup.ts'],
+  ['the full list at 100k (Node, fake-indexeddb)', 'bench/browse.ts'],
   ['browser: workers in Chromium', 'bench/browser.ts'],
   ['graph: layout and frames in Chromium', 'bench/graph.ts'],
 ] as const;

@@ -25,6 +25,14 @@ describe('EngineCore', () => {
     expect((await core.search({ text: 'two', vector: null }, { topK: 5 })).map((h) => h.id)).toEqual(['b']);
   });
 
+  it('removeMany takes many memories out in one call (a delete of a selection, Delete all)', async () => {
+    const core = new EngineCore();
+    core.load([engineDoc('a', 'alpha', [1, 0]), engineDoc('b', 'beta', [0, 1]), engineDoc('c', 'gamma', [1, 1])], { dim: 2 });
+    core.removeMany(['a', 'c', 'missing']);
+    expect(core.stats()).toMatchObject({ size: 1, spaces: 1 });
+    expect((await core.search({ text: 'alpha gamma beta', vector: new Float32Array([1, 0]) }, { topK: 5 })).map((h) => h.id)).toEqual(['b']);
+  });
+
   it('a search cancelled before it runs does no work', async () => {
     const core = new EngineCore();
     core.load([engineDoc('a', 'alpha')], { dim: 2 });
@@ -166,6 +174,42 @@ describe('EngineCore with spaces', () => {
     expect(out.recent.map((r) => r.id)).toEqual(['r1']);
     expect(out.alerts.map((a) => [a.embedder, a.similarity, a.threshold])).toEqual([['E1', 0, 0.3]]); // E2 (cos 0) is temporal: no alert
     expect(out.alerts[0].recentMemorySummary).toBe('recent one');
+  });
+
+  it('divergence: the recent window is gated like every read path (no quarantined, archived or earlier version)', () => {
+    const core = new EngineCore();
+    const t = 10 * 3_600_000;
+    const recent = (id: string, over: Partial<EngineDoc> = {}) => edoc(id, `recent ${id}`, [1, 0], { createdAt: t - 60_000, ...over });
+    core.load([recent('ok'), recent('unsure', { status: 'quarantined' }), recent('shelved', { status: 'archived' }), recent('v1', { supersededBy: 'ok' }), recent('gone', { deletedAt: t })], { dim: 2 });
+    const out = core.divergence({ features: { E1: serializeSpace('E1', new Float32Array([0, 1])) }, now: t, sessionId: 's' });
+    expect(out.recent.map((r) => r.id)).toEqual(['ok']);
+  });
+
+  it('search: decay by the caller\'s clock, earlier versions below their successor, asOf in both lists', async () => {
+    const core = new EngineCore();
+    const DAY = 86_400_000;
+    const now = 1000 * DAY;
+    core.load(
+      [
+        edoc('cur', 'garden plan', [1, 0], { lastAccessedAt: now - 30 * DAY, validFrom: 500 * DAY }),
+        edoc('v1', 'garden plan', [1, 0], { supersededBy: 'cur', validFrom: 100 * DAY, validTo: 500 * DAY }),
+        edoc('v0', 'garden plan', [1, 0], { supersededBy: 'cur', validFrom: 0, validTo: 100 * DAY }),
+      ],
+      { dim: 2 },
+    );
+    const q = { text: 'garden plan', vector: new Float32Array([1, 0]) };
+    const plain = await core.search(q, { topK: 3 });
+    // v0 / v1 have the memory's very text (a tag edit): not listed twice while the memory is
+    expect(plain.map((h) => h.id)).toEqual(['cur']);
+    core.upsert(edoc('v1', 'garden plans', [1, 0], { supersededBy: 'cur', validFrom: 100 * DAY, validTo: 500 * DAY }));
+    const edited = await core.search({ text: 'garden', vector: new Float32Array([1, 0]) }, { topK: 3 });
+    expect(edited.map((h) => h.id)).toEqual(['cur', 'v1']);
+    expect(edited[1].score).toBe(edited[0].score * 0.5); // same match: x0.5, below its memory
+    const decayed = await core.search(q, { topK: 2, decayTauDays: 30, now });
+    expect(decayed[0].score).toBeCloseTo(plain[0].score * Math.exp(-1), 12);
+    expect((await core.search(q, { topK: 2, asOf: 200 * DAY })).map((h) => h.id)).toEqual(['v1']);
+    expect((await core.search(q, { topK: 2, asOf: 50 * DAY })).map((h) => h.id)).toEqual(['v0']); // the memory is not valid then: shown
+    await expect(core.search(q, { topK: 2, decayTauDays: -3 })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 
   it('recall returns in one message what the view shows: divergence, evaluator status, labels of non-results', async () => {

@@ -139,9 +139,17 @@ export class EngineCore {
   }
 
   remove(id: MemoryId): void {
-    this.require().remove(id);
-    this.spaces.remove(id);
-    this.meta.delete(id);
+    this.removeMany([id]);
+  }
+
+  /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
+  removeMany(ids: MemoryId[]): void {
+    const index = this.require();
+    for (const id of ids) {
+      index.remove(id);
+      this.spaces.remove(id);
+      this.meta.delete(id);
+    }
     this.matrix = null;
   }
 
@@ -170,7 +178,7 @@ export class EngineCore {
     if (!Number.isFinite(tau) || tau < 0 || tau > MAX_DECAY_TAU_DAYS)
       throw new AppError('INVALID_OPTION', `decayTauDays must be a number from 0 (off) to ${MAX_DECAY_TAU_DAYS} days (got ${String(tau)}).`);
     // decay (opt-in) and earlier versions below their successor; untouched when neither applies
-    const hits = applyTime(index.search(q, hybridOpts), (id) => index.doc(id), { decayTauDays: tau }, now ?? Date.now());
+    const hits = applyTime(index.search(q, hybridOpts), (id) => index.doc(id), { ...hybridOpts, decayTauDays: tau }, now ?? Date.now());
     this.lastSearchMs = performance.now() - t0;
     this.searches++;
     return hits;
@@ -349,6 +357,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       upsert: (doc: EngineDoc) => core.upsert(doc),
       upsertMany: (docs: EngineDoc[]) => core.upsertMany(docs),
       remove: (id: MemoryId) => core.remove(id),
+      removeMany: (ids: MemoryId[]) => core.removeMany(ids),
       search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
       recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),

@@ -229,6 +229,9 @@ async function benchSize(n: number, withSpaces: boolean): Promise<Record<string,
     { key: 'b', label: '(b) engine recall BALANCED (lateral off)', block, run: recall({ profile: 'BALANCED' }) },
     { key: 'a2', label: "(a') HybridIndex.search again", block, run: plain },
     { key: 'p0', label: '    runPipeline hybridOnly, BALANCED', block, run: (q) => runPipeline(hybridOnly, { text: c.queries[q].text, features: feats.queries[q] }, {}) },
+    // seed 001: asOf at the corpus's middle (about half the memories valid: filtered in the lists) and decay on
+    { key: 't1', label: '(t) engine recall BALANCED, asOf mid-year', block, run: recall({ profile: 'BALANCED', asOf: NOW - 182 * 86_400_000 }) },
+    { key: 't2', label: '(t) engine recall BALANCED, decayTauDays 30', block, run: recall({ profile: 'BALANCED', decayTauDays: 30 }) },
     { key: 'c', label: '(c) engine recall DIVERGENT (lateral on)', block, run: recall({ profile: 'DIVERGENT' }) },
     { key: 'c2', label: '    engine recall BALANCED + lateralMode', block, run: recall({ profile: 'BALANCED', lateralMode: true }) },
     { key: 'h1', label: '(d) engine recall BALANCED, assocHops 1', block, run: recall({ profile: 'BALANCED', assocHops: 1 }) },
@@ -243,7 +246,7 @@ async function benchSize(n: number, withSpaces: boolean): Promise<Record<string,
   // Three interleaved groups, so the garbage of the heavy paths (lateral candidate lists, hop
   // walks, the space blend) does not land as GC pauses inside the off-path comparison.
   const groups: [string[], number][] = [
-    [['a', 'b', 'a2', 'p0'], big ? 60 : 200],
+    [['a', 'b', 'a2', 'p0', 't1', 't2'], big ? 60 : 200],
     [['c', 'c2'], big ? 30 : 80],
     [['h1', 'h2', 'h3'], big ? 20 : 60],
   ];
@@ -276,6 +279,7 @@ async function benchSize(n: number, withSpaces: boolean): Promise<Record<string,
     return median(x.map((t, i) => t / base[i]).filter(Number.isFinite));
   };
   console.log(`  paired per query (median of x_q / a_q): a'/a ${paired('a2').toFixed(3)} (noise floor)  b/a ${paired('b').toFixed(2)}`);
+  console.log(`  asOf / BALANCED ${(stat('t1').median / stat('b').median).toFixed(2)}, decay / BALANCED ${(stat('t2').median / stat('b').median).toFixed(2)} (medians)`);
   console.log(`  engine recall BALANCED / runPipeline hybridOnly: ${(stat('b').median / stat('p0').median).toFixed(2)} (the cost of the space blend and the engine's call)`);
   console.log(`  sample query 0: ${lateralCount} lateral results (DIVERGENT); associative results at hops 1/2/3: ${assocCounts.join(' / ')}`);
   const pre = `n${n}_`;

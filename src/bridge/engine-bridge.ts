@@ -107,6 +107,9 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     async remove(id) {
       await life.call((r) => r.remove(id));
     },
+    async removeMany(ids) {
+      await life.call((r) => r.removeMany(ids));
+    },
     search(q, o, signal) {
       const requestId = nextRequestId++;
       // The query vector is small and the caller may keep it: copied, not transferred.

@@ -25,7 +25,6 @@ export const ERROR_CATALOGUE = {
   WRONG_PASSPHRASE:
     'This backup could not be unlocked: the passphrase is wrong, or the file was changed or damaged. Nothing was restored. Check the passphrase and try again.',
   IMPORT_INVALID: 'This file could not be read for import. Nothing was imported.',
-  ALREADY_SAVED: 'You already saved this memory. Nothing new was written; open the saved one instead.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

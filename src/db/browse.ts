@@ -68,16 +68,23 @@ export async function browseIds(db: MnemographDb, f: BrowseFilter): Promise<Memo
   }
 }
 
-/** Per tag, how many of `ids` carry it: one key cursor over the tags index (no row is read). */
+/**
+ * Per tag, how many of `ids` carry it: the distinct tags (a unique key cursor), then each tag's
+ * ids from the index (getAllKeys), counted against `ids`. No row is read.
+ */
 export async function countTags(db: MnemographDb, ids: ReadonlySet<MemoryId>): Promise<Map<string, number>> {
   try {
-    const counts = new Map<string, number>();
-    await db.memories.orderBy('tags').eachKey((key, cursor) => {
-      if (!ids.has(cursor.primaryKey as MemoryId)) return;
-      const tag = String(key);
-      counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    return await db.transaction('r', db.memories, async () => {
+      const counts = new Map<string, number>();
+      const tags = (await db.memories.orderBy('tags').uniqueKeys()).map(String);
+      const lists = await Promise.all(tags.map((t) => db.memories.where('tags').equals(t).primaryKeys()));
+      tags.forEach((tag, i) => {
+        let n = 0;
+        for (const id of lists[i]) if (ids.has(id)) n++;
+        if (n > 0) counts.set(tag, n);
+      });
+      return counts;
     });
-    return counts;
   } catch (e) {
     throw db.fail(e);
   }

@@ -68,6 +68,22 @@ export async function vectorRowsOf(db: MnemographDb, id: MemoryId): Promise<Vect
   }
 }
 
+/** Every vector row of many memories in one index read, grouped by memory. */
+export async function vectorRowsOfMany(db: MnemographDb, ids: readonly MemoryId[]): Promise<Map<MemoryId, VectorRow[]>> {
+  try {
+    const out = new Map<MemoryId, VectorRow[]>();
+    if (ids.length === 0) return out;
+    for (const row of await db.vectors.where('memoryId').anyOf([...ids]).toArray()) {
+      const list = out.get(row.memoryId);
+      if (list) list.push(row);
+      else out.set(row.memoryId, [row]);
+    }
+    return out;
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
 /** memoryId -> model of its row in `space` (one index read: the backfill's staleness check). */
 export async function modelsInSpace(db: MnemographDb, space: SpaceId): Promise<Map<MemoryId, string>> {
   try {
@@ -225,21 +241,32 @@ export async function putSetting(db: MnemographDb, key: string, value: unknown):
   }
 }
 
-/** Newest first, tombstones excluded. Usable inside a liveQuery / useLiveQuery. */
+/** Newest first, tombstones and earlier versions (v6) excluded. Usable inside a liveQuery / useLiveQuery. */
 export function listMemories(db: MnemographDb, limit = 200): Promise<MemoryRow[]> {
   return db.memories
     .orderBy('createdAt')
     .reverse()
-    .filter((m) => m.deletedAt === null)
+    .filter((m) => m.deletedAt === null && m.supersededBy === undefined)
     .limit(limit)
     .toArray();
 }
 
-/** Count of live memories: all rows minus those in the deletedAt index (only tombstones have a key there). */
+/**
+ * Count of live memories: all rows minus those in the deletedAt index (only tombstones have a key
+ * there) minus the live earlier versions (only they have a supersededBy key; few rows are read).
+ */
 export function countMemories(db: MnemographDb): Promise<number> {
   return db.transaction('r', db.memories, async () => {
-    const [all, deleted] = await Promise.all([db.memories.count(), db.memories.where('deletedAt').aboveOrEqual(-Infinity).count()]);
-    return all - deleted;
+    const [all, deleted, earlier] = await Promise.all([
+      db.memories.count(),
+      db.memories.where('deletedAt').aboveOrEqual(-Infinity).count(),
+      db.memories
+        .where('supersededBy')
+        .above('')
+        .filter((m) => m.deletedAt === null)
+        .count(),
+    ]);
+    return all - deleted - earlier;
   });
 }
 

@@ -194,6 +194,8 @@ export const STORES_V6 = {
 export const SAMPLE_KEY_PREFIX = 'sample:';
 /** Session ids of the sample collection (src/sample/README.md: `s-2026-05-02-a`...). */
 const SAMPLE_SESSION = /^s-\d{4}-\d{2}-\d{2}-[a-z]+$/;
+/** Whether a session id is one of the sample collection's (src/sample/README.md). */
+export const isSampleSession = (id: unknown): boolean => typeof id === 'string' && SAMPLE_SESSION.test(id);
 
 export function upgradeMemoryV5toV6(row: Record<string, unknown>, lastFeedbackAt: Map<string, number>, keyOf: (text: string) => string): void {
   const createdAt = typeof row.createdAt === 'number' ? row.createdAt : 0;
@@ -201,7 +203,7 @@ export function upgradeMemoryV5toV6(row: Record<string, unknown>, lastFeedbackAt
   if (typeof row.lastAccessedAt !== 'number') row.lastAccessedAt = Math.max(createdAt, lastFeedbackAt.get(String(row.id)) ?? -Infinity);
   if (typeof row.strength !== 'number' || !Number.isFinite(row.strength) || row.strength < 1) row.strength = 1;
   if (typeof row.text === 'string') row.textKey = keyOf(row.text);
-  if (row.importKey === undefined && typeof row.sessionId === 'string' && SAMPLE_SESSION.test(row.sessionId)) {
+  if (row.importKey === undefined && isSampleSession(row.sessionId)) {
     row.importKey = `${SAMPLE_KEY_PREFIX}${String(row.id)}`;
   }
 }

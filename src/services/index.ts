@@ -27,6 +27,8 @@ export type { EngineStats } from '../bridge/engine-bridge';
 export { createServices, type Services, type ServiceDeps } from './create';
 export { SETTING_KEYS } from './settings';
 export { backupStatus } from './backup';
+export { parseAsOf } from './retrieval';
+export { TRASH_DAYS } from './trash';
 export type { ImportParser } from '../protocol/io';
 export type { SpaceFeaturizer } from './featurizer';
 export type { SessionState } from './session';

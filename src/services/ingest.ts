@@ -9,7 +9,7 @@ import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
 import { sameText, textKey } from '../core/text-key';
 import { liveWithTextKey } from '../db/keep';
 import { insertMemories, insertMemory, listLiveMemoryRows, replaceVectorsIfUnchanged } from '../db/repo';
-import { SAMPLE_KEY_PREFIX } from '../db/schema';
+import { isSampleSession, SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import type { createDivergence } from './divergence';
@@ -81,15 +81,15 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
     return rows.find((r) => sameText(r.text, text)) ?? null;
   }
 
-  async function add(input: AddMemoryInput): Promise<SaveOutcome> {
+  async function add(input: AddMemoryInput, allowDuplicate = false): Promise<SaveOutcome> {
     const v = validateNewMemory(input);
-    const existing = await findDuplicate(v.text);
+    const existing = allowDuplicate ? null : await findDuplicate(v.text);
     if (existing) return { kind: 'already-saved', memory: existing };
     const t = ctx.now();
     const place = await session.place(t);
     const createdAt = v.createdAt ?? t;
     const [got] = await stored.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
-    const memory = buildMemory(v, got.item.truncated, t, place.id);
+    const memory = withV6Fields(buildMemory(v, got.item.truncated, t, place.id), textKey); // as stored
     await insertMemory(db, memory, stored.rowsOf(memory.id, got));
     await session.persist();
     const forDivergence = copyFeatures(got.item.spaces); // the upsert transfers the originals
@@ -105,18 +105,16 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
      * Like addMemory, but the same text as a live memory is an answer, not a failure:
      * { kind: 'already-saved', memory } (nothing written: offer to open it) or { kind: 'saved', memory }.
      */
-    saveMemory: add,
+    saveMemory: (input: AddMemoryInput): Promise<SaveOutcome> => add(input),
 
     /**
      * Validate -> featurize all spaces (outside any transaction) -> ONE transaction writing the
      * memory (with its suggested tags) and one row per present space -> engine upsert -> the
-     * divergence of the new memory from the recent window (see latestDivergence()). The same text
-     * as a live memory rejects ALREADY_SAVED (detail: the existing memory's id) and writes nothing.
+     * divergence of the new memory from the recent window (see latestDivergence()). Writes even
+     * when the same text is saved (imports, tests); the capture form uses saveMemory.
      */
     async addMemory(input: AddMemoryInput): Promise<Memory> {
-      const out = await add(input);
-      if (out.kind === 'already-saved') throw new AppError('ALREADY_SAVED', undefined, out.memory.id);
-      return out.memory;
+      return (await add(input, true)).memory;
     },
 
     /**
@@ -147,10 +145,12 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
         batch: opts.batchSize ?? 32,
         onBatch: (done) => opts.onProgress?.({ embedded: done, total: items.length }),
       });
-      // the sample collection is marked by its import key ('sample:<id>'): removeSample finds it
+      // the sample collection is marked by its import key ('sample:<id>'): removeSample finds it. A
+      // loader that does not say so is recognised by the sample's own session ids (all of them).
+      const sample = opts.sample ?? valid.every((v) => isSampleSession(v.sessionId));
       const memories = valid.map((v, i) => {
         const m = buildMemory(v, got[i].item.truncated, t, places[i].id);
-        return opts.sample ? { ...m, importKey: `${SAMPLE_KEY_PREFIX}${m.id}` } : m;
+        return sample ? { ...m, importKey: `${SAMPLE_KEY_PREFIX}${m.id}` } : m;
       });
       await insertMemories(
         db,

@@ -15,7 +15,7 @@ import type { Feedback } from './feedback';
 import type { Session } from './session';
 import { readRecallDefaults, SETTING_KEYS } from './settings';
 import type { StoredFeatures } from './stored-features';
-import type { RecallOutcomeView, RecallQuery, RecallView, SearchOptions, SearchResultView } from './types';
+import type { RecallOutcomeView, RecallQuery, RecallRequestOptions, RecallView, SearchOptions, SearchResultView } from './types';
 
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
@@ -93,10 +93,13 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
      * evaluator's status and the labels of non-result memories the view names, then one bulk
      * read of the result memories. Invalid options reject with INVALID_OPTION naming the option.
      */
-    async recall(query: string | RecallQuery, options: RecallOptionsInput = {}, signal?: AbortSignal): Promise<RecallOutcomeView> {
+    async recall(query: string | RecallQuery, given: RecallRequestOptions = {}, signal?: AbortSignal): Promise<RecallOutcomeView> {
       const q = typeof query === 'string' ? { text: query } : query;
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
-      if (options === null || typeof options !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
+      if (given === null || typeof given !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
+      // asOf as a date string ("2026-05-01", from a date control) becomes epoch ms here; numbers go to the core's check
+      const options: RecallOptionsInput =
+        typeof given.asOf === 'string' ? { ...given, asOf: parseAsOf(given.asOf) ?? null } : (given as RecallOptionsInput);
       const tags = queryTagsOf(q, options);
       const { queryTags: _routed, ...others } = options;
       const asked: RecallOptionsInput = tags ? { ...others, queryTags: tags } : others;

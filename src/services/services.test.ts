@@ -181,7 +181,8 @@ describe('update / delete / status', () => {
     expect(embedder.calls.length).toBe(before + 1);
     expect(u.tags).toEqual(['new-tag']);
     expect(u.createdAt).toBe(m.createdAt);
-    expect(await services().search('old words')).toEqual([]);
+    // the old text is an earlier version now (issue 9): still found by its words, marked as replaced by m
+    expect((await services().search('old words')).map((h) => h.memory.supersededBy)).toEqual([m.id]);
     expect((await services().search('fresh vocabulary')).map((h) => h.memory.id)).toEqual([m.id]);
     // a tag-only change does not re-embed, and keeps the vector in the index
     await services().updateMemory(m.id, { importance: 0.9 });

@@ -100,6 +100,9 @@ export function createSettings(db: MnemographDb, engine: EngineClient, sync: Eng
     /** Validates (INVALID_OPTION naming the option), stores, and makes them the engine's defaults. */
     async saveRecallDefaults(input: RecallOptionsInput): Promise<RecallOptionsInput> {
       resolveRecallOptions(input);
+      // a point in time is one recall's question: saved as a default it would silently hide everything newer
+      if (input.asOf !== undefined && input.asOf !== null)
+        throw new AppError('INVALID_OPTION', '"As of" applies to one recall at a time and is not saved as a default.');
       const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as RecallOptionsInput;
       await putSetting(db, SETTING_KEYS.recallDefaults, clean);
       await sync.index([], () => engine.setRecallDefaults(clean), { setting: SETTING_KEYS.recallDefaults });

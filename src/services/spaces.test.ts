@@ -80,7 +80,10 @@ describe('ingest', () => {
     const u = await services().updateMemory(m.id, { text: 'Talked with Bob Marley about gardening' });
     expect(await spacesOf(m.id)).not.toContain('E7');
     expect(u.suggestedTags).toContain('bob-marley');
-    expect((await s.engine.stats()).spaces).toBe(1);
+    // the earlier version keeps the old text's features (history, asOf); the memory itself has the new ones
+    const [, earlier] = await services().memoryHistory(m.id);
+    expect(await spacesOf(earlier.memory.id)).toContain('E7');
+    expect((await s.engine.stats()).spaces).toBe(2);
     const v = (await recall('`loadUserProfile()`')).find((x) => x.memory.id === m.id);
     expect(v?.result.spaces.sims.E7).toBeUndefined();
   });

@@ -5,7 +5,7 @@
 
 import { AppError, MESSAGES } from '../core/errors';
 import type { Memory, MemoryId, SpaceId } from '../core/types';
-import { listFeedback, loadLiveFeatures, modelsInSpace, vectorRowsOf } from '../db/repo';
+import { listFeedback, loadLiveFeatures, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
 import type { VectorRow } from '../db/schema';
 import type { EngineDoc, EngineSnapshot } from '../protocol/engine';
 import type { ServiceContext } from './context';
@@ -67,6 +67,17 @@ export function createStoredFeatures(ctx: ServiceContext) {
     /** A stored memory's engine doc with every current space (a restore, another tab's write). */
     async storedDoc(m: Memory): Promise<EngineDoc> {
       return toIndexDoc(m, await storedFeatures(m.id));
+    },
+
+    /** The stored docs of many memories, their vector rows read in one go (a restore of many, an undo of Delete all). */
+    async storedDocs(ms: Memory[]): Promise<EngineDoc[]> {
+      const p = producers();
+      const rows = await vectorRowsOfMany(db, ms.map((m) => m.id));
+      return ms.map((m) => {
+        const spaces: SerializedFeatures = {};
+        for (const row of rows.get(m.id) ?? []) if (row.dtype === 'space' && isCurrent(row, p)) spaces[row.space] = row.data;
+        return toIndexDoc(m, spaces);
+      });
     },
 
     /** A memory's engine doc keeping the spaces (and so the vector) the engine has: a status or tag change. */

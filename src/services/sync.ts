@@ -51,13 +51,15 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
   /** Another tab changed these memories: re-read them and bring this tab's engine up to date. */
   async function syncFromDb(ids: MemoryId[]): Promise<void> {
     const rows = await bulkGetMemories(db, ids);
-    await Promise.all(
-      rows.map(async (row, i) => {
-        if (!row || row.deletedAt !== null) return follow(() => engine.remove(ids[i]));
-        const doc = await stored.storedDoc(row);
-        return follow(() => engine.upsert(doc));
-      }),
-    );
+    // gone (purged) or in the trash: out of the engine, all in one message (a "Delete all" is many)
+    const gone = ids.filter((_, i) => !rows[i] || rows[i]!.deletedAt !== null);
+    if (gone.length) await follow(() => engine.removeMany(gone));
+    // the rest re-read with their vectors in one go, and indexed in one message
+    const live = rows.filter((r): r is NonNullable<typeof r> => !!r && r.deletedAt === null);
+    if (live.length) {
+      const docs = await stored.storedDocs(live);
+      await follow(() => engine.upsertMany(docs));
+    }
   }
 
   function onMessage(msg: ChangeMessage): void {

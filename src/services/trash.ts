@@ -28,14 +28,14 @@ export function createTrash(ctx: ServiceContext, { engine, stored, sync }: { eng
   async function trash(ids: MemoryId[]): Promise<DeleteReceipt> {
     const at = ctx.now();
     const moved = await trashMemories(db, ids, at);
-    if (moved.length) await sync.index(moved, async () => Promise.all(moved.map((id) => engine.remove(id))));
+    if (moved.length) await sync.index(moved, () => engine.removeMany(moved));
     return { ids: moved, at };
   }
 
   async function untrash(ids: MemoryId[], opts: { deletedAt?: number } = {}): Promise<Memory[]> {
     const rows = await untrashMemories(db, ids, ctx.now(), opts);
     if (rows.length) {
-      const docs = await Promise.all(rows.map((m) => stored.storedDoc(m)));
+      const docs = await stored.storedDocs(rows);
       await sync.index(
         rows.map((r) => r.id),
         () => engine.upsertMany(docs),
@@ -46,7 +46,7 @@ export function createTrash(ctx: ServiceContext, { engine, stored, sync }: { eng
 
   /** Purged rows were already out of the engine (they were in the trash); other tabs re-read them. */
   async function purged(ids: MemoryId[]): Promise<number> {
-    if (ids.length) await sync.index(ids, async () => Promise.all(ids.map((id) => engine.remove(id))));
+    if (ids.length) await sync.index(ids, () => engine.removeMany(ids));
     return ids.length;
   }
 

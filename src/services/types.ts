@@ -4,7 +4,7 @@ import type { MatchExplanation, MediaRef, Memory, MemoryId, MemoryStatus, Retrie
 import type { PipelineResult } from '../core/pipeline';
 import type { DivergenceAlert } from '../core/spaces';
 import type { NewMemoryInput } from '../core/validate';
-import type { LateralStatus } from '../core/recall';
+import type { LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { FeedbackRow } from '../db/schema';
 import type { ImportFormat, ParseRequest } from '../protocol/io';
 
@@ -19,7 +19,10 @@ export interface ImportOptions {
   onProgress?: (p: { embedded: number; total: number }) => void;
   /** Texts per encoder call (default 32). */
   batchSize?: number;
-  /** The sample collection: each memory is marked (import key 'sample:'), so removeSample finds them. */
+  /**
+   * The sample collection: each memory is marked (import key 'sample:'), so removeSample finds them.
+   * Absent: true when every input has a session id of the sample's form (`s-2026-05-02-a`).
+   */
   sample?: boolean;
 }
 
@@ -162,6 +165,9 @@ export interface StorageInfo {
 }
 
 export type { MatchExplanation, Memory, MemoryId, MemoryStatus };
+
+/** Recall options as the services take them: the core's, with asOf also as an ISO 8601 date string. */
+export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & { asOf?: number | string | null };
 
 /** A recall query: the text, and optionally explicit tags for lateral overlap. */
 export interface RecallQuery {

@@ -5,6 +5,7 @@
 
 import { associate, type FeedbackState, type NeighbourMatrix, type RecallDoc, type RecallOptions, type RecallResult } from '../recall';
 import { isRecallable } from '../status';
+import { isShadowed } from './temporal';
 import type { MemoryId, ScoredHit } from '../types';
 import type { RankingConfig } from './types';
 
@@ -20,7 +21,8 @@ export interface AssociativeSource {
 
 /**
  * `results` with the associative ones merged by score (lateral ones stay last). A walk never
- * reaches a memory the status gate refuses nor a suppressed one. Kept: hop results with score >=
+ * reaches a memory the status gate refuses, a suppressed one, nor an earlier version of a memory that
+ * passes the gate (isShadowed). Kept: hop results with score >=
  * assocFloor x the best standard score, at most assocMaxResults of them. assocHops 0: `results`.
  */
 export function mergeAssociative(
@@ -30,7 +32,10 @@ export function mergeAssociative(
   r: Pick<RankingConfig, 'assocFloor' | 'assocMaxResults'>,
 ): RecallResult[] {
   if (o.assocHops <= 0) return results;
-  const eligible = (id: MemoryId) => isRecallable(src.docOf(id), o) && src.feedback?.isSuppressed(id) !== true;
+  const eligible = (id: MemoryId) => {
+    const d = src.docOf(id);
+    return isRecallable(d, o) && src.feedback?.isSuppressed(id) !== true && !isShadowed(d, src.docOf, o);
+  };
   const pool = new Map(src.scored.map((h) => [h.id, h]));
   const outcome = associate(results, { matrix: src.matrix, eligible, pool, queryVector: src.queryVector ?? undefined }, o);
   const standardBest = results.reduce((m, x) => (x.mode === 'standard' && x.score > m ? x.score : m), 0);

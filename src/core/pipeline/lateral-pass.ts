@@ -22,6 +22,7 @@ import {
   type WeightedTag,
 } from '../recall';
 import { isRecallable } from '../status';
+import { isShadowed } from './temporal';
 import type { MemoryId } from '../types';
 import type { PooledHit } from './standard';
 
@@ -88,7 +89,7 @@ export function lateralPass(pool: readonly PooledHit[], o: RecallOptions, src: L
       lexicalMatch: h !== undefined && h.why.bm25 > 0,
       importance: d!.importance,
       decay: recencyDecay(d!.createdAt, src.now, o.decayHalfLifeDays),
-      lateralEligible: !suppressed,
+      lateralEligible: !suppressed && !isShadowed(d, docOf, o),
       lateralBoost: feedback && !suppressed ? feedback.factor(id) : 1,
       why: h?.why, // lateral-only: recallWithLateral derives the cosine from the distance
     });

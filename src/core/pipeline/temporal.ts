@@ -7,9 +7,12 @@
 // It only re-ranks: nothing is removed, a decayed memory is still found.
 // Superseded (an earlier version of an edited memory): x SUPERSEDED_FACTOR, and when the memory
 // that replaced it is in the same list, strictly below it (x SUPERSEDED_FACTOR of its score).
+// An earlier version with the same text as its memory (only tags, importance or source changed) is
+// left out while its memory passes the gate: it would show the same words twice.
 // Neither applies (decay off, no earlier version in the list): the input comes back untouched.
 
 import { compareRanked, type RecallDoc } from '../recall';
+import { isRecallable, type StatusGate } from '../status';
 import type { MemoryId, ScoredHit } from '../types';
 
 export const DAY_MS = 86_400_000;
@@ -24,7 +27,7 @@ export function decayFactor(lastAccessedAt: number, now: number, tauDays: number
   return Math.exp(-elapsedDays / (tauDays * s));
 }
 
-export interface TimeOptions {
+export interface TimeOptions extends StatusGate {
   decayTauDays: number;
 }
 
@@ -46,6 +49,8 @@ export function applyTime<H extends ScoredHit>(
     return f === 1 ? h : { ...h, score: h.score * f };
   });
   if (superseded) {
+    // an earlier version with its memory's very text (a tag, importance or source edit) adds nothing to a list
+    out = out.filter((h) => !sameAsItsMemory(docOf(h.id), docOf, o));
     const scoreOf = new Map(out.map((h) => [h.id, h.score]));
     out = out.map((h) => {
       const by = docOf(h.id)?.supersededBy;
@@ -57,4 +62,21 @@ export function applyTime<H extends ScoredHit>(
     });
   }
   return out.sort(compareRanked);
+}
+
+/**
+ * An earlier version whose memory (the current version) passes the same gate: it is history, so
+ * it is never a lateral result nor reached by an associative hop (a walk from a memory would find
+ * its own old text at cosine ~1). With asOf before the edit the memory itself does not pass, and
+ * the earlier version takes part like any memory.
+ */
+export function isShadowed(d: RecallDoc | undefined, docOf: (id: MemoryId) => RecallDoc | undefined, gate: StatusGate): boolean {
+  return d?.supersededBy !== undefined && isRecallable(docOf(d.supersededBy), gate);
+}
+
+/** An earlier version whose text is its memory's, while that memory passes the gate. */
+export function sameAsItsMemory(d: RecallDoc | undefined, docOf: (id: MemoryId) => RecallDoc | undefined, gate: StatusGate): boolean {
+  if (d?.supersededBy === undefined || d.text === undefined) return false;
+  const memory = docOf(d.supersededBy);
+  return memory !== undefined && memory.text === d.text && isRecallable(memory, gate);
 }

@@ -16,6 +16,8 @@ export interface RecallDoc {
   validTo?: number | null;
   /** An earlier version of a memory: the memory that replaced it. */
   supersededBy?: string;
+  /** The text, when the caller has it (the engine's docs do): an earlier version with its memory's text is not listed. */
+  text?: string;
   /** Decay-aware ranking: last access (absent = createdAt) and strength (absent = 1). */
   lastAccessedAt?: number;
   strength?: number;
