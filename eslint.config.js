@@ -82,7 +82,7 @@ export const LAYER_POLICIES = [
     allow: [
       el('core', 'embed', 'features', 'db', 'io', 'protocol', 'bridge', 'services', 'sample', 'ui'),
       typesOnly('workers'),
-      pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*'),
+      pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*', '@tanstack/react-virtual'),
     ],
   },
   // A pure module runs inside a worker too, so it keeps to the core and d3 (the last matching

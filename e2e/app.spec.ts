@@ -62,7 +62,10 @@ test.describe('main screen', () => {
     await page.keyboard.press('Tab');
     await expect(app.source).toBeFocused();
     await page.keyboard.press('Tab');
-    await expect(page.getByTestId('capture-importance')).toBeFocused();
+    await expect(page.getByTestId('capture-happened')).toBeFocused(); // "when did this happen": its day, month and year are stops of their own
+    const importance = page.getByTestId('capture-importance');
+    for (let i = 0; i < 4 && !(await importance.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(importance).toBeFocused();
     await page.keyboard.press('ArrowRight'); // 0.5 -> 0.55
     await expect(page.getByTestId('capture-importance-value')).toHaveText('0.55');
     await page.keyboard.press('Tab');

@@ -37,7 +37,7 @@ export class AppPage {
   /** Database open and the encoder loaded (its status reads "Model ready"). */
   async waitReady(): Promise<void> {
     await expect(this.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
-    await expect(this.memoryCount).toHaveText(/^\d+$/);
+    await expect(this.memoryCount).toHaveText(/^[\d,]+$/); // "10,001": thousands are grouped
   }
 
   /** The encoder badge beside the model status (its short plain name; the full one in its title). */
@@ -48,7 +48,7 @@ export class AppPage {
   /** The live count once it shows a number (it is briefly empty while its query re-runs). */
   async count(): Promise<number> {
     let n = Number.NaN;
-    await expect.poll(async () => (n = Number(await this.memoryCount.textContent())), { message: 'the memory count shows a number' }).not.toBeNaN();
+    await expect.poll(async () => (n = Number((await this.memoryCount.textContent())?.replace(/,/g, ''))), { message: 'the memory count shows a number' }).not.toBeNaN();
     return n;
   }
 

@@ -2,9 +2,9 @@
 // localStorage and read by components through src/ui/app/use-settings.ts. Data in the database
 // never lives here: it reaches components through Dexie live queries.
 import { create } from 'zustand';
-import { formatRoute, parseRoute, route, type Route } from '../ui/app/routes';
+import { formatRoute, parseRoute, route, type Route, type RouteView } from '../ui/app/routes';
 
-export type View = 'memories' | 'graph' | 'data' | 'models';
+export type View = RouteView;
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export type ToastKind = 'info' | 'success' | 'error';
 
@@ -14,6 +14,8 @@ export interface Toast {
   message: string;
   /** Error code when the toast reports an AppError (for tests and styling). */
   code?: string;
+  /** One button beside the message (e.g. Undo after a delete); pressing it dismisses the toast. */
+  action?: { label: string; run: () => void };
 }
 
 export interface UiState {

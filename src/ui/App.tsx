@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
 import { currentRoute, useUi } from '../state/ui-store';
+import { KEEP_VIEWS } from './app/routes';
 import { bootStatus } from './app/boot';
 import { useExternal } from './app/use-store';
-import { SearchPanel } from './components/SearchPanel';
-import { MemoryList } from './components/MemoryList';
 import { StoragePanel } from './components/StoragePanel';
 import { DbBanner } from './components/Banners';
 import { Toasts } from './components/Toasts';
@@ -17,9 +16,9 @@ import { BackupBanner } from './data/BackupBanner';
 import { AppHeader } from './shell/AppHeader';
 import { Overlays } from './shell/Overlays';
 import { FirstRunGuide } from './shell/FirstRunGuide';
-import { CaptureSlot, EmptySample, usePhone } from './shell/MemoriesExtras';
 import { follow } from './shell/navigate';
 import './shell/shell.css';
+import { KeepView } from './memories/KeepViews';
 
 // Addresses: the UI state follows the URL on load and on Back / Forward / a followed link
 // (popstate and hashchange can both fire for one step; following twice changes nothing).
@@ -39,7 +38,6 @@ function useRouteFollowing(): void {
 export function App() {
   const boot = useExternal(bootStatus);
   const view = useUi((s) => s.view);
-  const phone = usePhone();
   useRouteFollowing();
   const ready = boot.state === 'ready';
   return (
@@ -56,15 +54,8 @@ export function App() {
       <div className="layout">
         <main id="main" className="layout__main" tabIndex={-1}>
           {ready && <FirstRunGuide />}
-          {view === 'memories' ? (
-            <>
-              {/* a phone shows search first and folds the capture form behind "New memory" */}
-              {!phone && <CaptureSlot disabled={!ready} phone={false} />}
-              <SearchPanel enabled={ready} />
-              {phone && <CaptureSlot disabled={!ready} phone />}
-              {ready && <EmptySample />}
-              {ready && <MemoryList />}
-            </>
+          {KEEP_VIEWS.includes(view) ? (
+            <KeepView view={view} ready={ready} />
           ) : view === 'graph' ? (
             <ExploreView />
           ) : view === 'data' ? (

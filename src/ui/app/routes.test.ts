@@ -37,6 +37,14 @@ describe('parseRoute', () => {
     expect(parseRoute('#/explore?&&q')).toEqual(route('graph'));
   });
 
+  it('reads the memory lists (Memories, Trash, Review) with an open memory, dropping Explore-only parameters', () => {
+    expect(parseRoute('#/memories?m=01a-b&q=x')).toEqual(route('memories', { m: '01a-b' }));
+    expect(parseRoute('#/trash')).toEqual(route('trash'));
+    expect(parseRoute('#/review?m=%20')).toEqual(route('review'));
+    expect(formatRoute(route('trash', { m: 'a/b', q: 'dropped' }))).toBe('#/trash?m=a%2Fb');
+    expect(formatRoute(route('memories', { m: 'id1' }))).toBe('#/memories?m=id1');
+  });
+
   it('cuts a very long query to 2000 characters', () => {
     expect(parseRoute(`#/explore?q=${'a'.repeat(5000)}`).q).toHaveLength(2000);
   });
@@ -64,6 +72,9 @@ describe('formatRoute', () => {
       route('graph', { q: 'päper & ink #1', profile: 'SYSTEMATIZER', m: '01a20b2a-aaaa' }),
       route('graph', { q: '100%' }),
       route('memories'),
+      route('memories', { m: '01a20b2a-bbbb' }),
+      route('review', { m: 'x y' }),
+      route('trash'),
       route('data'),
     ]) {
       expect(parseRoute(formatRoute(r))).toEqual(r);

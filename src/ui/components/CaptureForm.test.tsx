@@ -9,7 +9,7 @@ const calls: unknown[] = [];
 let impl: () => Promise<unknown> = async () => ({});
 vi.mock('../../services', () => ({
   services: () => ({
-    addMemory: (input: unknown) => {
+    saveMemory: (input: unknown) => {
       calls.push(input);
       return impl();
     },
@@ -41,6 +41,28 @@ describe('CaptureForm', () => {
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]).toEqual({ text: 'Repaired the bike', tags: ['bike', 'errands'], importance: 0.5, source: undefined });
     await waitFor(() => expect((text as HTMLTextAreaElement).value).toBe(''));
+  });
+
+  it('saving text already stored writes nothing, keeps the text and offers to open the saved memory', async () => {
+    impl = async () => ({ kind: 'already-saved', memory: { id: 'm-1' } });
+    render(<CaptureForm disabled={false} />);
+    const text = screen.getByLabelText('What do you want to remember?');
+    fireEvent.change(text, { target: { value: 'Repaired the bike' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    const note = await screen.findByTestId('capture-duplicate');
+    expect(note.textContent).toContain('You already saved this exact text');
+    expect((text as HTMLTextAreaElement).value).toBe('Repaired the bike');
+    fireEvent.click(screen.getByRole('button', { name: 'Open the saved memory' }));
+    expect(window.location.hash).toBe('#/memories?m=m-1');
+  });
+
+  it('sends "when did this happen" as the start of the valid time (local midnight of that day)', async () => {
+    render(<CaptureForm disabled={false} />);
+    fireEvent.change(screen.getByLabelText('What do you want to remember?'), { target: { value: 'Planted the roses' } });
+    fireEvent.change(screen.getByLabelText('When did this happen? (optional)'), { target: { value: '2024-03-05' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ text: 'Planted the roses', validFrom: new Date(2024, 2, 5).getTime() });
   });
 
   it('plain Enter does not submit (multi-line text)', () => {

@@ -1,5 +1,7 @@
 import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { services } from '../../services';
+import { keepApi } from '../memories/keep-api';
+import { useKeep } from '../memories/keep-store';
+import { dayStart } from '../memories/BrowseFilters';
 import { normaliseTags } from '../../core/validate';
 import { MAX_EMBED_CHARS } from '../../embed/types';
 import { isAppError } from '../../core/errors';
@@ -14,6 +16,9 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
   const [tags, setTags] = useState('');
   const [importance, setImportance] = useState(0.5);
   const [source, setSource] = useState('');
+  const [happened, setHappened] = useState('');
+  const [duplicate, setDuplicate] = useState<{ id: string } | null>(null);
+  const openMemory = useKeep((s) => s.open);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -26,11 +31,19 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
     if (busy || disabled) return;
     setBusy(true);
     setError(null);
+    setDuplicate(null);
     try {
-      await services().addMemory({ text, tags: chips, importance, source: source.trim() || undefined });
+      const validFrom = dayStart(happened);
+      const out = await keepApi().saveMemory({ text, tags: chips, importance, source: source.trim() || undefined, ...(validFrom !== undefined ? { validFrom } : {}) });
+      if (out.kind === 'already-saved') {
+        // nothing was written: say so, keep the text, offer the one that is there
+        setDuplicate({ id: out.memory.id });
+        return;
+      }
       setText('');
       setTags('');
       setSource('');
+      setHappened('');
       setImportance(0.5);
       pushToast({ kind: 'success', message: 'Memory saved.' });
       textRef.current?.focus();
@@ -64,7 +77,10 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             data-testid="capture-text"
             rows={4}
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => {
+              setText(e.target.value);
+              setDuplicate(null);
+            }}
             placeholder="Took the car to the garage to repair the engine…"
             aria-invalid={error?.code === 'EMPTY_TEXT' || undefined}
             aria-describedby={`${id}-hint`}
@@ -103,6 +119,15 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             <span className="field__label">Source (optional)</span>
             <input data-testid="capture-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="journal, email, …" />
           </label>
+          <div className="field field--grow">
+            <label className="field__label" htmlFor={`${id}-happened`}>
+              When did this happen? (optional)
+            </label>
+            <input id={`${id}-happened`} type="date" value={happened} onChange={(e) => setHappened(e.target.value)} data-testid="capture-happened" aria-describedby={`${id}-when`} />
+            <span id={`${id}-when`} className="field__hint">
+              Leave empty for today. A past date says the memory has been true since then.
+            </span>
+          </div>
         </div>
         <label className="field">
           <span className="field__label">
@@ -118,6 +143,14 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             onChange={(e) => setImportance(Number(e.target.value))}
           />
         </label>
+        {duplicate && (
+          <p className="note" role="status" data-testid="capture-duplicate">
+            You already saved this exact text, so nothing new was saved.{' '}
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => openMemory(duplicate.id)} data-testid="open-duplicate">
+              Open the saved memory
+            </button>
+          </p>
+        )}
         {error && (
           <p className="alert alert--error" role="alert" data-testid="capture-error" data-code={error.code}>
             {error.message}

@@ -7,6 +7,7 @@ import { highlight, isClose, preview, searchMatch } from '../app/format';
 import { MatchBar } from './MatchBar';
 import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
+import { useKeep } from '../memories/keep-store';
 
 const DEBOUNCE_MS = 200;
 
@@ -113,6 +114,7 @@ function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
   const total = Math.max(why.lexical + why.semantic, 1e-9);
   const p = preview(r.memory.text, 400);
   const m = searchMatch(score);
+  const open = useKeep((s) => s.open);
   return (
     <li className="result" data-testid="search-result" data-memory-id={r.memory.id}>
       <div className="result__head">
@@ -123,6 +125,15 @@ function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
           {highlight(p.text, why.matchedTerms).map((s, i) => (s.hit ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
         </p>
         <MatchBar m={m} />
+        <button
+          type="button"
+          className="btn btn--secondary btn--small result__open"
+          onClick={() => open(r.memory.id)}
+          aria-label={`Open memory: ${preview(r.memory.text, 40).text}`}
+          data-testid="result-open"
+        >
+          Open
+        </button>
       </div>
       <div className="why" aria-label={r.explanation}>
         <div className="why__split">

@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
-// Memory text is data, never markup: hostile text pushed through the memory list and the memory
-// panel creates no element, and a source becomes a link only when safeUrl allows it.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// Memory text is data, never markup: hostile text pushed through the opened memory (Markdown) and
+// the Explore memory panel creates no element, and a link is made only when safeUrl allows it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import type { Memory } from '../../core/types';
 import { MemoryPanel } from '../explore/panels/MemoryPanel';
+import { MemoryDialog } from '../memories/MemoryDialog';
+import { setKeepApiForTests, type KeepApi } from '../memories/keep-api';
+import { useKeep } from '../memories/keep-store';
 
 const HOSTILE = [
   '<script>window.__pwned = 1</script>',
@@ -37,26 +40,13 @@ function memory(i: number, text: string, source: string): Memory {
 const SOURCES = ['javascript:window.__pwned=6', 'data:text/html,<script>x</script>', 'https://example.org/a?b=1', ' JaVa\tScRiPt:alert(1)', 'Notebook, p. 12'];
 const MEMORIES = HOSTILE.map((t, i) => memory(i, t, SOURCES[i]!));
 
-/** The one-value observable useObservable reads. */
-const once = <T,>(value: T) => ({
-  subscribe(next: ((v: T) => void) | { next: (v: T) => void }) {
-    (typeof next === 'function' ? next : next.next.bind(next))(value);
-    return { unsubscribe() {}, closed: false };
-  },
-  [Symbol.observable]() {
-    return this;
-  },
-});
-
-vi.mock('../../services', () => ({
-  services: () => ({
-    liveMemories: () => once(MEMORIES),
-    liveMemoryCount: () => once(MEMORIES.length),
-    deleteMemory: async () => {},
-  }),
-}));
-
-const { MemoryList } = await import('./MemoryList');
+const opened: { m: Memory | null } = { m: null };
+setKeepApiForTests({
+  openMemory: async () => opened.m!,
+  getMemory: async () => opened.m!,
+  changeVersion: () => 0,
+  subscribeChanges: () => () => {},
+} as unknown as KeepApi);
 
 /** Elements a hostile string could have created, and attributes that would run code. */
 function assertInert(root: HTMLElement) {
@@ -74,16 +64,18 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('hostile memory text', () => {
-  it('the memory list shows it as text and links only the safe source', () => {
-    const { container } = render(<MemoryList />);
-    const items = screen.getAllByTestId('memory-item');
-    expect(items).toHaveLength(5);
-    // newest first (as stored by the live query): the text comes back character for character
-    expect(items.map((li) => li.querySelector('.memory__text')?.textContent)).toEqual(HOSTILE);
-    assertInert(container);
-    const links = within(container).getAllByRole('link');
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://example.org/a?b=1']);
-    expect(items[0]!.textContent).toContain('from javascript:window.__pwned=6');
+  it.each(MEMORIES.map((m, i) => [i, m] as const))('the opened memory renders hostile memory %i as Markdown text, links only the safe source', async (_i, m) => {
+    opened.m = m;
+    useKeep.setState({ openId: m.id });
+    const { baseElement } = render(<MemoryDialog />);
+    const text = await screen.findByTestId('memory-view-text');
+    assertInert(baseElement);
+    // the markup is shown as the words it is
+    if (m.text.startsWith('<')) expect(text.textContent).toContain(m.text.slice(0, 12));
+    expect(within(text).queryAllByRole('link')).toHaveLength(0); // javascript: links stay words
+    const source = screen.getByTestId('memory-view-source');
+    expect(source.textContent).toBe(m.source);
+    expect(source.querySelector('a')?.getAttribute('href') ?? null).toBe(m.source?.startsWith('https:') ? m.source : null);
   });
 
   it.each(MEMORIES.map((m, i) => [i, m] as const))('the memory panel shows hostile memory %i as text', (_i, m) => {

@@ -1,9 +1,11 @@
 // The recall form: query, optional query tags, Recall and Settings buttons, and the profile /
 // options drawer. Its state (query, tags, options) is the Explore store's.
+import { formatDate } from '../app/format';
 import { useRef, type RefObject } from 'react';
 import { normaliseTags } from '../../core/validate';
 import { RecallOptionsPanel } from './panels';
 import { useExplore } from './explore-store';
+import { TimeOptions } from '../memories/TimeOptions';
 
 export interface AskCardProps {
   queryRef: RefObject<HTMLInputElement | null>;
@@ -92,9 +94,11 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
           Profile <strong data-testid="explore-profile">{options.profile ?? defaultProfile ?? 'BALANCED'}</strong>
           {options.profile ? '' : ' (default)'}
           {options.assocHops ? ' · with chains' : ''}
+          {typeof options.asOf === 'number' ? ` · as it was on ${formatDate(options.asOf)}` : ''}
           {tags.trim() ? ` · tags ${normaliseTags(tags).map((t) => `#${t}`).join(' ')}` : ''} — change profile and options
         </summary>
         <RecallOptionsPanel value={options} onChange={patchOptions} />
+        <TimeOptions value={options} onChange={patchOptions} />
       </details>
       {error && (
         <p className="alert alert--error" role="alert" data-testid="explore-error">

@@ -8,6 +8,7 @@ import { ThemeToggle } from '../components/ThemeToggle';
 import { isMac } from './ShortcutsDialog';
 import { go } from './navigate';
 import { useShell } from './shell-store';
+import { KEEP_VIEWS } from '../app/routes';
 
 export const TABS: readonly { view: View; label: string }[] = [
   { view: 'memories', label: 'Memories' },
@@ -20,7 +21,7 @@ export function AppHeader() {
   const view = useUi((s) => s.view);
   const { menuOpen, set } = useShell();
   const navId = useId();
-  const current = TABS.find((t) => t.view === view)?.label ?? 'Memories';
+  const current = TABS.find((t) => t.view === view)?.label ?? 'Memories'; // Trash and Review are in Memories
   const mod = isMac() ? '⌘' : 'Ctrl';
   return (
     <header className={`app-header${menuOpen ? ' app-header--menu' : ''}`} data-testid="app-header">
@@ -49,7 +50,7 @@ export function AppHeader() {
             key={t.view}
             type="button"
             className="views__tab"
-            aria-current={view === t.view ? 'page' : undefined}
+            aria-current={view === t.view || (t.view === 'memories' && KEEP_VIEWS.includes(view)) ? 'page' : undefined}
             onClick={() => {
               set({ menuOpen: false });
               go(t.view);

@@ -1,13 +1,15 @@
 // Moving between views (the header's tabs, the command palette, the guide) and putting focus
 // where the person will type next. Every view change is a history entry (src/ui/app/routes.ts).
 import { currentRoute, pushRoute, useUi, type View } from '../../state/ui-store';
-import { route, type Route } from '../app/routes';
+import { KEEP_VIEWS, route, type Route } from '../app/routes';
 import { useExplore } from '../explore/explore-store';
+import { useKeep } from '../memories/keep-store';
 
 /** The page follows an address: the view, and in Explore the recall and the open memory. */
 export function follow(r: Route): void {
   useUi.setState({ view: r.view });
   if (r.view === 'graph') useExplore.getState().applyRoute(r);
+  if (KEEP_VIEWS.includes(r.view)) useKeep.getState().applyRoute(r);
 }
 
 /** A step to a view (a history entry); in Explore it also closes a memory left open. */

@@ -1,0 +1,187 @@
+// Page model of the memory lists (Memories, Review, Trash), the opened memory, its editor and
+// history: role / label / test id locators only, waits on the app's visible state.
+import { expect, type Locator, type Page } from '@playwright/test';
+import { textKey } from '../../src/core/text-key';
+import { AppPage } from './app-page';
+
+export type KeepList = 'memories' | 'review' | 'trash';
+
+export class KeepPage {
+  readonly app: AppPage;
+  readonly rows: Locator;
+  readonly list: Locator;
+  readonly count: Locator;
+  readonly dialog: Locator;
+  readonly dialogText: Locator;
+  readonly editor: Locator;
+  readonly history: Locator;
+  readonly versions: Locator;
+  readonly toasts: Locator;
+  readonly bulk: Locator;
+  readonly confirm: Locator;
+
+  constructor(readonly page: Page) {
+    this.app = new AppPage(page);
+    this.rows = page.getByTestId('memory-item');
+    this.list = page.getByTestId('memory-list');
+    this.count = page.getByTestId('memory-count');
+    this.dialog = page.getByTestId('memory-view');
+    this.dialogText = page.getByTestId('memory-view-text');
+    this.editor = page.getByTestId('memory-editor');
+    this.history = page.getByTestId('memory-history');
+    this.versions = page.getByTestId('history-version');
+    this.toasts = page.getByTestId('toast');
+    this.bulk = page.getByTestId('bulk-bar');
+    this.confirm = page.getByTestId('confirm-dialog');
+  }
+
+  async show(list: KeepList): Promise<void> {
+    if (!(await this.page.getByTestId(`keep-${list}`).isVisible())) {
+      if (list === 'memories') await this.page.getByTestId('nav-memories').click();
+      else {
+        if (!(await this.page.getByTestId('keep-nav-memories').isVisible())) await this.page.getByTestId('nav-memories').click();
+        await this.page.getByTestId(`keep-nav-${list}`).click();
+      }
+    }
+    await expect(this.page.getByTestId(`keep-${list}`)).toBeVisible();
+  }
+
+  row(text: string | RegExp): Locator {
+    return this.rows.filter({ hasText: text });
+  }
+
+  /** Opens the memory whose row shows `text` and waits for its full view. */
+  async open(text: string | RegExp): Promise<void> {
+    await this.row(text).getByTestId('memory-row-open').click();
+    await expect(this.dialog).toBeVisible();
+    await expect(this.dialogText).toBeVisible();
+  }
+
+  async close(): Promise<void> {
+    await this.page.getByTestId('memory-close').click();
+    await expect(this.dialog).toBeHidden();
+  }
+
+  /** Edits the open memory's text (and optionally more) and waits for the saved view. */
+  async edit(fields: { text?: string; tags?: string; validFrom?: string; validTo?: string }): Promise<void> {
+    await this.dialog.getByTestId('memory-edit').click();
+    await expect(this.editor).toBeVisible();
+    if (fields.text !== undefined) await this.editor.getByRole('textbox', { name: 'Text', exact: true }).fill(fields.text);
+    if (fields.tags !== undefined) await this.editor.getByLabel('Tags').fill(fields.tags);
+    if (fields.validFrom !== undefined) await this.editor.getByLabel('True from').fill(fields.validFrom);
+    if (fields.validTo !== undefined) await this.editor.getByLabel('True until').fill(fields.validTo);
+    await this.editor.getByRole('button', { name: 'Save changes' }).click();
+    await expect(this.editor).toBeHidden({ timeout: 60_000 });
+    if (fields.text !== undefined) await expect(this.dialogText).toContainText(fields.text.split('\n')[0]!);
+  }
+
+  async showHistory(): Promise<void> {
+    await this.dialog.getByTestId('memory-history-toggle').click();
+    await expect(this.history).toBeVisible();
+  }
+
+  /** The newest toast with `text`; its Undo button, when asked. */
+  toast(text: string | RegExp): Locator {
+    return this.toasts.filter({ hasText: text }).last();
+  }
+
+  async undo(text: string | RegExp): Promise<void> {
+    await this.toast(text).getByRole('button', { name: 'Undo' }).click();
+  }
+
+  async select(text: string | RegExp): Promise<void> {
+    await this.row(text).getByRole('checkbox').check();
+  }
+
+  /** The number in the list's heading (Memories, Trash or Review), once it is a number. */
+  async total(testId = 'memory-count'): Promise<number> {
+    const el = this.page.getByTestId(testId);
+    await expect(el).toHaveText(/^[\d,]+$/);
+    return Number((await el.textContent())!.replace(/,/g, ''));
+  }
+
+  /** Answers a confirmation dialog, typing the words first when it asks for them. */
+  async confirmWith(button: string, typed?: string): Promise<void> {
+    await expect(this.confirm).toBeVisible();
+    if (typed !== undefined) await this.confirm.getByTestId('confirm-input').fill(typed);
+    await this.confirm.getByRole('button', { name: button }).click();
+    await expect(this.confirm).toBeHidden();
+  }
+
+  /**
+   * Writes `n` memories straight into the app's database, each a copy of the stored memory
+   * `templateId` (its row and its vector rows: the features of one real capture, so nothing is
+   * re-embedded) with its own id, text, tags and time; `sample` marks them as the sample
+   * collection. Raw IndexedDB writes are not seen by the running page: reload afterwards.
+   */
+  async seedCopies(templateId: string, n: number, opts: { sample?: boolean; prefix?: string; tags?: string[] } = {}): Promise<void> {
+    const prefix = opts.prefix ?? 'Seeded note';
+    const tags = opts.tags ?? ['garden', 'work', 'music', 'travel', 'cooking'];
+    const day = 86_400_000;
+    const start = Date.UTC(2020, 0, 1);
+    const items = Array.from({ length: n }, (_, i) => {
+      const text = `${prefix} ${i + 1}: ${tags[i % tags.length]} plans for week ${i % 52}`;
+      return { text, key: textKey(text), tags: [tags[i % tags.length]!], at: start + Math.floor((i * day) / 3) };
+    });
+    await this.page.evaluate(
+      async ({ templateId, items, sample }) => {
+        const api = window.__mnemograph;
+        if (!api) throw new Error('no test API');
+        await api.ready;
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const r = indexedDB.open(api.dbName);
+          r.onsuccess = () => resolve(r.result);
+          r.onerror = () => reject(r.error);
+        });
+        const req = <T,>(r: IDBRequest<T>) =>
+          new Promise<T>((resolve, reject) => {
+            r.onsuccess = () => resolve(r.result);
+            r.onerror = () => reject(r.error);
+          });
+        const read = db.transaction(['memories', 'vectors'], 'readonly');
+        const template = (await req(read.objectStore('memories').get(templateId))) as Record<string, unknown>;
+        const vectors = (await req(read.objectStore('vectors').index('memoryId').getAll(templateId))) as Record<string, unknown>[];
+        if (!template || vectors.length === 0) throw new Error('template memory not found');
+        const tx = db.transaction(['memories', 'vectors'], 'readwrite');
+        const mem = tx.objectStore('memories');
+        const vec = tx.objectStore('vectors');
+        items.forEach((it, i) => {
+          const id = `0190${String(i).padStart(8, '0')}-seed-7000-8000-${crypto.randomUUID().slice(-12)}`;
+          const row: Record<string, unknown> = {
+            ...template,
+            id,
+            text: it.text,
+            textKey: it.key,
+            tags: it.tags,
+            suggestedTags: [],
+            createdAt: it.at,
+            updatedAt: it.at,
+            validFrom: it.at,
+            recordedAt: it.at,
+            lastAccessedAt: it.at,
+            importance: (i % 5) / 4,
+          };
+          delete row.source;
+          if (sample) row.importKey = `sample:${id}`;
+          else delete row.importKey;
+          mem.put(row);
+          for (const v of vectors) vec.put({ ...v, memoryId: id });
+        });
+        await new Promise<void>((resolve, reject) => {
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+          tx.onabort = () => reject(tx.error);
+        });
+        db.close();
+      },
+      { templateId, items, sample: !!opts.sample },
+    );
+  }
+
+  /** The id of the memory whose row shows `text`. */
+  async idOf(text: string | RegExp): Promise<string> {
+    const id = await this.row(text).first().getAttribute('data-memory-id');
+    if (!id) throw new Error(`no row shows ${String(text)}`);
+    return id;
+  }
+}

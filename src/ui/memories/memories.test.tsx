@@ -1,0 +1,196 @@
+// @vitest-environment jsdom
+// The memory lists against a fake of the services' keep API: filters reach browseMemories, a
+// tag chip filters, a bulk delete offers Undo that puts back exactly what it moved, Delete all
+// waits for the typed words, the editor sends only what changed.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { Memory } from '../../core/types';
+import { useUi } from '../../state/ui-store';
+import { Toasts } from '../components/Toasts';
+import { setKeepApiForTests, type BrowseQuery, type DeleteReceipt, type KeepApi, type MemoryHeader } from './keep-api';
+import { useKeep } from './keep-store';
+import { MemoryBrowser } from './MemoryBrowser';
+import { CleanUp } from './CleanUp';
+import { TrashList } from './TrashReview';
+import { draftOf, patchOf } from './MemoryEditor';
+
+function header(i: number, tags: string[], over: Partial<MemoryHeader> = {}): MemoryHeader {
+  const t = Date.UTC(2026, 0, 1 + i);
+  return { id: `m${i}`, title: `memory ${i}`, length: 10, createdAt: t, updatedAt: t, importance: 0.5, tags, status: 'active', deletedAt: null, validFrom: t, validTo: null, sample: false, ...over };
+}
+
+let rows: MemoryHeader[];
+let calls: { name: string; args: unknown[] }[];
+const listeners = new Set<() => void>();
+let version = 0;
+const tick = () => {
+  version++;
+  listeners.forEach((l) => l());
+};
+
+function matches(m: MemoryHeader, q: BrowseQuery): boolean {
+  if (q.status === 'trashed') return m.deletedAt !== null;
+  if (m.deletedAt !== null) return false;
+  if (q.tags && !q.tags.every((t) => m.tags.includes(t))) return false;
+  if (q.sample !== undefined && m.sample !== q.sample) return false;
+  return true;
+}
+
+const fake = {
+  async browseMemories(q: BrowseQuery, w: { offset?: number; limit?: number } = {}) {
+    calls.push({ name: 'browse', args: [q, w] });
+    const all = rows.filter((m) => matches(m, q));
+    const offset = w.offset ?? 0;
+    return { total: all.length, offset, items: all.slice(offset, offset + (w.limit ?? 100)) };
+  },
+  async tagCounts(q: BrowseQuery = {}) {
+    const n = new Map<string, number>();
+    for (const m of rows.filter((r) => matches(r, q))) for (const t of m.tags) n.set(t, (n.get(t) ?? 0) + 1);
+    return [...n].map(([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count);
+  },
+  changeVersion: () => version,
+  subscribeChanges(fn: () => void) {
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  },
+  async deleteMemories(ids: string[]): Promise<DeleteReceipt> {
+    calls.push({ name: 'delete', args: [ids] });
+    rows = rows.map((m) => (ids.includes(m.id) ? { ...m, deletedAt: 5 } : m));
+    tick();
+    return { ids, at: 5 };
+  },
+  async undoDelete(r: DeleteReceipt) {
+    calls.push({ name: 'undo', args: [r] });
+    rows = rows.map((m) => (r.ids.includes(m.id) ? { ...m, deletedAt: null } : m));
+    tick();
+    return r.ids.length;
+  },
+  async emptyTrash() {
+    calls.push({ name: 'emptyTrash', args: [] });
+    const n = rows.filter((m) => m.deletedAt !== null).length;
+    rows = rows.filter((m) => m.deletedAt === null);
+    tick();
+    return n;
+  },
+  async deleteAll() {
+    calls.push({ name: 'deleteAll', args: [] });
+    return rows.length;
+  },
+} as unknown as KeepApi;
+
+beforeAll(() => {
+  // jsdom lays nothing out: the list's scroll box reports the height of ten rows
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains('rows') ? 760 : 0;
+    },
+  });
+});
+
+beforeEach(() => {
+  rows = [header(1, ['garden', 'roses']), header(2, ['garden']), header(3, ['work'])];
+  calls = [];
+  listeners.clear();
+  setKeepApiForTests(fake);
+  useKeep.setState({ filters: {}, selected: new Set(), openId: null });
+  useUi.setState({ toasts: [] });
+});
+afterEach(() => {
+  cleanup();
+  setKeepApiForTests(null);
+});
+
+describe('MemoryBrowser', () => {
+  it('shows the count, the rows and the tags with their counts; a tag chip filters by that tag', async () => {
+    render(<MemoryBrowser />);
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('3'));
+    expect(screen.getAllByTestId('memory-row-open').map((b) => b.textContent)).toEqual(['memory 1', 'memory 2', 'memory 3']);
+    const chips = screen.getAllByTestId('tag-chip');
+    expect(chips.map((c) => c.textContent)).toEqual(['#garden 2', '#roses 1', '#work 1']);
+    fireEvent.click(chips[0]!);
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('2'));
+    expect(calls.filter((c) => c.name === 'browse').at(-1)!.args[0]).toEqual({ tags: ['garden'] });
+    expect(screen.getByRole('button', { name: /#garden/ }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('deletes the selected memories to the trash, and Undo puts back exactly those', async () => {
+    render(
+      <>
+        <MemoryBrowser />
+        <Toasts />
+      </>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('memory-item')).toHaveLength(3));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select: memory 1' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select: memory 3' }));
+    const bar = screen.getByTestId('bulk-bar');
+    expect(within(bar).getByTestId('bulk-count').textContent).toBe('2 memories selected');
+    fireEvent.click(within(bar).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('1'));
+    expect(calls.find((c) => c.name === 'delete')!.args[0]).toEqual(['m1', 'm3']);
+    const toast = screen.getByTestId('toast');
+    expect(toast.textContent).toContain('Moved 2 memories to the trash.');
+    fireEvent.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('3'));
+    expect(calls.find((c) => c.name === 'undo')!.args[0]).toEqual({ ids: ['m1', 'm3'], at: 5 });
+  });
+});
+
+describe('Trash and clearing out', () => {
+  it('Empty trash asks first, then removes the trash for good', async () => {
+    rows[1] = { ...rows[1]!, deletedAt: 9 };
+    render(<TrashList headingId="t" />);
+    await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('1'));
+    fireEvent.click(screen.getByRole('button', { name: 'Empty trash' }));
+    const dialog = screen.getByRole('dialog', { name: 'Empty the trash?' });
+    expect(dialog.textContent).toContain('1 memory will be removed for good.');
+    expect(calls.some((c) => c.name === 'emptyTrash')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Empty trash' }));
+    await waitFor(() => expect(screen.getByTestId('trash-empty')).toBeTruthy());
+    expect(calls.filter((c) => c.name === 'emptyTrash')).toHaveLength(1);
+  });
+
+  it('Delete all waits until the person types "delete all"', async () => {
+    render(<CleanUp />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete all memories' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete all memories?' });
+    const yes = within(dialog).getByRole('button', { name: 'Delete all memories' }) as HTMLButtonElement;
+    expect(yes.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText(/Type delete all to confirm/), { target: { value: 'delete' } });
+    expect(yes.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText(/Type delete all to confirm/), { target: { value: ' Delete All ' } });
+    expect(yes.disabled).toBe(false);
+    await act(async () => fireEvent.click(yes));
+    expect(calls.filter((c) => c.name === 'deleteAll')).toHaveLength(1);
+  });
+});
+
+describe('patchOf (the editor sends only what changed)', () => {
+  const t = new Date(2026, 2, 5, 14, 30).getTime();
+  const m: Memory = {
+    id: 'x', text: 'old', tags: ['a'], suggestedTags: [], importance: 0.5, createdAt: t, updatedAt: t, validFrom: t,
+    validTo: new Date(2026, 5, 1).getTime(), sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false,
+  };
+
+  it('nothing changed: an empty patch', () => {
+    expect(patchOf(m, draftOf(m))).toEqual({});
+  });
+
+  it('new text and tags, "still true" (no until), a new day it happened and a new start of truth', () => {
+    const d = { ...draftOf(m), text: 'new', tags: 'A, b', validTo: '', happened: '2025-12-24T08:00', validFrom: '2025-12-24' };
+    expect(patchOf(m, d)).toEqual({
+      text: 'new',
+      tags: ['a', 'b'],
+      validTo: null,
+      createdAt: new Date(2025, 11, 24, 8, 0).getTime(),
+      validFrom: new Date(2025, 11, 24).getTime(),
+    });
+  });
+
+  it('an emptied source is removed (sent as undefined)', () => {
+    const withSource = { ...m, source: 'journal' };
+    const p = patchOf(withSource, { ...draftOf(withSource), source: '  ' });
+    expect('source' in p && p.source === undefined).toBe(true);
+  });
+});
