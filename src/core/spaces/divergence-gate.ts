@@ -137,24 +137,24 @@ export function sameTopic(
  * newest when there are no vectors).
  */
 export function topicWords(
-  window: readonly { text: string; tags?: readonly string[]; suggestedTags?: readonly string[]; vector?: Float32Array | null }[],
+  recentWork: readonly { text: string; tags?: readonly string[]; suggestedTags?: readonly string[]; vector?: Float32Array | null }[],
   centroid: Float32Array | null = null,
   maxChars = 60,
 ): string {
-  if (window.length === 0) return '';
-  const need = Math.max(window.length >= 2 ? 2 : 1, Math.ceil(window.length / 2));
-  const count = (pick: (m: (typeof window)[number]) => readonly string[] | undefined) => {
+  if (recentWork.length === 0) return '';
+  const need = Math.max(recentWork.length >= 2 ? 2 : 1, Math.ceil(recentWork.length / 2));
+  const count = (pick: (m: (typeof recentWork)[number]) => readonly string[] | undefined) => {
     const n = new Map<string, number>();
-    for (const m of window) for (const t of new Set(pick(m) ?? [])) n.set(t, (n.get(t) ?? 0) + 1);
+    for (const m of recentWork) for (const t of new Set(pick(m) ?? [])) n.set(t, (n.get(t) ?? 0) + 1);
     return [...n].filter(([, c]) => c >= need).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([t]) => t);
   };
   const tags = [...count((m) => m.tags)];
   for (const t of count((m) => m.suggestedTags)) if (!tags.includes(t)) tags.push(t);
   if (tags.length > 0) return joinWords(tags.slice(0, 3).map((t) => t.replace(/-/g, ' ')));
-  let pick = window[0];
+  let pick = recentWork[0];
   if (centroid) {
     let best = -Infinity;
-    for (const m of window) {
+    for (const m of recentWork) {
       if (!m.vector || m.vector.length !== centroid.length) continue;
       const s = cosine(m.vector, centroid);
       if (s > best) {
