@@ -49,6 +49,7 @@ test.describe('bad inputs', () => {
   });
 
   test('quota exceeded: clear message, nothing half-written, earlier memories intact', async ({ page }) => {
+    test.setTimeout(360_000); // three or more model loads (MiniLM), each up to 90 s on a busy machine
     const app = new AppPage(page);
     await app.goto();
     await app.waitReady();
