@@ -8,6 +8,7 @@
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
 import { AppError, toEnvelope } from '../src/core/errors';
+import { encoderMeta, onEncoderScale } from '../src/embed/encoders';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
 import { applyTime, calibrationFor, divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import { isRecallable } from '../src/core/status';
@@ -16,6 +17,7 @@ import {
   FeedbackState,
   LateralEvaluator,
   MAX_DECAY_TAU_DAYS,
+  BASE_DEFAULTS,
   resolveRecallOptions,
   type FeedbackEvent,
   type LateralEvaluatorState,
@@ -76,6 +78,8 @@ export class EngineCore {
   private evaluator: LateralEvaluator = LateralEvaluator.forOptions(resolveRecallOptions({}));
   private similarity: SimilarityConfig = DEFAULT_SIMILARITY_CONFIG;
   private recallDefaults: RecallOptionsInput = {};
+  /** The encoder of the vectors held (its cosine scale moves the associative step's default). */
+  private encoder: string | undefined;
   /** The encoder's calibrated ranking (the hybrid's part is in the index's own config). */
   private ranking: Partial<RankingConfig> = calibrationFor(undefined).ranking;
   private readonly cancelledIds = new Set<number>();
@@ -107,6 +111,7 @@ export class EngineCore {
     this.matrix = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
+    this.encoder = opts.encoder;
     this.ranking = calibration.ranking;
     this.evaluator = evaluator;
     this.feedbackEvents = [...feedbackEvents];
@@ -192,6 +197,17 @@ export class EngineCore {
   }
 
   /**
+   * The associative step's default minimum cosine (0.72) was set on USE-lite's scale; unless the
+   * person set one, it moves to the scale of the encoder whose vectors are held (0.587 for MiniLM:
+   * the same share of memory pairs clears it, src/embed/encoders.ts).
+   */
+  private onEncoderScale(input: RecallOptionsInput): RecallOptionsInput {
+    const meta = this.encoder ? encoderMeta(this.encoder) : undefined;
+    if (!meta || input.minCosine !== undefined) return input;
+    return { ...input, minCosine: onEncoderScale(meta, BASE_DEFAULTS.minCosine) };
+  }
+
+  /**
    * The whole ranking pipeline (hybrid + spaces + profiles + feedback + lateral + associative)
    * for a featurized query, and with it everything the view shows for a recall: the query's
    * divergence from the recent window, the evaluator's status, and the labels of the chain
@@ -202,7 +218,7 @@ export class EngineCore {
   async recall(q: EngineRecallQuery, options: RecallOptionsInput = {}, requestId?: number): Promise<EngineRecallOutcome> {
     if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
     const hybrid = this.require();
-    const input = { ...this.recallDefaults, ...options };
+    const input = this.onEncoderScale({ ...this.recallDefaults, ...options });
     const o = resolveRecallOptions(input);
     const t0 = performance.now();
     const features = deserializeFeatures(q.features ?? {});

@@ -6,6 +6,7 @@ import type { EmbedLoadProgress } from '../../embed/types';
 import { toAppError, type AppError } from '../../core/errors';
 import { initServices, services, type EncoderRuntime } from '../../services';
 import { logError } from './report';
+import { setActiveEncoder } from './encoder-scale';
 import { DEFAULT_ENCODER_ID } from '../../embed/catalogue';
 import { useUi } from '../../state/ui-store';
 
@@ -57,7 +58,11 @@ let unfollow: () => void = () => undefined;
 function followEncoder(rt: EncoderRuntime): Promise<unknown> {
   unfollow();
   const bridge = rt.embedder as Partial<EmbedBridge>;
-  unfollow = bridge.onProgress?.((p) => modelProgress.set(p)) ?? (() => undefined);
+  unfollow =
+    bridge.onProgress?.((p) => {
+      if (p.encoder) setActiveEncoder(p.encoder); // the UI's cosine cut-offs follow its scale
+      modelProgress.set(p);
+    }) ?? (() => undefined);
   return bridge.ready?.() ?? Promise.resolve();
 }
 

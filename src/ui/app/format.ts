@@ -1,6 +1,7 @@
 // Small formatting helpers for the app shell and the Explore panels.
 import { isAppError } from '../../core/errors';
 import { formatReinforce } from '../../core/recall';
+import { onActiveScale } from './encoder-scale';
 
 export function formatBytes(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '—';
@@ -139,13 +140,14 @@ export function recallMatch(score: number): MatchWords {
 
 /**
  * USE-lite cosine between unrelated sentences is mostly 0-0.25 and between paraphrases 0.4 and up,
- * so below 0.3 the meaning is not close.
+ * so below 0.3 the meaning is not close (on USE-lite's scale: another encoder's is moved to its own,
+ * src/ui/app/encoder-scale.ts; 0.145 for MiniLM).
  */
 export const CLOSE_COSINE = 0.3;
 
 /** A hit is close when a query word matched (BM25 > 0 or a matched term) or the meaning is near. */
 export function isClose(why: { matchedTerms: readonly string[]; bm25: number; cosine: number }): boolean {
-  return why.matchedTerms.length > 0 || why.bm25 > 0 || (Number.isFinite(why.cosine) && why.cosine >= CLOSE_COSINE);
+  return why.matchedTerms.length > 0 || why.bm25 > 0 || (Number.isFinite(why.cosine) && why.cosine >= onActiveScale(CLOSE_COSINE));
 }
 
 /** Plain words for each space: what being similar there means to a person. */

@@ -10,7 +10,8 @@ import type { Memory, MemoryId } from '../../core/types';
 import { normaliseTags } from '../../core/validate';
 import { errorMessage } from '../app/format';
 import { labelOf } from './view-model';
-import { keepChainViews } from './chains';
+import { CHAIN_FILTER, keepChainViews } from './chains';
+import { onActiveScale } from '../app/encoder-scale';
 
 /** What one recall returned, as drawn by the graph and the list. */
 export interface RecallSnapshot {
@@ -55,7 +56,7 @@ export function useRecall(): UseRecall {
         const outcome = out.results;
         const extraLabels = new Map(Object.entries(outcome.labels).map(([id, label]) => [id, labelOf(label, 48)] as const));
         // only the chains worth showing; a hidden result may still be a step of a kept chain: keep its label
-        const { kept, hidden } = keepChainViews(outcome.results);
+        const { kept, hidden } = keepChainViews(outcome.results, { ...CHAIN_FILTER, minStepCosine: onActiveScale(CHAIN_FILTER.minStepCosine) });
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
         setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden } });

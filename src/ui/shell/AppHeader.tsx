@@ -14,7 +14,7 @@ export const TABS: readonly { view: View; label: string }[] = [
   { view: 'memories', label: 'Memories' },
   { view: 'graph', label: 'Explore' },
   { view: 'data', label: 'Your data' },
-  { view: 'models', label: 'Search model' },
+  { view: 'models', label: 'Model' },
 ];
 
 export function AppHeader() {
