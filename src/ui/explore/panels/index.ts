@@ -6,4 +6,3 @@ export { RecallOptionsPanel, ADVANCED_FIELDS, type RecallOptionsPanelProps, type
 export { MemoryPanel, type MemoryPanelProps } from './MemoryPanel';
 export { withFeedbackIcon } from './MemoryFeedback';
 export { LateralStatusPanel, type LateralStatusPanelProps } from './LateralStatusPanel';
-export { SampleLoader, type SampleLoaderProps, type SampleProgress } from './SampleLoader';
