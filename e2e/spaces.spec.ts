@@ -60,8 +60,9 @@ test('divergence: none for a temporal-only difference, an alert after a topic sw
   await app.goto();
   await app.waitReady();
   await app.addAndWait(STARTER, { tags: 'sourdough' });
-  // The same thing captured again later: only the temporal spaces differ, which never alert.
-  await app.addAndWait(STARTER, { tags: 'sourdough' });
+  // The same thing captured again later (in other words: identical text is refused as already
+  // saved): the content spaces stay close, the temporal ones differ, and those never alert.
+  await app.addAndWait(`Later: ${STARTER.replace('Fed', 'fed')}`, { tags: 'sourdough' });
   await page.getByTestId('nav-graph').click();
   await expect(explore.query).toBeVisible();
   await expect(explore.lateralStatus).toBeVisible(); // the view is settled
