@@ -44,6 +44,7 @@ import type {
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
+import { EntityGraph } from './entity-graph';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -63,6 +64,7 @@ interface Meta {
 export class EngineCore {
   private index: HybridIndex | null = null;
   private spaces = new SpaceIndex();
+  private entities = new EntityGraph();
   private meta = new Map<MemoryId, Meta>();
   private matrix: NeighbourMatrix | null = null;
   private feedbackEvents: FeedbackEvent[] = [];
@@ -84,16 +86,18 @@ export class EngineCore {
     const index = new HybridIndex(opts.dim, opts.config);
     const spaces = new SpaceIndex();
     const meta = new Map<MemoryId, Meta>();
+    const entities = new EntityGraph();
     // validate the settings first: a bad one leaves the old engine in place
     const similarity = opts.similarity ?? DEFAULT_SIMILARITY_CONFIG;
     assertValidSimilarityConfig(similarity);
     const recallDefaults = opts.recallDefaults ?? {};
     const resolved = resolveRecallOptions(recallDefaults);
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
-    for (const d of docs) this.put(index, spaces, meta, d); // throws on a bad doc: the old index stays in place
+    for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
     this.spaces = spaces;
+    this.entities = entities;
     this.meta = meta;
     this.matrix = null;
     this.similarity = similarity;
@@ -105,7 +109,7 @@ export class EngineCore {
     return { size: index.size };
   }
 
-  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc): void {
+  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc, entities: EntityGraph = this.entities): void {
     const { features, ...doc } = d;
     // Features given: they replace all of the memory's spaces, E1 (the hybrid's vector) included;
     // no E1 among them = not embedded by the current encoder. None given: a status or tag change,
@@ -114,6 +118,7 @@ export class EngineCore {
     index.upsert({ ...doc, vector: f.E1 ?? null });
     if (Object.keys(f).length > 0) spaces.upsert(doc.id, f);
     else spaces.remove(doc.id);
+    entities.setFromFeatures(doc.id, f);
     meta.set(doc.id, { createdAt: doc.createdAt, sessionId: doc.sessionId ?? '' });
   }
 
@@ -138,6 +143,7 @@ export class EngineCore {
   remove(id: MemoryId): void {
     this.require().remove(id);
     this.spaces.remove(id);
+    this.entities.remove(id);
     this.meta.delete(id);
     this.matrix = null;
   }
@@ -185,7 +191,7 @@ export class EngineCore {
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
-    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features }, input);
+    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features, variants: q.variants, hyde: q.hyde }, input);
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;
@@ -231,6 +237,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now: Date.now(),
       sessionOf,
+      entities: this.entities,
     };
   }
 

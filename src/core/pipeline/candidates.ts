@@ -2,7 +2,7 @@
 // top k, so a memory only one space can see (same code identifiers, same entity) is ranked too.
 
 import { isRecallable } from '../status';
-import type { RecallOptions } from '../recall';
+import { hybridPatch, type RecallOptions } from '../recall';
 import type { MemoryId, ScoredHit, SpaceId } from '../types';
 import { resolveRanking, scoringSpaces } from './ranking';
 import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
@@ -43,7 +43,7 @@ export function gatherCandidates(
       topK: Math.max(r.depth, o.candidateK),
       includeArchived: o.includeArchived,
       includeQuarantined: o.includeQuarantined,
-      config: { lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
+      config: { lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight, ...hybridPatch(o) },
     },
   );
   const rows = new Map<MemoryId, CandidateRow>();

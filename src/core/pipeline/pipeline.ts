@@ -36,6 +36,7 @@ import { annotate } from './annotate';
 import { mergeAssociative } from './associative';
 import { blend } from './blend';
 import { gatherCandidates } from './candidates';
+import { expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
 import { lateralPass } from './lateral-pass';
 import { resolveRanking } from './ranking';
 import { standardPool } from './standard';
@@ -63,8 +64,20 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   const getMatrix = () => (matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), ctx.sessionOf ?? (() => undefined)));
   const queryVector = q.features.E1 ?? null;
 
-  const found = gatherCandidates(ctx, q, o, r);
-  const scored = blend(ctx, q, found, r);
+  let found = gatherCandidates(ctx, q, o, r);
+  let scored = blend(ctx, q, found, r);
+  let extras: ExtraList[] = [];
+  let via: ReturnType<typeof expansionList> = null;
+  if (wantsExtraLists(ctx, q, o)) {
+    // seed 001: the first pass seeds the expansion; every extra list is fused in before the ranking
+    extras = queryLists(ctx, q, o, r);
+    via = expansionList(ctx, o, scored);
+    if (via) extras.push(via.list);
+    const first = found;
+    found = fuseExtraLists(found, extras);
+    scored = blend(ctx, q, found, r);
+    found = { ...found, hits: first.hits };
+  }
   const pool = standardPool(scored, docOf, o, ctx.feedback);
   let results = lateralPass(pool, o, {
     ids: () => hybrid.ids(),
@@ -78,7 +91,26 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   // SYSTEMATIZER: grouped before the hops, so associative results carry no group
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);
   if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback }, o, r);
-  return annotate(ctx, q, results, found.hits);
+  const annotated = annotate(ctx, q, results, found.hits);
+  return extras.length > 0 ? markFoundBy(annotated, found.hits, extras, via?.hits ?? []) : annotated;
+}
+
+/** Results no original list found, marked with the extra lists that did (and the expansion's seeds). */
+function markFoundBy(
+  results: PipelineResult[],
+  original: readonly { id: MemoryId }[],
+  extras: readonly ExtraList[],
+  expansion: readonly { id: MemoryId; via: { seed: MemoryId; entities: number[] }[] }[],
+): PipelineResult[] {
+  const orig = new Set(original.map((h) => h.id));
+  const viaOf = new Map(expansion.map((h) => [h.id, h.via]));
+  return results.map((res) => {
+    if (orig.has(res.id)) return res;
+    const lists = [...new Set(extras.filter((e) => e.hits.some((h) => h.id === res.id)).map((e) => e.name))];
+    if (lists.length === 0) return res;
+    const v = viaOf.get(res.id);
+    return { ...res, foundBy: v ? { lists, via: v } : { lists } };
+  });
 }
 
 export interface RecentMemory {

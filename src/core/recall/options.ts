@@ -10,8 +10,16 @@
 import { AppError } from '../errors';
 import { normaliseTag } from '../validate';
 import { CognitiveProfile, PROFILES, PROFILE_NAMES, isCognitiveProfile, type GroupBy } from './profiles';
+import {
+  DEEP_OPTION_NAMES,
+  isDeepOptionName,
+  resolveDeepOptions,
+  type DeepRecallOptions,
+  type DeepRecallOptionsInput,
+  type FusionOption,
+} from './options-deep';
 
-export interface RecallOptions {
+export interface RecallOptions extends DeepRecallOptions {
   readonly profile: CognitiveProfile;
   /** Standard results returned (1..1000). */
   readonly topK: number;
@@ -57,7 +65,8 @@ export interface RecallOptions {
 }
 
 /** What a caller may pass: any subset; semanticWeight follows from lexicalWeight. */
-export type RecallOptionsInput = { -readonly [K in Exclude<keyof RecallOptions, 'semanticWeight'>]?: RecallOptions[K] };
+export type RecallOptionsInput = { -readonly [K in Exclude<keyof RecallOptions, 'semanticWeight' | keyof DeepRecallOptions>]?: RecallOptions[K] } &
+  DeepRecallOptionsInput;
 
 export const BASE_DEFAULTS = {
   lateralDistanceThreshold: 1.2,
@@ -91,7 +100,9 @@ type Rule =
   | { kind: 'groupBy' }
   | { kind: 'tags' };
 
-const RULES: Record<keyof RecallOptionsInput, Rule> = {
+type BaseOptionName = Exclude<keyof RecallOptionsInput, keyof DeepRecallOptions>;
+
+const RULES: Record<BaseOptionName, Rule> = {
   profile: { kind: 'profile' },
   topK: { kind: 'int', min: 1, max: 1000 },
   lateralMode: { kind: 'bool' },
@@ -117,7 +128,7 @@ const RULES: Record<keyof RecallOptionsInput, Rule> = {
   decayHalfLifeDays: { kind: 'num', min: 0, max: 1_000_000 },
 };
 
-export const OPTION_NAMES = Object.keys(RULES) as (keyof RecallOptionsInput)[];
+export const OPTION_NAMES = [...Object.keys(RULES), ...DEEP_OPTION_NAMES] as (keyof RecallOptionsInput)[];
 
 function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -137,7 +148,7 @@ function invalid(name: string, value: unknown, allowed: string): AppError {
   );
 }
 
-function check(name: keyof RecallOptionsInput, v: unknown): unknown {
+function check(name: BaseOptionName, v: unknown): unknown {
   const r = RULES[name];
   switch (r.kind) {
     case 'int':
@@ -180,11 +191,16 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw new AppError('INVALID_OPTION', `Recall options must be an object; got ${show(input)}.`);
   const given: Partial<Record<keyof RecallOptionsInput, unknown>> = {};
+  const deep: Partial<Record<keyof DeepRecallOptions, unknown>> = {};
   for (const [k, v] of Object.entries(input)) {
+    if (isDeepOptionName(k)) {
+      deep[k] = v; // validated by resolveDeepOptions (options-deep.ts)
+      continue;
+    }
     if (!(k in RULES))
       throw new AppError('INVALID_OPTION', `Unknown recall option "${k}". Known options: ${OPTION_NAMES.join(', ')}.`);
     if (v === undefined) continue; // unset
-    given[k as keyof RecallOptionsInput] = check(k as keyof RecallOptionsInput, v);
+    given[k as BaseOptionName] = check(k as BaseOptionName, v);
   }
   const profile = (given.profile as CognitiveProfile | undefined) ?? CognitiveProfile.BALANCED;
   const p = PROFILES[profile];
@@ -223,6 +239,7 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
     queryTags: pick<readonly string[] | null>('queryTags', null),
     queryTagLimit: pick('queryTagLimit', BASE_DEFAULTS.queryTagLimit),
     decayHalfLifeDays: pick('decayHalfLifeDays', BASE_DEFAULTS.decayHalfLifeDays),
+    ...resolveDeepOptions(deep),
   };
 }
 
@@ -256,6 +273,11 @@ export class RecallOptionsBuilder {
   queryTags(v: readonly string[] | null): this { return this.set('queryTags', v); }
   queryTagLimit(v: number): this { return this.set('queryTagLimit', v); }
   decayHalfLifeDays(v: number): this { return this.set('decayHalfLifeDays', v); }
+  expandHops(v: 0 | 1): this { return this.set('expandHops', v); }
+  fusion(v: FusionOption | null): this { return this.set('fusion', v); }
+  candidateTopK(v: number | null): this { return this.set('candidateTopK', v); }
+  multiQuery(v: number): this { return this.set('multiQuery', v); }
+  hyde(v: boolean): this { return this.set('hyde', v); }
   /** The explicit options so far (e.g. to persist or send across a worker boundary). */
   toInput(): RecallOptionsInput { return { ...this.input }; }
   build(): RecallOptions { return resolveRecallOptions(this.input); }

@@ -1,0 +1,84 @@
+// Stage 1b, the extra candidate lists of the search-options design (seed 001), fused with the
+// hybrid's list before the ranking:
+//   variants   multiQuery: each reworded query retrieved like the original (lexical + vector)
+//   hyde       the vector neighbours of a hypothetical answer's embedding
+//   expansion  expandHops 1: memories sharing a canonical entity with the first pass's results
+// All lists, the original first, are fused by reciprocal rank (RRF, k = 60, equal weights); the
+// fused score, divided by its largest possible value, becomes the candidate's hybrid score, so the
+// blend and every later stage run unchanged. With none of them asked, this stage does not run and
+// the output is the same, byte for byte, as without it.
+
+import { expandByEntities, type ExpansionHit } from '../entities';
+import { fuseRRF, type FusionInput } from '../fusion';
+import { hybridPatch, type RecallOptions } from '../recall';
+import { isRecallable } from '../status';
+import type { MemoryId, ScoredHit } from '../types';
+import type { CandidateRow, Candidates } from './candidates';
+import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
+
+export const DEEP_RRF_K = 60;
+/** Seeds of the entity expansion: the first pass's best (at most topK, at most this many). */
+export const EXPANSION_SEEDS = 10;
+export const EXPANSION_LIMIT = 50;
+
+export type ExtraListName = 'variant' | 'hyde' | 'expansion';
+
+export interface ExtraList {
+  name: ExtraListName;
+  hits: readonly FusionInput[];
+}
+
+/** Whether the options / query ask for any extra list (false = the stage is skipped). */
+export function wantsExtraLists(ctx: PipelineContext, q: PipelineQuery, o: RecallOptions): boolean {
+  return (o.multiQuery > 1 && (q.variants?.length ?? 0) > 0) || (o.hyde && !!q.hyde) || (o.expandHops === 1 && !!ctx.entities);
+}
+
+/** The lists of the variants (at most multiQuery - 1) and of the HyDE vector. */
+export function queryLists(ctx: PipelineContext, q: PipelineQuery, o: RecallOptions, r: RankingConfig): ExtraList[] {
+  const out: ExtraList[] = [];
+  const search = (text: string, vector: Float32Array | null) =>
+    ctx.hybrid.search(
+      { text, vector },
+      {
+        topK: Math.max(r.depth, o.candidateK),
+        includeArchived: o.includeArchived,
+        includeQuarantined: o.includeQuarantined,
+        config: { lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight, ...hybridPatch(o) },
+      },
+    );
+  if (o.multiQuery > 1) for (const v of (q.variants ?? []).slice(0, o.multiQuery - 1)) out.push({ name: 'variant', hits: search(v.text, v.vector) });
+  if (o.hyde && q.hyde) out.push({ name: 'hyde', hits: search('', q.hyde) });
+  return out;
+}
+
+/** The entity expansion of the first pass (`firstPass` best first), or null when off. */
+export function expansionList(ctx: PipelineContext, o: RecallOptions, firstPass: readonly ScoredHit[]): { list: ExtraList; hits: ExpansionHit[] } | null {
+  if (o.expandHops !== 1 || !ctx.entities) return null;
+  const seeds = firstPass.slice(0, Math.min(o.topK, EXPANSION_SEEDS)).map((h) => h.id);
+  const hits = expandByEntities(ctx.entities, seeds, {
+    maxSeeds: EXPANSION_SEEDS,
+    limit: EXPANSION_LIMIT,
+    accept: (id) => isRecallable(ctx.hybrid.doc(id), o),
+  });
+  return { list: { name: 'expansion', hits }, hits };
+}
+
+/**
+ * The candidates with the extra lists fused in: hybrid score = RRF(original, extras...) / its
+ * maximum (every list ranking the memory first), so it stays in [0, 1]. A memory only an extra
+ * list found becomes a candidate row without a hybrid hit (the blend explains it by its cosine).
+ */
+export function fuseExtraLists(c: Candidates, extras: readonly ExtraList[]): Candidates {
+  if (extras.length === 0) return c;
+  const lists = [c.hits, ...extras.map((e) => e.hits)];
+  const fused = fuseRRF(lists, { k: DEEP_RRF_K });
+  const max = lists.length / (DEEP_RRF_K + 1);
+  const score = new Map<MemoryId, number>(fused.map((f) => [f.id, f.score / max]));
+  const hits = c.hits.map((h) => ({ ...h, score: score.get(h.id) ?? 0 }));
+  const rows = new Map<MemoryId, CandidateRow>(c.rows.map((row) => [row.id, { ...row, hybrid: score.get(row.id) ?? 0 }]));
+  const hitOf = new Map(hits.map((h) => [h.id, h]));
+  for (const row of rows.values()) row.hit = hitOf.get(row.id);
+  for (const f of fused) if (!rows.has(f.id)) rows.set(f.id, { id: f.id, hybrid: score.get(f.id)! });
+  hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { hits, rows: [...rows.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), scoring: c.scoring };
+}
