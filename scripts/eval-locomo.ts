@@ -233,16 +233,21 @@ export interface PipelineReports {
   ablation: Record<string, SystemReport>;
   assoc: Record<string, SystemReport>;
   appRanking: { assocHops: number } & SystemReport;
+  /** Issue 11's deep-recall rows (expandHops1, multiQuery3) over the shipped ranking. */
+  deep: Record<string, SystemReport>;
 }
 
 /** Featurise every turn once, then score the ablation, the assoc hops and the app's ranking. */
-export async function evaluatePipeline(prepared: PreparedConversation[], embed: EmbedFn, assocHops?: number): Promise<PipelineReports> {
-  const { loadNodeResources } = await import('./lib/resources-node');
-  const feats = await featurizeAll(prepared, await loadNodeResources(), embed, (m) => process.stderr.write(`${m}\n`));
+export async function evaluatePipeline(prepared: PreparedConversation[], embed: EmbedFn, assocHops?: number, embedQueries: EmbedFn = embed): Promise<PipelineReports> {
+  const [{ loadNodeResources }, { deepSystems }] = await Promise.all([import('./lib/resources-node'), import('./lib/eval-deep')]);
+  const resources = await loadNodeResources();
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  const feats = await featurizeAll(prepared, resources, embed, log);
   const ablation = evaluate(prepared, ablationSystems(feats));
   const assoc = evaluate(prepared, assocSystems(feats));
   const hops = assocHops ?? DEFAULT_PIPELINE_OPTIONS.assocHops ?? 0;
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] } };
+  const deep = evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log));
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, deep };
 }
 
 export interface LoadedEmbed {
@@ -295,7 +300,7 @@ async function main(): Promise<void> {
   try {
     const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
     const reports = evaluate(prepared, defaultSystems(args.dense));
-    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops) : null;
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, enc.embedQueries) : null;
     if (args.json) {
       console.log(JSON.stringify({ encoder: enc?.id ?? null, ...reports, ...pipeline }));
     } else {
@@ -310,6 +315,8 @@ async function main(): Promise<void> {
         console.log('\nassociative hops over the shipped ranking');
         console.log(formatTable(pipeline.assoc));
         console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)}`);
+        console.log('\ndeep recall over the shipped ranking (issue 11; compare with assocHops0 above)');
+        console.log(formatTable(pipeline.deep));
       }
     }
   } finally {

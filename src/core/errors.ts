@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   WRONG_PASSPHRASE:
     'This backup could not be unlocked: the passphrase is wrong, or the file was changed or damaged. Nothing was restored. Check the passphrase and try again.',
   IMPORT_INVALID: 'This file could not be read for import. Nothing was imported.',
+  LANGUAGE_MODEL_FAILED:
+    'The language model on this computer did not give a usable answer. Recall used your memories alone; check that the model is running.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,0 +1,70 @@
+// LoCoMo systems for the deep-recall options (issue 11, seed 001) over the shipped ranking:
+//   expandHops1  one hop over the memory-entity graph (the engine worker's EntityGraph, built from
+//                each turn's E11 entities), fused in as one more candidate list
+//   multiQuery3  the offline query transformer's two variants (WordNet synonyms; RM3 feedback
+//                terms of the first pass's top 5), each retrieved lexical + vector, fused by RRF
+// The variants' vectors are embedded up front (cached on disk); a query's time covers the first
+// pass, the rewording and the fused pass, not the encoder calls for the variants (a few ms each
+// with MiniLM in the browser).
+import type { LexicalResources } from '../../src/core/features';
+import { DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type PipelineContext, type PipelineQuery } from '../../src/core/pipeline';
+import { OfflineTransformer } from '../../src/core/query';
+import type { RecallOptionsInput } from '../../src/core/recall';
+import { EntityGraph } from '../../workers/entity-graph';
+import type { EmbedFn, EvalQuery, PreparedConversation, RetrievalSystem } from '../eval-locomo';
+import type { FeaturizedConversation } from './eval-systems';
+
+const EVAL_K = 10;
+const PRF_DOCS = 5;
+
+function context(pc: PreparedConversation, f: FeaturizedConversation, graph?: EntityGraph): PipelineContext {
+  return { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0, ranking: { ...DEFAULT_RANKING }, entities: graph };
+}
+
+export function entityGraphOf(pc: PreparedConversation, f: FeaturizedConversation): EntityGraph {
+  const g = new EntityGraph();
+  for (const m of pc.conv.memories) g.setFromFeatures(m.id, f.spaces.features(m.id) ?? {});
+  return g;
+}
+
+/** The first pass's best texts and the offline variants of `q`. */
+function variantsOf(t: OfflineTransformer, pc: PreparedConversation, f: FeaturizedConversation, q: EvalQuery, pq: PipelineQuery, n: number, opts: RecallOptionsInput): string[] {
+  const first = runPipeline(context(pc, f), pq, { ...opts, topK: PRF_DOCS });
+  return t.variantsSync(q.question, n - 1, first.map((r) => pc.index.doc(r.id)?.text ?? ''));
+}
+
+export async function deepSystems(
+  prepared: PreparedConversation[],
+  feats: Map<PreparedConversation, FeaturizedConversation>,
+  resources: LexicalResources,
+  embedQueries: EmbedFn,
+  log: (m: string) => void = () => {},
+): Promise<RetrievalSystem[]> {
+  const opts: RecallOptionsInput = { ...DEFAULT_PIPELINE_OPTIONS, topK: EVAL_K };
+  const graphs = new Map(prepared.map((pc) => [pc, entityGraphOf(pc, feats.get(pc)!)]));
+  const t = new OfflineTransformer(resources);
+  const query = (pc: PreparedConversation, q: EvalQuery): PipelineQuery => ({ text: q.question, features: feats.get(pc)!.queryFeatures.get(q)! });
+  // the variants' vectors, embedded once up front
+  const texts = new Set<string>();
+  for (const pc of prepared) for (const q of pc.queries) for (const v of variantsOf(t, pc, feats.get(pc)!, q, query(pc, q), 3, opts)) texts.add(v);
+  log(`deep: ${texts.size} query variants to embed (cached on disk)`);
+  const list = [...texts];
+  const vecs = list.length ? await embedQueries(list) : [];
+  const vectorOf = new Map(list.map((s, i) => [s, vecs[i]]));
+  for (const [pc, g] of graphs) log(`deep: ${pc.conv.sampleId} entity graph ${g.memoryCount()} memories, ${g.entityCount()} entities`);
+  return [
+    {
+      name: 'expandHops1',
+      rank: (pc, q) => runPipeline(context(pc, feats.get(pc)!, graphs.get(pc)), query(pc, q), { ...opts, expandHops: 1 }).map((r) => r.id),
+    },
+    {
+      name: 'multiQuery3',
+      rank: (pc, q) => {
+        const f = feats.get(pc)!;
+        const pq = query(pc, q);
+        const variants = variantsOf(t, pc, f, q, pq, 3, opts).map((text) => ({ text, vector: vectorOf.get(text) ?? null }));
+        return runPipeline(context(pc, f), { ...pq, variants }, { ...opts, multiQuery: 3 }).map((r) => r.id);
+      },
+    },
+  ];
+}
