@@ -2,7 +2,8 @@
 // hybrid's list before the ranking:
 //   variants   multiQuery: each reworded query retrieved like the original (lexical + vector)
 //   hyde       the vector neighbours of a hypothetical answer's embedding
-//   expansion  expandHops 1: memories sharing a canonical entity with the first pass's results
+//   expansion  expandHops 1: the first pass's best (the seeds) followed by the memories sharing a
+//              canonical entity with them
 // All lists, the original first, are fused by reciprocal rank (RRF, k = 60, equal weights); the
 // fused score, divided by its largest possible value, becomes the candidate's hybrid score, so the
 // blend and every later stage run unchanged. With none of them asked, this stage does not run and
@@ -17,7 +18,11 @@ import type { CandidateRow, Candidates } from './candidates';
 import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
 
 export const DEEP_RRF_K = 60;
-/** Seeds of the entity expansion: the first pass's best (at most topK, at most this many). */
+/**
+ * Seeds of the entity expansion: the first pass's best half (ceil(topK / 2), at most this many).
+ * The seeds lead the expansion list, so the neighbours can enter the lower half of the results
+ * but never push a seed down.
+ */
 export const EXPANSION_SEEDS = 10;
 export const EXPANSION_LIMIT = 50;
 
@@ -54,13 +59,16 @@ export function queryLists(ctx: PipelineContext, q: PipelineQuery, o: RecallOpti
 /** The entity expansion of the first pass (`firstPass` best first), or null when off. */
 export function expansionList(ctx: PipelineContext, o: RecallOptions, firstPass: readonly ScoredHit[]): { list: ExtraList; hits: ExpansionHit[] } | null {
   if (o.expandHops !== 1 || !ctx.entities) return null;
-  const seeds = firstPass.slice(0, Math.min(o.topK, EXPANSION_SEEDS)).map((h) => h.id);
+  const seeds = firstPass.slice(0, Math.min(Math.ceil(o.topK / 2), EXPANSION_SEEDS)).map((h) => h.id);
   const hits = expandByEntities(ctx.entities, seeds, {
     maxSeeds: EXPANSION_SEEDS,
     limit: EXPANSION_LIMIT,
     accept: (id) => isRecallable(ctx.hybrid.doc(id), o),
   });
-  return { list: { name: 'expansion', hits }, hits };
+  // the expansion of the seed set: the seeds first (in their order), then their neighbours, so the
+  // fused order keeps the first pass's best on top and the neighbours enter below them
+  const list = [...seeds.map((id, i) => ({ id, score: 2 + seeds.length - i })), ...hits.map((h, i) => ({ id: h.id, score: 1 + 1 / (i + 2) }))];
+  return { list: { name: 'expansion', hits: list }, hits };
 }
 
 /**

@@ -68,12 +68,14 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   let scored = blend(ctx, q, found, r);
   let extras: ExtraList[] = [];
   let via: ReturnType<typeof expansionList> = null;
+  let firstTop: readonly { id: MemoryId }[] = [];
   if (wantsExtraLists(ctx, q, o)) {
     // seed 001: the first pass seeds the expansion; every extra list is fused in before the ranking
     extras = queryLists(ctx, q, o, r);
     via = expansionList(ctx, o, scored);
     if (via) extras.push(via.list);
     const first = found;
+    firstTop = scored.slice(0, o.topK);
     found = fuseExtraLists(found, extras);
     scored = blend(ctx, q, found, r);
     found = { ...found, hits: first.hits };
@@ -92,23 +94,26 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);
   if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback }, o, r);
   const annotated = annotate(ctx, q, results, found.hits);
-  return extras.length > 0 ? markFoundBy(annotated, found.hits, extras, via?.hits ?? []) : annotated;
+  return extras.length > 0 ? markFoundBy(annotated, firstTop, extras, via?.hits ?? []) : annotated;
 }
 
-/** Results no original list found, marked with the extra lists that did (and the expansion's seeds). */
+/**
+ * Results the first pass did not return (outside its top K), marked with the extra lists that hold
+ * them (for the expansion: as a neighbour, with the seeds and entities it shares).
+ */
 function markFoundBy(
   results: PipelineResult[],
-  original: readonly { id: MemoryId }[],
+  firstTop: readonly { id: MemoryId }[],
   extras: readonly ExtraList[],
   expansion: readonly { id: MemoryId; via: { seed: MemoryId; entities: number[] }[] }[],
 ): PipelineResult[] {
-  const orig = new Set(original.map((h) => h.id));
+  const orig = new Set(firstTop.map((h) => h.id));
   const viaOf = new Map(expansion.map((h) => [h.id, h.via]));
   return results.map((res) => {
     if (orig.has(res.id)) return res;
-    const lists = [...new Set(extras.filter((e) => e.hits.some((h) => h.id === res.id)).map((e) => e.name))];
-    if (lists.length === 0) return res;
     const v = viaOf.get(res.id);
+    const lists = [...new Set(extras.filter((e) => (e.name === 'expansion' ? !!v : e.hits.some((h) => h.id === res.id))).map((e) => e.name))];
+    if (lists.length === 0) return res;
     return { ...res, foundBy: v ? { lists, via: v } : { lists } };
   });
 }
