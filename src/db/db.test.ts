@@ -59,7 +59,7 @@ describe('schema upgrade v1 -> v2', () => {
     v1.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50); // v1 -> v2 -> v3 -> v4 -> v5
+    expect(db.backendDB().version).toBe(DB_VERSION * 10); // v1 -> v2 -> v3 -> v4 -> v5 -> v8
     const a = await db.memories.get('a');
     expect(a).toEqual({
       id: 'a',
@@ -103,7 +103,7 @@ describe('schema upgrade v3 -> v4', () => {
     v3.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50);
+    expect(db.backendDB().version).toBe(DB_VERSION * 10);
     const m1 = await db.vectors.get(['m1', 'E1']);
     // 4-byte header + 3 floats, the same producer id
     expect({ dtype: m1?.dtype, dim: m1?.dim, model: m1?.model, floats: e1Of(m1) }).toEqual({ dtype: 'space', dim: 16, model: 'enc/v1', floats: [0.5, -0.25, 2] });
@@ -129,7 +129,7 @@ describe('schema upgrade v4 -> v5', () => {
     v4.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50);
+    expect(db.backendDB().version).toBe(DB_VERSION * 10);
     expect(await db.memories.toArray()).toEqual([row('m1', { text: 'one', tags: ['a'] }), row('m2', { text: 'two', deletedAt: 5 })]);
     expect(await db.vectors.get(['m1', 'E6'])).toEqual(packSpace('m1', 'E6', e6, 'lex'));
     expect(await db.feedback.toArray()).toEqual([{ id: 'f1', memoryId: 'm1', kind: 'reinforce', valence: 40, at: 3 }]);
@@ -143,6 +143,37 @@ describe('schema upgrade v4 -> v5', () => {
       { fromId: 'm1', toId: 'm3', kind: 'wikilink' }, // the pair is the key: stored once
     ]);
     expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm3', kind: 'wikilink' }]);
+    db.close();
+  });
+});
+
+describe('schema upgrade v5 -> v8', () => {
+  it('keeps every v5 row, adds the empty entity tables and marks the entity backfill pending', async () => {
+    const name = fresh();
+    const v5 = new MnemographDb(name, { upTo: 5 });
+    await v5.open();
+    expect(v5.backendDB().version).toBe(50);
+    await v5.memories.bulkAdd([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
+    await v5.links.put({ fromId: 'm1', toId: 'm2', kind: 'wikilink' });
+    v5.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(80);
+    expect(await db.memories.toArray()).toEqual([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
+    expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm2', kind: 'wikilink' }]);
+    expect(await db.entities.count()).toBe(0);
+    expect(await db.entityMentions.count()).toBe(0);
+    expect(await db.settings.get('entityBackfill')).toEqual({ key: 'entityBackfill', value: 'pending' });
+    db.close();
+  });
+
+  it('an empty v5 database has nothing to backfill', async () => {
+    const name = fresh();
+    const v5 = new MnemographDb(name, { upTo: 5 });
+    await v5.open();
+    v5.close();
+    const db = await openDb(name);
+    expect(await db.settings.get('entityBackfill')).toBeUndefined();
     db.close();
   });
 });
@@ -165,7 +196,7 @@ describe('schema upgrade v2 -> v3', () => {
     v2.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(50);
+    expect(db.backendDB().version).toBe(DB_VERSION * 10);
     expect(await db.memories.get('m1')).toEqual(row('m1', { text: 'kept as it was', tags: ['a'] }));
     expect(e1Of(await db.vectors.get(['m1', 'E1']))).toEqual([0.6000000238418579, 0.800000011920929]);
     expect(await db.feedback.orderBy('at').toArray()).toEqual([
@@ -229,14 +260,14 @@ describe('other tabs and versions', () => {
   it('opening a database newer than the code rejects with SCHEMA_OUTDATED', async () => {
     const name = fresh();
     const newer = new Dexie(name);
-    newer.version(7).stores({ memories: 'id' });
+    newer.version(DB_VERSION + 1).stores({ memories: 'id' });
     await newer.open();
     newer.close();
     const err = await openDb(name).catch((e) => e);
     expect((err as AppError).code).toBe('SCHEMA_OUTDATED');
     const again = new Dexie(name);
     await again.open(); // dynamic mode: whatever is there
-    expect(again.backendDB().version).toBe(70); // the newer schema was not touched
+    expect(again.backendDB().version).toBe((DB_VERSION + 1) * 10); // the newer schema was not touched
     expect(again.tables.map((t) => t.name)).toEqual(['memories']);
     again.close();
   });

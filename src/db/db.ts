@@ -12,9 +12,13 @@ import {
   STORES_V3,
   STORES_V4,
   STORES_V5,
+  STORES_V8,
+  ENTITY_BACKFILL_KEY,
   upgradeFeedbackV2toV3,
   upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
+  type EntityMentionRow,
+  type EntityRow,
   type FeedbackRow,
   type LinkRow,
   type MemoryRow,
@@ -29,6 +33,8 @@ export class MnemographDb extends Dexie {
   settings!: Table<SettingRow, string>;
   feedback!: Table<FeedbackRow, string>;
   links!: Table<LinkRow, [string, string]>;
+  entities!: Table<EntityRow, string>;
+  entityMentions!: Table<EntityMentionRow, [string, string]>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -71,6 +77,14 @@ export class MnemographDb extends Dexie {
     }
     // additive: a new index and a new table; no stored row changes (see STORES_V5)
     if (upTo >= 5) this.version(5).stores(STORES_V5);
+    // additive: the entity tables; memories stored before are indexed by the services' backfill
+    if (upTo >= 8) {
+      this.version(8)
+        .stores(STORES_V8)
+        .upgrade(async (tx) => {
+          if ((await tx.table('memories').count()) > 0) await tx.table('settings').put({ key: ENTITY_BACKFILL_KEY, value: 'pending' });
+        });
+    }
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
     this.on('versionchange', () => {

@@ -28,6 +28,7 @@ import { createSession } from './session';
 import { createSettings } from './settings';
 import { createStoredFeatures } from './stored-features';
 import { createEngineSync } from './sync';
+import { createEntityIndex } from './entities';
 
 export type { ServiceDeps };
 
@@ -37,7 +38,8 @@ export function createServices(deps: ServiceDeps) {
   const stored = createStoredFeatures(ctx);
   // the engine fills itself from the database on every (re)start
   const engine = deps.engine(() => stored.snapshot());
-  const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab });
+  const entities = createEntityIndex(ctx);
+  const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab, afterWrite: entities.reindexEntities });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
   const feedback = createFeedback(ctx, engine, sync);
@@ -62,6 +64,7 @@ export function createServices(deps: ServiceDeps) {
     ...createSettings(db, engine, sync),
     ...createImport(ctx, { engine, stored, sync, session, parser }),
     ...createBackup(ctx, { io: parser }),
+    ...entities,
     sessionState: session.sessionState,
 
     /** Live list of memories, newest first, tombstones excluded (useObservable / useLiveQuery). */
