@@ -29,6 +29,7 @@ import { createSettings } from './settings';
 import { createStoredFeatures } from './stored-features';
 import { createEngineSync } from './sync';
 import { createEntityIndex } from './entities';
+import { createLanguageModel } from './language-model';
 
 export type { ServiceDeps };
 
@@ -39,6 +40,7 @@ export function createServices(deps: ServiceDeps) {
   // the engine fills itself from the database on every (re)start
   const engine = deps.engine(() => stored.snapshot());
   const entities = createEntityIndex(ctx);
+  const languageModel = createLanguageModel(db);
   const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab, afterWrite: entities.reindexEntities });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
@@ -58,7 +60,8 @@ export function createServices(deps: ServiceDeps) {
     featurizer: ctx.featurizer,
     ...ingest,
     ...createEdits(ctx, { engine, stored, sync, session }),
-    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback }),
+    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel }),
+    ...languageModel,
     ...divergenceApi,
     ...feedbackApi,
     ...createSettings(db, engine, sync),

@@ -27,6 +27,10 @@ export const SETTING_KEYS = {
   lastBackupAt: 'lastBackupAt',
   /** Days between backup reminders, 1..365; unset or null = no reminder (the default). */
   backupReminderDays: 'backupReminderDays',
+  /** The language model on this computer: { enabled, baseUrl, model } (language-model.ts). */
+  languageModel: 'languageModel',
+  /** Its optional key, kept apart so backups never carry it (stored only on this device). */
+  languageModelKey: 'languageModelKey',
 } as const;
 
 const defaultSimilarity = (): SimilarityConfig => structuredClone(DEFAULT_SIMILARITY_CONFIG) as SimilarityConfig;

@@ -113,6 +113,10 @@ export interface RecallOutcomeView {
   lateralStatus: LateralStatus;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
+  /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */
+  modelNotice?: string;
+  /** The entity nodes the results' `foundBy.via` names (expandHops 1), by hash. */
+  entities?: Record<number, { name: string; aliases: string[]; mentionCount: number }>;
 }
 
 /** What reinforce / suppress did: the stored row, and whether the memory was a lateral result. */
