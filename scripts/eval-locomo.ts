@@ -1,7 +1,7 @@
 // LoCoMo retrieval evaluation (protocol: /work/shared/data/README.md), run per conversation.
 //
 //   npx tsx scripts/eval-locomo.ts --data /work/shared/data/locomo-dev.json [--json] [--no-dense]
-//                                  [--no-spaces] [--assoc-hops N] [--encoder <id>]
+//                                  [--no-spaces] [--deep-only] [--assoc-hops N] [--encoder <id>]
 //
 // --encoder: any id of src/embed/encoders.ts (or minilm / use-lite); default the app's default
 // (DEFAULT_ENCODER_ID). Every system row runs with it; --json carries it as `encoder`. Vectors are
@@ -13,7 +13,9 @@
 // --no-spaces), every turn is also featurised in the thirteen spaces and the one ranking
 // pipeline (src/core/pipeline, the app's) is scored: `ablation` (hybridOnly, hybrid+E5 ..
 // hybrid+E13, allSpaces), `assoc` (assocHops0..3 over the shipped ranking) and `app` /
-// `appRanking` (the shipped ranking at --assoc-hops N, default the pipeline's shipped value). Later features add systems by
+// `appRanking` (the shipped ranking at --assoc-hops N, default the pipeline's shipped value), and
+// `deep` (issue 11: expandHops1, multiQuery3 with the offline transformer; scripts/lib/eval-deep.ts;
+// --deep-only skips the ablation and the other hops). Later features add systems by
 // passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
 // scores and times it. Times cover ranking only: query vectors are embedded up front (the
 // encoder's cost is the embed worker's, measured by its own bench).
@@ -203,6 +205,8 @@ export interface CliArgs {
   assocHops?: number;
   /** Encoder id or alias (src/embed/encoders.ts); default DEFAULT_ENCODER_ID. */
   encoder: string;
+  /** Only the shipped ranking and the deep rows (skip the ablation and the other hops). */
+  deepOnly?: boolean;
 }
 
 export function parseArgs(argv: string[]): CliArgs {
@@ -213,6 +217,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--json') args.json = true;
     else if (a === '--no-dense') args.dense = false;
     else if (a === '--no-spaces') args.spaces = false;
+    else if (a === '--deep-only') args.deepOnly = true;
     else if (a === '--assoc-hops') {
       const v = argv[++i];
       const n = Number(v);
@@ -223,7 +228,7 @@ export function parseArgs(argv: string[]): CliArgs {
       if (!v || v.startsWith('--')) throw new Error('--encoder needs an encoder id (e.g. all-MiniLM-L6-v2-int8, use-lite-en/v1, minilm, use-lite)');
       args.encoder = v;
     } else if (a === '--') continue;
-    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --assoc-hops N, --encoder <id>)`);
+    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --deep-only, --assoc-hops N, --encoder <id>)`);
   }
   if (!args.data) throw new Error('--data needs a file path');
   return args;
@@ -238,14 +243,21 @@ export interface PipelineReports {
 }
 
 /** Featurise every turn once, then score the ablation, the assoc hops and the app's ranking. */
-export async function evaluatePipeline(prepared: PreparedConversation[], embed: EmbedFn, assocHops?: number, embedQueries: EmbedFn = embed): Promise<PipelineReports> {
+export async function evaluatePipeline(
+  prepared: PreparedConversation[],
+  embed: EmbedFn,
+  assocHops?: number,
+  embedQueries: EmbedFn = embed,
+  deepOnly = false,
+): Promise<PipelineReports> {
   const [{ loadNodeResources }, { deepSystems }] = await Promise.all([import('./lib/resources-node'), import('./lib/eval-deep')]);
   const resources = await loadNodeResources();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const feats = await featurizeAll(prepared, resources, embed, log);
-  const ablation = evaluate(prepared, ablationSystems(feats));
-  const assoc = evaluate(prepared, assocSystems(feats));
   const hops = assocHops ?? DEFAULT_PIPELINE_OPTIONS.assocHops ?? 0;
+  // --deep-only: the shipped ranking and the deep rows, without the ablation and the other hops
+  const ablation = deepOnly ? {} : evaluate(prepared, ablationSystems(feats));
+  const assoc = evaluate(prepared, deepOnly ? assocSystems(feats).filter((s) => s.name === `assocHops${hops}`) : assocSystems(feats));
   const deep = evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log));
   return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, deep };
 }
@@ -300,7 +312,7 @@ async function main(): Promise<void> {
   try {
     const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
     const reports = evaluate(prepared, defaultSystems(args.dense));
-    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, enc.embedQueries) : null;
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, enc.embedQueries, args.deepOnly) : null;
     if (args.json) {
       console.log(JSON.stringify({ encoder: enc?.id ?? null, ...reports, ...pipeline }));
     } else {

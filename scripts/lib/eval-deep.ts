@@ -27,10 +27,10 @@ export function entityGraphOf(pc: PreparedConversation, f: FeaturizedConversatio
   return g;
 }
 
-/** The first pass's best texts and the offline variants of `q`. */
-function variantsOf(t: OfflineTransformer, pc: PreparedConversation, f: FeaturizedConversation, q: EvalQuery, pq: PipelineQuery, n: number, opts: RecallOptionsInput): string[] {
-  const first = runPipeline(context(pc, f), pq, { ...opts, topK: PRF_DOCS });
-  return t.variantsSync(q.question, n - 1, first.map((r) => pc.index.doc(r.id)?.text ?? ''));
+/** The offline variants of `q`, fed back the plain hybrid's best texts (the app's first pass, services/retrieval.ts). */
+function variantsOf(t: OfflineTransformer, pc: PreparedConversation, q: EvalQuery, n: number): string[] {
+  const first = pc.index.search({ text: q.question, vector: q.vector }, { topK: PRF_DOCS });
+  return t.variantsSync(q.question, n - 1, first.map((h) => pc.index.doc(h.id)?.text ?? ''));
 }
 
 export async function deepSystems(
@@ -46,7 +46,7 @@ export async function deepSystems(
   const query = (pc: PreparedConversation, q: EvalQuery): PipelineQuery => ({ text: q.question, features: feats.get(pc)!.queryFeatures.get(q)! });
   // the variants' vectors, embedded once up front
   const texts = new Set<string>();
-  for (const pc of prepared) for (const q of pc.queries) for (const v of variantsOf(t, pc, feats.get(pc)!, q, query(pc, q), 3, opts)) texts.add(v);
+  for (const pc of prepared) for (const q of pc.queries) for (const v of variantsOf(t, pc, q, 3)) texts.add(v);
   log(`deep: ${texts.size} query variants to embed (cached on disk)`);
   const list = [...texts];
   const vecs = list.length ? await embedQueries(list) : [];
@@ -62,7 +62,7 @@ export async function deepSystems(
       rank: (pc, q) => {
         const f = feats.get(pc)!;
         const pq = query(pc, q);
-        const variants = variantsOf(t, pc, f, q, pq, 3, opts).map((text) => ({ text, vector: vectorOf.get(text) ?? null }));
+        const variants = variantsOf(t, pc, q, 3).map((text) => ({ text, vector: vectorOf.get(text) ?? null }));
         return runPipeline(context(pc, f), { ...pq, variants }, { ...opts, multiQuery: 3 }).map((r) => r.id);
       },
     },
