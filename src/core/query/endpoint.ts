@@ -12,12 +12,15 @@ export interface ModelEndpoint {
   apiKey?: string;
 }
 
-/** localhost, 127.0.0.0/8 or [::1]. */
+/**
+ * localhost, 127.0.0.1 or [::1]: the loopback hosts the Content-Security-Policy
+ * can name (vite.config.ts LOOPBACK_SOURCES). Other 127.x.x.x addresses are loopback too, but a
+ * policy cannot list the whole 127.0.0.0/8 range, so they are refused here with the same reason
+ * rather than failing later as a blocked request.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return !!m && Number(m[1]) === 127 && m.slice(2).every((x) => Number(x) <= 255);
+  return h === 'localhost' || h === '::1' || h === '127.0.0.1';
 }
 
 /** The endpoint with its base URL normalised (no trailing slash), or INVALID_CONFIG saying why not. */
