@@ -167,15 +167,19 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
       const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
       aborted(signal);
+      const entities = await entityNames(outcome.results);
       const results: RecallView[] = [];
       outcome.results.forEach((result, i) => {
         const memory = rows[i];
         // deleted between indexing and now: the index lags by one message at most
         if (!memory || memory.deletedAt !== null) return;
         feedback.noteReturned(result.id, result.mode);
-        results.push({ result, memory, explanation: explainHit(result) });
+        const via = result.foundBy?.via?.map((v) => ({
+          seed: v.seed,
+          entities: v.entities.map((hash) => ({ hash, name: entities?.[hash]?.name ?? 'a shared name' })),
+        }));
+        results.push({ result, memory, explanation: explainHit(result), ...(via ? { via } : {}) });
       });
-      const entities = await entityNames(outcome.results);
       return {
         results,
         divergence: divergence.afterRecall(outcome, q.text, at),

@@ -87,6 +87,11 @@ export interface RecallView {
   memory: Memory;
   /** One line for people (words matched, keyword / meaning shares). */
   explanation: string;
+  /**
+   * Added by the entity expansion (expandHops 1): the first-pass results it shares named entities
+   * with, the entities named (the graph's entity nodes and expansion edges).
+   */
+  via?: { seed: MemoryId; entities: { hash: number; name: string }[] }[];
 }
 
 /** The divergence of the last capture or recall from the recent window. */

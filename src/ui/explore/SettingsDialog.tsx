@@ -2,6 +2,7 @@
 // core) and the saved recall defaults (RecallOptionsPanel + Save). A native modal <dialog>.
 import { useEffect, useRef, useState } from 'react';
 import { RecallOptionsPanel, SimilaritySettings } from './panels';
+import { LanguageModelSettings } from './panels/LanguageModelSettings';
 import type { RecallOptionsInput } from '../../core/recall';
 import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
 import { errorMessage } from '../app/format';
@@ -91,6 +92,10 @@ export function SettingsDialog({ onClose }: SettingsDialogProps) {
             {notice}
           </p>
         )}
+      </section>
+      <section aria-labelledby="xs-llm" className="xs-section">
+        <h3 id="xs-llm">Language model on this computer</h3>
+        <LanguageModelSettings />
       </section>
     </dialog>
   );

@@ -87,6 +87,7 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     mode: v.result.mode,
     tags: v.memory.tags,
     chain: v.result.chain?.map((c) => ({ id: c.id, hop: c.hop, cosine: c.cosine })),
+    ...(v.via ? { via: v.via } : {}),
   }));
   const div: DivergenceInput[] = (divergence?.alerts ?? []).map((a) => ({
     spaceName: a.embedderName || a.embedder,
