@@ -8,6 +8,7 @@ import { DeepRecallPage } from './pages/deep-recall-page';
 test.use({ viewport: { width: 1280, height: 900 } });
 
 test('expandHops 1: the memory sharing a name joins the results, drawn through an entity node', async ({ page }) => {
+  test.setTimeout(300_000); // six captures through the encoder on a shared 2-core machine
   const app = new AppPage(page);
   await app.goto();
   await app.waitReady();
@@ -22,7 +23,7 @@ test('expandHops 1: the memory sharing a name joins the results, drawn through a
     await app.addAndWait(text);
 
   const explore = new DeepRecallPage(page);
-  await explore.open();
+  await explore.switchToExplore();
   await explore.setTopK(4);
   await explore.recall('lighthouse sailing');
   await expect(explore.results).toHaveCount(4);

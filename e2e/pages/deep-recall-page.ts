@@ -11,6 +11,12 @@ export class DeepRecallPage extends ExplorePage {
     this.languageModel = page.getByTestId('language-model-settings');
   }
 
+  /** Switches to the Explore view of the page already open (no reload: the encoder stays loaded). */
+  async switchToExplore(): Promise<void> {
+    await this.page.getByTestId('nav-graph').click();
+    await expect(this.query).toBeVisible();
+  }
+
   private async advanced(): Promise<void> {
     if (!(await this.options.evaluate((d) => (d as HTMLDetailsElement).open))) await this.page.getByTestId('explore-options-toggle').click();
     const deep = this.options.getByTestId('recall-deep-options');
