@@ -7,7 +7,7 @@
 // pass, the rewording and the fused pass, not the encoder calls for the variants (a few ms each
 // with MiniLM in the browser).
 import type { LexicalResources } from '../../src/core/features';
-import { DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type PipelineContext, type PipelineQuery } from '../../src/core/pipeline';
+import { DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type DeepFusion, type PipelineContext, type PipelineQuery } from '../../src/core/pipeline';
 import { OfflineTransformer } from '../../src/core/query';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import { EntityGraph } from '../../workers/entity-graph';
@@ -17,8 +17,8 @@ import type { FeaturizedConversation } from './eval-systems';
 const EVAL_K = 10;
 const PRF_DOCS = 5;
 
-function context(pc: PreparedConversation, f: FeaturizedConversation, graph?: EntityGraph): PipelineContext {
-  return { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0, ranking: { ...DEFAULT_RANKING }, entities: graph };
+function context(pc: PreparedConversation, f: FeaturizedConversation, graph?: EntityGraph, deepFusion?: DeepFusion): PipelineContext {
+  return { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0, ranking: { ...DEFAULT_RANKING }, entities: graph, deepFusion };
 }
 
 export function entityGraphOf(pc: PreparedConversation, f: FeaturizedConversation): EntityGraph {
@@ -52,19 +52,23 @@ export async function deepSystems(
   const vecs = list.length ? await embedQueries(list) : [];
   const vectorOf = new Map(list.map((s, i) => [s, vecs[i]]));
   for (const [pc, g] of graphs) log(`deep: ${pc.conv.sampleId} entity graph ${g.memoryCount()} memories, ${g.entityCount()} entities`);
-  return [
+  const fusions: [string, DeepFusion | undefined][] = process.env.DEEP_FUSIONS
+    ? [['', undefined], ...process.env.DEEP_FUSIONS.split(',').map((w): [string, DeepFusion] => [`@anchored${w}`, { mode: 'anchored', weight: Number(w) }])]
+    : [['', undefined]];
+  return fusions.flatMap(([suffix, fusion]) => [
     {
-      name: 'expandHops1',
-      rank: (pc, q) => runPipeline(context(pc, feats.get(pc)!, graphs.get(pc)), query(pc, q), { ...opts, expandHops: 1 }).map((r) => r.id),
+      name: `expandHops1${suffix}`,
+      rank: (pc: PreparedConversation, q: EvalQuery) =>
+        runPipeline(context(pc, feats.get(pc)!, graphs.get(pc), fusion), query(pc, q), { ...opts, expandHops: 1 }).map((r) => r.id),
     },
     {
-      name: 'multiQuery3',
-      rank: (pc, q) => {
+      name: `multiQuery3${suffix}`,
+      rank: (pc: PreparedConversation, q: EvalQuery) => {
         const f = feats.get(pc)!;
         const pq = query(pc, q);
         const variants = variantsOf(t, pc, q, 3).map((text) => ({ text, vector: vectorOf.get(text) ?? null }));
-        return runPipeline(context(pc, f), { ...pq, variants }, { ...opts, multiQuery: 3 }).map((r) => r.id);
+        return runPipeline(context(pc, f, undefined, fusion), { ...pq, variants }, { ...opts, multiQuery: 3 }).map((r) => r.id);
       },
     },
-  ];
+  ]);
 }

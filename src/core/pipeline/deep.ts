@@ -18,6 +18,14 @@ import type { CandidateRow, Candidates } from './candidates';
 import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
 
 export const DEEP_RRF_K = 60;
+
+/**
+ * How the extra lists join the hybrid's: 'rrf' = all lists by reciprocal rank (the seed's
+ * wording); 'anchored' = the hybrid's own score plus `weight` x the extra lists' RRF over its
+ * maximum (so rank 1 in every extra list adds `weight`).
+ */
+export type DeepFusion = { mode: 'rrf' } | { mode: 'anchored'; weight: number };
+export const DEFAULT_DEEP_FUSION: DeepFusion = { mode: 'rrf' };
 /**
  * Seeds of the entity expansion: the first pass's best half (ceil(topK / 2), at most this many).
  * The seeds lead the expansion list, so the neighbours can enter the lower half of the results
@@ -76,12 +84,25 @@ export function expansionList(ctx: PipelineContext, o: RecallOptions, firstPass:
  * maximum (every list ranking the memory first), so it stays in [0, 1]. A memory only an extra
  * list found becomes a candidate row without a hybrid hit (the blend explains it by its cosine).
  */
-export function fuseExtraLists(c: Candidates, extras: readonly ExtraList[]): Candidates {
+export function fuseExtraLists(c: Candidates, extras: readonly ExtraList[], fusion: DeepFusion = DEFAULT_DEEP_FUSION): Candidates {
   if (extras.length === 0) return c;
   const lists = [c.hits, ...extras.map((e) => e.hits)];
-  const fused = fuseRRF(lists, { k: DEEP_RRF_K });
-  const max = lists.length / (DEEP_RRF_K + 1);
-  const score = new Map<MemoryId, number>(fused.map((f) => [f.id, f.score / max]));
+  let score: Map<MemoryId, number>;
+  let fused: { id: MemoryId }[];
+  if (fusion.mode === 'rrf') {
+    const f = fuseRRF(lists, { k: DEEP_RRF_K });
+    const max = lists.length / (DEEP_RRF_K + 1);
+    score = new Map<MemoryId, number>(f.map((x) => [x.id, x.score / max]));
+    fused = f;
+  } else {
+    // anchored: the hybrid's own score, plus weight x the extra lists' RRF (each rank 1 = 1)
+    const f = fuseRRF(extras.map((e) => e.hits), { k: DEEP_RRF_K });
+    const scale = (DEEP_RRF_K + 1) / extras.length;
+    score = new Map<MemoryId, number>(c.hits.map((h) => [h.id, h.score]));
+    for (const row of c.rows) if (!score.has(row.id)) score.set(row.id, row.hybrid);
+    for (const x of f) score.set(x.id, (score.get(x.id) ?? 0) + fusion.weight * x.score * scale);
+    fused = f;
+  }
   const hits = c.hits.map((h) => ({ ...h, score: score.get(h.id) ?? 0 }));
   const rows = new Map<MemoryId, CandidateRow>(c.rows.map((row) => [row.id, { ...row, hybrid: score.get(row.id) ?? 0 }]));
   const hitOf = new Map(hits.map((h) => [h.id, h]));

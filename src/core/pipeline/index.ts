@@ -10,4 +10,4 @@ export { lateralPass, type LateralSource, type LateralOutcome } from './lateral-
 export { mergeAssociative, type AssociativeSource } from './associative';
 export { annotate } from './annotate';
 export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';
-export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, type ExtraList, type ExtraListName } from './deep';
+export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, DEFAULT_DEEP_FUSION, type DeepFusion, type ExtraList, type ExtraListName } from './deep';

@@ -76,7 +76,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     if (via) extras.push(via.list);
     const first = found;
     firstTop = scored.slice(0, o.topK);
-    found = fuseExtraLists(found, extras);
+    found = fuseExtraLists(found, extras, ctx.deepFusion);
     scored = blend(ctx, q, found, r);
     found = { ...found, hits: first.hits };
   }

@@ -53,6 +53,8 @@ export interface PipelineContext {
   warn?: (message: string) => void;
   /** The memory-entity graph (expandHops 1); absent = the expansion is a no-op. */
   entities?: EntityLookup;
+  /** How the deep options' extra lists are fused (default DEFAULT_DEEP_FUSION; eval ablations). */
+  deepFusion?: import('./deep').DeepFusion;
 }
 
 export interface PipelineQuery {
