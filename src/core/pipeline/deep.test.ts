@@ -69,4 +69,15 @@ describe('deep recall stage', () => {
     expect(f.rows[0].hit?.score).toBe((1 / 61 + 1 / 62) / max);
     expect(f.rows[1].hit).toBeUndefined();
   });
+
+  it('fuseExtraLists anchored: the hybrid score plus weight x the extra lists\' RRF over its maximum', () => {
+    const why = { lexical: 0, semantic: 0, bm25: 0, cosine: 0, matchedTerms: [] };
+    const c = { hits: [{ id: 'a', score: 0.9, mode: 'standard' as const, why }], rows: [{ id: 'a', hybrid: 0.9 }, { id: 'z', hybrid: 0 }], scoring: [] };
+    const f = fuseExtraLists(c, [{ name: 'variant', hits: [{ id: 'b', score: 3 }, { id: 'a', score: 1 }] }], { mode: 'anchored', weight: 0.1 });
+    // a: 0.9 + 0.1 x 61/62; b: 0 + 0.1 x 61/61; z: untouched
+    expect(f.rows.map((r) => r.id)).toEqual(['a', 'b', 'z']);
+    expect(f.rows[0].hybrid).toBeCloseTo(0.9 + (0.1 * 61) / 62, 12);
+    expect(f.rows[1].hybrid).toBeCloseTo(0.1, 12);
+    expect(f.rows[2].hybrid).toBe(0);
+  });
 });
