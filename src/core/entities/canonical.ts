@@ -6,8 +6,7 @@
 // nodes. Aliases are the distinct surface spellings seen ("The Golden Gate Bridge", "Golden Gate
 // bridge"), the mention count is the number of (memory, entity) pairs.
 
-import { fnv1a } from '../features/hash';
-import { normalizeEntity, type EntityMention } from '../features/entities';
+import { fnv1a, normalizeEntity, type EntityMention } from '../features';
 import type { MemoryId } from '../types';
 
 /** The canonical key of a mention's text ('' = not an entity). */

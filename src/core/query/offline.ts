@@ -6,7 +6,7 @@
 //   variant 3+ the query + nearest word-vector neighbours (cosine >= 0.6), then hypernyms
 // Each variant keeps the query's own words so its lexical list stays anchored on them.
 
-import type { LexicalResources, WordVectors } from '../features/resources';
+import type { LexicalResources, WordVectors } from '../features';
 import { isStopword } from '../text/stopwords';
 import { tokenize } from '../text/tokenize';
 import { cleanVariants, type QueryTransformer, type TransformContext } from './transformer';
