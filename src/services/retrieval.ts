@@ -102,7 +102,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       try {
         if (model) {
           const texts = await model.variants(text, o.multiQuery - 1, { signal });
-          const vectors = texts.length ? await embedder.embed(texts.map((t) => prepareForEmbedding(t).text), signal) : [];
+          const vectors = texts.length ? await embedQueries(embedder, texts.map((t) => prepareForEmbedding(t).text), signal) : []; // queries: the encoder's query path
           out.variants = texts.map((t, i) => ({ text: t, vector: vectors[i] ?? null }));
         } else if (featurizer.queryVariants) {
           const first = await engine.search({ text, vector: e1 }, { topK: FEEDBACK_DOCS }, signal);
