@@ -50,6 +50,7 @@ import type {
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
+import { EntityGraph } from './entity-graph';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -69,6 +70,7 @@ interface Meta {
 export class EngineCore {
   private index: HybridIndex | null = null;
   private spaces = new SpaceIndex();
+  private entities = new EntityGraph();
   private meta = new Map<MemoryId, Meta>();
   private matrix: NeighbourMatrix | null = null;
   private feedbackEvents: FeedbackEvent[] = [];
@@ -93,16 +95,18 @@ export class EngineCore {
     const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
     const spaces = new SpaceIndex();
     const meta = new Map<MemoryId, Meta>();
+    const entities = new EntityGraph();
     // validate the settings first: a bad one leaves the old engine in place
     const similarity = opts.similarity ?? DEFAULT_SIMILARITY_CONFIG;
     assertValidSimilarityConfig(similarity);
     const recallDefaults = opts.recallDefaults ?? {};
     const resolved = resolveRecallOptions(recallDefaults);
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
-    for (const d of docs) this.put(index, spaces, meta, d); // throws on a bad doc: the old index stays in place
+    for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
     this.spaces = spaces;
+    this.entities = entities;
     this.meta = meta;
     this.matrix = null;
     this.similarity = similarity;
@@ -115,7 +119,7 @@ export class EngineCore {
     return { size: index.size };
   }
 
-  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc): void {
+  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc, entities: EntityGraph = this.entities): void {
     const { features, ...doc } = d;
     // Features given: they replace all of the memory's spaces, E1 (the hybrid's vector) included;
     // no E1 among them = not embedded by the current encoder. None given: a status or tag change,
@@ -124,6 +128,7 @@ export class EngineCore {
     index.upsert({ ...doc, vector: f.E1 ?? null });
     if (Object.keys(f).length > 0) spaces.upsert(doc.id, f);
     else spaces.remove(doc.id);
+    entities.setFromFeatures(doc.id, f);
     meta.set(doc.id, { createdAt: doc.createdAt, sessionId: doc.sessionId ?? '' });
   }
 
@@ -155,6 +160,7 @@ export class EngineCore {
     for (const id of ids) {
       index.remove(id);
       this.spaces.remove(id);
+      this.entities.remove(id);
       this.meta.delete(id);
     }
     this.matrix = null;
@@ -208,7 +214,7 @@ export class EngineCore {
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
-    const results = runPipeline(this.context(lateral || o.assocHops > 0, q.now ?? Date.now()), { text: q.text, features }, input);
+    const results = runPipeline(this.context(lateral || o.assocHops > 0, q.now ?? Date.now()), { text: q.text, features, variants: q.variants, hyde: q.hyde }, input);
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;
@@ -256,6 +262,7 @@ export class EngineCore {
       now,
       sessionOf,
       ranking: this.ranking,
+      entities: this.entities,
     };
   }
 

@@ -11,7 +11,12 @@ import { chromium } from '@playwright/test';
 import { serveStatic } from '../lib/static-server';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
-const ENCODERS = ['all-MiniLM-L6-v2-int8', 'use-lite-en/v1'];
+/** Each encoder, and MiniLM with one WASM thread too (the default uses up to 4 under isolation). */
+const ENCODERS: [string, string][] = [
+  ['all-MiniLM-L6-v2-int8', ''],
+  ['all-MiniLM-L6-v2-int8', '&threads=1'],
+  ['use-lite-en/v1', ''],
+];
 
 export async function run(): Promise<Record<string, number>> {
   const dist = resolve(process.env.BROWSER_BENCH_DIST ?? join(ROOT, 'dist'));
@@ -24,20 +29,21 @@ export async function run(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const rows: string[][] = [];
   try {
-    for (const id of ENCODERS) {
+    for (const [id, extra] of ENCODERS) {
       const context = await browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
       let bytes = 0;
-      page.on('response', (r) => {
+      // the context sees the embed worker's requests too (the page alone does not)
+      context.on('response', (r) => {
         if (/\/models\/|\/ort\/|\/wasm\//.test(r.url())) void r.body().then((b) => (bytes += b.byteLength), () => undefined);
       });
       try {
-        await page.goto(`${url}/diagnostics.html?backend=wasm&nofallback&encoder=${encodeURIComponent(id)}`);
+        await page.goto(`${url}/diagnostics.html?backend=wasm&nofallback&encoder=${encodeURIComponent(id)}${extra}`);
         const info = await page.evaluate(() => window.__diag.ready);
         const loadMs = (await page.evaluate(() => window.__diag.loadMs())) ?? Number.NaN;
         const mem = await page.evaluate(() => window.__diag.memory());
         const b = await page.evaluate(() => window.__diag.bench(200, 32));
-        const key = id.replace(/[^a-z0-9]+/gi, '_');
+        const key = (id + extra).replace(/[^a-z0-9]+/gi, '_');
         Object.assign(out, {
           [`${key}_load_ms`]: loadMs,
           [`${key}_batch1_per_s`]: b.batch1PerSec,
@@ -47,7 +53,7 @@ export async function run(): Promise<Record<string, number>> {
           ...(mem && { [`${key}_page_and_workers_mib`]: mem.totalBytes / 2 ** 20 }),
         });
         rows.push([
-          id,
+          id + (extra ? ` (${extra.slice(1)})` : ''),
           `${info.backend}${(await page.evaluate(() => self.crossOriginIsolated)) ? ' (isolated)' : ''}`,
           String(loadMs),
           b.batch1PerSec.toFixed(1),

@@ -155,6 +155,39 @@ describe('schema upgrade v4 -> v5', () => {
   });
 });
 
+describe('schema upgrade v7 -> v8', () => {
+  it('keeps every v7 row, adds the empty entity tables and marks the entity backfill pending', async () => {
+    const name = fresh();
+    const v7 = new MnemographDb(name, { upTo: 7 }); // v8 comes after keepcore's v6 and the models' v7
+    await v7.open();
+    expect(v7.backendDB().version).toBe(70);
+    await v7.memories.bulkAdd([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
+    await v7.links.put({ fromId: 'm1', toId: 'm2', kind: 'wikilink' });
+    await v7.pendingVectors.put({ ...packSpace('m1', 'E1', serializeSpace('E1', new Float32Array([1, 0])), 'next/v1'), inputKey: 'k' });
+    v7.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(80); // v7 -> v8
+    expect(await db.memories.toArray()).toEqual([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
+    expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm2', kind: 'wikilink' }]);
+    expect(await db.pendingVectors.count()).toBe(1); // v7's table and rows kept
+    expect(await db.entities.count()).toBe(0);
+    expect(await db.entityMentions.count()).toBe(0);
+    expect(await db.settings.get('entityBackfill')).toEqual({ key: 'entityBackfill', value: 'pending' });
+    db.close();
+  });
+
+  it('an empty v7 database has nothing to backfill', async () => {
+    const name = fresh();
+    const v7 = new MnemographDb(name, { upTo: 7 }); // v8 comes after keepcore's v6 and the models' v7
+    await v7.open();
+    v7.close();
+    const db = await openDb(name);
+    expect(await db.settings.get('entityBackfill')).toBeUndefined();
+    db.close();
+  });
+});
+
 describe('schema upgrade v2 -> v3', () => {
   it('keeps memories, vectors and settings; rescales reinforce valence to -100..100; indexes vectors by space', async () => {
     const name = fresh();
@@ -345,6 +378,8 @@ describe('schema upgrade to v6 (versions, trash, decay, the full list)', () => {
       expect(await db.memories.where('textKey').equals(textKey('memory   m2')).primaryKeys()).toEqual(['m2']);
       expect(await db.memories.where('importance').between(0.3, 0.5).count()).toBe(4);
       expect(await db.memories.where('supersededBy').above('').count()).toBe(0);
+      // and through v8: the memories stored before it wait for their entities
+      expect(await db.settings.get('entityBackfill')).toEqual({ key: 'entityBackfill', value: 'pending' });
       db.close();
     });
   }

@@ -37,12 +37,14 @@ const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
 // back to USE-lite; ?models=<path> looks for Transformers.js model folders there (e2e: an empty one).
 const encoder = params.get('encoder') ?? undefined;
 const modelsUrl = params.get('models') ?? undefined;
+// ?threads=N: onnxruntime-web's WASM threads for Transformers.js models (bench comparisons)
+const wasmThreads = params.has('threads') ? Number(params.get('threads')) : undefined;
 
 const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
 const bridge = createEmbedBridge({
-  init: { backend, encoder, modelsUrl, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+  init: { backend, encoder, modelsUrl, wasmThreads, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
 });
 const started = performance.now();
 let loadMs: number | null = null;

@@ -81,6 +81,10 @@ export interface EngineRecallQuery {
   now?: number;
   /** The asking tab's session: the divergence window prefers it (default: none). */
   sessionId?: string;
+  /** multiQuery: the query transformer's reworded queries, each with its vector (E1) or null. */
+  variants?: { text: string; vector: Float32Array | null }[];
+  /** hyde: the embedding of the model's hypothetical answer. */
+  hyde?: Float32Array | null;
 }
 
 /** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
