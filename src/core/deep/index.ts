@@ -5,3 +5,4 @@ export { OfflineReader, readOffline, timeMentions, OFFLINE_READER_WEIGHTS, type 
 export { mergeDeep, CONSTRAINT_TAG, CONSTRAINT_FLOOR, type MergedHit, type MergeOptions } from './merge';
 export { estimateTokens, trimToBudget, SessionRateLimiter, withTimeout, TIMED_OUT, type Timers } from './bounds';
 export { deepSearch, type DeepReport, type DeepSearchInput, type DeepSearchOutput, type DeepStatus } from './run';
+export { searchIterative, clampIterations, DEFAULT_MAX_ITERATIONS, type IterativeDeps, type IterativeOptions, type IterativePass, type IterativeResult, type IterativeStop, type RetrievedHit } from './iterative';
