@@ -238,8 +238,10 @@ export interface PipelineReports {
   ablation: Record<string, SystemReport>;
   assoc: Record<string, SystemReport>;
   appRanking: { assocHops: number } & SystemReport;
-  /** Issue 11's deep-recall rows (expandHops1, multiQuery3) over the shipped ranking. */
+  /** Issue 11's deep-recall rows (expandHops1, multiQuery3, iterative, deepSearch) over the shipped ranking. */
   deep: Record<string, SystemReport>;
+  /** Deep search escalation (active, offline reader): scripts/lib/eval-deep-search.ts. */
+  deepSearch: import('./lib/eval-deep-search').DeepSearchFigures;
 }
 
 /** Featurise every turn once, then score the ablation, the assoc hops and the app's ranking. */
@@ -250,7 +252,11 @@ export async function evaluatePipeline(
   embedQueries: EmbedFn = embed,
   deepOnly = false,
 ): Promise<PipelineReports> {
-  const [{ loadNodeResources }, { deepSystems }] = await Promise.all([import('./lib/resources-node'), import('./lib/eval-deep')]);
+  const [{ loadNodeResources }, { deepSystems }, { deepSearchRows }] = await Promise.all([
+    import('./lib/resources-node'),
+    import('./lib/eval-deep'),
+    import('./lib/eval-deep-search'),
+  ]);
   const resources = await loadNodeResources();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const feats = await featurizeAll(prepared, resources, embed, log);
@@ -259,7 +265,9 @@ export async function evaluatePipeline(
   const ablation = deepOnly ? {} : evaluate(prepared, ablationSystems(feats));
   const assoc = evaluate(prepared, deepOnly ? assocSystems(feats).filter((s) => s.name === `assocHops${hops}`) : assocSystems(feats));
   const deep = evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log));
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, deep };
+  const ds = await deepSearchRows(prepared, feats, resources, log);
+  Object.assign(deep, ds.rows);
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, deep, deepSearch: ds.deepSearch };
 }
 
 export interface LoadedEmbed {
@@ -329,6 +337,7 @@ async function main(): Promise<void> {
         console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)}`);
         console.log('\ndeep recall over the shipped ranking (issue 11; compare with assocHops0 above)');
         console.log(formatTable(pipeline.deep));
+        console.log(`deepSearch ${JSON.stringify(pipeline.deepSearch)}`);
       }
     }
   } finally {
