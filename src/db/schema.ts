@@ -171,7 +171,7 @@ export type { EntityMentionRow };
 
 /**
  * Version 8 (deep recall, issue 11; 6 and 7 are taken by other branches' versions, reconciled on
- * merge): the canonical entity nodes and their mentions. Additive: no stored row changes; the
+ * merge): the canonical entity nodes and their mentions, and the deep-search log. Additive: no stored row changes; the
  * upgrade only marks the entity index as pending (ENTITY_BACKFILL_KEY), so the services
  * fill it from the stored memories once the embed worker (which runs the recogniser) is up.
  */
@@ -179,7 +179,30 @@ export const STORES_V8 = {
   ...STORES_V5,
   entities: 'key, hash, mentionCount',
   entityMentions: '[memoryId+entityKey], memoryId, entityKey, hash',
+  deepSearchLog: '++seq, at, sessionId, status',
 } as const;
+
+/**
+ * Since v8: one deep-search escalation (seed 003's shadow log, kept in active mode too): the
+ * query, the primary ids, the pool with how each candidate was found, the reader's scores and
+ * reasons, the timings. Appended by the services; never read by recall.
+ */
+export interface DeepSearchLogRow {
+  seq?: number;
+  at: number;
+  sessionId: string;
+  query: string;
+  /** shadow | merged | timeout | error | rate-limited */
+  status: string;
+  mode: 'shadow' | 'active';
+  confidence: number;
+  threshold: number;
+  primaryIds: string[];
+  pool: { id: string; primaryRank: number | null; via: { strategy: string; seed: string; detail: string }[] }[];
+  scores: { id: string; score: number; reasons: string[] }[];
+  timings: { expandMs: number; readMs: number; totalMs: number };
+  error?: string;
+}
 
 /** Settings row: 'pending' while the memories stored before v8 still need their entities. */
 export const ENTITY_BACKFILL_KEY = 'entityBackfill';
