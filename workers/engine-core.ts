@@ -44,7 +44,10 @@ import type {
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
+import { memoryCommunities } from './communities';
+import { escalate } from './engine-deep';
 import { EntityGraph } from './entity-graph';
+import { SessionRateLimiter } from '../src/core/deep';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -67,6 +70,9 @@ export class EngineCore {
   private entities = new EntityGraph();
   private meta = new Map<MemoryId, Meta>();
   private matrix: NeighbourMatrix | null = null;
+  /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
+  private communities: Map<MemoryId, number> | null = null;
+  private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
   private feedback = new FeedbackState();
   private evaluator: LateralEvaluator = LateralEvaluator.forOptions(resolveRecallOptions({}));
@@ -100,6 +106,7 @@ export class EngineCore {
     this.entities = entities;
     this.meta = meta;
     this.matrix = null;
+    this.communities = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
     this.evaluator = evaluator;
@@ -125,6 +132,7 @@ export class EngineCore {
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
     this.matrix = null;
+    this.communities = null;
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -138,6 +146,7 @@ export class EngineCore {
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
     this.matrix = null;
+    this.communities = null;
   }
 
   remove(id: MemoryId): void {
@@ -146,6 +155,7 @@ export class EngineCore {
     this.entities.remove(id);
     this.meta.delete(id);
     this.matrix = null;
+    this.communities = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -191,7 +201,12 @@ export class EngineCore {
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
-    const results = runPipeline(this.context(lateral || o.assocHops > 0), { text: q.text, features, variants: q.variants, hyde: q.hyde }, input);
+    const ctx = this.context(lateral || o.assocHops > 0);
+    const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
+    const primary = runPipeline(ctx, pq, input);
+    // seed 003: deep search escalation after the primary ranking (off by default: no work)
+    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf() }, q.sessionId ?? '');
+    const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;
@@ -218,7 +233,16 @@ export class EngineCore {
       ...(divergenceError ? { divergenceError } : {}),
       lateralStatus: this.evaluator.status(),
       labels,
+      ...(deep.report ? { deepSearch: deep.report } : {}),
     };
+  }
+
+  private communitiesOf(): Map<MemoryId, number> | undefined {
+    if (this.communities) return this.communities;
+    const hybrid = this.require();
+    this.matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), (id) => this.meta.get(id)?.sessionId || undefined);
+    this.communities = memoryCommunities(this.matrix, this.entities);
+    return this.communities;
   }
 
   private context(needsMatrix: boolean): PipelineContext {

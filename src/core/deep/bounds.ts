@@ -29,9 +29,10 @@ export function trimToBudget<T extends Pick<ReaderCandidate, 'text'>>(query: str
 export class SessionRateLimiter {
   private readonly used = new Map<string, number>();
   constructor(private readonly limit: number) {}
-  take(sessionId: string): boolean {
+  /** `limit` overrides the constructor's for this call (the per-call option). */
+  take(sessionId: string, limit = this.limit): boolean {
     const n = this.used.get(sessionId) ?? 0;
-    if (n >= this.limit) return false;
+    if (n >= limit) return false;
     this.used.set(sessionId, n + 1);
     return true;
   }

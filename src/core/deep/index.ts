@@ -4,5 +4,5 @@ export { expandPool, inScope, type ExpansionSource, type ExpansionStrategy, type
 export { OfflineReader, readOffline, timeMentions, OFFLINE_READER_WEIGHTS, type Reader, type ReaderCandidate, type ReaderQuery, type ReaderScore, type ReadContext } from './reader';
 export { mergeDeep, CONSTRAINT_TAG, CONSTRAINT_FLOOR, type MergedHit, type MergeOptions } from './merge';
 export { estimateTokens, trimToBudget, SessionRateLimiter, withTimeout, TIMED_OUT, type Timers } from './bounds';
-export { deepSearch, type DeepReport, type DeepSearchInput, type DeepSearchOutput, type DeepStatus } from './run';
+export { deepSearch, type DeepReport, type DeepReportView, type DeepSearchInput, type DeepSearchOutput, type DeepStatus } from './run';
 export { searchIterative, clampIterations, DEFAULT_MAX_ITERATIONS, type IterativeDeps, type IterativeOptions, type IterativePass, type IterativeResult, type IterativeStop, type RetrievedHit } from './iterative';

@@ -30,6 +30,9 @@ export interface DeepReport {
   error?: string;
 }
 
+/** What the engine hands the services for an escalation (plain data: the log row and the view). */
+export type DeepReportView = DeepReport & { mode: 'shadow' | 'active' };
+
 export interface DeepSearchInput {
   query: ReaderQuery;
   /** Primary results, best first. */
@@ -71,7 +74,7 @@ export async function deepSearch(input: DeepSearchInput): Promise<DeepSearchOutp
   const plain = primaryOnly(input.primary, input.topK);
   if (o.mode === 'off') return done('off', plain);
   if (!shouldEscalate(confidence.value, o.threshold)) return done('confident', plain);
-  if (input.limiter && !input.limiter.take(input.sessionId ?? '')) return done('rate-limited', plain);
+  if (input.limiter && !input.limiter.take(input.sessionId ?? '', o.rateLimit)) return done('rate-limited', plain);
   const pool = expandPool(primaryIds, input.source, input.scope, { cap: o.poolCap });
   const cands = pool.map((p) => input.candidateOf(p.id)).filter((c): c is ReaderCandidate => c !== undefined);
   const fit = trimToBudget(input.query.text, cands, o.tokenBudget);
