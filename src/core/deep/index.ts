@@ -6,3 +6,4 @@ export { mergeDeep, CONSTRAINT_TAG, CONSTRAINT_FLOOR, type MergedHit, type Merge
 export { estimateTokens, trimToBudget, SessionRateLimiter, withTimeout, TIMED_OUT, type Timers } from './bounds';
 export { deepSearch, type DeepReport, type DeepReportView, type DeepSearchInput, type DeepSearchOutput, type DeepStatus } from './run';
 export { searchIterative, clampIterations, DEFAULT_MAX_ITERATIONS, type IterativeDeps, type IterativeOptions, type IterativePass, type IterativeResult, type IterativeStop, type RetrievedHit } from './iterative';
+export { parseReaderAnswer, readerPrompt } from './model-answer';
