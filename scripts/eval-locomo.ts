@@ -264,7 +264,8 @@ export async function evaluatePipeline(
   // --deep-only: the shipped ranking and the deep rows, without the ablation and the other hops
   const ablation = deepOnly ? {} : evaluate(prepared, ablationSystems(feats));
   const assoc = evaluate(prepared, deepOnly ? assocSystems(feats).filter((s) => s.name === `assocHops${hops}`) : assocSystems(feats));
-  const deep = evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log));
+  // DEEP_SEARCH_ONLY=1: the deep-search and iterative rows without expandHops1 / multiQuery3
+  const deep = process.env.DEEP_SEARCH_ONLY ? {} : evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log));
   const ds = await deepSearchRows(prepared, feats, resources, log);
   Object.assign(deep, ds.rows);
   return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, deep, deepSearch: ds.deepSearch };

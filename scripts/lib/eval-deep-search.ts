@@ -90,6 +90,38 @@ export async function deepSearchRows(
       return [pc, { f, graph, communities, docs, ctx, candidateOf }] as const;
     }),
   );
+  const always = resolveDeepSearch({ ...options, threshold: 1 });
+  const confidences: number[] = [];
+  let allMissing = 0;
+  let allRecovered = 0;
+  // the same with every query escalated (threshold 1): what the pool, the reader and the merge do
+  const alwaysRow = await score(prepared, async (pc, q) => {
+    const c = per.get(pc)!;
+    const features = c.f.queryFeatures.get(q)!;
+    const primary = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
+    const out = await deepSearch({
+      query: { text: q.question, features },
+      primary,
+      topK: K,
+      options: always,
+      source: { docs: c.docs, entities: c.graph, communityOf: (id) => c.communities.get(id) },
+      scope: {},
+      candidateOf: c.candidateOf,
+      reader,
+      timers,
+    });
+    confidences.push(out.report.confidence.value);
+    const top = new Set(primary.slice(0, K).map((h) => h.id));
+    const final = new Set(out.results.slice(0, K).map((h) => h.id));
+    for (const e of q.evidence)
+      if (!top.has(e)) {
+        allMissing++;
+        if (final.has(e)) allRecovered++;
+      }
+    return out.results.map((h) => h.id);
+  });
+  const qs = [...confidences].sort((a, b) => a - b);
+  log(`deepSearch: confidence quantiles p10 ${qs[Math.floor(qs.length * 0.1)]?.toFixed(3)} p25 ${qs[Math.floor(qs.length * 0.25)]?.toFixed(3)} p50 ${qs[Math.floor(qs.length * 0.5)]?.toFixed(3)} p75 ${qs[Math.floor(qs.length * 0.75)]?.toFixed(3)}; at threshold 1 recoveredShare ${(allMissing ? allRecovered / allMissing : 0).toFixed(3)}`);
   let escalated = 0;
   let missing = 0;
   let recovered = 0;
@@ -139,7 +171,7 @@ export async function deepSearchRows(
   const n = prepared.reduce((a, p) => a + p.queries.length, 0);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
-    rows: { deepSearch: deepRow, iterative: iterRow },
+    rows: { deepSearch: deepRow, 'deepSearch@threshold1': alwaysRow, iterative: iterRow },
     deepSearch: {
       r10: deepRow.r10,
       ndcg10: deepRow.ndcg10,
