@@ -143,11 +143,12 @@ describe('merge (seed 003 D)', () => {
   ];
   it('weighted blend; a duplicate keeps the higher score', () => {
     const out = mergeDeep(primary, [{ id: 'd1', score: 0.9, reasons: ['r'] }, { id: 'p3', score: 0.7, reasons: [] }, { id: 'p1', score: 0.1, reasons: [] }], { weight: 0.5, topK: 3 });
-    // p1 0.5 (primary 1 x 0.5 > 0.05), d1 0.45, p3 max(0.125, 0.35) = 0.35; p2 0.25 drops out
+    // each list over its best (primary 0.8, reader 0.9): p1 max(0.5 x 1, 0.5 x 0.1 / 0.9) = 0.5,
+    // d1 0.5 x 0.9 / 0.9 = 0.5 (ties: id), p3 max(0.5 x 0.25, 0.5 x 0.7 / 0.9) = 0.389; p2 0.25 drops out
     expect(out.map((h) => [h.id, h.score, h.source])).toEqual([
+      ['d1', 0.5, 'deep'],
       ['p1', 0.5, 'primary'],
-      ['d1', 0.45, 'deep'],
-      ['p3', 0.35, 'deep'],
+      ['p3', (0.5 * 0.7) / 0.9, 'deep'],
     ]);
   });
   it('a constraint the reader finds relevant always surfaces', () => {

@@ -1,6 +1,6 @@
-// Result merging of the deep-search design (seed 003, D): a weighted blend of two lists, the
-// primary results (score over the best primary score) x (1 - weight) and the reader's scores x
-// weight; a memory in both keeps the higher of its two scores. Constraint memories (tagged
+// Result merging of the deep-search design (seed 003, D): a weighted blend of two lists, each over
+// its own best score (the reader's scale is not the ranking's): the primary results x (1 - weight)
+// and the reader's scores x weight; a memory in both keeps the higher of its two scores. Constraint memories (tagged
 // `constraint`: rules such as "never book meetings on Fridays") that the reader finds relevant
 // (score >= constraintFloor) always surface: they take the last places of the top K if the blend
 // left them out.
@@ -31,10 +31,11 @@ const cmp = (a: MergedHit, b: MergedHit) => b.score - a.score || (a.id < b.id ? 
 
 export function mergeDeep(primary: readonly { id: MemoryId; score: number }[], read: readonly ReaderScore[], o: MergeOptions): MergedHit[] {
   const max = primary.reduce((m, h) => Math.max(m, h.score), 0);
+  const maxRead = read.reduce((m, r) => Math.max(m, r.score), 0);
   const out = new Map<MemoryId, MergedHit>();
   for (const h of primary) out.set(h.id, { id: h.id, score: (1 - o.weight) * (max > 0 ? h.score / max : 0), source: 'primary' });
   for (const r of read) {
-    const s = o.weight * r.score;
+    const s = maxRead > 0 ? (o.weight * r.score) / maxRead : 0;
     const have = out.get(r.id);
     if (!have) out.set(r.id, { id: r.id, score: s, source: 'deep', readerScore: r.score, reasons: r.reasons });
     else {
