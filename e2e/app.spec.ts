@@ -24,6 +24,7 @@ test.describe('main screen', () => {
   });
 
   test('memories persist across a reload', async ({ page }) => {
+    test.setTimeout(240_000); // two model loads (MiniLM), each up to 90 s on a busy machine
     const app = new AppPage(page);
     await app.goto();
     await app.waitReady();

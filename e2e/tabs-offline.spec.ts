@@ -41,6 +41,8 @@ test('a tab on an older schema shows SCHEMA_OUTDATED and no data is lost', async
 });
 
 test('works offline after the first load: loads, reaches model ready, adds and searches', async ({ page, context }) => {
+  // two model loads and a 90 MB precache (MiniLM 23 MB + its WASM runtime 27 MB + USE-lite 28 MB)
+  test.setTimeout(300_000);
   const app = new AppPage(page);
   await app.goto();
   await app.waitReady();

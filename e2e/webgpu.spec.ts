@@ -12,10 +12,17 @@
 //   create that shared image and the device is lost, so mapAsync fails with "A valid external
 //   Instance reference no longer exists". Forcing WebGPU there must fail with that cause.
 //
+// Those readback findings are tfjs's (USE-lite), so the four tests below them pin USE-lite
+// (?encoder=use-lite-en/v1). MiniLM (Transformers.js on onnxruntime-web's WebGPU) has its own
+// tests at the end: on the same SwiftShader adapter it gives the WASM vector (the Python reference).
+//
 // Tagged @webgpu: skip locally with `npx playwright test --grep-invert @webgpu`.
 import { chromium, expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import type { EmbedLoadProgress } from '../src/embed/types';
 import { nodeVector, SENTENCE } from './fixtures/encoder-reference';
+import { minilmReference } from '../scripts/lib/minilm-reference';
+
+const USE_LITE = '&encoder=use-lite-en/v1';
 
 const SWIFTSHADER = [
   '--enable-unsafe-webgpu',
@@ -61,7 +68,7 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
     // Worker console messages (the embed worker's warnings) arrive on the page too.
     page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
     page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
-    await page.goto(`/diagnostics.html${query}`);
+    await page.goto(`/diagnostics.html${query.startsWith('?') ? query : `?${query.replace(/^&/, '')}`}`);
     return page;
   }
 
@@ -75,7 +82,7 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
   });
 
   test('asked for WebGPU, the encoder runs on the software adapter and matches the Node encoder', async ({}, testInfo) => {
-    const page = await open(SWIFTSHADER, '?backend=webgpu', testInfo);
+    const page = await open(SWIFTSHADER, `?backend=webgpu${USE_LITE}`, testInfo);
     const adapter = await page.evaluate(async () => {
       const a = await (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ info: { architecture: string; isFallbackAdapter: boolean } } | null> } }).gpu?.requestAdapter();
       return a ? { architecture: a.info.architecture, isFallbackAdapter: a.info.isFallbackAdapter } : null;
@@ -98,7 +105,7 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
   });
 
   test('on auto, the software adapter is declined with the reason, and WASM embeds correctly', async ({}, testInfo) => {
-    const page = await open(SWIFTSHADER, '', testInfo);
+    const page = await open(SWIFTSHADER, USE_LITE, testInfo);
     await expect(page.getByTestId('encoder-phase')).toHaveText('ready', { timeout: 60_000 });
     await expect(page.getByTestId('encoder-backend')).toHaveText('wasm');
     await expect(page.getByTestId('encoder-message')).toHaveText(
@@ -113,7 +120,7 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
   });
 
   test('on auto, a WebGPU warm-up that loses the device falls back to WASM by itself and says why', async ({}, testInfo) => {
-    const page = await open(WEBGPU_WITHOUT_READBACK, '?software', testInfo);
+    const page = await open(WEBGPU_WITHOUT_READBACK, `?software${USE_LITE}`, testInfo);
     await expect(page.getByTestId('encoder-phase')).toHaveText('ready', { timeout: 75_000 });
     await expect(page.getByTestId('encoder-backend')).toHaveText('wasm');
     const history = await page.evaluate(() => window.__diag.history());
@@ -126,7 +133,7 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
   });
 
   test('asked for WebGPU where its readback loses the device, the load fails with that cause', async ({}, testInfo) => {
-    const page = await open(WEBGPU_WITHOUT_READBACK, '?backend=webgpu', testInfo);
+    const page = await open(WEBGPU_WITHOUT_READBACK, `?backend=webgpu${USE_LITE}`, testInfo);
     await expect(page.getByTestId('encoder-phase')).toHaveText('error', { timeout: 60_000 });
     await expect(page.getByTestId('encoder-message')).toContainText('WebGPU warm-up failed');
     const history = await page.evaluate(() => window.__diag.history());
@@ -135,5 +142,32 @@ test.describe('@webgpu encoder on a SwiftShader WebGPU adapter', () => {
     expect(history.at(-1)?.message).toMatch(/WebGPU warm-up failed \(AbortError: .*mapAsync.*\)/);
     const code = await page.evaluate(() => window.__diag.ready.then(() => 'resolved', (e: { code?: string }) => e.code));
     expect(code).toBe('MODEL_LOAD_FAILED');
+  });
+
+  test('MiniLM asked for WebGPU runs on the software adapter and gives the WASM vector', async ({}, testInfo) => {
+    test.setTimeout(240_000); // ready in about 60 s here under load (WASM: about 10 s)
+    const page = await open(SWIFTSHADER, '?backend=webgpu&nofallback', testInfo);
+    await expect(page.getByTestId('encoder-phase')).toHaveText('ready', { timeout: 200_000 });
+    await expect(page.getByTestId('encoder-backend')).toHaveText('webgpu');
+    await expect(page.getByTestId('encoder-id')).toHaveText('all-MiniLM-L6-v2-int8');
+    const history = await page.evaluate(() => window.__diag.history());
+    expect(phases(history)).toEqual(['fetching-model', 'warming-up:webgpu', 'ready:webgpu']);
+    // the independent reference is what WASM (Chromium and Node) gives too (e2e/encoder.spec.ts)
+    const ref = minilmReference().slice(0, 4);
+    const vs = await page.evaluate(async (texts) => (await window.__diag.embed(texts)).map((v) => Array.from(v)), ref.map((r) => r.text));
+    vs.forEach((v, i) => expect(cosine(v, ref[i].vector), ref[i].text).toBeGreaterThan(0.9999));
+    expect((await page.evaluate(() => window.__diag.info())).backend).toBe('webgpu');
+  });
+
+  test('MiniLM on auto declines the software adapter by the same rule, and WASM embeds correctly', async ({}, testInfo) => {
+    const page = await open(SWIFTSHADER, '?nofallback', testInfo);
+    await expect(page.getByTestId('encoder-phase')).toHaveText('ready', { timeout: 75_000 });
+    await expect(page.getByTestId('encoder-backend')).toHaveText('wasm');
+    await expect(page.getByTestId('encoder-message')).toHaveText(
+      'WebGPU not used: the WebGPU adapter is a software fallback (google swiftshader), slower than WASM. Using WASM.',
+    );
+    const [ref] = minilmReference();
+    const v = await page.evaluate(async (s) => Array.from((await window.__diag.embed([s]))[0]), ref.text);
+    expect(cosine(v, ref.vector)).toBeGreaterThan(0.9999);
   });
 });

@@ -42,4 +42,11 @@ describe('parseArgs', () => {
     expect(parseArgs(['--no-dense']).dense).toBe(false);
     expect(() => parseArgs(['--nope'])).toThrow(/Unknown argument/);
   });
+
+  it('reads --encoder, defaulting to the app\'s encoder (MiniLM)', () => {
+    expect(parseArgs([]).encoder).toBe('all-MiniLM-L6-v2-int8');
+    expect(parseArgs(['--encoder', 'use-lite']).encoder).toBe('use-lite');
+    expect(() => parseArgs(['--encoder'])).toThrow(/needs an encoder id/);
+    expect(() => parseArgs(['--encoder', '--json'])).toThrow(/needs an encoder id/);
+  });
 });

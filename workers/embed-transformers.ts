@@ -50,7 +50,7 @@ function transformers(opts: EmbedInitOptions, base: string): Promise<Transformer
     const wasm = env.backends.onnx.wasm;
     if (!wasm) throw new AppError('MODEL_LOAD_FAILED', undefined, 'onnxruntime-web has no WASM backend here');
     wasm.wasmPaths = { mjs: ort + ORT_FILES.mjs, wasm: ort + ORT_FILES.wasm };
-    wasm.numThreads = wasmThreads(self.crossOriginIsolated === true, navigator.hardwareConcurrency);
+    wasm.numThreads = opts.wasmThreads ?? wasmThreads(self.crossOriginIsolated === true, navigator.hardwareConcurrency);
     return m as unknown as TransformersModule;
   });
   return module;

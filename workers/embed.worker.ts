@@ -118,6 +118,14 @@ const api = {
     });
   },
 
+  /** As embed, for search queries (the model's query prefix, if it has one). */
+  async embedQueries(texts: string[], requestId: number): Promise<Float32Array[]> {
+    return tracked(requestId, async (signal) => {
+      const vectors = await (encoder!.forQueries?.() ?? encoder!).embed(texts, signal);
+      return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+    });
+  },
+
   /** All thirteen spaces of each item (serialised, buffers transferred). */
   async featurize(items: FeaturizeItem[], requestId: number): Promise<FeaturizedItem[]> {
     return tracked(requestId, async (signal) => {

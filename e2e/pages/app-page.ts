@@ -40,6 +40,11 @@ export class AppPage {
     await expect(this.memoryCount).toHaveText(/^\d+$/);
   }
 
+  /** The encoder badge beside the model status (its short plain name; the full one in its title). */
+  encoderBadge(): Locator {
+    return this.page.getByTestId('model-encoder');
+  }
+
   /** The live count once it shows a number (it is briefly empty while its query re-runs). */
   async count(): Promise<number> {
     let n = Number.NaN;

@@ -65,6 +65,16 @@ export class ExplorePage {
     await expect(this.page.getByTestId('explore-profile')).toHaveText(profile);
   }
 
+  /** Types a value into an advanced recall option (e.g. minCosine) and leaves the field, which commits it. */
+  async setOption(name: string, value: string): Promise<void> {
+    if (!(await this.options.evaluate((d) => (d as HTMLDetailsElement).open))) await this.page.getByTestId('explore-options-toggle').click();
+    const field = this.options.getByTestId(`recall-option-${name}`);
+    if (!(await field.isVisible())) await this.options.getByText('Advanced options', { exact: true }).click();
+    await field.fill(value);
+    await field.blur();
+    await expect(this.options.getByTestId(`recall-option-error-${name}`)).toHaveCount(0);
+  }
+
   /** Runs a recall and waits for its results (list and graph). */
   async recall(text: string, tags = ''): Promise<void> {
     await this.query.fill(text);

@@ -50,6 +50,7 @@ function ensureBuild(dist: string): string {
   console.log(`[bench:browser] ${dist}/diagnostics.html is missing: copying model assets and running npx vite build`);
   const a = spawnSync('node', ['scripts/copy-assets.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (a.status !== 0) throw new Error('scripts/copy-assets.mjs failed; see the output above');
+  spawnSync('node', ['scripts/fetch-models.mjs'], { cwd: ROOT, stdio: 'inherit' }); // MiniLM; without it the page runs USE-lite
   const out = resolve(dist) === resolve(ROOT, 'dist') ? [] : ['--outDir', dist, '--emptyOutDir'];
   const b = spawnSync('npx', ['vite', 'build', ...out], { cwd: ROOT, stdio: 'inherit' });
   if (b.status === 0 && existsSync(join(dist, 'diagnostics.html'))) return dist;

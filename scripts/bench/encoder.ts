@@ -10,7 +10,7 @@ import { loadNodeEncoder, modelDir } from '../lib/node-encoder';
 const require = createRequire(import.meta.url);
 
 /** LoCoMo turn texts, as the eval protocol builds them, or synthetic ones if the data is missing. */
-function memoryTexts(n: number): string[] {
+export function memoryTexts(n: number): string[] {
   try {
     const data = JSON.parse(readFileSync('/work/shared/data/locomo-dev.json', 'utf8')) as Array<{ conversation: Record<string, unknown> }>;
     const out: string[] = [];

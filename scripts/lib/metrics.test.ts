@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mean, median, mrrAt, ndcgAt, percentile, recallAt } from './metrics';
+import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './metrics';
 
 describe('ranking metrics @k', () => {
   const ranked = ['x', 'a', 'y', 'b', 'z'];
@@ -39,5 +39,13 @@ describe('summary statistics', () => {
     expect(percentile(xs, 95)).toBe(19); // ceil(0.95 * 20) = 19th smallest
     expect(percentile(xs, 100)).toBe(20);
     expect(percentile([7], 95)).toBe(7);
+  });
+});
+
+describe('top1At', () => {
+  it('is 1 only when the first result is relevant', () => {
+    expect(top1At(['a', 'b'], ['a'])).toBe(1);
+    expect(top1At(['b', 'a'], ['a'])).toBe(0);
+    expect(top1At([], ['a'])).toBe(0);
   });
 });

@@ -13,7 +13,7 @@ export interface NodeEmbedder extends Embedder {
 
 export function resolveEncoder(id: string = DEFAULT_ENCODER_ID): EncoderMeta {
   const meta = encoderMeta(id);
-  if (!meta) throw new AppError('INVALID_OPTION', undefined, `unknown encoder ${id} (known: ${ENCODERS.map((e) => e.id).join(', ')}; aliases minilm, use-lite)`);
+  if (!meta) throw new AppError('INVALID_OPTION', `Unknown encoder ${id} (known: ${ENCODERS.map((e) => e.id).join(', ')}; aliases minilm, use-lite)`);
   return meta;
 }
 

@@ -12,6 +12,7 @@ function fakeWorkers(calls: number[][] = []) {
   const api: Pick<EmbedWorkerApi, 'cancel' | 'info'> & {
     init: (o: unknown, p?: (x: EmbedLoadProgress) => void) => Promise<EmbedderInfo>;
     embed: (t: string[], id: number) => Promise<Float32Array[]>;
+    embedQueries: (t: string[], id: number) => Promise<Float32Array[]>;
   } = {
     async init(_o, onProgress) {
       await onProgress?.({ phase: 'fetching-model', loaded: 5, total: 10 });
@@ -21,6 +22,12 @@ function fakeWorkers(calls: number[][] = []) {
     async embed(texts, requestId) {
       calls.push([requestId, texts.length]);
       const vs = texts.map((t) => Float32Array.of(t.length, 0, 0, 0));
+      return Comlink.transfer(vs, vs.map((v) => v.buffer));
+    },
+    // queries: [length, 1, 0, 0], so a test can tell which the bridge asked for
+    async embedQueries(texts, requestId) {
+      calls.push([requestId, texts.length]);
+      const vs = texts.map((t) => Float32Array.of(t.length, 1, 0, 0));
       return Comlink.transfer(vs, vs.map((v) => v.buffer));
     },
     cancel: () => undefined,
@@ -45,6 +52,16 @@ describe('createEmbedBridge', () => {
     const late: string[] = [];
     bridge.onProgress((p) => late.push(`${p.phase}:${p.backend}`));
     expect(late).toEqual(['warming-up:webgpu']); // the last state, at once
+    bridge.dispose();
+  });
+
+  it('embeds search queries through the worker\'s query path, in chunks', async () => {
+    const calls: number[][] = [];
+    const bridge = createEmbedBridge({ spawn: fakeWorkers(calls).spawn, chunkSize: 2 });
+    const vs = await bridge.embedQueries!(['a', 'bb', 'ccc']);
+    expect(vs.map((v) => [v[0], v[1]])).toEqual([[1, 1], [2, 1], [3, 1]]);
+    expect(calls.map((c) => c[1])).toEqual([2, 1]);
+    expect((await bridge.embed(['a']))[0][1]).toBe(0);
     bridge.dispose();
   });
 

@@ -87,9 +87,9 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     },
   });
 
-  async function embedChunk(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  async function embedChunk(texts: string[], signal?: AbortSignal, role: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
     const requestId = nextRequestId++;
-    const vectors = await life.call((remote) => remote.embed(texts, requestId), {
+    const vectors = await life.call((remote) => (role === 'query' ? remote.embedQueries(texts, requestId) : remote.embed(texts, requestId)), {
       signal,
       onAbort: (remote) => cancelInWorker(remote, requestId),
     });
@@ -97,6 +97,17 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
       throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('vectors', vectors?.length ?? 0, texts.length));
     }
     return vectors;
+  }
+
+  async function embedAll(texts: string[], signal: AbortSignal | undefined, role: 'document' | 'query'): Promise<Float32Array[]> {
+    if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
+    if (signal?.aborted) throw new AppError('ABORTED');
+    if (texts.length === 0) return [];
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += chunkSize) {
+      out.push(...(await embedChunk(texts.slice(i, i + chunkSize), signal, role)));
+    }
+    return out;
   }
 
   const featurizeChunk = Math.max(1, opts.featurizeChunkSize ?? 16);
@@ -143,16 +154,8 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
         onAbort: (remote) => cancelInWorker(remote, requestId),
       });
     },
-    async embed(texts, signal) {
-      if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', undefined, 'embed() takes an array of texts');
-      if (signal?.aborted) throw new AppError('ABORTED');
-      if (texts.length === 0) return [];
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += chunkSize) {
-        out.push(...(await embedChunk(texts.slice(i, i + chunkSize), signal)));
-      }
-      return out;
-    },
+    embed: (texts, signal) => embedAll(texts, signal, 'document'),
+    embedQueries: (texts, signal) => embedAll(texts, signal, 'query'),
     info: () => info ?? { ...PROVISIONAL_INFO },
     async ready() {
       await life.start();

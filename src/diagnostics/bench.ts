@@ -7,7 +7,11 @@ export interface BrowserBenchResult {
   batch: number;
   batch1PerSec: number;
   batchedPerSec: number;
+  /** Median ms to embed one short search query (30 queries, one at a time). */
+  queryMedianMs: number;
 }
+
+const QUERIES = ['fixing my automobile', 'when did I last see the dentist', 'houseplant watering', 'what did my sister say about her new job', 'concert tickets'];
 
 /** Synthetic memory-like texts of 8-30 words, deterministic. */
 export function sampleTexts(n: number): string[] {
@@ -36,5 +40,13 @@ export async function benchEmbedder(e: Embedder, count = 200, batch = 32): Promi
   t0 = performance.now();
   for (let i = 0; i < texts.length; i += batch) await e.embed(texts.slice(i, i + batch));
   const batchedPerSec = texts.length / ((performance.now() - t0) / 1000);
-  return { backend: e.info().backend, texts: count, batch, batch1PerSec, batchedPerSec };
+  const times: number[] = [];
+  for (let r = 0; r < 6; r++)
+    for (const q of QUERIES) {
+      t0 = performance.now();
+      await e.embed([q]);
+      times.push(performance.now() - t0);
+    }
+  times.sort((a, b) => a - b);
+  return { backend: e.info().backend, texts: count, batch, batch1PerSec, batchedPerSec, queryMedianMs: times[times.length >> 1] };
 }

@@ -3,7 +3,7 @@
 import { createEmbedBridge } from '../bridge/embed-bridge';
 import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
 import { benchEmbedder, type BrowserBenchResult } from './bench';
-import { engineBench, type EngineBenchResult } from './engine-bench';
+import { engineBench, measureAgentMemory, type AgentMemory, type EngineBenchResult } from './engine-bench';
 
 export interface DiagApi {
   embed(texts: string[]): Promise<Float32Array[]>;
@@ -20,6 +20,8 @@ export interface DiagApi {
   engineBench(n: number, queries?: number): Promise<EngineBenchResult>;
   /** performance.memory.usedJSHeapSize of this page (workers excluded); null when not exposed. */
   heap(): number | null;
+  /** Page + workers memory (measureUserAgentSpecificMemory; cross-origin isolated pages only), or null. */
+  memory(): Promise<AgentMemory | null>;
 }
 
 declare global {
@@ -31,14 +33,18 @@ declare global {
 const params = new URLSearchParams(location.search);
 const wanted = params.get('backend');
 const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
-// ?encoder=<id> runs that encoder (default: the app's, MiniLM); ?nofallback fails instead of falling back to USE-lite.
+// ?encoder=<id> runs that encoder (default: the app's, MiniLM); ?nofallback fails instead of falling
+// back to USE-lite; ?models=<path> looks for Transformers.js model folders there (e2e: an empty one).
 const encoder = params.get('encoder') ?? undefined;
+const modelsUrl = params.get('models') ?? undefined;
+// ?threads=N: onnxruntime-web's WASM threads for Transformers.js models (bench comparisons)
+const wasmThreads = params.has('threads') ? Number(params.get('threads')) : undefined;
 
 const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
 const bridge = createEmbedBridge({
-  init: { backend, encoder, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+  init: { backend, encoder, modelsUrl, wasmThreads, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
 });
 const started = performance.now();
 let loadMs: number | null = null;
@@ -103,4 +109,5 @@ window.__diag = {
   history: () => history.slice(),
   engineBench: (n, queries) => engineBench(n, { queries }),
   heap: () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null,
+  memory: () => measureAgentMemory(),
 };

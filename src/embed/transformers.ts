@@ -113,6 +113,7 @@ export function createTransformersEncoder(opts: TransformersEncoderOptions): Tra
 
   return {
     embed: embedDocuments,
+    embedQueries,
     info,
     forQueries: () => ({ embed: embedQueries, info }),
     replaceExtractor(next, backend) {

@@ -16,7 +16,17 @@ export interface EmbedderInfo {
 export interface Embedder {
   /** One L2-normalised Float32Array(dim) per text, in input order. Rejects with AppError. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * As `embed`, for search queries: models with a query prefix (e5, bge, nomic) put it before
+   * each text. Absent = `embed` (MiniLM and USE-lite have none).
+   */
+  embedQueries?(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   info(): EmbedderInfo;
+}
+
+/** The embedder's query embedding (`embedQueries` when it has one, else `embed`). */
+export function embedQueries(e: Embedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  return e.embedQueries ? e.embedQueries(texts, signal) : e.embed(texts, signal);
 }
 
 export type EmbedLoadPhase = 'fetching-model' | 'warming-up' | 'ready' | 'error';

@@ -39,6 +39,8 @@ export interface EmbedInitOptions {
   modelsUrl?: string;
   /** Transformers.js: folder with onnxruntime-web's .mjs + .wasm; default `${BASE_URL}ort/`. */
   ortPath?: string;
+  /** Transformers.js on WASM: threads (default: up to 4 under cross-origin isolation, else 1). */
+  wasmThreads?: number;
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;

@@ -9,7 +9,7 @@ import type { SpaceId } from '../core/types';
 import type { VectorRow } from '../db/schema';
 import { packSpace } from '../db/vectors';
 import { isEncoderSpace, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type SpaceFeaturizer } from '../protocol/embed';
-import { prepareForEmbedding, type Embedder } from '../embed/types';
+import { embedQueries, prepareForEmbedding, type Embedder } from '../embed/types';
 
 export type { FeaturizedItem, FeaturizeItem, SerializedFeatures, SpaceFeaturizer };
 
@@ -39,7 +39,7 @@ export function embedderFeaturizer(embedder: Embedder): SpaceFeaturizer {
       }));
     },
     async featurizeQuery(text, signal) {
-      const [v] = await embedder.embed([prepareForEmbedding(text).text], signal);
+      const [v] = await embedQueries(embedder, [prepareForEmbedding(text).text], signal);
       return { E1: serializeSpace('E1', v) };
     },
   };

@@ -12,7 +12,7 @@ import { resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
 import { normaliseTags } from '../core/validate';
 import { bulkGetMemories, putSetting } from '../db/repo';
 import type { EngineClient } from '../bridge/engine-bridge';
-import { prepareForEmbedding } from '../embed/types';
+import { embedQueries, prepareForEmbedding } from '../embed/types';
 import type { ServiceContext } from './context';
 import type { createDivergence } from './divergence';
 import { explainHit } from './explain';
@@ -91,7 +91,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
 
   /** Embeds the bounded prefix of `text` (search's query vector); checks dimension and finiteness. */
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await embedder.embed([prepareForEmbedding(text).text], signal);
+    const [vector] = await embedQueries(embedder, [prepareForEmbedding(text).text], signal);
     const { dim } = embedder.info();
     if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
     for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
@@ -121,7 +121,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       try {
         if (model) {
           const texts = await model.variants(text, o.multiQuery - 1, { signal });
-          const vectors = texts.length ? await embedder.embed(texts.map((t) => prepareForEmbedding(t).text), signal) : [];
+          const vectors = texts.length ? await embedQueries(embedder, texts.map((t) => prepareForEmbedding(t).text), signal) : []; // queries: the encoder's query path
           out.variants = texts.map((t, i) => ({ text: t, vector: vectors[i] ?? null }));
         } else if (featurizer.queryVariants) {
           const first = await engine.search({ text, vector: e1 }, { topK: FEEDBACK_DOCS }, signal);
