@@ -59,6 +59,9 @@ function contentOnly(c: SimilarityConfig): SimilarityConfig {
   return { ...c, excluded };
 }
 
+/** Above this many memories deep search skips its community strategy (see communitiesOf). */
+const COMMUNITY_MAX_MEMORIES = 3000;
+
 interface Meta {
   createdAt: number;
   sessionId: string;
@@ -237,9 +240,15 @@ export class EngineCore {
     };
   }
 
+  /**
+   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so
+   * above COMMUNITY_MAX_MEMORIES the community strategy is left out (temporal and entity remain)
+   * rather than stall the worker on a first escalation.
+   */
   private communitiesOf(): Map<MemoryId, number> | undefined {
     if (this.communities) return this.communities;
     const hybrid = this.require();
+    if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
     this.matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), (id) => this.meta.get(id)?.sessionId || undefined);
     this.communities = memoryCommunities(this.matrix, this.entities);
     return this.communities;
