@@ -249,8 +249,10 @@ export interface PipelineReports {
   appRanking: { assocHops: number } & SystemReport;
   /** The app's ranking before the per-encoder calibration (min-max fusion, fixed blend), assocHops 0; absent with --deep-only. */
   uncalibrated?: SystemReport;
-  /** Issue 11's deep-recall rows (expandHops1, multiQuery3) over the shipped ranking. */
+  /** Issue 11's deep-recall rows (expandHops1, multiQuery3, iterative, deepSearch) over the shipped ranking. */
   deep: Record<string, SystemReport>;
+  /** Deep search escalation (active, offline reader): scripts/lib/eval-deep-search.ts. */
+  deepSearch: import('./lib/eval-deep-search').DeepSearchFigures;
 }
 
 /**
@@ -266,7 +268,11 @@ export async function evaluatePipeline(
   embedQueries: EmbedFn = embed,
   deepOnly = false,
 ): Promise<PipelineReports> {
-  const [{ loadNodeResources }, { deepSystems }] = await Promise.all([import('./lib/resources-node'), import('./lib/eval-deep')]);
+  const [{ loadNodeResources }, { deepSystems }, { deepSearchRows }] = await Promise.all([
+    import('./lib/resources-node'),
+    import('./lib/eval-deep'),
+    import('./lib/eval-deep-search'),
+  ]);
   const resources = await loadNodeResources();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const feats = await featurizeAll(prepared, resources, embed, log);
@@ -276,8 +282,11 @@ export async function evaluatePipeline(
   const allHops = assocSystems(feats, calibration.ranking, {}, calibration.hybrid);
   const assoc = evaluate(prepared, deepOnly ? allHops.filter((s) => s.name === `assocHops${hops}`) : allHops);
   const uncalibrated = deepOnly ? undefined : evaluate(prepared, [uncalibratedSystem(feats)]).uncalibrated;
-  const deep = evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log, calibration));
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated, deep };
+  // DEEP_SEARCH_ONLY=1: the deep-search and iterative rows without expandHops1 / multiQuery3
+  const deep = process.env.DEEP_SEARCH_ONLY ? {} : evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log, calibration));
+  const ds = await deepSearchRows(prepared, feats, resources, log, calibration);
+  Object.assign(deep, ds.rows);
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated, deep, deepSearch: ds.deepSearch };
 }
 
 export interface LoadedEmbed {
@@ -355,6 +364,7 @@ async function main(): Promise<void> {
         console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)} + calibration ${JSON.stringify(calibration.ranking)}`);
         console.log('\ndeep recall over the shipped ranking (issue 11; compare with assocHops0 above)');
         console.log(formatTable(pipeline.deep));
+        console.log(`deepSearch ${JSON.stringify(pipeline.deepSearch)}`);
       }
     }
   } finally {

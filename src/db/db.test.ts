@@ -173,7 +173,23 @@ describe('schema upgrade v7 -> v8', () => {
     expect(await db.pendingVectors.count()).toBe(1); // v7's table and rows kept
     expect(await db.entities.count()).toBe(0);
     expect(await db.entityMentions.count()).toBe(0);
+    expect(await db.deepSearchLog.count()).toBe(0);
     expect(await db.settings.get('entityBackfill')).toEqual({ key: 'entityBackfill', value: 'pending' });
+    db.close();
+  });
+
+  it('v8 keeps a deep-search log: rows numbered in order, found by session and status', async () => {
+    const db = await openDb(fresh());
+    const entry = (at: number, status: string) => ({
+      at, sessionId: 's1', query: 'q', status, mode: 'shadow' as const, confidence: 0.2, threshold: 0.3, primaryIds: ['m1'],
+      pool: [{ id: 'm2', primaryRank: null, via: [{ strategy: 'temporal', seed: 'm1', detail: '1 turn after' }] }],
+      scores: [{ id: 'm2', score: 0.6, reasons: ['shares the words q'] }], timings: { expandMs: 1, readMs: 2, totalMs: 3 },
+    });
+    await db.deepSearchLog.add(entry(10, 'shadow'));
+    await db.deepSearchLog.add(entry(20, 'timeout'));
+    expect((await db.deepSearchLog.toArray()).map((r) => [r.seq, r.at, r.status])).toEqual([[1, 10, 'shadow'], [2, 20, 'timeout']]);
+    expect(await db.deepSearchLog.where('status').equals('timeout').count()).toBe(1);
+    expect((await db.deepSearchLog.get(1))?.pool[0].via[0].detail).toBe('1 turn after');
     db.close();
   });
 

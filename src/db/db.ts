@@ -24,6 +24,7 @@ import {
   upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
   type EntityMentionRow,
+  type DeepSearchLogRow,
   type EntityRow,
   type FeedbackRow,
   type LinkRow,
@@ -43,6 +44,7 @@ export class MnemographDb extends Dexie {
   pendingVectors!: Table<PendingVectorRow, [string, string]>;
   entities!: Table<EntityRow, string>;
   entityMentions!: Table<EntityMentionRow, [string, string]>;
+  deepSearchLog!: Table<DeepSearchLogRow, number>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */

@@ -270,14 +270,38 @@ export type { EntityMentionRow };
 
 /**
  * Version 8 (deep recall, issue 11; on top of v7's): the canonical entity nodes and their
- * mentions. Additive: no stored row changes; the upgrade only marks the entity index as pending (ENTITY_BACKFILL_KEY), so the services
+ * mentions, and the deep-search log. Additive: no stored row changes; the upgrade only marks the
+ * entity index as pending (ENTITY_BACKFILL_KEY), so the services
  * fill it from the stored memories once the embed worker (which runs the recogniser) is up.
  */
 export const STORES_V8 = {
   ...STORES_V7,
   entities: 'key, hash, mentionCount',
   entityMentions: '[memoryId+entityKey], memoryId, entityKey, hash',
+  deepSearchLog: '++seq, at, sessionId, status',
 } as const;
+
+/**
+ * Since v8: one deep-search escalation (seed 003's shadow log, kept in active mode too): the
+ * query, the primary ids, the pool with how each candidate was found, the reader's scores and
+ * reasons, the timings. Appended by the services; never read by recall.
+ */
+export interface DeepSearchLogRow {
+  seq?: number;
+  at: number;
+  sessionId: string;
+  query: string;
+  /** shadow | merged | timeout | error | rate-limited */
+  status: string;
+  mode: 'shadow' | 'active';
+  confidence: number;
+  threshold: number;
+  primaryIds: string[];
+  pool: { id: string; primaryRank: number | null; via: { strategy: string; seed: string; detail: string }[] }[];
+  scores: { id: string; score: number; reasons: string[] }[];
+  timings: { expandMs: number; readMs: number; totalMs: number };
+  error?: string;
+}
 
 /** Settings row: 'pending' while the memories stored before v8 still need their entities. */
 export const ENTITY_BACKFILL_KEY = 'entityBackfill';

@@ -1,3 +1,4 @@
+import type { DeepReportView } from '../core/deep';
 // The engine worker's protocol: the messages' payloads, shared by the worker
 // (workers/engine-core.ts, workers/engine.worker.ts) and its client (src/bridge/engine-bridge.ts).
 // The method signatures are derived from the worker's `typeof api` (EngineApi), not restated.
@@ -103,6 +104,8 @@ export interface EngineRecallOutcome {
    * and the recent window (so the view needs no read per memory).
    */
   labels: Record<MemoryId, string>;
+  /** Deep search escalation (seed 003), when the recall escalated (or was stopped by a bound). */
+  deepSearch?: DeepReportView;
 }
 
 export interface EngineDivergenceQuery {

@@ -39,7 +39,8 @@ export function parseVariantList(content: string): string[] {
     .filter((l) => l && !l.endsWith(':') && l !== '[' && l !== ']');
 }
 
-export function createModelTransformer(endpoint: ModelEndpoint, opts: ModelTransformerOptions = {}): QueryTransformer {
+/** One chat call to the configured endpoint (timeouts, 429, malformed answers as AppErrors); shared by the model reader. */
+export function createModelChat(endpoint: ModelEndpoint, opts: ModelTransformerOptions = {}): (system: string, user: string, ctx?: TransformContext) => Promise<string> {
   const e = checkModelEndpoint(endpoint);
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const timeoutMs = opts.timeoutMs ?? MODEL_TIMEOUT_MS;
@@ -92,7 +93,11 @@ export function createModelTransformer(endpoint: ModelEndpoint, opts: ModelTrans
       outer?.removeEventListener?.('abort', onAbort);
     }
   }
+  return chat;
+}
 
+export function createModelTransformer(endpoint: ModelEndpoint, opts: ModelTransformerOptions = {}): QueryTransformer {
+  const chat = createModelChat(endpoint, opts);
   return {
     kind: 'model',
     async variants(query, count, ctx = {}) {

@@ -5,6 +5,7 @@ import { AppError, isAborted, toAppError } from '../core/errors';
 import { deserializeSpace } from '../core/spaces';
 import { entitiesByHash } from '../db/entities';
 import type { EngineRecallQuery } from '../protocol/engine';
+import type { DeepReportView } from '../core/deep';
 import type { LanguageModel } from './language-model';
 import { isShownHit } from '../core/hybrid';
 import { MAX_AS_OF, MAX_DECAY_TAU_DAYS, MIN_AS_OF, resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
@@ -65,6 +66,24 @@ function queryTagsOf(q: RecallQuery, options: RecallOptionsInput): string[] | un
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw) || raw.some((t) => typeof t !== 'string')) throw new AppError('INVALID_OPTION', 'Query tags must be a list of strings.');
   return normaliseTags([...raw]);
+}
+
+/** One deep-search log row (schema v8's deepSearchLog). */
+async function logDeepSearch(db: ServiceContext['db'], r: DeepReportView, query: string, at: number, sessionId: string): Promise<void> {
+  await db.deepSearchLog.add({
+    at,
+    sessionId,
+    query,
+    status: r.status,
+    mode: r.mode,
+    confidence: r.confidence.value,
+    threshold: r.threshold,
+    primaryIds: r.primaryIds,
+    pool: r.pool,
+    scores: r.scores,
+    timings: r.timings,
+    ...(r.error ? { error: r.error } : {}),
+  });
 }
 
 interface RetrievalDeps {
@@ -183,6 +202,8 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       );
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
+      // seed 003: every escalation is logged (shadow mode's whole purpose); a failure never fails the recall
+      if (outcome.deepSearch) await logDeepSearch(db, outcome.deepSearch, q.text, at, session.idAt(at)).catch((e: unknown) => ctx.report(e));
       const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
       aborted(signal);
       const entities = await entityNames(outcome.results);
@@ -205,6 +226,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         labels: outcome.labels,
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
+        ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),
       };
     },
 

@@ -245,6 +245,12 @@ export interface RecallOutcomeView {
   modelNotice?: string;
   /** The entity nodes the results' `foundBy.via` names (expandHops 1), by hash. */
   entities?: Record<number, { name: string; aliases: string[]; mentionCount: number }>;
+  /**
+   * Deep search escalation (seed 003), when this recall escalated or a bound stopped it: the mode,
+   * the status (shadow: logged only; merged; timeout / error: the primary results, marked;
+   * rate-limited), the confidence against the threshold, the pool and the reader's scores.
+   */
+  deepSearch?: import('../core/deep').DeepReportView;
 }
 
 /** What reinforce / suppress did: the stored row, and whether the memory was a lateral result. */

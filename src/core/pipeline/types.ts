@@ -91,4 +91,15 @@ export interface PipelineResult extends RecallResult {
    * expansion (then `via`: the first-pass results it shares entities with, E11 hashes).
    */
   foundBy?: { lists: ('variant' | 'hyde' | 'expansion')[]; via?: { seed: MemoryId; entities: number[] }[] };
+  /**
+   * Deep search escalation (seed 003, active mode): the reader's score and reasons, how the pool
+   * found it (absent ways = a primary result), and whether the merge placed it by the primary
+   * score, the reader's, or as a relevant constraint.
+   */
+  deep?: {
+    readerScore: number;
+    reasons: string[];
+    via: { strategy: 'temporal' | 'entity' | 'community'; seed: MemoryId; detail: string }[];
+    source: 'primary' | 'deep' | 'constraint';
+  };
 }

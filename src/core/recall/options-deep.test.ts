@@ -15,8 +15,15 @@ const fails = (input: Record<string, unknown>): AppError => {
 describe('deep recall options (seed 001)', () => {
   it('defaults leave recall as it is', () => {
     const o = resolveRecallOptions({});
-    expect({ expandHops: o.expandHops, fusion: o.fusion, candidateTopK: o.candidateTopK, multiQuery: o.multiQuery, hyde: o.hyde }).toEqual(DEEP_DEFAULTS);
+    expect({ expandHops: o.expandHops, fusion: o.fusion, candidateTopK: o.candidateTopK, multiQuery: o.multiQuery, hyde: o.hyde, deepSearch: o.deepSearch }).toEqual(DEEP_DEFAULTS);
+    expect(o.deepSearch.mode).toBe('off');
     expect(hybridPatch(o)).toEqual({});
+  });
+
+  it('deepSearch (seed 003) is validated through the recall options with a message naming the field', () => {
+    expect(resolveRecallOptions({ deepSearch: { mode: 'shadow', poolCap: 20 } }).deepSearch).toMatchObject({ mode: 'shadow', poolCap: 20, threshold: 0.3 });
+    expect(() => resolveRecallOptions({ deepSearch: { mode: 'on' as never } })).toThrow('Recall option "deepSearch.mode" must be "off", "shadow" or "active"; got "on".');
+    expect(() => resolveRecallOptions({ deepSearch: { rateLimit: -1 } })).toThrow('"deepSearch.rateLimit" must be a whole number from 0 to 1000');
   });
 
   it('accepts the valid values', () => {

@@ -2,6 +2,7 @@
 // the fusion strategy of the lexical / vector candidate lists, their depth, multi-query and HyDE.
 // Each one's default leaves recall exactly as it is without it (tested byte for byte).
 
+import { DEEP_SEARCH_DEFAULTS, resolveDeepSearch, type DeepSearchOptions, type DeepSearchOptionsInput } from '../deep/options';
 import { AppError } from '../errors';
 
 /** Weighted (min-max) fusion with explicit list weights, or reciprocal-rank fusion. */
@@ -20,11 +21,15 @@ export interface DeepRecallOptions {
   readonly multiQuery: number;
   /** A model-written hypothetical answer, embedded, its neighbours fused in (no model = no-op). */
   readonly hyde: boolean;
+  /** Deep search escalation (seed 003; src/core/deep): off by default. */
+  readonly deepSearch: DeepSearchOptions;
 }
 
-export type DeepRecallOptionsInput = { -readonly [K in keyof DeepRecallOptions]?: DeepRecallOptions[K] };
+export type DeepRecallOptionsInput = { -readonly [K in Exclude<keyof DeepRecallOptions, 'deepSearch'>]?: DeepRecallOptions[K] } & {
+  deepSearch?: DeepSearchOptionsInput | null;
+};
 
-export const DEEP_DEFAULTS: DeepRecallOptions = { expandHops: 0, fusion: null, candidateTopK: null, multiQuery: 1, hyde: false };
+export const DEEP_DEFAULTS: DeepRecallOptions = { expandHops: 0, fusion: null, candidateTopK: null, multiQuery: 1, hyde: false, deepSearch: DEEP_SEARCH_DEFAULTS };
 export const DEEP_OPTION_NAMES = Object.keys(DEEP_DEFAULTS) as (keyof DeepRecallOptions)[];
 export const MAX_MULTI_QUERY = 8;
 export const MAX_CANDIDATE_TOP_K = 10_000;
@@ -96,6 +101,8 @@ export function checkDeepOption(name: keyof DeepRecallOptions, v: unknown): unkn
     case 'hyde':
       if (typeof v !== 'boolean') throw invalid(name, v, 'true or false');
       return v;
+    case 'deepSearch':
+      return resolveDeepSearch(v);
   }
 }
 
