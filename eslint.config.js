@@ -66,7 +66,9 @@ export const LAYER_POLICIES = [
   { from: { element: { type: 'protocol' } }, allow: [el('core', 'protocol'), typesOnly('io'), typesOf(contract)] },
   { from: { element: { type: 'io' } }, allow: [el('core', 'io'), pkg('valibot', 'fflate', 'yaml')] },
   // A worker wraps the core and the models: the embed worker runs tfjs and Transformers.js itself.
-  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers')] },
+  // graphology: the engine worker's memory-entity graph (and Louvain communities over it); the
+  // core reads that graph through its EntityLookup interface, so the package stays in the workers.
+  { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers', 'graphology', 'graphology-*')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
   // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the

@@ -17,6 +17,10 @@ const isolation = {
 //   from a Blob URL and they importScripts() another Blob URL (without it the encoder never
 //   becomes ready). A worker takes its policy from its own response header, so the header must
 //   carry these even though the page itself creates only same-origin module workers.
+// - connect-src loopback (issue 11): the language model the person may run on this computer
+//   (Ollama, llama.cpp server, LM Studio) at localhost, 127.0.0.1 or [::1], any port; any other
+//   origin stays refused, so memories cannot leave the device (the settings refuse other
+//   addresses with a message first: src/core/query/endpoint.ts, the same hosts).
 // React and d3 set styles through the CSSOM (element.style), which style-src does not govern.
 // connect-src: the app's own origin, plus the model hub and the hosts its `resolve` URLs
 // redirect large files to (cdn-lfs*.hf.co, cas-bridge.xethub.hf.co, …). This is for one purpose
@@ -28,12 +32,14 @@ const isolation = {
 // the hub). Workers take their policy from their own response header, which carries the same
 // directives. Everything the hub serves is checksummed before it is kept.
 export const MODEL_HUB_ORIGINS = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co'];
+export const LOOPBACK_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*', 'https://localhost:*', 'https://127.0.0.1:*', 'https://[::1]:*'];
 const CSP_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval' blob:",
   "worker-src 'self' blob:",
-  // the model hub, for the one download a person asks for in the model manager (see below)
-  `connect-src 'self' ${MODEL_HUB_ORIGINS.join(' ')}`,
+  // the model hub, for the one download a person asks for in the model manager (see below), and
+  // the loopback language model (issue 11, above)
+  `connect-src 'self' ${MODEL_HUB_ORIGINS.join(' ')} ${LOOPBACK_SOURCES.join(' ')}`,
   "img-src 'self'",
   "style-src 'self'",
   "font-src 'self'",

@@ -1,7 +1,7 @@
 // LoCoMo retrieval evaluation (protocol: /work/shared/data/README.md), run per conversation.
 //
 //   npx tsx scripts/eval-locomo.ts --data /work/shared/data/locomo-dev.json [--json] [--no-dense]
-//                                  [--no-spaces] [--assoc-hops N] [--encoder <id>]
+//                                  [--no-spaces] [--deep-only] [--assoc-hops N] [--encoder <id>]
 //
 // --encoder: any id of src/embed/encoders.ts (or minilm / use-lite); default the app's default
 // (DEFAULT_ENCODER_ID). Every system row runs with it; --json carries it as `encoder`. Vectors are
@@ -15,8 +15,10 @@
 // in the thirteen spaces and the one ranking pipeline (src/core/pipeline, the app's) is scored
 // under the same calibration: `ablation` (hybridOnly, hybrid+E5 .. hybrid+E13, allSpaces),
 // `assoc` (assocHops0..3 over the shipped ranking), `app` / `appRanking` (the shipped ranking at
-// --assoc-hops N, default the pipeline's shipped value) and `uncalibrated` (the app's ranking
-// before the calibration); --json also carries the `calibration` used. Later features add systems by
+// --assoc-hops N, default the pipeline's shipped value), `uncalibrated` (the app's ranking
+// before the calibration) and `deep` (issue 11: expandHops1, multiQuery3 with the offline
+// transformer; scripts/lib/eval-deep.ts; --deep-only skips the ablation, the other hops and the
+// uncalibrated row); --json also carries the `calibration` used. Later features add systems by
 // passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
 // scores and times it. Times cover ranking only: query vectors are embedded up front (the
 // encoder's cost is the embed worker's, measured by its own bench).
@@ -212,6 +214,8 @@ export interface CliArgs {
   assocHops?: number;
   /** Encoder id or alias (src/embed/encoders.ts); default DEFAULT_ENCODER_ID. */
   encoder: string;
+  /** Only the shipped ranking and the deep rows (skip the ablation and the other hops). */
+  deepOnly?: boolean;
 }
 
 export function parseArgs(argv: string[]): CliArgs {
@@ -222,6 +226,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--json') args.json = true;
     else if (a === '--no-dense') args.dense = false;
     else if (a === '--no-spaces') args.spaces = false;
+    else if (a === '--deep-only') args.deepOnly = true;
     else if (a === '--assoc-hops') {
       const v = argv[++i];
       const n = Number(v);
@@ -232,7 +237,7 @@ export function parseArgs(argv: string[]): CliArgs {
       if (!v || v.startsWith('--')) throw new Error('--encoder needs an encoder id (e.g. all-MiniLM-L6-v2-int8, use-lite-en/v1, minilm, use-lite)');
       args.encoder = v;
     } else if (a === '--') continue;
-    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --assoc-hops N, --encoder <id>)`);
+    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --deep-only, --assoc-hops N, --encoder <id>)`);
   }
   if (!args.data) throw new Error('--data needs a file path');
   return args;
@@ -242,27 +247,46 @@ export interface PipelineReports {
   ablation: Record<string, SystemReport>;
   assoc: Record<string, SystemReport>;
   appRanking: { assocHops: number } & SystemReport;
-  /** The app's ranking before the per-encoder calibration (min-max fusion, fixed blend), assocHops 0. */
-  uncalibrated: SystemReport;
+  /** The app's ranking before the per-encoder calibration (min-max fusion, fixed blend), assocHops 0; absent with --deep-only. */
+  uncalibrated?: SystemReport;
+  /** Issue 11's deep-recall rows (expandHops1, multiQuery3, iterative, deepSearch) over the shipped ranking. */
+  deep: Record<string, SystemReport>;
+  /** Deep search escalation (active, offline reader): scripts/lib/eval-deep-search.ts. */
+  deepSearch: import('./lib/eval-deep-search').DeepSearchFigures;
 }
 
 /**
- * Featurise every turn once, then score the ablation, the assoc hops and the app's ranking, all
- * under the encoder's calibration (src/core/pipeline/calibration.ts), as the engine runs them.
+ * Featurise every turn once, then score the ablation, the assoc hops, the app's ranking and the
+ * deep rows, all under the encoder's calibration (src/core/pipeline/calibration.ts), as the engine
+ * runs them.
  */
 export async function evaluatePipeline(
   prepared: PreparedConversation[],
   embed: EmbedFn,
   assocHops?: number,
   calibration: EncoderCalibration = calibrationFor(undefined),
+  embedQueries: EmbedFn = embed,
+  deepOnly = false,
 ): Promise<PipelineReports> {
-  const { loadNodeResources } = await import('./lib/resources-node');
-  const feats = await featurizeAll(prepared, await loadNodeResources(), embed, (m) => process.stderr.write(`${m}\n`));
-  const ablation = evaluate(prepared, ablationSystems(feats, calibration.ranking, calibration.hybrid));
-  const assoc = evaluate(prepared, assocSystems(feats, calibration.ranking, {}, calibration.hybrid));
-  const { uncalibrated } = evaluate(prepared, [uncalibratedSystem(feats)]);
+  const [{ loadNodeResources }, { deepSystems }, { deepSearchRows }] = await Promise.all([
+    import('./lib/resources-node'),
+    import('./lib/eval-deep'),
+    import('./lib/eval-deep-search'),
+  ]);
+  const resources = await loadNodeResources();
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  const feats = await featurizeAll(prepared, resources, embed, log);
   const hops = assocHops ?? DEFAULT_PIPELINE_OPTIONS.assocHops ?? 0;
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated };
+  // --deep-only: the shipped ranking and the deep rows, without the ablation, the other hops and the uncalibrated row
+  const ablation = deepOnly ? {} : evaluate(prepared, ablationSystems(feats, calibration.ranking, calibration.hybrid));
+  const allHops = assocSystems(feats, calibration.ranking, {}, calibration.hybrid);
+  const assoc = evaluate(prepared, deepOnly ? allHops.filter((s) => s.name === `assocHops${hops}`) : allHops);
+  const uncalibrated = deepOnly ? undefined : evaluate(prepared, [uncalibratedSystem(feats)]).uncalibrated;
+  // DEEP_SEARCH_ONLY=1: the deep-search and iterative rows without expandHops1 / multiQuery3
+  const deep = process.env.DEEP_SEARCH_ONLY ? {} : evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log, calibration));
+  const ds = await deepSearchRows(prepared, feats, resources, log, calibration);
+  Object.assign(deep, ds.rows);
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated, deep, deepSearch: ds.deepSearch };
 }
 
 export interface LoadedEmbed {
@@ -316,14 +340,16 @@ async function main(): Promise<void> {
     const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
     const calibration = calibrationFor(enc?.id);
     const reports = evaluate(prepared, defaultSystems(args.dense, calibration));
-    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration) : null;
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration, enc.embedQueries, args.deepOnly) : null;
     if (args.json) {
       console.log(JSON.stringify({ encoder: enc?.id ?? null, calibration, ...reports, ...pipeline }));
     } else {
       const n = prepared.reduce((a, p) => a + p.queries.length, 0);
       console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id); encoder ${enc?.id ?? 'none'}`);
       const { assocHops, ...app } = pipeline?.appRanking ?? { assocHops: 0 };
-      const shown = pipeline ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport, uncalibrated: pipeline.uncalibrated } : reports;
+      const shown = pipeline
+        ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport, ...(pipeline.uncalibrated ? { uncalibrated: pipeline.uncalibrated } : {}) }
+        : reports;
       console.log(formatTable(shown));
       console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)} + calibration ${JSON.stringify(calibration)}`);
       if (pipeline) {
@@ -336,6 +362,9 @@ async function main(): Promise<void> {
         console.log('\nassociative hops over the shipped ranking');
         console.log(formatTable(pipeline.assoc));
         console.log(`ranking = DEFAULT_RANKING ${JSON.stringify(DEFAULT_RANKING)} + calibration ${JSON.stringify(calibration.ranking)}`);
+        console.log('\ndeep recall over the shipped ranking (issue 11; compare with assocHops0 above)');
+        console.log(formatTable(pipeline.deep));
+        console.log(`deepSearch ${JSON.stringify(pipeline.deepSearch)}`);
       }
     }
   } finally {

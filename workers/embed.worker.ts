@@ -9,8 +9,8 @@ import type { Embedder, EmbedderInfo, EmbedLoadProgress } from '../src/embed/typ
 import { failureText } from '../src/embed/webgpu-choice';
 import type { LexicalResources } from '../src/core/features';
 import { getResources } from '../src/features/resources';
-import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures } from '../src/protocol/embed';
-import { buffersOf, featurizeItems, featurizeQueryText, resourcesOrFail } from './featurize-core';
+import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type EntityMentionOut, type QueryVariant } from '../src/protocol/embed';
+import { buffersOf, entitiesOfTexts, featurizeItems, featurizeQueryText, queryVariantsOf, resourcesOrFail } from './featurize-core';
 import { loadUseLite, numTensors } from './embed-use-lite';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
@@ -140,6 +140,19 @@ const api = {
     return tracked(requestId, async (signal) => {
       const out = await featurizeQueryText(text, encoder!.forQueries?.() ?? encoder!, await resources(), signal);
       return Comlink.transfer(out, buffersOf([out]));
+    });
+  },
+
+  /** The entity mentions of each text (the entity index). */
+  async entities(texts: string[]): Promise<EntityMentionOut[][]> {
+    return entitiesOfTexts(texts, await resources());
+  },
+
+  /** multiQuery's offline variants of `query`, each with its query vector (transferred). */
+  async queryVariants(query: string, count: number, feedback: string[], requestId: number): Promise<QueryVariant[]> {
+    return tracked(requestId, async (signal) => {
+      const out = await queryVariantsOf(query, count, feedback, encoder!.forQueries?.() ?? encoder!, await resources(), signal);
+      return Comlink.transfer(out, out.flatMap((v) => (v.vector ? [v.vector.buffer as ArrayBuffer] : [])));
     });
   },
 

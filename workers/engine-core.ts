@@ -10,8 +10,7 @@
 import { AppError, toEnvelope } from '../src/core/errors';
 import { encoderMeta, onEncoderScale } from '../src/embed/encoders';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
-import { applyTime, calibrationFor, divergenceAlerts, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
-import { isRecallable } from '../src/core/status';
+import { applyTime, calibrationFor, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
   buildNeighbourMatrix,
   FeedbackState,
@@ -27,13 +26,8 @@ import {
 } from '../src/core/recall';
 import {
   assertValidSimilarityConfig,
-  bestSimilarities,
   DEFAULT_SIMILARITY_CONFIG,
-  topicCentroid,
-  topicWords,
   deserializeFeatures,
-  selectRecentWindow,
-  TEMPORAL_SPACES,
   type SimilarityConfig,
   type SpaceFeatures,
 } from '../src/core/spaces';
@@ -52,16 +46,17 @@ import type {
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
+import { memoryCommunities } from './communities';
+import { escalate } from './engine-deep';
+import { recentDivergence } from './engine-divergence';
+import { EntityGraph } from './entity-graph';
+import { SessionRateLimiter } from '../src/core/deep';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
-/** Divergence compares content only: the temporal spaces stay excluded whatever the settings say. */
-function contentOnly(c: SimilarityConfig): SimilarityConfig {
-  const excluded = { ...c.excluded };
-  for (const s of TEMPORAL_SPACES) excluded[s] = true;
-  return { ...c, excluded };
-}
+/** Above this many memories deep search skips its community strategy (see communitiesOf). */
+const COMMUNITY_MAX_MEMORIES = 3000;
 
 interface Meta {
   createdAt: number;
@@ -71,8 +66,12 @@ interface Meta {
 export class EngineCore {
   private index: HybridIndex | null = null;
   private spaces = new SpaceIndex();
+  private entities = new EntityGraph();
   private meta = new Map<MemoryId, Meta>();
   private matrix: NeighbourMatrix | null = null;
+  /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
+  private communities: Map<MemoryId, number> | null = null;
+  private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
   private feedback = new FeedbackState();
   private evaluator: LateralEvaluator = LateralEvaluator.forOptions(resolveRecallOptions({}));
@@ -97,18 +96,21 @@ export class EngineCore {
     const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
     const spaces = new SpaceIndex();
     const meta = new Map<MemoryId, Meta>();
+    const entities = new EntityGraph();
     // validate the settings first: a bad one leaves the old engine in place
     const similarity = opts.similarity ?? DEFAULT_SIMILARITY_CONFIG;
     assertValidSimilarityConfig(similarity);
     const recallDefaults = opts.recallDefaults ?? {};
     const resolved = resolveRecallOptions(recallDefaults);
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
-    for (const d of docs) this.put(index, spaces, meta, d); // throws on a bad doc: the old index stays in place
+    for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
     this.spaces = spaces;
+    this.entities = entities;
     this.meta = meta;
     this.matrix = null;
+    this.communities = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
     this.encoder = opts.encoder;
@@ -120,7 +122,7 @@ export class EngineCore {
     return { size: index.size };
   }
 
-  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc): void {
+  private put(index: HybridIndex, spaces: SpaceIndex, meta: Map<MemoryId, Meta>, d: EngineDoc, entities: EntityGraph = this.entities): void {
     const { features, ...doc } = d;
     // Features given: they replace all of the memory's spaces, E1 (the hybrid's vector) included;
     // no E1 among them = not embedded by the current encoder. None given: a status or tag change,
@@ -129,12 +131,14 @@ export class EngineCore {
     index.upsert({ ...doc, vector: f.E1 ?? null });
     if (Object.keys(f).length > 0) spaces.upsert(doc.id, f);
     else spaces.remove(doc.id);
+    entities.setFromFeatures(doc.id, f);
     meta.set(doc.id, { createdAt: doc.createdAt, sessionId: doc.sessionId ?? '' });
   }
 
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
     this.matrix = null;
+    this.communities = null;
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -148,6 +152,7 @@ export class EngineCore {
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
     this.matrix = null;
+    this.communities = null;
   }
 
   remove(id: MemoryId): void {
@@ -160,9 +165,11 @@ export class EngineCore {
     for (const id of ids) {
       index.remove(id);
       this.spaces.remove(id);
+      this.entities.remove(id);
       this.meta.delete(id);
     }
     this.matrix = null;
+    this.communities = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -224,7 +231,12 @@ export class EngineCore {
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
-    const results = runPipeline(this.context(lateral || o.assocHops > 0, q.now ?? Date.now()), { text: q.text, features }, input);
+    const ctx = this.context(lateral || o.assocHops > 0, q.now ?? Date.now());
+    const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
+    const primary = runPipeline(ctx, pq, input);
+    // seed 003: deep search escalation after the primary ranking (off by default: no work)
+    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf() }, q.sessionId ?? '');
+    const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
     const changed = this.evaluator.status().samples !== before;
@@ -251,7 +263,22 @@ export class EngineCore {
       ...(divergenceError ? { divergenceError } : {}),
       lateralStatus: this.evaluator.status(),
       labels,
+      ...(deep.report ? { deepSearch: deep.report } : {}),
     };
+  }
+
+  /**
+   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so
+   * above COMMUNITY_MAX_MEMORIES the community strategy is left out (temporal and entity remain)
+   * rather than stall the worker on a first escalation.
+   */
+  private communitiesOf(): Map<MemoryId, number> | undefined {
+    if (this.communities) return this.communities;
+    const hybrid = this.require();
+    if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
+    this.matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), (id) => this.meta.get(id)?.sessionId || undefined);
+    this.communities = memoryCommunities(this.matrix, this.entities);
+    return this.communities;
   }
 
   /** `now`: the clock of lateral recency and decay (the services pass theirs: the test seam). */
@@ -272,6 +299,7 @@ export class EngineCore {
       now,
       sessionOf,
       ranking: this.ranking,
+      entities: this.entities,
     };
   }
 
@@ -285,35 +313,7 @@ export class EngineCore {
   }
 
   private divergenceOf(features: SpaceFeatures, q: { now: number; sessionId: string; excludeId?: MemoryId }): EngineDivergenceOutcome {
-    const hybrid = this.require();
-    const config = contentOnly(this.similarity);
-    const since = q.now - config.recentWindowHours * 3_600_000;
-    const candidates: { id: MemoryId; text: string; createdAt: number; sessionId: string }[] = [];
-    for (const [id, m] of this.meta) {
-      if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) continue;
-      const d = hybrid.doc(id);
-      // the status gate (never deleted, archived or quarantined), and no earlier version of an edited memory
-      if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) continue;
-      candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });
-    }
-    const recent = selectRecentWindow(candidates, q.now, q.sessionId, config);
-    // the temporal spaces never take part, whatever the settings say (a copy: the caller's set stays whole)
-    const current: SpaceFeatures = { ...features };
-    for (const s of TEMPORAL_SPACES) delete current[s];
-    const alerts = divergenceAlerts(this.context(false, q.now), current, recent, { now: q.now, currentSessionId: q.sessionId, config });
-    // the figures behind "details" and the topic the banner names / a Dismiss holds for
-    const rows: { features: SpaceFeatures }[] = [];
-    const window: { text: string; tags: string[]; suggestedTags?: string[]; vector: Float32Array | null }[] = [];
-    for (const m of recent) {
-      const f = this.spaces.features(m.id);
-      if (f) rows.push({ features: f });
-      const d = hybrid.doc(m.id);
-      window.push({ text: m.text, tags: d?.tags ?? [], suggestedTags: d?.suggestedTags, vector: d?.vector ?? null });
-    }
-    const best = bestSimilarities(current, rows);
-    for (const s of TEMPORAL_SPACES) delete best[s];
-    const centroid = topicCentroid(window.flatMap((w) => (w.vector ? [w.vector] : [])));
-    return { alerts, best, topic: { words: topicWords(window, centroid), centroid }, hours: config.recentWindowHours, recent };
+    return recentDivergence({ hybrid: this.require(), spaces: this.spaces, meta: this.meta, similarity: this.similarity, context: (now) => this.context(false, now) }, features, q);
   }
 
   /**

@@ -6,7 +6,10 @@
 import type { LexicalResources } from '../src/core/features';
 import { serializeFeatures, type SerializedFeatures } from '../src/core/spaces';
 import { AppError, describeError } from '../src/core/errors';
-import type { FeaturizedItem, FeaturizeItem } from '../src/protocol/embed';
+import type { EntityMentionOut, FeaturizedItem, FeaturizeItem, QueryVariant } from '../src/protocol/embed';
+import { OfflineTransformer } from '../src/core/query';
+import { recognizeEntities } from '../src/features/ner';
+import { MAX_FEATURE_CHARS } from '../src/features/featurize';
 import { prepareForEmbedding } from '../src/embed/types';
 import { featurizeQuery, planFeatures, runPlan, type TextEncoder } from '../src/features';
 
@@ -56,4 +59,25 @@ export async function resourcesOrFail(load: () => Promise<LexicalResources>): Pr
   } catch (e) {
     throw new AppError('MODEL_LOAD_FAILED', RESOURCES_MISSING_MESSAGE, describeError(e));
   }
+}
+
+/** The entity mentions of each text, as E11 finds them (the entity index's input). */
+export function entitiesOfTexts(texts: readonly string[], resources: LexicalResources): EntityMentionOut[][] {
+  const emphasis = (w: string) => resources.vader.has(w) || resources.afinn.has(w);
+  return texts.map((t) => recognizeEntities(t.length <= MAX_FEATURE_CHARS ? t : t.slice(0, MAX_FEATURE_CHARS), emphasis));
+}
+
+/** The offline transformer's variants of `query`, each embedded as a query (one encoder call). */
+export async function queryVariantsOf(
+  query: string,
+  count: number,
+  feedback: readonly string[],
+  encoder: TextEncoder,
+  resources: LexicalResources,
+  signal?: AbortSignal,
+): Promise<QueryVariant[]> {
+  const texts = new OfflineTransformer(resources).variantsSync(query, count, feedback);
+  if (texts.length === 0) return [];
+  const vectors = await boundedEncoder(encoder).embed(texts, signal);
+  return texts.map((text, i) => ({ text, vector: vectors[i] ?? null }));
 }

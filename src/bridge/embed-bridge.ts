@@ -144,6 +144,20 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
         onAbort: (remote) => cancelInWorker(remote, requestId),
       });
     },
+    async entities(texts, signal) {
+      if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', 'entities() takes an array of texts');
+      if (signal?.aborted) throw new AppError('ABORTED');
+      if (texts.length === 0) return [];
+      return life.call((remote) => remote.entities(texts), { signal });
+    },
+    async queryVariants(query, count, feedback, signal) {
+      if (signal?.aborted) throw new AppError('ABORTED');
+      const requestId = nextRequestId++;
+      return life.call((remote) => remote.queryVariants(query, count, feedback, requestId), {
+        signal,
+        onAbort: (remote) => cancelInWorker(remote, requestId),
+      });
+    },
     embed: (texts, signal) => embedAll(texts, signal, 'document'),
     embedQueries: (texts, signal) => embedAll(texts, signal, 'query'),
     info: () => info ?? provisional(),

@@ -31,6 +31,8 @@ export const ERROR_CATALOGUE = {
     'A downloaded model file was not the file expected (its checksum differs). It was not kept. Try again later.',
   MODEL_FOLDER_INVALID: 'This folder does not hold a model this app can run (it needs config.json, tokenizer.json and onnx/*.onnx).',
   ENCODER_SWITCH_BUSY: 'The memories are already being prepared for another model. Finish or cancel that first.',
+  LANGUAGE_MODEL_FAILED:
+    'The language model on this computer did not give a usable answer. Recall used your memories alone; check that the model is running.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -155,6 +155,55 @@ describe('schema upgrade v4 -> v5', () => {
   });
 });
 
+describe('schema upgrade v7 -> v8', () => {
+  it('keeps every v7 row, adds the empty entity tables and marks the entity backfill pending', async () => {
+    const name = fresh();
+    const v7 = new MnemographDb(name, { upTo: 7 }); // v8 comes after keepcore's v6 and the models' v7
+    await v7.open();
+    expect(v7.backendDB().version).toBe(70);
+    await v7.memories.bulkAdd([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
+    await v7.links.put({ fromId: 'm1', toId: 'm2', kind: 'wikilink' });
+    await v7.pendingVectors.put({ ...packSpace('m1', 'E1', serializeSpace('E1', new Float32Array([1, 0])), 'next/v1'), inputKey: 'k' });
+    v7.close();
+
+    const db = await openDb(name);
+    expect(db.backendDB().version).toBe(80); // v7 -> v8
+    expect(await db.memories.toArray()).toEqual([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
+    expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm2', kind: 'wikilink' }]);
+    expect(await db.pendingVectors.count()).toBe(1); // v7's table and rows kept
+    expect(await db.entities.count()).toBe(0);
+    expect(await db.entityMentions.count()).toBe(0);
+    expect(await db.deepSearchLog.count()).toBe(0);
+    expect(await db.settings.get('entityBackfill')).toEqual({ key: 'entityBackfill', value: 'pending' });
+    db.close();
+  });
+
+  it('v8 keeps a deep-search log: rows numbered in order, found by session and status', async () => {
+    const db = await openDb(fresh());
+    const entry = (at: number, status: string) => ({
+      at, sessionId: 's1', query: 'q', status, mode: 'shadow' as const, confidence: 0.2, threshold: 0.3, primaryIds: ['m1'],
+      pool: [{ id: 'm2', primaryRank: null, via: [{ strategy: 'temporal', seed: 'm1', detail: '1 turn after' }] }],
+      scores: [{ id: 'm2', score: 0.6, reasons: ['shares the words q'] }], timings: { expandMs: 1, readMs: 2, totalMs: 3 },
+    });
+    await db.deepSearchLog.add(entry(10, 'shadow'));
+    await db.deepSearchLog.add(entry(20, 'timeout'));
+    expect((await db.deepSearchLog.toArray()).map((r) => [r.seq, r.at, r.status])).toEqual([[1, 10, 'shadow'], [2, 20, 'timeout']]);
+    expect(await db.deepSearchLog.where('status').equals('timeout').count()).toBe(1);
+    expect((await db.deepSearchLog.get(1))?.pool[0].via[0].detail).toBe('1 turn after');
+    db.close();
+  });
+
+  it('an empty v7 database has nothing to backfill', async () => {
+    const name = fresh();
+    const v7 = new MnemographDb(name, { upTo: 7 }); // v8 comes after keepcore's v6 and the models' v7
+    await v7.open();
+    v7.close();
+    const db = await openDb(name);
+    expect(await db.settings.get('entityBackfill')).toBeUndefined();
+    db.close();
+  });
+});
+
 describe('schema upgrade v2 -> v3', () => {
   it('keeps memories, vectors and settings; rescales reinforce valence to -100..100; indexes vectors by space', async () => {
     const name = fresh();
@@ -345,6 +394,8 @@ describe('schema upgrade to v6 (versions, trash, decay, the full list)', () => {
       expect(await db.memories.where('textKey').equals(textKey('memory   m2')).primaryKeys()).toEqual(['m2']);
       expect(await db.memories.where('importance').between(0.3, 0.5).count()).toBe(4);
       expect(await db.memories.where('supersededBy').above('').count()).toBe(0);
+      // and through v8: the memories stored before it wait for their entities
+      expect(await db.settings.get('entityBackfill')).toEqual({ key: 'entityBackfill', value: 'pending' });
       db.close();
     });
   }

@@ -15,12 +15,17 @@ import {
   STORES_V5,
   STORES_V6,
   STORES_V7,
+  STORES_V8,
   ENCODER_SETTING,
+  ENTITY_BACKFILL_KEY,
   encoderOfRows,
   upgradeFeedbackV2toV3,
   upgradeMemoryV5toV6,
   upgradeVectorV3toV4,
   upgradeMemoryV1toV2,
+  type EntityMentionRow,
+  type DeepSearchLogRow,
+  type EntityRow,
   type FeedbackRow,
   type LinkRow,
   type MemoryRow,
@@ -37,6 +42,9 @@ export class MnemographDb extends Dexie {
   feedback!: Table<FeedbackRow, string>;
   links!: Table<LinkRow, [string, string]>;
   pendingVectors!: Table<PendingVectorRow, [string, string]>;
+  entities!: Table<EntityRow, string>;
+  entityMentions!: Table<EntityMentionRow, [string, string]>;
+  deepSearchLog!: Table<DeepSearchLogRow, number>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -113,6 +121,14 @@ export class MnemographDb extends Dexie {
             .each((row: { model?: unknown }) => void models.push(typeof row.model === 'string' ? row.model : ''));
           const id = encoderOfRows(models);
           if (id) await settings.put({ key: ENCODER_SETTING, value: { id, recordedBy: 'upgrade' } });
+        });
+    }
+    // additive: the entity tables; memories stored before are indexed by the services' backfill
+    if (upTo >= 8) {
+      this.version(8)
+        .stores(STORES_V8)
+        .upgrade(async (tx) => {
+          if ((await tx.table('memories').count()) > 0) await tx.table('settings').put({ key: ENTITY_BACKFILL_KEY, value: 'pending' });
         });
     }
 

@@ -2,11 +2,12 @@
 // upgrade that migrates existing rows; a version, once shipped, is never edited.
 
 import { serializeSpace } from '../core/spaces';
+import type { EntityMentionRow, EntityNode } from '../core/entities';
 import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 7;
+export const DB_VERSION = 8;
 
 /**
  * A memory row is the core's Memory; the id is a UUIDv7 string (sortable by time). Since v5 an
@@ -261,3 +262,46 @@ export function encoderOfRows(models: string[]): string {
   for (const [m, c] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (c > n) [best, n] = [m, c];
   return best;
 }
+
+/** Since v8: a canonical entity node (src/core/entities: key, hash, name, aliases, mentionCount). */
+export type EntityRow = EntityNode;
+/** Since v8: one (memory, entity) pair with the spelling the memory uses. */
+export type { EntityMentionRow };
+
+/**
+ * Version 8 (deep recall, issue 11; on top of v7's): the canonical entity nodes and their
+ * mentions, and the deep-search log. Additive: no stored row changes; the upgrade only marks the
+ * entity index as pending (ENTITY_BACKFILL_KEY), so the services
+ * fill it from the stored memories once the embed worker (which runs the recogniser) is up.
+ */
+export const STORES_V8 = {
+  ...STORES_V7,
+  entities: 'key, hash, mentionCount',
+  entityMentions: '[memoryId+entityKey], memoryId, entityKey, hash',
+  deepSearchLog: '++seq, at, sessionId, status',
+} as const;
+
+/**
+ * Since v8: one deep-search escalation (seed 003's shadow log, kept in active mode too): the
+ * query, the primary ids, the pool with how each candidate was found, the reader's scores and
+ * reasons, the timings. Appended by the services; never read by recall.
+ */
+export interface DeepSearchLogRow {
+  seq?: number;
+  at: number;
+  sessionId: string;
+  query: string;
+  /** shadow | merged | timeout | error | rate-limited */
+  status: string;
+  mode: 'shadow' | 'active';
+  confidence: number;
+  threshold: number;
+  primaryIds: string[];
+  pool: { id: string; primaryRank: number | null; via: { strategy: string; seed: string; detail: string }[] }[];
+  scores: { id: string; score: number; reasons: string[] }[];
+  timings: { expandMs: number; readMs: number; totalMs: number };
+  error?: string;
+}
+
+/** Settings row: 'pending' while the memories stored before v8 still need their entities. */
+export const ENTITY_BACKFILL_KEY = 'entityBackfill';

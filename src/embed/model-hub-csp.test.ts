@@ -1,9 +1,9 @@
 // The one network destination outside the app's origin, kept to its purpose: the CSP's
-// connect-src lets the hub in (and nothing else), and only the model manager's download names it.
+// connect-src lets the hub in (and, beside it, only the loopback hosts of issue 11), and only the model manager's download names it.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CSP_HEADER, CSP_META, MODEL_HUB_ORIGINS } from '../../vite.config';
+import { CSP_HEADER, CSP_META, LOOPBACK_SOURCES, MODEL_HUB_ORIGINS } from '../../vite.config';
 import { HUB_BASE_URL } from './catalogue';
 
 function sources(dir: string): string[] {
@@ -15,11 +15,13 @@ function sources(dir: string): string[] {
 }
 
 describe('connect-src and the model hub', () => {
-  it('allows the app’s origin and the hub (its file hosts included), nothing else', () => {
+  it('allows the app’s origin, the hub (its file hosts included) and the loopback model hosts, nothing else', () => {
     for (const csp of [CSP_META, CSP_HEADER]) {
       const connect = csp.split('; ').find((d) => d.startsWith('connect-src '))!;
-      expect(connect.split(' ').slice(1)).toEqual(["'self'", ...MODEL_HUB_ORIGINS]);
+      // issue 11 added the loopback hosts of the person's own language model (src/core/query/endpoint.ts)
+      expect(connect.split(' ').slice(1)).toEqual(["'self'", ...MODEL_HUB_ORIGINS, ...LOOPBACK_SOURCES]);
     }
+    for (const o of LOOPBACK_SOURCES) expect(o).toMatch(/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\]):\*$/);
     expect(MODEL_HUB_ORIGINS).toContain(new URL(HUB_BASE_URL).origin);
     for (const o of MODEL_HUB_ORIGINS) expect(o).toMatch(/^https:\/\/(\*\.)?(huggingface\.co|hf\.co)$/);
   });

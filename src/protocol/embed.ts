@@ -82,4 +82,27 @@ export interface SpaceFeaturizer {
   lexicalId(): string;
   featurize(items: FeaturizeItem[], signal?: AbortSignal): Promise<FeaturizedItem[]>;
   featurizeQuery(text: string, signal?: AbortSignal): Promise<SerializedFeatures>;
+  /**
+   * The named entities of each text (the E11 recogniser: wink NER + capitalised phrases), for the
+   * entity index. Absent: the services fall back to the core's capitalised-phrase heuristic.
+   */
+  entities?(texts: string[], signal?: AbortSignal): Promise<EntityMentionOut[][]>;
+  /**
+   * multiQuery, offline provider: up to `count` reworded variants of `query` (src/core/query
+   * OfflineTransformer over the bundled word lists; `feedback` = the first pass's best texts),
+   * each with its query vector (E1).
+   */
+  queryVariants?(query: string, count: number, feedback: string[], signal?: AbortSignal): Promise<QueryVariant[]>;
+}
+
+/** One recognised entity mention (src/core/features EntityMention). */
+export interface EntityMentionOut {
+  text: string;
+  type: string;
+  start?: number;
+}
+
+export interface QueryVariant {
+  text: string;
+  vector: Float32Array | null;
 }

@@ -1,3 +1,4 @@
+import type { DeepReportView } from '../core/deep';
 // The engine worker's protocol: the messages' payloads, shared by the worker
 // (workers/engine-core.ts, workers/engine.worker.ts) and its client (src/bridge/engine-bridge.ts).
 // The method signatures are derived from the worker's `typeof api` (EngineApi), not restated.
@@ -81,6 +82,10 @@ export interface EngineRecallQuery {
   now?: number;
   /** The asking tab's session: the divergence window prefers it (default: none). */
   sessionId?: string;
+  /** multiQuery: the query transformer's reworded queries, each with its vector (E1) or null. */
+  variants?: { text: string; vector: Float32Array | null }[];
+  /** hyde: the embedding of the model's hypothetical answer. */
+  hyde?: Float32Array | null;
 }
 
 /** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
@@ -99,6 +104,8 @@ export interface EngineRecallOutcome {
    * and the recent window (so the view needs no read per memory).
    */
   labels: Record<MemoryId, string>;
+  /** Deep search escalation (seed 003), when the recall escalated (or was stopped by a bound). */
+  deepSearch?: DeepReportView;
 }
 
 export interface EngineDivergenceQuery {

@@ -73,7 +73,8 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
         throw new AppError('INVALID_OPTION', 'Type a passphrase, or export without one.');
       const now = ctx.now();
       const rows = selectRows(await readAllForExport(db, opts.vectors === true), opts.ids);
-      const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt), { key: SETTING_KEYS.lastBackupAt, value: now }];
+      // the language model's key stays on this device: never in a backup
+      const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt && s.key !== SETTING_KEYS.languageModelKey), { key: SETTING_KEYS.lastBackupAt, value: now }];
       const memories = rows.memories.length; // counted before the rows go to the worker
       const bytes = await io.writeBackup({
         rows: { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors },

@@ -40,6 +40,8 @@ import { createActiveEncoder, runtimeOf } from './active-encoder';
 import { createEncoderSwitch } from './encoder-switch';
 import { createModels } from './models';
 import { ENCODER_SETTING } from '../db/schema';
+import { createEntityIndex } from './entities';
+import { createLanguageModel } from './language-model';
 
 export type { ServiceDeps };
 
@@ -54,7 +56,9 @@ export function createServices(deps: ServiceDeps) {
   const stored = createStoredFeatures(ctx);
   // the engine fills itself from the database on every (re)start
   const engine = deps.engine(() => stored.snapshot());
-  const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab });
+  const entities = createEntityIndex(ctx);
+  const languageModel = createLanguageModel(db);
+  const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab, afterWrite: entities.reindexEntities });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
   // a reinforcement refreshes and strengthens the memory (decay): the review module records it
@@ -92,12 +96,14 @@ export function createServices(deps: ServiceDeps) {
     ...trash,
     ...reviewApi,
     ...browse,
-    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback }),
+    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel }),
+    ...languageModel,
     ...divergenceApi,
     ...feedbackApi,
     ...createSettings(db, engine, sync),
     ...createImport(ctx, { engine, stored, sync, session, parser }),
     ...createBackup(ctx, { io: parser }),
+    ...entities,
     sessionState: session.sessionState,
     ...models,
     ...encoderSwitch,

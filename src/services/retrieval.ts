@@ -1,7 +1,12 @@
 // Reading: recall (the full pipeline, with everything the view shows in one engine call) and
 // search (the plain hybrid, cheap, usable while the encoder loads).
 
-import { AppError } from '../core/errors';
+import { AppError, isAborted, toAppError } from '../core/errors';
+import { deserializeSpace } from '../core/spaces';
+import { entitiesByHash } from '../db/entities';
+import type { EngineRecallQuery } from '../protocol/engine';
+import type { DeepReportView } from '../core/deep';
+import type { LanguageModel } from './language-model';
 import { isShownHit } from '../core/hybrid';
 import { MAX_AS_OF, MAX_DECAY_TAU_DAYS, MIN_AS_OF, resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
 import { normaliseTags } from '../core/validate';
@@ -63,15 +68,37 @@ function queryTagsOf(q: RecallQuery, options: RecallOptionsInput): string[] | un
   return normaliseTags([...raw]);
 }
 
+/** One deep-search log row (schema v8's deepSearchLog). */
+async function logDeepSearch(db: ServiceContext['db'], r: DeepReportView, query: string, at: number, sessionId: string): Promise<void> {
+  await db.deepSearchLog.add({
+    at,
+    sessionId,
+    query,
+    status: r.status,
+    mode: r.mode,
+    confidence: r.confidence.value,
+    threshold: r.threshold,
+    primaryIds: r.primaryIds,
+    pool: r.pool,
+    scores: r.scores,
+    timings: r.timings,
+    ...(r.error ? { error: r.error } : {}),
+  });
+}
+
 interface RetrievalDeps {
   engine: EngineClient;
   stored: StoredFeatures;
   session: Session;
   divergence: ReturnType<typeof createDivergence>;
   feedback: Pick<Feedback, 'noteReturned'>;
+  languageModel: Pick<LanguageModel, 'modelTransformer'>;
 }
 
-export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback }: RetrievalDeps) {
+/** The first pass's best few, whose words the offline transformer feeds back (RM3). */
+const FEEDBACK_DOCS = 5;
+
+export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel }: RetrievalDeps) {
   const { db, embedder, featurizer } = ctx;
   const aborted = (signal?: AbortSignal) => {
     if (signal?.aborted) throw new AppError('ABORTED');
@@ -84,6 +111,61 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
     if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
     for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
     return vector;
+  }
+
+  /**
+   * seed 001's query transformation: multiQuery's variants (the language model's when one is
+   * configured, else the offline rewording with feedback from a plain first pass) and HyDE's
+   * vector (the model's hypothetical answer, embedded; no model = no call). A model failure leaves
+   * its part out and says why (`notice`); the recall itself never fails for it.
+   */
+  async function queryExtras(
+    text: string,
+    e1: Float32Array | null,
+    o: { multiQuery: number; hyde: boolean },
+    signal?: AbortSignal,
+  ): Promise<Pick<EngineRecallQuery, 'variants' | 'hyde'> & { notice?: string }> {
+    const out: Pick<EngineRecallQuery, 'variants' | 'hyde'> & { notice?: string } = {};
+    if (o.multiQuery <= 1 && !o.hyde) return out;
+    const model = await languageModel.modelTransformer();
+    const note = (err: unknown) => {
+      if (isAborted(err) || signal?.aborted) throw new AppError('ABORTED');
+      out.notice = toAppError(err).message;
+    };
+    if (o.multiQuery > 1) {
+      try {
+        if (model) {
+          const texts = await model.variants(text, o.multiQuery - 1, { signal });
+          const vectors = texts.length ? await embedQueries(embedder, texts.map((t) => prepareForEmbedding(t).text), signal) : []; // queries: the encoder's query path
+          out.variants = texts.map((t, i) => ({ text: t, vector: vectors[i] ?? null }));
+        } else if (featurizer.queryVariants) {
+          const first = await engine.search({ text, vector: e1 }, { topK: FEEDBACK_DOCS }, signal);
+          const docs = (await bulkGetMemories(db, first.map((h) => h.id))).flatMap((m) => (m ? [m.text] : []));
+          out.variants = await featurizer.queryVariants(text, o.multiQuery - 1, docs, signal);
+        }
+      } catch (err) {
+        note(err);
+      }
+    }
+    if (o.hyde && model) {
+      try {
+        const answer = await model.hypothetical(text, { signal });
+        if (answer) out.hyde = (await embedder.embed([prepareForEmbedding(answer).text], signal))[0] ?? null;
+      } catch (err) {
+        note(err);
+      }
+    }
+    aborted(signal);
+    return out;
+  }
+
+  /** The entity nodes named by the results' expansion edges. */
+  async function entityNames(results: readonly { foundBy?: { via?: { entities: number[] }[] } }[]): Promise<RecallOutcomeView['entities']> {
+    const hashes = results.flatMap((r) => r.foundBy?.via?.flatMap((v) => v.entities) ?? []);
+    if (hashes.length === 0) return undefined;
+    const out: NonNullable<RecallOutcomeView['entities']> = {};
+    for (const e of await entitiesByHash(db, hashes)) out[e.hash] = { name: e.name, aliases: e.aliases, mentionCount: e.mentionCount };
+    return out;
   }
 
   return {
@@ -103,36 +185,48 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const tags = queryTagsOf(q, options);
       const { queryTags: _routed, ...others } = options;
       const asked: RecallOptionsInput = tags ? { ...others, queryTags: tags } : others;
-      resolveRecallOptions({ ...(await readRecallDefaults(db)), ...asked }); // refuse bad options before any work
+      const resolved = resolveRecallOptions({ ...(await readRecallDefaults(db)), ...asked }); // refuse bad options before any work
       aborted(signal);
       if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
       session.touch();
       const features = await featurizer.featurizeQuery(q.text, signal);
       aborted(signal);
       stored.checkQuery(features);
+      const e1 = features.E1 ? (deserializeSpace('E1', features.E1) as Float32Array) : null;
+      const { notice, ...extras } = await queryExtras(q.text, e1, resolved, signal);
       const at = ctx.now();
       const outcome = await engine.recall(
-        { text: q.text, features, now: at, sessionId: session.idAt(at) },
+        { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras },
         asked,
         signal,
       );
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
+      // seed 003: every escalation is logged (shadow mode's whole purpose); a failure never fails the recall
+      if (outcome.deepSearch) await logDeepSearch(db, outcome.deepSearch, q.text, at, session.idAt(at)).catch((e: unknown) => ctx.report(e));
       const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
       aborted(signal);
+      const entities = await entityNames(outcome.results);
       const results: RecallView[] = [];
       outcome.results.forEach((result, i) => {
         const memory = rows[i];
         // deleted between indexing and now: the index lags by one message at most
         if (!memory || memory.deletedAt !== null) return;
         feedback.noteReturned(result.id, result.mode);
-        results.push({ result, memory, explanation: explainHit(result) });
+        const via = result.foundBy?.via?.map((v) => ({
+          seed: v.seed,
+          entities: v.entities.map((hash) => ({ hash, name: entities?.[hash]?.name ?? 'a shared name' })),
+        }));
+        results.push({ result, memory, explanation: explainHit(result), ...(via ? { via } : {}) });
       });
       return {
         results,
         divergence: divergence.afterRecall(outcome, q.text, at),
         lateralStatus: outcome.lateralStatus,
         labels: outcome.labels,
+        ...(notice ? { modelNotice: notice } : {}),
+        ...(entities ? { entities } : {}),
+        ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),
       };
     },
 

@@ -29,6 +29,10 @@ export const SETTING_KEYS = {
   backupReminderDays: 'backupReminderDays',
   /** false = divergence alerts off (no banner, no graph marks); unset or true = on (the default). */
   divergenceAlerts: 'divergenceAlerts',
+  /** The language model on this computer: { enabled, baseUrl, model } (language-model.ts). */
+  languageModel: 'languageModel',
+  /** Its optional key, kept apart so backups never carry it (stored only on this device). */
+  languageModelKey: 'languageModelKey',
 } as const;
 
 /** A stored divergence-alerts switch as used: only an explicit false turns the alerts off. */

@@ -22,7 +22,12 @@ export interface ChangeMessage {
   setting?: string;
 }
 
-export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stored: StoredFeatures, opts: { crossTab?: boolean } = {}) {
+export function createEngineSync(
+  ctx: ServiceContext,
+  engine: EngineClient,
+  stored: StoredFeatures,
+  opts: { crossTab?: boolean; afterWrite?: (ids: MemoryId[]) => Promise<void> } = {},
+) {
   const { db } = ctx;
   let channel: BroadcastChannel | null = null;
   let closed = false;
@@ -97,6 +102,9 @@ export function createEngineSync(ctx: ServiceContext, engine: EngineClient, stor
     async index(ids: MemoryId[], fn: () => Promise<unknown>, also: Omit<ChangeMessage, 'ids'> = {}): Promise<void> {
       broadcast({ ...(ids.length ? { ids } : {}), ...also });
       await follow(fn);
+      // the entity index follows the same writes (a failure is reported, the write stands)
+      const after = opts.afterWrite;
+      if (ids.length && after) await follow(() => after(ids));
     },
     broadcast,
     syncFromDb,

@@ -197,6 +197,11 @@ export interface RecallView {
   memory: Memory;
   /** One line for people (words matched, keyword / meaning shares). */
   explanation: string;
+  /**
+   * Added by the entity expansion (expandHops 1): the first-pass results it shares named entities
+   * with, the entities named (the graph's entity nodes and expansion edges).
+   */
+  via?: { seed: MemoryId; entities: { hash: number; name: string }[] }[];
 }
 
 /** The divergence of the last capture or recall from the recent window. */
@@ -236,6 +241,16 @@ export interface RecallOutcomeView {
   lateralStatus: LateralStatus;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
+  /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */
+  modelNotice?: string;
+  /** The entity nodes the results' `foundBy.via` names (expandHops 1), by hash. */
+  entities?: Record<number, { name: string; aliases: string[]; mentionCount: number }>;
+  /**
+   * Deep search escalation (seed 003), when this recall escalated or a bound stopped it: the mode,
+   * the status (shadow: logged only; merged; timeout / error: the primary results, marked;
+   * rate-limited), the confidence against the threshold, the pool and the reader's scores.
+   */
+  deepSearch?: import('../core/deep').DeepReportView;
 }
 
 /** What reinforce / suppress did: the stored row, and whether the memory was a lateral result. */

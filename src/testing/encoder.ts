@@ -5,7 +5,7 @@ import { AppError } from '../core/errors';
 import { fnv1a, type LexicalResources } from '../core/features';
 import { MAX_EMBED_CHARS, type Embedder, type EmbedderInfo } from '../embed/types';
 import { LEXICAL_ID, type FeaturizeItem, type SpaceFeaturizer } from '../protocol/embed';
-import { featurizeItems, featurizeQueryText } from '../../workers/featurize-core';
+import { entitiesOfTexts, featurizeItems, featurizeQueryText, queryVariantsOf } from '../../workers/featurize-core';
 
 export interface FakeEmbedder extends Embedder {
   /** Texts passed to embed(), in order. */
@@ -56,6 +56,12 @@ export function createLocalFeaturizer(embedder: Embedder, resources: LexicalReso
     async featurizeQuery(text: string, signal?: AbortSignal) {
       f.calls++;
       return featurizeQueryText(text, embedder, resources, signal);
+    },
+    async entities(texts: string[]) {
+      return entitiesOfTexts(texts, resources);
+    },
+    async queryVariants(query: string, count: number, feedback: string[], signal?: AbortSignal) {
+      return queryVariantsOf(query, count, feedback, embedder, resources, signal);
     },
   };
   return f;

@@ -2,7 +2,7 @@
 // top k, so a memory only one space can see (same code identifiers, same entity) is ranked too.
 
 import { isRecallable } from '../status';
-import type { RecallOptions } from '../recall';
+import { hybridPatch, type RecallOptions } from '../recall';
 import type { MemoryId, ScoredHit, SpaceId } from '../types';
 import { resolveRanking, scoringSpaces } from './ranking';
 import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
@@ -45,7 +45,9 @@ export function gatherCandidates(
       includeQuarantined: o.includeQuarantined,
       // asOf where the candidates are produced: both lists (BM25, E1) and the spaces' below
       ...(o.asOf !== null ? { asOf: o.asOf } : {}),
-      config: { ...ctx.hybridConfig, lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight },
+      // the encoder's calibration, then the options' weights, then the deep options' patch
+      // (fusion, candidateTopK), which is empty unless the person set them
+      config: { ...ctx.hybridConfig, lexicalWeight: o.lexicalWeight, semanticWeight: o.semanticWeight, ...hybridPatch(o) },
     },
   );
   const rows = new Map<MemoryId, CandidateRow>();

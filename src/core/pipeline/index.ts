@@ -13,3 +13,4 @@ export { applyTime, decayFactor, DAY_MS, SUPERSEDED_FACTOR, type TimeOptions } f
 export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';
 export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID, type EncoderCalibration } from './calibration';
 export { lexicalEvidence } from './blend';
+export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, DEFAULT_DEEP_FUSION, type DeepFusion, type ExtraList, type ExtraListName } from './deep';

@@ -37,6 +37,7 @@ import { annotate } from './annotate';
 import { mergeAssociative } from './associative';
 import { blend } from './blend';
 import { gatherCandidates } from './candidates';
+import { expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
 import { lateralPass } from './lateral-pass';
 import { resolveRanking } from './ranking';
 import { standardPool } from './standard';
@@ -65,8 +66,22 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   const getMatrix = () => (matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), ctx.sessionOf ?? (() => undefined)));
   const queryVector = q.features.E1 ?? null;
 
-  const found = gatherCandidates(ctx, q, o, r);
-  const scored = blend(ctx, q, found, r);
+  let found = gatherCandidates(ctx, q, o, r);
+  let scored = blend(ctx, q, found, r);
+  let extras: ExtraList[] = [];
+  let via: ReturnType<typeof expansionList> = null;
+  let firstTop: readonly { id: MemoryId }[] = [];
+  if (wantsExtraLists(ctx, q, o)) {
+    // seed 001: the first pass seeds the expansion; every extra list is fused in before the ranking
+    extras = queryLists(ctx, q, o, r);
+    via = expansionList(ctx, o, scored);
+    if (via) extras.push(via.list);
+    const first = found;
+    firstTop = scored.slice(0, o.topK);
+    found = fuseExtraLists(found, extras, ctx.deepFusion);
+    scored = blend(ctx, q, found, r);
+    found = { ...found, hits: first.hits };
+  }
   const now = ctx.now ?? Date.now();
   // time: decay (opt-in) and earlier versions below the memories that replaced them; untouched otherwise
   const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);
@@ -82,7 +97,29 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   // SYSTEMATIZER: grouped before the hops, so associative results carry no group
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);
   if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback }, o, r);
-  return annotate(ctx, q, results, found.hits);
+  const annotated = annotate(ctx, q, results, found.hits);
+  return extras.length > 0 ? markFoundBy(annotated, firstTop, extras, via?.hits ?? []) : annotated;
+}
+
+/**
+ * Results the first pass did not return (outside its top K), marked with the extra lists that hold
+ * them (for the expansion: as a neighbour, with the seeds and entities it shares).
+ */
+function markFoundBy(
+  results: PipelineResult[],
+  firstTop: readonly { id: MemoryId }[],
+  extras: readonly ExtraList[],
+  expansion: readonly { id: MemoryId; via: { seed: MemoryId; entities: number[] }[] }[],
+): PipelineResult[] {
+  const orig = new Set(firstTop.map((h) => h.id));
+  const viaOf = new Map(expansion.map((h) => [h.id, h.via]));
+  return results.map((res) => {
+    if (orig.has(res.id)) return res;
+    const v = viaOf.get(res.id);
+    const lists = [...new Set(extras.filter((e) => (e.name === 'expansion' ? !!v : e.hits.some((h) => h.id === res.id))).map((e) => e.name))];
+    if (lists.length === 0) return res;
+    return { ...res, foundBy: v ? { lists, via: v } : { lists } };
+  });
 }
 
 export interface RecentMemory {

@@ -1,5 +1,6 @@
 // The shapes the pipeline's stages pass along. Plain data and interfaces only.
 
+import type { EntityLookup } from '../entities';
 import type { HybridConfig, HybridIndex } from '../hybrid';
 import type { FeedbackState, LateralEvaluator, NeighbourMatrix, RecallResult } from '../recall';
 import type { relevanceScore, SimilarityConfig, SpaceFeatures } from '../spaces';
@@ -61,11 +62,19 @@ export interface PipelineContext {
   hybridConfig?: Partial<HybridConfig>;
   /** Similarity warnings (NaN in a stored vector...); default: ignored. */
   warn?: (message: string) => void;
+  /** The memory-entity graph (expandHops 1); absent = the expansion is a no-op. */
+  entities?: EntityLookup;
+  /** How the deep options' extra lists are fused (default DEFAULT_DEEP_FUSION; eval ablations). */
+  deepFusion?: import('./deep').DeepFusion;
 }
 
 export interface PipelineQuery {
   text: string;
   features: SpaceFeatures; // E1 = the query vector; query tags travel as the option `queryTags`
+  /** multiQuery: reworded queries with their vectors (the query transformer's output). */
+  variants?: readonly { text: string; vector: Float32Array | null }[];
+  /** hyde: the embedding of a hypothetical answer (absent = no model: a no-op). */
+  hyde?: Float32Array | null;
 }
 
 export interface PipelineResult extends RecallResult {
@@ -77,4 +86,20 @@ export interface PipelineResult extends RecallResult {
   };
   /** The fused hybrid score before the space blend (0 when only a space found it). */
   hybridScore: number;
+  /**
+   * Found only by an extra list (seed 001): a query variant, the HyDE answer, or the entity
+   * expansion (then `via`: the first-pass results it shares entities with, E11 hashes).
+   */
+  foundBy?: { lists: ('variant' | 'hyde' | 'expansion')[]; via?: { seed: MemoryId; entities: number[] }[] };
+  /**
+   * Deep search escalation (seed 003, active mode): the reader's score and reasons, how the pool
+   * found it (absent ways = a primary result), and whether the merge placed it by the primary
+   * score, the reader's, or as a relevant constraint.
+   */
+  deep?: {
+    readerScore: number;
+    reasons: string[];
+    via: { strategy: 'temporal' | 'entity' | 'community'; seed: MemoryId; detail: string }[];
+    source: 'primary' | 'deep' | 'constraint';
+  };
 }

@@ -16,6 +16,16 @@ export {
   type RecallOptionsInput,
 } from './options';
 export {
+  DEEP_DEFAULTS,
+  DEEP_OPTION_NAMES,
+  MAX_MULTI_QUERY,
+  hybridPatch,
+  resolveDeepOptions,
+  type DeepRecallOptions,
+  type DeepRecallOptionsInput,
+  type FusionOption,
+} from './options-deep';
+export {
   lateralScore,
   lateralSimilarity,
   l2FromCosine,

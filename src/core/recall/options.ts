@@ -10,8 +10,16 @@
 import { AppError } from '../errors';
 import { normaliseTag } from '../validate';
 import { CognitiveProfile, PROFILES, PROFILE_NAMES, isCognitiveProfile, type GroupBy } from './profiles';
+import {
+  DEEP_OPTION_NAMES,
+  isDeepOptionName,
+  resolveDeepOptions,
+  type DeepRecallOptions,
+  type DeepRecallOptionsInput,
+  type FusionOption,
+} from './options-deep';
 
-export interface RecallOptions {
+export interface RecallOptions extends DeepRecallOptions {
   readonly profile: CognitiveProfile;
   /** Standard results returned (1..1000). */
   readonly topK: number;
@@ -67,7 +75,8 @@ export interface RecallOptions {
 }
 
 /** What a caller may pass: any subset; semanticWeight follows from lexicalWeight. */
-export type RecallOptionsInput = { -readonly [K in Exclude<keyof RecallOptions, 'semanticWeight'>]?: RecallOptions[K] };
+export type RecallOptionsInput = { -readonly [K in Exclude<keyof RecallOptions, 'semanticWeight' | keyof DeepRecallOptions>]?: RecallOptions[K] } &
+  DeepRecallOptionsInput;
 
 export const BASE_DEFAULTS = {
   lateralDistanceThreshold: 1.2,
@@ -107,7 +116,9 @@ type Rule =
   | { kind: 'tags' }
   | { kind: 'time' };
 
-const RULES: Record<keyof RecallOptionsInput, Rule> = {
+type BaseOptionName = Exclude<keyof RecallOptionsInput, keyof DeepRecallOptions>;
+
+const RULES: Record<BaseOptionName, Rule> = {
   profile: { kind: 'profile' },
   topK: { kind: 'int', min: 1, max: 1000 },
   lateralMode: { kind: 'bool' },
@@ -135,7 +146,7 @@ const RULES: Record<keyof RecallOptionsInput, Rule> = {
   decayTauDays: { kind: 'num', min: 0, max: MAX_DECAY_TAU_DAYS },
 };
 
-export const OPTION_NAMES = Object.keys(RULES) as (keyof RecallOptionsInput)[];
+export const OPTION_NAMES = [...Object.keys(RULES), ...DEEP_OPTION_NAMES] as (keyof RecallOptionsInput)[];
 
 function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -155,7 +166,7 @@ function invalid(name: string, value: unknown, allowed: string): AppError {
   );
 }
 
-function check(name: keyof RecallOptionsInput, v: unknown): unknown {
+function check(name: BaseOptionName, v: unknown): unknown {
   const r = RULES[name];
   switch (r.kind) {
     case 'int':
@@ -203,11 +214,16 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw new AppError('INVALID_OPTION', `Recall options must be an object; got ${show(input)}.`);
   const given: Partial<Record<keyof RecallOptionsInput, unknown>> = {};
+  const deep: Partial<Record<keyof DeepRecallOptions, unknown>> = {};
   for (const [k, v] of Object.entries(input)) {
+    if (isDeepOptionName(k)) {
+      deep[k] = v; // validated by resolveDeepOptions (options-deep.ts)
+      continue;
+    }
     if (!(k in RULES))
       throw new AppError('INVALID_OPTION', `Unknown recall option "${k}". Known options: ${OPTION_NAMES.join(', ')}.`);
     if (v === undefined) continue; // unset
-    given[k as keyof RecallOptionsInput] = check(k as keyof RecallOptionsInput, v);
+    given[k as BaseOptionName] = check(k as BaseOptionName, v);
   }
   const profile = (given.profile as CognitiveProfile | undefined) ?? CognitiveProfile.BALANCED;
   const p = PROFILES[profile];
@@ -248,6 +264,7 @@ export function resolveRecallOptions(input: RecallOptionsInput = {}): RecallOpti
     decayHalfLifeDays: pick('decayHalfLifeDays', BASE_DEFAULTS.decayHalfLifeDays),
     asOf: pick<number | null>('asOf', null),
     decayTauDays: pick('decayTauDays', 0),
+    ...resolveDeepOptions(deep),
   };
 }
 
@@ -283,6 +300,11 @@ export class RecallOptionsBuilder {
   decayHalfLifeDays(v: number): this { return this.set('decayHalfLifeDays', v); }
   asOf(v: number | null): this { return this.set('asOf', v); }
   decayTauDays(v: number): this { return this.set('decayTauDays', v); }
+  expandHops(v: 0 | 1): this { return this.set('expandHops', v); }
+  fusion(v: FusionOption | null): this { return this.set('fusion', v); }
+  candidateTopK(v: number | null): this { return this.set('candidateTopK', v); }
+  multiQuery(v: number): this { return this.set('multiQuery', v); }
+  hyde(v: boolean): this { return this.set('hyde', v); }
   /** The explicit options so far (e.g. to persist or send across a worker boundary). */
   toInput(): RecallOptionsInput { return { ...this.input }; }
   build(): RecallOptions { return resolveRecallOptions(this.input); }

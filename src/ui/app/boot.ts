@@ -121,7 +121,12 @@ export function boot(): MnemographTestApi {
     .catch((e: unknown) => logError(e));
   api.ready
     .then(() => services().syncEncoder())
-    .then(() => services().featurizeMissing())
+    .then(async () => {
+      const n = await services().featurizeMissing();
+      // memories stored before the entity index (schema v8) get their entities once
+      await services().backfillEntities();
+      return n;
+    })
     .then(
       (n) => {
         if (n > 0) useUi.getState().pushToast({ kind: 'info', message: `Updated the search features of ${n} memories.` });

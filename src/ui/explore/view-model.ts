@@ -104,6 +104,7 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     tags: v.memory.tags,
     chain: v.result.chain?.map((c) => ({ id: c.id, hop: c.hop, cosine: c.cosine })),
     when: happenedAt(v.memory),
+    ...(v.via ? { via: v.via } : {}),
   }));
   // No red alert in the graph unless the banner shows: one node for the recent work it names.
   const meaning = divergence?.alerts.find((a) => a.embedder === 'E1');

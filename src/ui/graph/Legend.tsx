@@ -18,6 +18,7 @@ const ITEMS: Item[] = [
   { kind: 'tag', text: 'Tag' },
   { kind: 'alert', text: 'Far from your recent work', line: 'dotted' },
   { kind: 'recent', text: 'Recent memory' },
+  { kind: 'entity', text: 'Shared name (brought in a memory)', line: 'dashed' },
 ];
 
 export function Legend({ theme, model }: { theme: GraphTheme; model: GraphModel }) {
@@ -35,7 +36,15 @@ export function Legend({ theme, model }: { theme: GraphTheme; model: GraphModel 
                 className={`rg-line rg-line--${it.line}`}
                 style={{
                   borderTopColor:
-                    it.kind === 'lateral' ? theme.edgeLateral : it.kind === 'associative' ? theme.edgeAssociative : it.kind === 'alert' ? theme.edgeDivergence : theme.edge,
+                    it.kind === 'lateral'
+                      ? theme.edgeLateral
+                      : it.kind === 'associative'
+                        ? theme.edgeAssociative
+                        : it.kind === 'alert'
+                          ? theme.edgeDivergence
+                          : it.kind === 'entity'
+                            ? theme.node.entity
+                            : theme.edge,
                   color: it.kind === 'associative' ? theme.badgeText : theme.edgeLateral,
                 }}
               >

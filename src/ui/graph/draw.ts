@@ -29,8 +29,8 @@ const ARROW_ZOOM = 0.45;
 const DENSE_NODES = 700;
 const MANY_EDGES = 100;
 const SQUARE_KINDS = new Set<NodeKind>(['standard', 'associative', 'recent', 'tag']);
-const EDGE_STYLES: EdgeKind[] = ['tag', 'standard', 'divergence', 'associative', 'lateral'];
-const NODE_ORDER: NodeKind[] = ['tag', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
+const EDGE_STYLES: EdgeKind[] = ['tag', 'entity', 'standard', 'divergence', 'associative', 'lateral'];
+const NODE_ORDER: NodeKind[] = ['tag', 'entity', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
 
 function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
   switch (kind) {
@@ -42,6 +42,8 @@ function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
       return theme.edgeTag;
     case 'divergence':
       return theme.edgeDivergence;
+    case 'entity':
+      return theme.node.entity;
     default:
       return theme.edge;
   }
@@ -118,7 +120,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       // meet at the query), so busy views use hairlines and keep colour and dash as the cue.
       const w = kind === 'tag' || manyEdges ? 1 : kind === 'standard' ? 1.2 : 1.8;
       ctx.lineWidth = highlight ? w + 1.2 : w;
-      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : []);
+      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : kind === 'entity' ? [4, 3] : []);
       ctx.stroke();
     }
     ctx.setLineDash([]);

@@ -12,6 +12,8 @@ export function nodeRadius(node: Pick<GraphNode, 'kind' | 'score'>): number {
       return 11;
     case 'recent':
       return 6;
+    case 'entity':
+      return 7;
     default: {
       const s = Math.min(1, Math.max(0, node.score ?? 0.3));
       return 6 + 6 * s;
@@ -60,6 +62,15 @@ export function tracePath(ctx: PathLike, kind: NodeKind, x: number, y: number, r
       ctx.lineTo(x + r, y - r);
       ctx.lineTo(x + r, y + r);
       ctx.lineTo(x - r, y + r);
+      ctx.closePath();
+      return;
+    }
+    case 'entity': {
+      // an upside-down triangle: a shared name, apart from the alert's upright one
+      const h = r * 1.25;
+      ctx.moveTo(x, y + h);
+      ctx.lineTo(x + h * 0.95, y - h * 0.7);
+      ctx.lineTo(x - h * 0.95, y - h * 0.7);
       ctx.closePath();
       return;
     }

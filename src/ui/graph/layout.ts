@@ -33,6 +33,7 @@ export const LINK_DISTANCE: Record<EdgeKind, number> = {
   associative: 60,
   tag: 34,
   divergence: 90,
+  entity: 50,
 };
 
 interface SimNode extends SimulationNodeDatum {

@@ -155,3 +155,26 @@ describe('buildGraphModel', () => {
     expect(nodeAriaLabel(m.nodes.find((n) => n.id === 'm:a3')!)).toBe('Associative memory: Page cache eviction, score 0.40, hop 3');
   });
 });
+
+describe('entity expansion in the graph (issue 11)', () => {
+  it('draws seed -> shared name -> the memory it brought in, dashed, one node per name', () => {
+    const m = buildGraphModel({
+      query: 'sailing',
+      results: [
+        { id: 's', label: 'Sailing with Marta', score: 0.9, mode: 'standard', tags: [] },
+        { id: 'x', label: 'Marta cooked dinner', score: 0.4, mode: 'standard', tags: [], via: [{ seed: 's', entities: [{ hash: 42, name: 'Marta' }] }] },
+        { id: 'y', label: 'Marta in Porto', score: 0.3, mode: 'standard', tags: [], via: [{ seed: 's', entities: [{ hash: 42, name: 'Marta' }] }] },
+      ],
+    });
+    const entity = m.nodes.filter((n) => n.kind === 'entity');
+    expect(entity.map((n) => [n.id, n.label, n.hop])).toEqual([['e:42', 'Marta', 2]]);
+    expect(m.edges.filter((e) => e.kind === 'entity').map((e) => [e.source, e.target, e.dashed])).toEqual([
+      ['m:s', 'e:42', true],
+      ['e:42', 'm:x', true],
+      ['e:42', 'm:y', true],
+    ]);
+    expect(nodeAriaLabel(entity[0])).toBe('Shared name: Marta, named in both memories');
+    // without via: no entity node (the graph as before)
+    expect(buildGraphModel({ query: 'q', results: [{ id: 's', label: 'a', score: 1, mode: 'standard', tags: [] }] }).nodes.some((n) => n.kind === 'entity')).toBe(false);
+  });
+});

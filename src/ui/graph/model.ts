@@ -19,8 +19,8 @@
 import { AppError } from '../../core/errors';
 
 export type MemoryKind = 'standard' | 'lateral' | 'associative';
-export type NodeKind = 'query' | MemoryKind | 'tag' | 'alert' | 'recent';
-export type EdgeKind = 'standard' | 'lateral' | 'associative' | 'tag' | 'divergence';
+export type NodeKind = 'query' | MemoryKind | 'tag' | 'alert' | 'recent' | 'entity';
+export type EdgeKind = 'standard' | 'lateral' | 'associative' | 'tag' | 'divergence' | 'entity';
 
 export interface ChainStep {
   id: string;
@@ -37,6 +37,8 @@ export interface RecallResultInput {
   chain?: ChainStep[];
   /** When the memory happened (epoch ms), for the tooltip. */
   when?: number;
+  /** Found by the entity expansion: the results it shares these named entities with. */
+  via?: { seed: string; entities: { hash: number; name: string }[] }[];
 }
 
 export interface DivergenceInput {
@@ -110,6 +112,7 @@ export const QUERY_NODE_ID = 'query';
 export const memoryNodeId = (memoryId: string): string => `m:${memoryId}`;
 export const tagNodeId = (tag: string): string => `t:${normaliseTag(tag)}`;
 export const alertNodeId = (spaceName: string): string => `a:${spaceName}`;
+export const entityNodeId = (hash: number): string => `e:${hash >>> 0}`;
 const edgeId = (kind: EdgeKind, s: string, t: string): string => `${kind}:${s}>${t}`;
 
 function normaliseTag(tag: string): string {
@@ -221,6 +224,21 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
     });
   }
 
+  // Entity expansion (expandHops 1): seed -> entity -> the memory it brought in, both edges dashed.
+  for (const r of shown) {
+    for (const v of r.via ?? []) {
+      const seed = nodes.get(memoryNodeId(v.seed));
+      const target = nodes.get(memoryNodeId(r.id));
+      if (!seed || !target) continue;
+      for (const e of v.entities) {
+        const eid = entityNodeId(e.hash);
+        if (!nodes.has(eid)) nodes.set(eid, { id: eid, kind: 'entity', label: e.name, hop: seed.hop + 1, tags: [], detail: 'named in both memories' });
+        addEdge({ kind: 'entity', source: seed.id, target: eid, directed: false, dashed: true });
+        addEdge({ kind: 'entity', source: eid, target: target.id, directed: true, dashed: true, label: 'same name' });
+      }
+    }
+  }
+
   // Depth: a node's hop is its shortest distance through the graph, recomputed after merging.
   const hops = bfsHops(nodes, edges);
   for (const [id, node] of nodes) {
@@ -301,6 +319,7 @@ const KIND_NAMES: Record<NodeKind, string> = {
   tag: 'Tag',
   alert: 'Divergence alert',
   recent: 'Recent memory',
+  entity: 'Shared name',
 };
 
 /** Screen-reader text for a node, e.g. "Lateral memory: B-tree layouts, score 0.61". */

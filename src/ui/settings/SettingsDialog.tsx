@@ -1,6 +1,7 @@
 // Settings, one modal <dialog> for the whole app (the header's Settings button, the command
 // palette, Explore's Settings button): the everyday settings first, then the expert ones (the
-// thirteen spaces' thresholds and weights, the recall defaults) folded under "Advanced".
+// thirteen spaces' thresholds and weights, the recall defaults, the language model on this
+// computer that deeper search may ask, off by default) folded under "Advanced".
 // On a phone it fills the screen and nothing in it scrolls sideways.
 import { useEffect, useRef, useState } from 'react';
 import { RecallOptionsPanel, SimilaritySettings } from '../explore/panels';
@@ -8,6 +9,7 @@ import type { RecallOptionsInput } from '../../core/recall';
 import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
 import { errorMessage } from '../app/format';
 import { mergeOptions } from '../explore/explore-store';
+import { LanguageModelSettings } from '../explore/panels/LanguageModelSettings';
 import { EverydaySettings } from './EverydaySettings';
 import './settings.css';
 
@@ -74,7 +76,7 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
         }}
       />
       <details className="settings-advanced" data-testid="settings-advanced" open={advancedOpen}>
-        <summary>Advanced: how each kind of similarity counts, and recall options</summary>
+        <summary>Advanced: how each kind of similarity counts, recall options, a language model on this computer</summary>
         <p className="field__hint">
           For people who want to tune the search. The defaults work well; &quot;Reset to defaults&quot; brings them back.
         </p>
@@ -120,6 +122,10 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
               {notice}
             </p>
           )}
+        </section>
+        <section aria-labelledby="xs-llm" className="xs-section">
+          <h3 id="xs-llm">Language model on this computer</h3>
+          <LanguageModelSettings />
         </section>
       </details>
     </dialog>

@@ -131,7 +131,8 @@ describe('RecallOptionsPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back to profile defaults' }));
     const last = onChange.mock.calls.at(-1)![0] as RecallOptionsInput;
     expect(Object.keys(last).sort()).toEqual(
-      ['assocHops', 'beamWidth', 'hopDecay', 'lateralDistanceThreshold', 'lateralMaxResults', 'lateralMinTagOverlap', 'lateralMode', 'minCosine', 'topK'].sort(),
+      // the Deeper search options (expandHops, multiQuery, hyde) go back to their defaults too
+      ['assocHops', 'beamWidth', 'expandHops', 'hopDecay', 'hyde', 'lateralDistanceThreshold', 'lateralMaxResults', 'lateralMinTagOverlap', 'lateralMode', 'minCosine', 'multiQuery', 'topK'].sort(),
     );
     expect(Object.values(last).every((v) => v === undefined)).toBe(true);
   });
@@ -142,4 +143,18 @@ describe('RecallOptionsPanel', () => {
       expect(['INPUT', 'SELECT']).toContain(screen.getByLabelText(label).tagName);
     }
   });
+
+  it('Deeper search: the entity expansion, rewordings and the sketched answer report their options', () => {
+    const onChange = vi.fn();
+    render(<RecallOptionsPanel value={{}} onChange={onChange} defaultAdvancedOpen />);
+    fireEvent.click(screen.getByTestId('recall-option-expandHops'));
+    expect(onChange).toHaveBeenLastCalledWith({ expandHops: 1 });
+    fireEvent.change(screen.getByTestId('recall-option-multiQuery'), { target: { value: '3' } });
+    expect(onChange).toHaveBeenLastCalledWith({ multiQuery: 3 });
+    fireEvent.change(screen.getByTestId('recall-option-multiQuery'), { target: { value: '1' } });
+    expect(onChange).toHaveBeenLastCalledWith({ multiQuery: undefined });
+    fireEvent.click(screen.getByTestId('recall-option-hyde'));
+    expect(onChange).toHaveBeenLastCalledWith({ hyde: true });
+  });
 });
+

@@ -12,6 +12,7 @@ import {
   type RecallOptionsInput,
 } from '../../../core/recall';
 import { parseNumberField } from './format';
+import { DeepRecallFields } from './DeepRecallFields';
 import { errorMessage } from '../../app/format';
 import './panels.css';
 
@@ -136,7 +137,7 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
   };
 
   const resetAdvanced = () => {
-    const partial: RecallOptionsInput = { lateralMode: undefined };
+    const partial: RecallOptionsInput = { lateralMode: undefined, expandHops: undefined, multiQuery: undefined, hyde: undefined };
     for (const f of ADVANCED_FIELDS) partial[f.name] = undefined;
     setErrors({});
     onChange(partial);
@@ -267,6 +268,7 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
           <legend>Associative hops</legend>
           {ADVANCED_FIELDS.filter((f) => f.group === 'associative').map(renderField)}
         </fieldset>
+        <DeepRecallFields value={value} onChange={onChange} />
         <div className="mg-actions">
           <button type="button" className="mg-btn mg-btn--quiet" data-testid="recall-options-reset" onClick={resetAdvanced}>
             Back to profile defaults

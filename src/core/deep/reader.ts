@@ -1,0 +1,118 @@
+// The reader of the deep-search design (seed 003, C): one interface, scoring the query against each
+// pooled memory directly, with reasons. The offline reader (this file, the default) compares:
+//   meaning   the sentence-encoder cosine (E1), max(0, cos)
+//   spaces    the mean of the positive similarities in the other content spaces both sides have
+//             (E5..E13; the temporal E2..E4 say when, not what)
+//   words     the share of the query's content words (stemmed, stopwords out) the memory contains
+//   names     the share of the query's entities (E11 hashes) the memory mentions
+//   time      whether a year or month the query names is the memory's (its date or its text)
+// score = the weighted mean of the parts present (weights below; a part neither side can speak to
+// is left out, not counted as 0). The model reader (the person's language model) implements the
+// same interface in the services.
+
+import { analyze, analyzeWithSurface } from '../text';
+import { spaceSimilarities, type SpaceFeatures } from '../spaces';
+import type { MemoryId, SpaceId } from '../types';
+
+export interface ReaderQuery {
+  text: string;
+  features: SpaceFeatures;
+}
+
+export interface ReaderCandidate {
+  id: MemoryId;
+  text: string;
+  createdAt: number;
+  features?: SpaceFeatures;
+}
+
+export interface ReaderScore {
+  id: MemoryId;
+  /** 0..1 */
+  score: number;
+  /** Plain-language reasons, strongest first. */
+  reasons: string[];
+}
+
+export interface ReadContext {
+  signal?: { readonly aborted: boolean };
+}
+
+export interface Reader {
+  readonly kind: 'offline' | 'model';
+  /** Scores for the candidates it could read (a candidate left out counts as unread). */
+  read(query: ReaderQuery, pool: readonly ReaderCandidate[], ctx?: ReadContext): Promise<ReaderScore[]>;
+}
+
+export const OFFLINE_READER_WEIGHTS = { meaning: 0.35, spaces: 0.1, words: 0.35, names: 0.1, time: 0.1 } as const;
+
+const OTHER_SPACES: readonly SpaceId[] = ['E5', 'E6', 'E7', 'E8', 'E9', 'E10', 'E11', 'E12', 'E13'];
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** Years (1900..2099) and month names the text mentions. */
+export function timeMentions(text: string): { years: number[]; months: number[] } {
+  const years = [...text.matchAll(/\b(19|20)\d{2}\b/g)].map((m) => Number(m[0]));
+  const lower = text.toLowerCase();
+  const months = MONTHS.flatMap((m, i) => (new RegExp(`\\b${m}\\b`).test(lower) ? [i] : []));
+  return { years: [...new Set(years)], months };
+}
+
+/** The offline reader's parts and score for one candidate (exported for tests and the explanation). */
+export function readOffline(q: ReaderQuery, c: ReaderCandidate): ReaderScore & { parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> } {
+  const parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> = {};
+  const reasons: [number, string][] = [];
+  const f = c.features ?? {};
+  const sims = spaceSimilarities(q.features, f);
+  if (sims.E1 !== undefined) {
+    parts.meaning = Math.max(0, sims.E1);
+    reasons.push([parts.meaning, `close in meaning (cosine ${sims.E1.toFixed(2)})`]);
+  }
+  const others = OTHER_SPACES.filter((s) => sims[s] !== undefined).map((s) => Math.max(0, Math.min(1, sims[s]!)));
+  if (others.length) parts.spaces = others.reduce((a, b) => a + b, 0) / others.length;
+  const qTok = analyzeWithSurface(q.text);
+  const qTerms = new Map(qTok.map((t) => [t.term, t.surface]));
+  if (qTerms.size) {
+    const mine = new Set(analyze(c.text));
+    const shared = [...qTerms].filter(([t]) => mine.has(t)).map(([, s]) => s);
+    parts.words = shared.length / qTerms.size;
+    if (shared.length) reasons.push([parts.words, `shares the words ${shared.slice(0, 5).join(', ')}`]);
+  }
+  const qe = q.features.E11?.entities;
+  if (qe && qe.length) {
+    const me = new Set(f.E11?.entities ?? []);
+    const n = [...new Set(qe)].filter((e) => me.has(e)).length;
+    parts.names = n / new Set(qe).size;
+    if (n) reasons.push([parts.names, `mentions ${n} of the names in the question`]);
+  }
+  const qt = timeMentions(q.text);
+  if (qt.years.length || qt.months.length) {
+    const d = new Date(c.createdAt);
+    const ct = timeMentions(c.text);
+    const yearOk = qt.years.length === 0 || qt.years.some((y) => y === d.getUTCFullYear() || ct.years.includes(y));
+    const monthOk = qt.months.length === 0 || qt.months.some((m) => m === d.getUTCMonth() || ct.months.includes(m));
+    parts.time = (yearOk ? 0.5 : 0) + (monthOk ? 0.5 : 0);
+    if (parts.time > 0) reasons.push([parts.time, 'from the time the question names']);
+  }
+  let num = 0;
+  let den = 0;
+  for (const [k, v] of Object.entries(parts) as [keyof typeof OFFLINE_READER_WEIGHTS, number][]) {
+    num += OFFLINE_READER_WEIGHTS[k] * v;
+    den += OFFLINE_READER_WEIGHTS[k];
+  }
+  const score = den > 0 ? num / den : 0;
+  return { id: c.id, score, reasons: reasons.sort((a, b) => b[0] - a[0]).map(([, r]) => r), parts };
+}
+
+/** The offline reader: deterministic, no network, no model beyond the stored features. */
+export class OfflineReader implements Reader {
+  readonly kind = 'offline' as const;
+  readSync(query: ReaderQuery, pool: readonly ReaderCandidate[]): ReaderScore[] {
+    return pool.map((c) => {
+      const { id, score, reasons } = readOffline(query, c);
+      return { id, score, reasons };
+    });
+  }
+  read(query: ReaderQuery, pool: readonly ReaderCandidate[]): Promise<ReaderScore[]> {
+    return Promise.resolve(this.readSync(query, pool));
+  }
+}

@@ -1,0 +1,84 @@
+// Louvain communities over the memory graph (deep search's community strategy, seed 003 B): one
+// node per memory, an edge to each of its k nearest neighbours (cosine >= minCosine, weight the
+// cosine) and an edge between memories sharing a canonical entity that is not a hub (weight
+// 1 / members - 1 split across the entity's pairs, at most `maxEntityMembers` members).
+// graphology-communities-louvain, with a seeded generator so the communities are deterministic.
+// Cost: n x n dot products for the neighbours; the engine computes it on the first escalation and
+// keeps it until the memories change.
+
+import Graph from 'graphology';
+import louvain from 'graphology-communities-louvain';
+import type { EntityLookup } from '../src/core/entities';
+import { rowDot, type NeighbourMatrix } from '../src/core/recall';
+import type { MemoryId } from '../src/core/types';
+
+export interface CommunityOptions {
+  k?: number;
+  minCosine?: number;
+  maxEntityMembers?: number;
+  seed?: number;
+}
+
+/** mulberry32: a small seeded generator (Louvain's node order). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Community id of every memory in the matrix (and of every memory the entity graph knows). */
+export function memoryCommunities(matrix: NeighbourMatrix, entities?: EntityLookup, opts: CommunityOptions = {}): Map<MemoryId, number> {
+  const k = opts.k ?? 5;
+  const minCos = opts.minCosine ?? 0.5;
+  const maxMembers = opts.maxEntityMembers ?? 20;
+  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  const n = matrix.ids.length;
+  for (const id of matrix.ids) g.addNode(id);
+  const add = (a: MemoryId, b: MemoryId, w: number) => {
+    if (a === b) return;
+    if (!g.hasNode(a)) g.addNode(a);
+    if (!g.hasNode(b)) g.addNode(b);
+    if (g.hasEdge(a, b)) g.updateEdgeAttribute(a, b, 'weight', (x: number | undefined) => (x ?? 0) + w);
+    else g.addEdge(a, b, { weight: w });
+  };
+  for (let r = 0; r < n; r++) {
+    const q = matrix.data.subarray(r * matrix.dim, (r + 1) * matrix.dim);
+    const best: [number, number][] = [];
+    for (let c = 0; c < n; c++) {
+      if (c === r) continue;
+      const s = rowDot(matrix, c, q);
+      if (s < minCos) continue;
+      if (best.length < k) best.push([s, c]);
+      else if (s > best[best.length - 1][0]) best[best.length - 1] = [s, c];
+      else continue;
+      best.sort((x, y) => y[0] - x[0] || x[1] - y[1]);
+    }
+    for (const [s, c] of best) add(matrix.ids[r], matrix.ids[c], s);
+  }
+  if (entities) {
+    const seen = new Set<number>();
+    for (const id of g.nodes()) {
+      for (const e of entities.entitiesOf(id)) {
+        if (seen.has(e)) continue;
+        seen.add(e);
+        const members = entities.membersOf(e);
+        if (members.length < 2 || members.length > maxMembers) continue;
+        const w = 1 / (members.length - 1);
+        for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) add(members[i], members[j], w);
+      }
+    }
+  }
+  const out = new Map<MemoryId, number>();
+  if (g.size === 0) {
+    g.nodes().forEach((id, i) => out.set(id, i));
+    return out;
+  }
+  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: rng(opts.seed ?? 42) });
+  for (const [id, c] of Object.entries(mapping)) out.set(id, c);
+  return out;
+}
