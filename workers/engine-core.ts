@@ -8,7 +8,7 @@
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
 import { AppError, toEnvelope } from '../src/core/errors';
-import { encoderMeta, onEncoderScale } from '../src/embed/encoders';
+import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
 import { applyTime, calibrationFor, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
@@ -16,7 +16,6 @@ import {
   FeedbackState,
   LateralEvaluator,
   MAX_DECAY_TAU_DAYS,
-  BASE_DEFAULTS,
   resolveRecallOptions,
   type FeedbackEvent,
   type LateralEvaluatorState,
@@ -204,17 +203,6 @@ export class EngineCore {
   }
 
   /**
-   * The associative step's default minimum cosine (0.72) was set on USE-lite's scale; unless the
-   * person set one, it moves to the scale of the encoder whose vectors are held (0.587 for MiniLM:
-   * the same share of memory pairs clears it, src/embed/encoders.ts).
-   */
-  private onEncoderScale(input: RecallOptionsInput): RecallOptionsInput {
-    const meta = this.encoder ? encoderMeta(this.encoder) : undefined;
-    if (!meta || input.minCosine !== undefined) return input;
-    return { ...input, minCosine: onEncoderScale(meta, BASE_DEFAULTS.minCosine) };
-  }
-
-  /**
    * The whole ranking pipeline (hybrid + spaces + profiles + feedback + lateral + associative)
    * for a featurized query, and with it everything the view shows for a recall: the query's
    * divergence from the recent window, the evaluator's status, and the labels of the chain
@@ -225,7 +213,7 @@ export class EngineCore {
   async recall(q: EngineRecallQuery, options: RecallOptionsInput = {}, requestId?: number): Promise<EngineRecallOutcome> {
     if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
     const hybrid = this.require();
-    const input = this.onEncoderScale({ ...this.recallDefaults, ...options });
+    const input = withEncoderMinCosine({ ...this.recallDefaults, ...options }, this.encoder);
     const o = resolveRecallOptions(input);
     const t0 = performance.now();
     const features = deserializeFeatures(q.features ?? {});
