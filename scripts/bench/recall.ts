@@ -43,10 +43,10 @@ const TAGS = [
 
 
 /** unit(centre + sigma * isotropic noise of norm ~1): cosine to the centre ~ 1 / sqrt(1 + sigma^2). */
-function around(centre: Float32Array | null, sigma: number, rand: () => number): Float32Array {
-  const v = new Float32Array(DIM);
-  const s = sigma / Math.sqrt(DIM);
-  for (let i = 0; i < DIM; i++) v[i] = (centre ? centre[i] : 0) + s * gaussian(rand);
+export function around(centre: Float32Array | null, sigma: number, rand: () => number, dim = DIM): Float32Array {
+  const v = new Float32Array(dim);
+  const s = sigma / Math.sqrt(dim);
+  for (let i = 0; i < dim; i++) v[i] = (centre ? centre[i] : 0) + s * gaussian(rand);
   return unit(v);
 }
 
@@ -67,7 +67,7 @@ function englishWords(limit: number): string[] {
   return Array.from({ length: limit }, (_, i) => on[i % 12] + nu[Math.floor(i / 12) % 5] + on[Math.floor(i / 60) % 12] + nu[Math.floor(i / 720) % 5] + 'n');
 }
 
-interface SynthDoc {
+export interface SynthDoc {
   id: string;
   text: string;
   tags: string[];
@@ -77,18 +77,18 @@ interface SynthDoc {
   vector: Float32Array;
 }
 
-interface Corpus {
+export interface Corpus {
   docs: SynthDoc[];
   queries: { text: string; vector: Float32Array }[];
 }
 
-function corpus(n: number, queryCount: number): Corpus {
+export function corpus(n: number, queryCount: number, dim = DIM): Corpus {
   const rand = rng(4242 + n);
   const words = englishWords(4000);
   const pick = zipf(words.length, rand);
   const sentence = (len: number) => Array.from({ length: len }, () => words[pick()]).join(' ');
   const sessions = Math.ceil(n / PER_SESSION);
-  const centres = Array.from({ length: sessions }, () => around(null, 1, rand));
+  const centres = Array.from({ length: sessions }, () => around(null, 1, rand, dim));
   const docs: SynthDoc[] = [];
   for (let i = 0; i < n; i++) {
     const s = Math.floor(i / PER_SESSION);
@@ -103,17 +103,17 @@ function corpus(n: number, queryCount: number): Corpus {
       importance: rand(),
       createdAt: NOW - Math.floor(rand() * 365) * DAY,
       sessionId: `s${s}`,
-      vector: around(centres[topic], 0.53, rand),
+      vector: around(centres[topic], 0.53, rand, dim),
     });
   }
   const queries = Array.from({ length: queryCount }, () => ({
     text: sentence(2 + Math.floor(rand() * 4)),
-    vector: around(centres[Math.floor(rand() * sessions)], 0.9, rand),
+    vector: around(centres[Math.floor(rand() * sessions)], 0.9, rand, dim),
   }));
   return { docs, queries };
 }
 
-interface Variant {
+export interface Variant {
   key: string;
   label: string;
   /** Queries per round (expensive variants run fewer). */
@@ -122,7 +122,7 @@ interface Variant {
 }
 
 /** Rounds of blocks, order forward then reversed; per-query wall times per variant (an async run is awaited). */
-async function interleaved(variants: Variant[], rounds: number, queryCount: number): Promise<Map<string, number[]>> {
+export async function interleaved(variants: Variant[], rounds: number, queryCount: number): Promise<Map<string, number[]>> {
   const times = new Map<string, number[]>(variants.map((v) => [v.key, []]));
   const cursor = new Map<string, number>(variants.map((v) => [v.key, 0]));
   for (const v of variants) for (let i = 0; i < 5; i++) await v.run(i);
@@ -147,7 +147,7 @@ async function interleaved(variants: Variant[], rounds: number, queryCount: numb
 const fmt = (x: number, w = 9) => x.toFixed(3).padStart(w);
 
 /** Every memory's thirteen spaces (or E1 alone), serialised as the embed worker sends them. */
-async function featuresOf(c: Corpus, withSpaces: boolean): Promise<{ docs: SerializedFeatures[]; queries: SpaceFeatures[]; ms: number }> {
+export async function featuresOf(c: Corpus, withSpaces: boolean, dim = DIM): Promise<{ docs: SerializedFeatures[]; queries: SpaceFeatures[]; ms: number }> {
   if (!withSpaces) return { docs: c.docs.map(() => ({})), queries: c.queries.map((q) => ({ E1: q.vector })), ms: Number.NaN };
   const resources = await loadNodeResources();
   const fake = {
@@ -155,7 +155,7 @@ async function featuresOf(c: Corpus, withSpaces: boolean): Promise<{ docs: Seria
       ts.map((t) => {
         let h = 2166136261;
         for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
-        return around(null, 1, rng(h));
+        return around(null, 1, rng(h), dim);
       }),
   };
   const t0 = performance.now();
