@@ -196,7 +196,7 @@ export class EngineCore {
     if (!Number.isFinite(tau) || tau < 0 || tau > MAX_DECAY_TAU_DAYS)
       throw new AppError('INVALID_OPTION', `decayTauDays must be a number from 0 (off) to ${MAX_DECAY_TAU_DAYS} days (got ${String(tau)}).`);
     // decay (opt-in) and earlier versions below their successor; untouched when neither applies
-    const hits = applyTime(index.search(q, hybridOpts), (id) => index.doc(id), { ...hybridOpts, decayTauDays: tau }, now ?? Date.now());
+    const hits = applyTime(index.search(q, hybridOpts), (id) => index.peek(id), { ...hybridOpts, decayTauDays: tau }, now ?? Date.now());
     this.lastSearchMs = performance.now() - t0;
     this.searches++;
     return hits;

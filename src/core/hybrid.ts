@@ -11,7 +11,7 @@ import { AppError } from './errors';
 import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
 import { Bm25Index, validateBm25Params, type QueryTermStat } from './bm25';
 import { fuseRRF, fuseWeighted, idfCoverage, type FusionInput } from './fusion';
-import { isRecallable, statusAllowed } from './status';
+import { isRecallable, statusAllowed, type StatusGate } from './status';
 import { topKIndices } from './topk';
 import { dot, dotRow, isFiniteVector, normalize } from './vector';
 
@@ -188,6 +188,19 @@ export class HybridIndex {
     return d && { ...d, tags: [...d.tags], vector: this.vectorOf(id) ?? null };
   }
 
+  /**
+   * The stored doc itself, not a copy (its `vector` is null: the vector lives in the matrix).
+   * For the hot read paths (the status gate, the pools, the lateral pass): read it, never change it.
+   */
+  peek(id: MemoryId): Readonly<IndexDoc> | undefined {
+    return this.docs.get(id);
+  }
+
+  /** The status gate (status, tombstone, asOf) for one id, without copying its doc. */
+  recallable(id: MemoryId, gate: StatusGate): boolean {
+    return isRecallable(this.docs.get(id), gate);
+  }
+
   ids(): MemoryId[] {
     return [...this.docs.keys()];
   }
@@ -245,7 +258,7 @@ export class HybridIndex {
       ? this.bm25.search(q.text, {
           topK: config.candidateK,
           params: { k1: config.k1, b: config.b },
-          accept: (id) => visible(this.docs.get(id)!),
+          accept: (id) => visible(this.docs.get(id)),
         })
       : [];
     const dense = this.denseScan(q.vector, config.candidateK, opts);
@@ -317,7 +330,7 @@ export class HybridIndex {
   }
 
   /** The one gate (status, tombstone, asOf) for the lexical list; the dense scan reads the same from its typed rows. */
-  private visibility(opts: HybridSearchOptions): (d: IndexDoc) => boolean {
+  private visibility(opts: HybridSearchOptions): (d: IndexDoc | undefined) => boolean {
     return (d) => isRecallable(d, opts);
   }
 

@@ -7,7 +7,7 @@ import type { MatchExplanation, MemoryId, ScoredHit, SpaceId } from '../types';
 import { dot, normalize } from '../vector';
 import type { Candidates } from './candidates';
 import { blendWeight, resolveRanking } from './ranking';
-import { unitTokens } from './space-index';
+import { unitTokens } from './unit-tokens';
 import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
 
 const noop = () => {};

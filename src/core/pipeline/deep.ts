@@ -12,7 +12,6 @@
 import { expandByEntities, type ExpansionHit } from '../entities';
 import { fuseRRF, type FusionInput } from '../fusion';
 import { hybridPatch, type RecallOptions } from '../recall';
-import { isRecallable } from '../status';
 import type { MemoryId, ScoredHit } from '../types';
 import type { CandidateRow, Candidates } from './candidates';
 import type { PipelineContext, PipelineQuery, RankingConfig } from './types';
@@ -73,7 +72,7 @@ export function expansionList(ctx: PipelineContext, o: RecallOptions, firstPass:
   const hits = expandByEntities(ctx.entities, seeds, {
     maxSeeds: EXPANSION_SEEDS,
     limit: EXPANSION_LIMIT,
-    accept: (id) => isRecallable(ctx.hybrid.doc(id), o),
+    accept: (id) => ctx.hybrid.recallable(id, o),
   });
   // the expansion of the seed set: the seeds first (in their order), then their neighbours, so the
   // fused order keeps the first pass's best on top and the neighbours enter below them

@@ -61,7 +61,8 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   const o = ctx.evaluator ? ctx.evaluator.apply(asked) : asked;
   const hybrid = ctx.hybrid;
   // suggestedTags ride along on the engine's docs (lateral overlap and grouping count them)
-  const docOf = (id: MemoryId): RecallDoc | undefined => hybrid.doc(id);
+  // the stored docs, not copies: every stage only reads them
+  const docOf = (id: MemoryId): RecallDoc | undefined => hybrid.peek(id);
   let matrix: NeighbourMatrix | undefined = ctx.matrix;
   const getMatrix = () => (matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), ctx.sessionOf ?? (() => undefined)));
   const queryVector = q.features.E1 ?? null;

@@ -12,6 +12,15 @@
 //     candidates found by the others. E1 is the hybrid's dense scan; E2-E4 are temporal and
 //     never find anything (they encode when, not what).
 // Ties break by id ascending, so the output is deterministic.
+//
+// Layout (issue 13, measured at 100k memories): every memory has a dense integer slot; the
+// inverted lists are typed slot lists (SlotPostings, 4 bytes an entry instead of a Set of id
+// strings), the scanned spaces' holders a SlotSet, and a query's candidates are accumulated in a
+// per-slot scratch (Touched) and kept by a bounded heap (TopK), never a sort of every match.
+// E6 / E13 skip the exact weighted Jaccard of a memory whose upper bound (from the query weight
+// it shares and its own total weight, see jaccardBound) cannot enter the top k: the list of a
+// common word holds thousands of memories. E12 is kept once, unit-normalised (the ranking's
+// MaxSim reads it; the stored features' E12 is the same matrix).
 
 import {
   similarity,
@@ -20,9 +29,13 @@ import {
   type SpaceSims,
   type SparseVector,
   type SpaceVector,
-  type TokenMatrix,
 } from '../spaces';
 import type { MemoryId, SpaceId } from '../types';
+import { TopK } from '../topk';
+import { grown, SlotPostings, SlotSet, Touched } from './slot-postings';
+import { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
+
+export { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
 
 export interface SpaceCandidateHit {
   id: MemoryId;
@@ -34,8 +47,9 @@ export interface SpaceCandidateHit {
 export const CANDIDATE_SPACES: readonly SpaceId[] = ['E5', 'E6', 'E7', 'E8', 'E9', 'E10', 'E11', 'E13'];
 const INVERTED: readonly SpaceId[] = ['E6', 'E7', 'E11', 'E13'];
 const SCANNED: readonly SpaceId[] = ['E5', 'E8', 'E9', 'E10'];
+/** Scanned spaces every memory holds: their candidates cost a pass over the whole collection. */
+export const FULL_SCAN_SPACES: readonly SpaceId[] = ['E8', 'E9'];
 
-type Postings = Map<number, Set<MemoryId>>;
 
 function keysOf(space: SpaceId, f: SpaceFeatures): Uint32Array | undefined {
   const v = f[space];
@@ -53,121 +67,102 @@ export interface SpaceCandidateOptions {
 }
 
 /**
- * E12 token rows normalised once (at upsert for memories, once per query), so MaxSim in the
- * ranking is a plain dot product per token pair: the same value as the registry's maxsim (mean
- * over the shorter side's non-zero tokens of the best cosine against the other side, clamped to
- * [-1, 1]; either side empty -> 0; any non-finite value -> 0), to float rounding.
+ * Upper bound of the weighted Jaccard sum(min) / sum(max) of two non-negative sparse vectors, from
+ * `shared` = the query's weight on the terms the memory holds, `wq` / `wm` = the two total weights:
+ * the intersection I <= min(shared, wm) and the union = wq + wm - I, increasing in I.
  */
-export interface UnitTokens {
-  rows: number;
-  dim: number;
-  /** rows x dim, each non-zero row unit length. */
-  data: Float32Array;
-  /** 1 where the token row is non-zero. */
-  live: Uint8Array;
-  /** false when the matrix held NaN / Infinity (similarity 0, as maxsim). */
-  finite: boolean;
+export function jaccardBound(shared: number, wq: number, wm: number): number {
+  const u = Math.min(shared, wm);
+  return u / (wq + wm - u);
 }
 
-export function unitTokens(m: TokenMatrix): UnitTokens {
-  const { rows, dim } = m;
-  const data = new Float32Array(rows * dim);
-  const live = new Uint8Array(rows);
-  let finite = true;
-  for (let r = 0; r < rows; r++) {
-    let ss = 0;
-    for (let k = 0; k < dim; k++) {
-      const x = m.data[r * dim + k];
-      if (!Number.isFinite(x)) finite = false;
-      ss += x * x;
-    }
-    if (ss > 0 && Number.isFinite(ss)) {
-      const inv = 1 / Math.sqrt(ss);
-      for (let k = 0; k < dim; k++) data[r * dim + k] = m.data[r * dim + k] * inv;
-      live[r] = 1;
-    }
+/** Total weight of a sparse vector, NaN when any value is negative or not finite (no bound then). */
+function totalWeight(v: SparseVector): number {
+  let w = 0;
+  for (let i = 0; i < v.values.length; i++) {
+    const x = v.values[i];
+    if (!(x >= 0) || x === Infinity) return NaN;
+    w += x;
   }
-  return { rows, dim, data, live, finite };
+  return w;
 }
 
-export function unitMaxsim(a: UnitTokens, b: UnitTokens): number {
-  if (a.rows === 0 || b.rows === 0 || a.dim !== b.dim) return 0;
-  if (!a.finite || !b.finite) return 0;
-  const [q, d] = b.rows < a.rows ? [b, a] : [a, b];
-  const dim = q.dim;
-  let sum = 0;
-  let counted = 0;
-  for (let i = 0; i < q.rows; i++) {
-    if (!q.live[i]) continue;
-    let best = -1;
-    const qo = i * dim;
-    for (let j = 0; j < d.rows; j++) {
-      if (!d.live[j]) continue;
-      const doff = j * dim;
-      let dot = 0;
-      for (let k = 0; k < dim; k++) dot += q.data[qo + k] * d.data[doff + k];
-      if (dot > best) best = dot;
-    }
-    sum += Math.max(-1, Math.min(1, best));
-    counted++;
-  }
-  return counted > 0 ? sum / counted : 0;
-}
+const BOUNDED: readonly SpaceId[] = ['E6', 'E13'];
+/** Float slack on the bound, so rounding can never drop a memory that ties the k-th. */
+const SLACK = 1e-9;
 
 export class SpaceIndex {
-  private readonly feats = new Map<MemoryId, SpaceFeatures>();
-  private readonly tokens = new Map<MemoryId, UnitTokens>();
-  private readonly postings = new Map<SpaceId, Postings>(INVERTED.map((s) => [s, new Map()]));
-  /** Per scanned space: the ids holding it. */
-  private readonly holders = new Map<SpaceId, Set<MemoryId>>(SCANNED.map((s) => [s, new Set()]));
+  private readonly slotOf = new Map<MemoryId, number>();
+  private idOf: (MemoryId | undefined)[] = [];
+  private feats: (SpaceFeatures | undefined)[] = [];
+  private tokens: (UnitTokens | undefined)[] = [];
+  private readonly free: number[] = [];
+  private readonly postings = new Map<SpaceId, SlotPostings>(INVERTED.map((s) => [s, new SlotPostings()]));
+  /** Per bounded space (E6, E13): each slot's total weight (NaN: no bound). */
+  private readonly weights = new Map<SpaceId, Float64Array>(BOUNDED.map((s) => [s, new Float64Array(16)]));
+  /** Per scanned space: the slots holding it. */
+  private readonly holders = new Map<SpaceId, SlotSet>(SCANNED.map((s) => [s, new SlotSet()]));
+  private readonly touched = new Touched();
 
   get size(): number {
-    return this.feats.size;
+    return this.slotOf.size;
   }
 
   features(id: MemoryId): SpaceFeatures | undefined {
-    return this.feats.get(id);
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? undefined : this.feats[slot];
   }
 
   ids(): MemoryId[] {
-    return [...this.feats.keys()];
+    return this.idOf.filter((id): id is MemoryId => id !== undefined);
   }
 
   upsert(id: MemoryId, features: SpaceFeatures): void {
     if (typeof id !== 'string' || id.length === 0) throw new TypeError('SpaceIndex.upsert: a memory id must be a non-empty string');
     this.remove(id);
-    this.feats.set(id, features);
-    if (features.E12) this.tokens.set(id, unitTokens(features.E12));
+    const slot = this.free.pop() ?? this.idOf.length;
+    this.slotOf.set(id, slot);
+    this.idOf[slot] = id;
+    let f = features;
+    if (features.E12) {
+      const t = unitTokens(features.E12);
+      this.tokens[slot] = t;
+      // one copy of E12: the unit rows serve the ranking's MaxSim and the stored features alike
+      // (a matrix with NaN / Infinity keeps its own rows, so maxsim still reads it as invalid)
+      if (t.finite) f = { ...features, E12: { rows: t.rows, dim: t.dim, data: t.data } };
+    }
+    this.feats[slot] = f;
     for (const s of INVERTED) {
-      const keys = keysOf(s, features);
+      const keys = keysOf(s, f);
       if (!keys) continue;
       const p = this.postings.get(s)!;
-      for (const k of keys) {
-        let set = p.get(k);
-        if (!set) p.set(k, (set = new Set()));
-        set.add(id);
-      }
+      for (const k of keys) p.add(k, slot);
     }
-    for (const s of SCANNED) if (features[s] !== undefined) this.holders.get(s)!.add(id);
+    for (const s of BOUNDED) {
+      const w = grown(this.weights.get(s)!, slot + 1, (n) => new Float64Array(n));
+      this.weights.set(s, w);
+      const v = f[s] as SparseVector | undefined;
+      w[slot] = v ? totalWeight(v) : NaN;
+    }
+    for (const s of SCANNED) if (f[s] !== undefined) this.holders.get(s)!.add(slot);
   }
 
   remove(id: MemoryId): void {
-    const old = this.feats.get(id);
-    if (!old) return;
-    this.feats.delete(id);
-    this.tokens.delete(id);
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    const old = this.feats[slot]!;
+    this.slotOf.delete(id);
+    this.idOf[slot] = undefined;
+    this.feats[slot] = undefined;
+    this.tokens[slot] = undefined;
     for (const s of INVERTED) {
       const keys = keysOf(s, old);
       if (!keys) continue;
       const p = this.postings.get(s)!;
-      for (const k of keys) {
-        const set = p.get(k);
-        if (!set) continue;
-        set.delete(id);
-        if (set.size === 0) p.delete(k);
-      }
+      for (const k of keys) p.delete(k, slot);
     }
-    for (const s of SCANNED) this.holders.get(s)!.delete(id);
+    for (const s of SCANNED) this.holders.get(s)!.delete(slot);
+    this.free.push(slot);
   }
 
   /**
@@ -176,12 +171,13 @@ export class SpaceIndex {
    * `unitTokens` as `queryTokens` to normalise it once per query).
    */
   similarities(query: SpaceFeatures, id: MemoryId, spaces: readonly SpaceId[], queryTokens?: UnitTokens, warn: (m: string) => void = () => {}): SpaceSims {
-    const f = this.feats.get(id);
+    const slot = this.slotOf.get(id);
     const out: SpaceSims = {};
-    if (!f) return out;
+    if (slot === undefined) return out;
+    const f = this.feats[slot]!;
     for (const s of spaces) {
       if (s === 'E12') {
-        const mt = this.tokens.get(id);
+        const mt = this.tokens[slot];
         if (!query.E12 || !mt) continue;
         out.E12 = unitMaxsim(queryTokens ?? unitTokens(query.E12), mt);
         continue;
@@ -194,7 +190,8 @@ export class SpaceIndex {
 
   /**
    * Per space, the k memories most similar to `query` in that space (score = the space's exact
-   * similarity, > 0 only). One entry per (id, space): an id found by three spaces appears three times.
+   * similarity, > 0 only; best first, ties by id). One entry per (id, space): an id found by
+   * three spaces appears three times.
    */
   candidates(query: SpaceFeatures, k: number, opts: SpaceCandidateOptions = {}): SpaceCandidateHit[] {
     if (!Number.isInteger(k) || k < 0) throw new RangeError(`SpaceIndex.candidates: k must be a whole number >= 0 (got ${k})`);
@@ -206,22 +203,43 @@ export class SpaceIndex {
       if (!CANDIDATE_SPACES.includes(s)) continue;
       const qv = query[s] as SpaceVector | undefined;
       if (qv === undefined) continue;
-      let pool: Iterable<MemoryId>;
-      if (INVERTED.includes(s)) {
-        const ids = new Set<MemoryId>();
-        const p = this.postings.get(s)!;
-        for (const key of keysOf(s, query) ?? []) for (const id of p.get(key) ?? []) ids.add(id);
-        pool = ids;
-      } else pool = this.holders.get(s)!; // scanned: every memory holding the space
-      const scored: SpaceCandidateHit[] = [];
-      for (const id of pool) {
-        if (!accept(id)) continue;
-        const score = similarity(qv, this.feats.get(id)![s] as SpaceVector | undefined, s, warn);
-        if (score !== undefined && score > 0) scored.push({ id, space: s, score });
-      }
-      scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      for (let i = 0; i < Math.min(k, scored.length); i++) out.push(scored[i]);
+      const heap = new TopK<number>(k);
+      const offer = (slot: number) => {
+        const id = this.idOf[slot]!;
+        if (!accept(id)) return;
+        const score = similarity(qv, this.feats[slot]![s] as SpaceVector | undefined, s, warn);
+        if (score !== undefined && score > 0 && score >= heap.threshold()) heap.push(id, score, slot);
+      };
+      if (INVERTED.includes(s)) this.inverted(s, query, heap, offer);
+      else for (const slot of this.holders.get(s)!.slots()) offer(slot); // every memory holding the space
+      for (const e of heap.sorted()) out.push({ id: e.id, space: s, score: e.score });
     }
     return out;
+  }
+
+  /** The memories sharing a key with the query, each offered once (E6 / E13: unless its bound cannot enter the heap). */
+  private inverted(s: SpaceId, query: SpaceFeatures, heap: TopK<number>, offer: (slot: number) => void): void {
+    const keys = keysOf(s, query);
+    if (!keys) return;
+    const p = this.postings.get(s)!;
+    const t = this.touched;
+    const qv = BOUNDED.includes(s) ? (query[s] as SparseVector) : undefined;
+    const wq = qv ? totalWeight(qv) : NaN;
+    const bounded = !Number.isNaN(wq);
+    for (let i = 0; i < keys.length; i++) {
+      const list = p.get(keys[i]);
+      const w = bounded ? qv!.values[i] : 0;
+      for (let j = 0; j < list.length; j++) t.add(list[j], w);
+    }
+    const weights = this.weights.get(s);
+    try {
+      for (let i = 0; i < t.count; i++) {
+        const slot = t.list[i];
+        if (bounded && jaccardBound(t.acc[slot], wq, weights![slot]) + SLACK < heap.threshold()) continue;
+        offer(slot);
+      }
+    } finally {
+      t.reset();
+    }
   }
 }

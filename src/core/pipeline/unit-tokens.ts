@@ -1,0 +1,66 @@
+// E12 token rows normalised once (at upsert for memories, once per query), so MaxSim in the
+// ranking is a plain dot product per token pair.
+
+import type { TokenMatrix } from '../spaces';
+
+/**
+ * E12 token rows normalised once (at upsert for memories, once per query), so MaxSim in the
+ * ranking is a plain dot product per token pair: the same value as the registry's maxsim (mean
+ * over the shorter side's non-zero tokens of the best cosine against the other side, clamped to
+ * [-1, 1]; either side empty -> 0; any non-finite value -> 0), to float rounding.
+ */
+export interface UnitTokens {
+  rows: number;
+  dim: number;
+  /** rows x dim, each non-zero row unit length. */
+  data: Float32Array;
+  /** 1 where the token row is non-zero. */
+  live: Uint8Array;
+  /** false when the matrix held NaN / Infinity (similarity 0, as maxsim). */
+  finite: boolean;
+}
+
+export function unitTokens(m: TokenMatrix): UnitTokens {
+  const { rows, dim } = m;
+  const data = new Float32Array(rows * dim);
+  const live = new Uint8Array(rows);
+  let finite = true;
+  for (let r = 0; r < rows; r++) {
+    let ss = 0;
+    for (let k = 0; k < dim; k++) {
+      const x = m.data[r * dim + k];
+      if (!Number.isFinite(x)) finite = false;
+      ss += x * x;
+    }
+    if (ss > 0 && Number.isFinite(ss)) {
+      const inv = 1 / Math.sqrt(ss);
+      for (let k = 0; k < dim; k++) data[r * dim + k] = m.data[r * dim + k] * inv;
+      live[r] = 1;
+    }
+  }
+  return { rows, dim, data, live, finite };
+}
+
+export function unitMaxsim(a: UnitTokens, b: UnitTokens): number {
+  if (a.rows === 0 || b.rows === 0 || a.dim !== b.dim) return 0;
+  if (!a.finite || !b.finite) return 0;
+  const [q, d] = b.rows < a.rows ? [b, a] : [a, b];
+  const dim = q.dim;
+  let sum = 0;
+  let counted = 0;
+  for (let i = 0; i < q.rows; i++) {
+    if (!q.live[i]) continue;
+    let best = -1;
+    const qo = i * dim;
+    for (let j = 0; j < d.rows; j++) {
+      if (!d.live[j]) continue;
+      const doff = j * dim;
+      let dot = 0;
+      for (let k = 0; k < dim; k++) dot += q.data[qo + k] * d.data[doff + k];
+      if (dot > best) best = dot;
+    }
+    sum += Math.max(-1, Math.min(1, best));
+    counted++;
+  }
+  return counted > 0 ? sum / counted : 0;
+}
