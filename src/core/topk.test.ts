@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRanked, topK, TopK, topKIndices } from './topk';
+import { compareRanked, kthAscending, topK, TopK, topKIndices } from './topk';
 
 describe('TopK', () => {
   it('keeps the k best, best first', () => {
@@ -62,5 +62,48 @@ describe('topKIndices', () => {
         .map((e) => e.slot);
       expect(topKIndices(scores, count, k, (s) => ids[s])).toEqual(expected);
     }
+  });
+});
+
+describe('kthAscending (the selection behind a deep topKIndices)', () => {
+  it('picks the value a sort would put at the index, worked by hand', () => {
+    const s = Float64Array.from([0.3, -0.1, 0.9, 0.3, 0.5]);
+    // sorted: -0.1, 0.3, 0.3, 0.5, 0.9
+    expect(kthAscending(s, 5, 0)).toBe(-0.1);
+    expect(kthAscending(s, 5, 2)).toBe(0.3);
+    expect(kthAscending(s, 5, 3)).toBe(0.5);
+    expect(kthAscending(s, 5, 4)).toBe(0.9);
+    // only the first `count` entries count: sorted 0.3, -0.1, 0.9 -> -0.1, 0.3, 0.9
+    expect(kthAscending(s, 3, 1)).toBe(0.3);
+    expect(s[0]).toBe(0.3); // the input is not reordered
+  });
+
+  it('puts NaN last, as Float64Array sort does', () => {
+    const s = Float64Array.from([Number.NaN, 2, 1]);
+    expect(kthAscending(s, 3, 0)).toBe(1);
+    expect(kthAscending(s, 3, 1)).toBe(2);
+    expect(kthAscending(s, 3, 2)).toBeNaN();
+    expect(() => kthAscending(s, 3, 3)).toThrow(RangeError);
+  });
+
+  it('property: equals the sorted copy at every index, duplicates included', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let t = 0; t < 40; t++) {
+      const n = 1 + Math.floor(rand() * 60);
+      const s = Float64Array.from({ length: n }, () => Math.round(rand() * 10) / 10);
+      const sorted = s.slice().sort();
+      for (let i = 0; i < n; i++) expect(kthAscending(s, n, i)).toBe(sorted[i]);
+    }
+  });
+
+  it('topKIndices with a deep k keeps the same slots as before (k > 64)', () => {
+    const scores = Float64Array.from({ length: 300 }, (_, i) => ((i * 37) % 101) / 100);
+    const idOf = (i: number) => `m${String(i).padStart(3, '0')}`;
+    const got = topKIndices(scores, 300, 100, idOf);
+    const want = [...Array(300).keys()]
+      .sort((a, b) => scores[b] - scores[a] || (idOf(a) < idOf(b) ? -1 : 1))
+      .slice(0, 100);
+    expect(got).toEqual(want);
   });
 });

@@ -96,8 +96,9 @@ export function topK<T extends { id: string; score: number }>(entries: Iterable<
 
 /**
  * The best `k` of `count` scored slots (scores[0..count)), as slot indices ordered by score
- * descending, then id ascending. For a small k a bounded heap; for a deep k a native numeric
- * sort finds the k-th score, and only the slots at or above it are ordered with the comparator.
+ * descending, then id ascending. For a small k a bounded heap; for a deep k a selection
+ * (kthAscending, linear on average) finds the k-th score, and only the slots at or above it are
+ * ordered with the comparator (issue 13: a full sort of 100k scores was a tenth of a recall).
  */
 export function topKIndices(scores: Float64Array, count: number, k: number, idOf: (slot: number) => string): number[] {
   if (!(k > 0) || count <= 0) return [];
@@ -111,14 +112,51 @@ export function topKIndices(scores: Float64Array, count: number, k: number, idOf
     return heap.sorted().map((r) => r.item);
   }
   let cut = -Infinity;
-  if (count > k) {
-    const sorted = scores.slice(0, count).sort();
-    cut = sorted[count - k];
-  }
+  if (count > k) cut = kthAscending(scores, count, count - k);
   const keep: { id: string; score: number; slot: number }[] = [];
   for (let i = 0; i < count; i++) {
     const s = scores[i];
     if (s >= cut && !Number.isNaN(s)) keep.push({ id: idOf(i), score: s, slot: i });
   }
   return keep.sort(compareRanked).slice(0, k).map((e) => e.slot);
+}
+
+/**
+ * The value at index `i` of scores[0..count) sorted ascending (as Float64Array.prototype.sort
+ * orders it: NaN last), without sorting: Hoare's quickselect with a median-of-three pivot on a
+ * copy of the non-NaN values. `i` in [0, count).
+ */
+export function kthAscending(scores: Float64Array, count: number, i: number): number {
+  if (!(i >= 0 && i < count)) throw new RangeError(`kthAscending: index ${i} outside [0, ${count})`);
+  const a = new Float64Array(count);
+  let n = 0;
+  for (let j = 0; j < count; j++) if (!Number.isNaN(scores[j])) a[n++] = scores[j];
+  if (i >= n) return NaN; // the NaNs sort last
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    // median of three as the pivot value
+    const x = a[lo];
+    const y = a[mid];
+    const z = a[hi];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let l = lo;
+    let r = hi;
+    while (l <= r) {
+      while (a[l] < pivot) l++;
+      while (a[r] > pivot) r--;
+      if (l <= r) {
+        const t = a[l];
+        a[l] = a[r];
+        a[r] = t;
+        l++;
+        r--;
+      }
+    }
+    if (i <= r) hi = r;
+    else if (i >= l) lo = l;
+    else return a[i];
+  }
+  return a[i];
 }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { similarity, sparseFromEntries, tokenMatrix, type SpaceFeatures, type SpaceVector } from '../spaces';
+import type { SpaceId } from '../types';
+import { CANDIDATE_SPACES, jaccardBound, SpaceIndex, type SpaceCandidateHit } from './space-index';
+
+const sparse = (pairs: [number, number][]) => sparseFromEntries(pairs);
+
+/** The candidates as the index computed them before issue 13: every match scored, sorted, cut. */
+function reference(feats: Map<string, SpaceFeatures>, query: SpaceFeatures, k: number, spaces: readonly SpaceId[], accept: (id: string) => boolean): SpaceCandidateHit[] {
+  const out: SpaceCandidateHit[] = [];
+  for (const s of spaces) {
+    const qv = query[s] as SpaceVector | undefined;
+    if (qv === undefined) continue;
+    const scored: SpaceCandidateHit[] = [];
+    for (const [id, f] of feats) {
+      if (!accept(id)) continue;
+      const score = similarity(qv, f[s] as SpaceVector | undefined, s);
+      if (score !== undefined && score > 0) scored.push({ id, space: s, score });
+    }
+    scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    out.push(...scored.slice(0, k));
+  }
+  return out;
+}
+
+describe('jaccardBound', () => {
+  it('bounds the weighted Jaccard, worked by hand', () => {
+    // query {a: 2, b: 1} (wq 3), memory {a: 1, c: 3} (wm 4): shared query weight 2 (a)
+    // U = min(2, 4) = 2 -> 2 / (3 + 4 - 2) = 0.4; the exact value is min(2,1) / (2 + 1 + 3) = 1/6
+    expect(jaccardBound(2, 3, 4)).toBeCloseTo(0.4, 12);
+    const exact = similarity(sparse([[1, 2], [2, 1]]), sparse([[1, 1], [3, 3]]), 'E6');
+    expect(exact).toBeCloseTo(1 / 6, 6);
+    expect(jaccardBound(2, 3, 4)).toBeGreaterThanOrEqual(exact!);
+    // identical vectors: the bound is tight (1)
+    expect(jaccardBound(3, 3, 3)).toBe(1);
+    // a light memory: U = wm
+    expect(jaccardBound(2, 3, 0.5)).toBeCloseTo(0.5 / 3, 12);
+  });
+});
+
+describe('SpaceIndex.candidates on slots', () => {
+  it('finds the top k of E6 by weighted Jaccard, ties by id, and skips what the gate refuses', () => {
+    const idx = new SpaceIndex();
+    idx.upsert('m1', { E6: sparse([[1, 1], [2, 1]]) }); // J(q) = 1/2 (shares 1 of {1,2}; q = {1})
+    idx.upsert('m2', { E6: sparse([[1, 1]]) }); //            J = 1
+    idx.upsert('m3', { E6: sparse([[1, 1], [3, 1], [4, 1]]) }); // J = 1/3
+    idx.upsert('m0', { E6: sparse([[1, 1], [5, 1]]) }); // J = 1/2 (ties m1: id first)
+    idx.upsert('m9', { E6: sparse([[8, 1]]) }); // shares nothing
+    const q = { E6: sparse([[1, 1]]) };
+    const got = idx.candidates(q, 3, { spaces: ['E6'] });
+    expect(got.map((h) => [h.id, Number(h.score.toFixed(4))])).toEqual([['m2', 1], ['m0', 0.5], ['m1', 0.5]]);
+    const gated = idx.candidates(q, 3, { spaces: ['E6'], accept: (id) => id !== 'm2' });
+    expect(gated.map((h) => h.id)).toEqual(['m0', 'm1', 'm3']);
+  });
+
+  it('holds E12 once, unit-normalised, and removes cleanly (slots are reused)', () => {
+    const idx = new SpaceIndex();
+    idx.upsert('a', { E12: tokenMatrix([[3, 4], [0, 0]]) });
+    const e12 = idx.features('a')!.E12!;
+    expect([...e12.data]).toEqual([0.6000000238418579, 0.800000011920929, 0, 0]);
+    idx.upsert('b', { E6: sparse([[1, 1]]) });
+    idx.remove('a');
+    expect(idx.features('a')).toBeUndefined();
+    idx.upsert('c', { E6: sparse([[1, 2]]) }); // takes a's slot
+    expect(idx.size).toBe(2);
+    expect(idx.ids().sort()).toEqual(['b', 'c']);
+    expect(idx.candidates({ E6: sparse([[1, 2]]) }, 5, { spaces: ['E6'] }).map((h) => h.id)).toEqual(['c', 'b']);
+  });
+
+  it('property: equals the full scored sort in every candidate space, through upserts and removes', () => {
+    let seed = 11;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const vocab = 40; // a small vocabulary: long lists and many ties, where the bound prunes most
+    const sp = () => sparse(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => [Math.floor((rand() * rand()) * vocab), Math.round(rand() * 4) / 2 + 0.5] as [number, number]));
+    const feat = (): SpaceFeatures => ({
+      E6: sp(),
+      E13: sp(),
+      ...(rand() < 0.3 ? { E7: sp() } : {}),
+      E8: Float32Array.from({ length: 5 }, () => rand() - 0.5),
+      E9: Uint8Array.from({ length: 16 }, () => Math.floor(rand() * 256)),
+      E11: { entities: Uint32Array.from(new Set(Array.from({ length: 2 }, () => Math.floor(rand() * 10)))).sort(), triples: { count: 0, dim: 0, heads: new Float32Array(0), tails: new Float32Array(0), relations: new Uint32Array(0) } },
+    });
+    const idx = new SpaceIndex();
+    const feats = new Map<string, SpaceFeatures>();
+    for (let i = 0; i < 300; i++) {
+      const id = `m${String(Math.floor(rand() * 250)).padStart(3, '0')}`;
+      if (rand() < 0.15) {
+        idx.remove(id);
+        feats.delete(id);
+      } else {
+        const f = feat();
+        idx.upsert(id, f);
+        feats.set(id, f);
+      }
+    }
+    const accept = (id: string) => !id.endsWith('7');
+    for (let t = 0; t < 25; t++) {
+      const q = feat();
+      for (const k of [1, 5, 20]) expect(idx.candidates(q, k, { accept })).toEqual(reference(feats, q, k, CANDIDATE_SPACES, accept));
+    }
+  });
+});
