@@ -196,6 +196,11 @@ export class HybridIndex {
     return this.docs.get(id);
   }
 
+  /** Every stored doc with its id (the docs themselves, as `peek`: read only). */
+  entries(): IterableIterator<[MemoryId, Readonly<IndexDoc>]> {
+    return this.docs.entries();
+  }
+
   /** The status gate (status, tombstone, asOf) for one id, without copying its doc. */
   recallable(id: MemoryId, gate: StatusGate): boolean {
     return isRecallable(this.docs.get(id), gate);

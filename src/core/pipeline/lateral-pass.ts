@@ -8,8 +8,10 @@ import {
   l2FromCosine,
   normalised,
   QUERY_TAG_SOURCE_RESULTS,
+  isDerivedProfile,
   recallWithLateral,
   recencyDecay,
+  weightByCounts,
   rowDot,
   type FeedbackState,
   type LateralCandidate,
@@ -29,6 +31,8 @@ import type { PooledHit } from './standard';
 export interface LateralSource extends LateralHooks {
   /** Every memory the index holds (lateral candidates come from all of them, not only the pool). */
   ids: () => Iterable<MemoryId>;
+  /** The same memories with their docs, when the source can list them without a lookup each (the pipeline's index). */
+  entries?: () => Iterable<readonly [MemoryId, RecallDoc]>;
   docOf: (id: MemoryId) => RecallDoc | undefined;
   /** The query vector; null or all-zero = unknown distances. */
   queryVector: Float32Array | null;
@@ -60,44 +64,69 @@ export function lateralPass(pool: readonly PooledHit[], o: RecallOptions, src: L
     return { results: pool.slice(0, o.topK).map((h) => ({ ...h, mode: 'standard' as const })), queryTags: [] };
   }
   const { docOf, feedback } = src;
-  const queryTags = deriveQueryTags(o.queryTags, pool.slice(0, QUERY_TAG_SOURCE_RESULTS).map((h) => docOf(h.id)!), o.queryTagLimit);
-  const m = src.matrix();
-  const q = normalised(src.queryVector ?? new Float32Array(0));
-  // No usable query vector (lexical-only search, encoder not ready): distances are unknown, so
-  // every hit stays standard and nothing is classed as far — never "everything is lateral".
-  const usable = q.length === m.dim && q.some((x) => x !== 0);
-  // one tight pass over the contiguous matrix for every row's cosine to the query
-  const cosRow = new Float32Array(usable ? m.ids.length : 0);
-  for (let r = 0; r < cosRow.length; r++) cosRow[r] = rowDot(m, r, q);
-  const dist = (id: MemoryId): number => {
-    const row = usable ? m.indexOf.get(id) : undefined;
-    return row === undefined ? NaN : l2FromCosine(cosRow[row]);
-  };
+  let queryTags = deriveQueryTags(o.queryTags, pool.slice(0, QUERY_TAG_SOURCE_RESULTS).map((h) => docOf(h.id)!), o.queryTagLimit);
+  const derived = isDerivedProfile(queryTags);
   const pooled = new Map(pool.map((h) => [h.id, h]));
-  const candidates: LateralCandidate[] = [];
-  for (const id of src.ids()) {
-    const d = docOf(id);
-    if (!isRecallable(d, o)) continue;
+  // One pass over every recallable memory, allocation-free (issue 13: at 100k the pass built two
+  // objects per memory): count them and each query tag's holders (the derived profile's
+  // specificity), and keep only the memories that can come out: the pooled ones (standard
+  // heap) and those sharing a query tag (a lateral result needs tag overlap > 0).
+  const wanted = queryTags.filter((t) => t.weight > 0).map((t) => t.tag);
+  const df = new Map<string, number>();
+  const kept: [MemoryId, RecallDoc][] = [];
+  let n = 0;
+  const visit = (id: MemoryId, d: RecallDoc | undefined) => {
+    if (!isRecallable(d, o)) return;
+    n++;
+    let shares = false;
+    for (const t of wanted) {
+      if (!d!.tags.includes(t) && !(d!.suggestedTags?.includes(t) ?? false)) continue;
+      shares = true;
+      if (derived) df.set(t, (df.get(t) ?? 0) + 1);
+    }
+    if (shares || pooled.has(id)) kept.push([id, d!]);
+  };
+  if (src.entries) for (const [id, d] of src.entries()) visit(id, d);
+  else for (const id of src.ids()) visit(id, docOf(id));
+  if (derived) queryTags = weightByCounts(queryTags, df, n);
+  const dist = distancesTo(src.matrix(), src.queryVector);
+  const candidates: LateralCandidate[] = kept.map(([id, d]) => {
     const h = pooled.get(id);
     const suppressed = feedback?.isSuppressed(id) === true;
-    candidates.push({
+    return {
       id,
       score: h ? h.score : 0,
       pooled: h !== undefined,
       distance: dist(id),
-      tags: d!.suggestedTags && d!.suggestedTags.length > 0 ? [...d!.tags, ...d!.suggestedTags] : d!.tags,
+      tags: d.suggestedTags && d.suggestedTags.length > 0 ? [...d.tags, ...d.suggestedTags] : d.tags,
       lexicalMatch: h !== undefined && h.why.bm25 > 0,
-      importance: d!.importance,
-      decay: recencyDecay(d!.createdAt, src.now, o.decayHalfLifeDays),
+      importance: d.importance,
+      decay: recencyDecay(d.createdAt, src.now, o.decayHalfLifeDays),
       lateralEligible: !suppressed && !isShadowed(d, docOf, o),
       lateralBoost: feedback && !suppressed ? feedback.factor(id) : 1,
       why: h?.why, // lateral-only: recallWithLateral derives the cosine from the distance
-    });
-  }
-  const results = recallWithLateral(candidates, queryTags, o, src).map((r) => {
+    };
+  });
+  const results = recallWithLateral(candidates, queryTags, o, src, true).map((r) => {
     const f = pooled.get(r.id)?.feedbackFactor;
     return r.mode === 'standard' && f !== undefined ? { ...r, feedbackFactor: f } : r;
   });
   src.evaluator?.recordReturned(results.filter((r) => r.mode === 'lateral').map((r) => r.id));
   return { results, queryTags };
+}
+
+/**
+ * L2 distance of a memory to the query, from the neighbour matrix (the dense part, kept apart for
+ * the vector store): the cosine rounded to f32 as the matrix holds it. No usable query vector
+ * (lexical-only search, encoder not ready): NaN, so every hit stays standard and nothing is
+ * classed as far — never "everything is lateral".
+ */
+function distancesTo(m: NeighbourMatrix, queryVector: Float32Array | null): (id: MemoryId) => number {
+  const q = normalised(queryVector ?? new Float32Array(0));
+  const usable = q.length === m.dim && q.some((x) => x !== 0);
+  if (!usable) return () => NaN;
+  return (id) => {
+    const row = m.indexOf.get(id);
+    return row === undefined ? NaN : l2FromCosine(Math.fround(rowDot(m, row, q)));
+  };
 }

@@ -88,6 +88,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);
   let results = lateralPass(pool, o, {
     ids: () => hybrid.ids(),
+    entries: () => hybrid.entries(),
     docOf,
     queryVector,
     matrix: getMatrix,

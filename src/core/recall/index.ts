@@ -33,6 +33,8 @@ export {
   tagOverlap,
   deriveQueryTags,
   recallWithLateral,
+  weightByCounts,
+  isDerivedProfile,
   QUERY_TAG_SOURCE_RESULTS,
   SUGGESTED_TAG_WEIGHT,
   type WeightedTag,

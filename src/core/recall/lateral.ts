@@ -166,7 +166,12 @@ export function weightBySpecificity(
   for (const c of candidates) {
     for (const t of new Set(c.tags)) if (wanted.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   }
-  return queryTags.map((q) => ({ ...q, weight: q.weight * tagSpecificity(df.get(q.tag) ?? 0, candidates.length) }));
+  return weightByCounts(queryTags, df, candidates.length);
+}
+
+/** weightBySpecificity from counts already taken: `df` per query tag over `n` candidates. */
+export function weightByCounts(queryTags: readonly WeightedTag[], df: ReadonlyMap<string, number>, n: number): WeightedTag[] {
+  return queryTags.map((q) => ({ ...q, weight: q.weight * tagSpecificity(df.get(q.tag) ?? 0, n) }));
 }
 
 /** One memory as the dual-heap pass sees it. */
@@ -239,11 +244,13 @@ export function recallWithLateral(
   queryTags: readonly WeightedTag[] | readonly string[],
   opts: LateralPassOptions,
   hooks: LateralHooks = {},
+  /** True when a derived profile's weights already are weightBySpecificity's (the caller counted). */
+  weighed = false,
 ): RecallResult[] {
   if (!opts.lateralMode || opts.lateralMaxResults <= 0) return standardOnly(candidates, opts.topK);
   // a derived profile is weighed by how specific each tag is in this collection (two passes)
   let pass: Iterable<LateralCandidate> = candidates;
-  if (isDerivedProfile(queryTags)) {
+  if (!weighed && isDerivedProfile(queryTags)) {
     const all = Array.isArray(candidates) ? (candidates as LateralCandidate[]) : [...candidates];
     pass = all;
     queryTags = weightBySpecificity(queryTags as readonly WeightedTag[], all);
