@@ -43,7 +43,7 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
   const candidates: { id: MemoryId; text: string; createdAt: number; sessionId: string }[] = [];
   for (const [id, m] of src.meta) {
     if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) continue;
-    const d = hybrid.doc(id);
+    const d = hybrid.peek(id); // read only, no copy
     // the status gate (never deleted, archived or quarantined), and no earlier version of an edited memory
     if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) continue;
     candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });

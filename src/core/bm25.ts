@@ -261,6 +261,8 @@ export class Bm25Index {
     for (const s of touched) {
       const score = acc[s];
       acc[s] = 0; // reset scratch for the next query
+      // below the k-th kept score nothing can enter (a tie still can, by id): skip the gate's lookup
+      if (score < heap.threshold()) continue;
       const id = this.slotIds[s]!;
       if (opts.accept && !opts.accept(id)) continue;
       heap.push(id, score, s);
