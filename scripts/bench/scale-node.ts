@@ -124,15 +124,19 @@ async function benchSize(n: number): Promise<Record<string, number>> {
   await recall({ assocHops: 1 })(0);
   const firstHopMs = performance.now() - m0;
   const block = 1;
+
   const variants: Variant[] = [
     { key: 'search', label: 'search (top 10)', block, run: search },
     { key: 'recall', label: 'recall BALANCED (all spaces, top 10)', block, run: recall({ profile: 'BALANCED' }) },
     { key: 'divergent', label: 'recall DIVERGENT', block, run: recall({ profile: 'DIVERGENT' }) },
     { key: 'hops3', label: 'recall BALANCED, assocHops 3', block, run: recall({ profile: 'BALANCED', assocHops: 3 }) },
   ];
+  // SCALE_VARIANTS=recall,divergent runs only those (for a profile of one path)
+  const only = process.env.SCALE_VARIANTS?.split(',');
+  if (only) variants.splice(0, variants.length, ...variants.filter((v) => only.includes(v.key)));
   const rounds = Number(process.env.SCALE_ROUNDS) || (n >= 100_000 ? 30 : big ? 40 : 80);
   const times = await interleaved(variants, rounds, QUERIES);
-  const stat = (k: string) => ({ p50: median(times.get(k) ?? []), p95: percentile(times.get(k) ?? [], 95) });
+  const stat = (k: string) => ({ p50: median(times.get(k) ?? [NaN]), p95: percentile(times.get(k) ?? [NaN], 95) });
   const out = {
     n,
     loadMs,

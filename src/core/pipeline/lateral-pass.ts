@@ -11,6 +11,7 @@ import {
   isDerivedProfile,
   recallWithLateral,
   recencyDecay,
+  tagOverlap,
   weightByCounts,
   rowDot,
   type FeedbackState,
@@ -73,7 +74,11 @@ export function lateralPass(pool: readonly PooledHit[], o: RecallOptions, src: L
   // heap) and those sharing a query tag (a lateral result needs tag overlap > 0).
   const wanted = queryTags.filter((t) => t.weight > 0).map((t) => t.tag);
   const df = new Map<string, number>();
-  const kept: [MemoryId, RecallDoc][] = [];
+  // parallel lists, not a pair per memory: the sharers can be a third of a large collection
+  const sharerIds: MemoryId[] = [];
+  const sharerDocs: RecallDoc[] = [];
+  const kept: LateralCandidate[] = [];
+  const dist = distancesTo(src.matrix(), src.queryVector);
   let n = 0;
   const visit = (id: MemoryId, d: RecallDoc | undefined) => {
     if (!isRecallable(d, o)) return;
@@ -84,21 +89,21 @@ export function lateralPass(pool: readonly PooledHit[], o: RecallOptions, src: L
       shares = true;
       if (derived) df.set(t, (df.get(t) ?? 0) + 1);
     }
-    if (shares || pooled.has(id)) kept.push([id, d!]);
+    if (pooled.has(id)) kept.push(candidate(id, d!, dist(id)));
+    else if (shares) {
+      sharerIds.push(id);
+      sharerDocs.push(d!);
+    }
   };
-  if (src.entries) for (const [id, d] of src.entries()) visit(id, d);
-  else for (const id of src.ids()) visit(id, docOf(id));
-  if (derived) queryTags = weightByCounts(queryTags, df, n);
-  const dist = distancesTo(src.matrix(), src.queryVector);
-  const candidates: LateralCandidate[] = kept.map(([id, d]) => {
+  const candidate = (id: MemoryId, d: RecallDoc, distance: number, tags = tagsOf(d)): LateralCandidate => {
     const h = pooled.get(id);
     const suppressed = feedback?.isSuppressed(id) === true;
     return {
       id,
       score: h ? h.score : 0,
       pooled: h !== undefined,
-      distance: dist(id),
-      tags: d.suggestedTags && d.suggestedTags.length > 0 ? [...d.tags, ...d.suggestedTags] : d.tags,
+      distance,
+      tags,
       lexicalMatch: h !== undefined && h.why.bm25 > 0,
       importance: d.importance,
       decay: recencyDecay(d.createdAt, src.now, o.decayHalfLifeDays),
@@ -106,13 +111,32 @@ export function lateralPass(pool: readonly PooledHit[], o: RecallOptions, src: L
       lateralBoost: feedback && !suppressed ? feedback.factor(id) : 1,
       why: h?.why, // lateral-only: recallWithLateral derives the cosine from the distance
     };
-  });
+  };
+  if (src.entries) for (const [id, d] of src.entries()) visit(id, d);
+  else for (const id of src.ids()) visit(id, docOf(id));
+  if (derived) queryTags = weightByCounts(queryTags, df, n);
+  // A memory outside the pool can only be lateral: far (L2 > threshold) and with the tag overlap
+  // recallWithLateral asks; the rest would reach neither heap, so no candidate is built for them.
+  for (let i = 0; i < sharerIds.length; i++) {
+    const distance = dist(sharerIds[i]);
+    if (!(distance > o.lateralDistanceThreshold)) continue;
+    const tags = tagsOf(sharerDocs[i]);
+    const overlap = tagOverlap(queryTags, tags);
+    if (overlap < o.lateralMinTagOverlap || overlap <= 0) continue;
+    kept.push(candidate(sharerIds[i], sharerDocs[i], distance, tags));
+  }
+  const candidates = kept;
   const results = recallWithLateral(candidates, queryTags, o, src, true).map((r) => {
     const f = pooled.get(r.id)?.feedbackFactor;
     return r.mode === 'standard' && f !== undefined ? { ...r, feedbackFactor: f } : r;
   });
   src.evaluator?.recordReturned(results.filter((r) => r.mode === 'lateral').map((r) => r.id));
   return { results, queryTags };
+}
+
+/** A memory's tags as lateral retrieval reads them: accepted, then suggested. */
+function tagsOf(d: RecallDoc): readonly string[] {
+  return d.suggestedTags && d.suggestedTags.length > 0 ? [...d.tags, ...d.suggestedTags] : d.tags;
 }
 
 /**
