@@ -93,7 +93,8 @@ export class EngineCore {
     const t0 = performance.now();
     const calibration = calibrationFor(opts.encoder);
     const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
-    const spaces = new SpaceIndex();
+    // E1 is held once, in the hybrid's matrix; the space index reads it from there
+    const spaces = new SpaceIndex({ e1: (id) => index.vectorOf(id) });
     const meta = new Map<MemoryId, Meta>();
     const entities = new EntityGraph();
     // validate the settings first: a bad one leaves the old engine in place

@@ -67,6 +67,19 @@ describe('SpaceIndex.candidates on slots', () => {
     expect(idx.candidates({ E6: sparse([[1, 2]]) }, 5, { spaces: ['E6'] }).map((h) => h.id)).toEqual(['c', 'b']);
   });
 
+  it('with an E1 holder keeps no E1 of its own and reads a copy of the holder\'s', () => {
+    const held = new Map([['a', Float32Array.from([0.6, 0.8])]]);
+    const idx = new SpaceIndex({ e1: (id) => held.get(id) });
+    const given = Float32Array.from([3, 4]);
+    idx.upsert('a', { E1: given, E6: sparse([[1, 1]]) });
+    const f = idx.features('a')!;
+    expect([...f.E1!]).toEqual([0.6000000238418579, 0.800000011920929]); // the holder's (unit) vector
+    held.get('a')![0] = 9; // the holder's row moves on
+    expect(f.E1![0]).toBeCloseTo(0.6, 6); // the copy handed out does not
+    idx.upsert('b', { E6: sparse([[1, 1]]) }); // no E1 held for b: none reported
+    expect(idx.features('b')!.E1).toBeUndefined();
+  });
+
   it('property: equals the full scored sort in every candidate space, through upserts and removes', () => {
     let seed = 11;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);

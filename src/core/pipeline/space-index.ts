@@ -103,6 +103,16 @@ export class SpaceIndex {
   /** Per scanned space: the slots holding it. */
   private readonly holders = new Map<SpaceId, SlotSet>(SCANNED.map((s) => [s, new SlotSet()]));
   private readonly touched = new Touched();
+  private readonly e1?: (id: MemoryId) => Float32Array | undefined;
+
+  /**
+   * `e1`: where E1 lives when another index already holds it (the engine's hybrid matrix): E1 is
+   * then not kept here a second time, and `features(id)` reads it from there (unit length; the
+   * cosines that read it do not depend on the length). Issue 13: a second f32 copy of every E1.
+   */
+  constructor(opts: { e1?: (id: MemoryId) => Float32Array | undefined } = {}) {
+    this.e1 = opts.e1;
+  }
 
   get size(): number {
     return this.slotOf.size;
@@ -110,7 +120,11 @@ export class SpaceIndex {
 
   features(id: MemoryId): SpaceFeatures | undefined {
     const slot = this.slotOf.get(id);
-    return slot === undefined ? undefined : this.feats[slot];
+    if (slot === undefined) return undefined;
+    const f = this.feats[slot]!;
+    const v = this.e1?.(id);
+    // a copy: the holder's rows move when it changes (a caller may hand it back to an upsert)
+    return v ? { ...f, E1: v.slice() } : f;
   }
 
   ids(): MemoryId[] {
@@ -124,12 +138,16 @@ export class SpaceIndex {
     this.slotOf.set(id, slot);
     this.idOf[slot] = id;
     let f = features;
+    if (this.e1 && f.E1) {
+      const { E1: _held, ...rest } = f;
+      f = rest;
+    }
     if (features.E12) {
       const t = unitTokens(features.E12);
       this.tokens[slot] = t;
       // one copy of E12: the unit rows serve the ranking's MaxSim and the stored features alike
       // (a matrix with NaN / Infinity keeps its own rows, so maxsim still reads it as invalid)
-      if (t.finite) f = { ...features, E12: { rows: t.rows, dim: t.dim, data: t.data } };
+      if (t.finite) f = { ...f, E12: { rows: t.rows, dim: t.dim, data: t.data } };
     }
     this.feats[slot] = f;
     for (const s of INVERTED) {
