@@ -93,6 +93,7 @@ export class Bm25Index {
   private totalLen = 0;
   private deadSlots = 0;
   private scratch = new Float64Array(16);
+  private touched = new Int32Array(16);
 
   constructor(params: Partial<Bm25Params> = {}, analyzeOpts: AnalyzeOptions = {}) {
     validateBm25Params(params);
@@ -240,7 +241,9 @@ export class Bm25Index {
     const slots = this.slotIds.length;
     if (this.scratch.length < slots) this.scratch = new Float64Array(Math.max(slots, this.scratch.length * 2));
     const acc = this.scratch;
-    const touched: number[] = [];
+    if (this.touched.length < slots) this.touched = new Int32Array(this.scratch.length);
+    const touched = this.touched; // reused per query, as the accumulator
+    let count = 0;
     const lenNorm = k1 * (1 - b);
     const lenScale = (k1 * b) / avgdl;
     for (const q of qTerms) {
@@ -252,13 +255,14 @@ export class Bm25Index {
         const s = docs[r];
         if (this.slotIds[s] === null) continue;
         const tf = tfs[r];
-        if (acc[s] === 0) touched.push(s);
+        if (acc[s] === 0) touched[count++] = s;
         acc[s] += (w * tf) / (tf + lenNorm + lenScale * this.slotLen[s]);
       }
     }
 
     const heap = new TopK<number>(opts.topK);
-    for (const s of touched) {
+    for (let i = 0; i < count; i++) {
+      const s = touched[i];
       const score = acc[s];
       acc[s] = 0; // reset scratch for the next query
       // below the k-th kept score nothing can enter (a tie still can, by id): skip the gate's lookup

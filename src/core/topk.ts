@@ -121,6 +121,8 @@ export function topKIndices(scores: Float64Array, count: number, k: number, idOf
   return keep.sort(compareRanked).slice(0, k).map((e) => e.slot);
 }
 
+let selectScratch = new Float64Array(0);
+
 /**
  * The value at index `i` of scores[0..count) sorted ascending (as Float64Array.prototype.sort
  * orders it: NaN last), without sorting: Hoare's quickselect with a median-of-three pivot on a
@@ -128,7 +130,8 @@ export function topKIndices(scores: Float64Array, count: number, k: number, idOf
  */
 export function kthAscending(scores: Float64Array, count: number, i: number): number {
   if (!(i >= 0 && i < count)) throw new RangeError(`kthAscending: index ${i} outside [0, ${count})`);
-  const a = new Float64Array(count);
+  if (selectScratch.length < count) selectScratch = new Float64Array(Math.max(count, selectScratch.length * 2));
+  const a = selectScratch; // reused: a query at 100k would otherwise allocate 800 KB for this
   let n = 0;
   for (let j = 0; j < count; j++) if (!Number.isNaN(scores[j])) a[n++] = scores[j];
   if (i >= n) return NaN; // the NaNs sort last
