@@ -41,13 +41,14 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
   const config = contentOnly(src.similarity);
   const since = q.now - config.recentWindowHours * 3_600_000;
   const candidates: { id: MemoryId; text: string; createdAt: number; sessionId: string }[] = [];
-  for (const [id, m] of src.meta) {
-    if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) continue;
+  // forEach, not for-of: no [id, meta] pair allocated per memory (this runs on every recall)
+  src.meta.forEach((m, id) => {
+    if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) return;
     const d = hybrid.peek(id); // read only, no copy
     // the status gate (never deleted, archived or quarantined), and no earlier version of an edited memory
-    if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) continue;
+    if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) return;
     candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });
-  }
+  });
   const recent = selectRecentWindow(candidates, q.now, q.sessionId, config);
   // the temporal spaces never take part, whatever the settings say (a copy: the caller's set stays whole)
   const current: SpaceFeatures = { ...features };

@@ -196,9 +196,9 @@ export class HybridIndex {
     return this.docs.get(id);
   }
 
-  /** Every stored doc with its id (the docs themselves, as `peek`: read only). */
-  entries(): IterableIterator<[MemoryId, Readonly<IndexDoc>]> {
-    return this.docs.entries();
+  /** Calls `fn` with every stored doc and its id (the docs themselves, as `peek`: read only; no pair allocated per doc). */
+  forEachDoc(fn: (doc: Readonly<IndexDoc>, id: MemoryId) => void): void {
+    this.docs.forEach(fn);
   }
 
   /** The status gate (status, tombstone, asOf) for one id, without copying its doc. */

@@ -64,6 +64,9 @@ describe('lateralPass over the memories that can come out', () => {
       for (const { id } of pool.slice(0, 2)) feedback.record(seed % 2 ? { kind: 'suppress', id, at: NOW } : { kind: 'reinforce', id, valence: 1, at: NOW });
       const o = resolveRecallOptions({ profile: 'DIVERGENT', lateralDistanceThreshold: 1, ...(seed % 3 === 0 ? { queryTags: ['code'] } : {}) });
       const got = lateralPass(pool, o, { ids: () => docs.keys(), docOf, queryVector: q, matrix: () => matrix, feedback, now: NOW });
+      // the pipeline's way in: the docs visited without a lookup each, same outcome
+      const visited = lateralPass(pool, o, { ids: () => [], forEachDoc: (fn) => docs.forEach(fn), docOf, queryVector: q, matrix: () => matrix, feedback, now: NOW });
+      expect(visited.results).toEqual(got.results);
 
       // the reference: every recallable memory a candidate, the cosine of the whole matrix in f32
       const qn = normalised(q);

@@ -32,8 +32,8 @@ import type { PooledHit } from './standard';
 export interface LateralSource extends LateralHooks {
   /** Every memory the index holds (lateral candidates come from all of them, not only the pool). */
   ids: () => Iterable<MemoryId>;
-  /** The same memories with their docs, when the source can list them without a lookup each (the pipeline's index). */
-  entries?: () => Iterable<readonly [MemoryId, RecallDoc]>;
+  /** The same memories with their docs, when the source can visit them without a lookup each (the pipeline's index). */
+  forEachDoc?: (fn: (doc: RecallDoc, id: MemoryId) => void) => void;
   docOf: (id: MemoryId) => RecallDoc | undefined;
   /** The query vector; null or all-zero = unknown distances. */
   queryVector: Float32Array | null;
@@ -112,7 +112,7 @@ export function lateralPass(pool: readonly PooledHit[], o: RecallOptions, src: L
       why: h?.why, // lateral-only: recallWithLateral derives the cosine from the distance
     };
   };
-  if (src.entries) for (const [id, d] of src.entries()) visit(id, d);
+  if (src.forEachDoc) src.forEachDoc((d, id) => visit(id, d));
   else for (const id of src.ids()) visit(id, docOf(id));
   if (derived) queryTags = weightByCounts(queryTags, df, n);
   // A memory outside the pool can only be lateral: far (L2 > threshold) and with the tag overlap

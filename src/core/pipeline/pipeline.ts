@@ -88,7 +88,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);
   let results = lateralPass(pool, o, {
     ids: () => hybrid.ids(),
-    entries: () => hybrid.entries(),
+    forEachDoc: (fn) => hybrid.forEachDoc(fn),
     docOf,
     queryVector,
     matrix: getMatrix,
