@@ -11,6 +11,11 @@ describe('EntityGraph (graphology)', () => {
     g.setFromFeatures('a', e11(7));
     g.setFromFeatures('c', {});
     expect([g.memoryCount(), g.entityCount(), g.graph.size]).toEqual([3, 2, 3]);
+    expect(g.graph.order).toBe(4); // c (no entity) is counted, not a node: a, b, 7, 9
+    g.setFromFeatures('c', e11(9)); // c now mentions 9: a node with an edge
+    expect([g.memoryCount(), g.graph.order, g.membersOf(9)]).toEqual([3, 5, ['b', 'c']]);
+    g.setFromFeatures('c', {}); // and back
+    expect([g.memoryCount(), g.graph.order, g.membersOf(9)]).toEqual([3, 4, ['b']]);
     expect(g.membersOf(7)).toEqual(['a', 'b']);
     expect([...g.entitiesOf('b')].sort()).toEqual([7, 9]);
     g.setFromFeatures('b', e11(9)); // an edit: b no longer mentions 7

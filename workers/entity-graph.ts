@@ -15,12 +15,21 @@ const eNode = (hash: number) => `e:${hash >>> 0}`;
 
 export class EntityGraph implements EntityLookup {
   readonly graph = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  /** Memory nodes in the graph (memories with at least one entity). */
   private memories = 0;
+  /** Memories without entities: counted, never a node. */
+  private readonly plain = new Set<MemoryId>();
   private readonly members = new Map<number, MemoryId[]>();
 
   /** Sets the memory's entities (E11 hashes; replaces the previous ones). */
   setMemory(id: MemoryId, entities: readonly number[]): void {
     this.remove(id);
+    // A memory without entities has no edge to walk: it is counted (the idf's N), not a graph node
+    // (issue 13: a graphology node per memory was hundreds of bytes each at 100k memories).
+    if (entities.length === 0) {
+      this.plain.add(id);
+      return;
+    }
     const key = mNode(id);
     this.graph.addNode(key, { kind: 'memory', id });
     this.memories++;
@@ -38,6 +47,7 @@ export class EntityGraph implements EntityLookup {
   }
 
   remove(id: MemoryId): void {
+    if (this.plain.delete(id)) return;
     const key = mNode(id);
     if (!this.graph.hasNode(key)) return;
     for (const ek of this.graph.neighbors(key)) {
@@ -50,6 +60,7 @@ export class EntityGraph implements EntityLookup {
 
   clear(): void {
     this.graph.clear();
+    this.plain.clear();
     this.members.clear();
     this.memories = 0;
   }
@@ -72,7 +83,7 @@ export class EntityGraph implements EntityLookup {
   }
 
   memoryCount(): number {
-    return this.memories;
+    return this.memories + this.plain.size;
   }
 
   entityCount(): number {
