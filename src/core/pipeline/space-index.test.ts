@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { similarity, sparseFromEntries, tokenMatrix, type SpaceFeatures, type SpaceVector } from '../spaces';
 import type { SpaceId } from '../types';
 import { CANDIDATE_SPACES, jaccardBound, SpaceIndex, type SpaceCandidateHit } from './space-index';
+import { packTokens, unpackTokens } from './unit-tokens';
 
 const sparse = (pairs: [number, number][]) => sparseFromEntries(pairs);
 
@@ -38,6 +39,21 @@ describe('jaccardBound', () => {
   });
 });
 
+describe('packTokens / unpackTokens', () => {
+  it('round-trips every int8 step bit for bit, and refuses anything else', () => {
+    const data = new Float32Array(255);
+    for (let k = -127; k <= 127; k++) data[k + 127] = k / 127; // as deserializeSpace decodes them
+    const p = packTokens({ rows: 5, dim: 51, data })!;
+    expect(p.q[0]).toBe(-127);
+    expect(p.q[254]).toBe(127);
+    expect(Object.is(unpackTokens(p).data[127], 0)).toBe(true);
+    expect([...unpackTokens(p).data]).toEqual([...data]);
+    expect(packTokens({ rows: 1, dim: 2, data: Float32Array.from([0.5, 0]) })).toBeUndefined(); // 63.5 / 127
+    expect(packTokens({ rows: 1, dim: 2, data: Float32Array.from([Number.NaN, 0]) })).toBeUndefined();
+    expect(packTokens({ rows: 1, dim: 1, data: Float32Array.from([2]) })).toBeUndefined(); // beyond 127 steps
+  });
+});
+
 describe('SpaceIndex.candidates on slots', () => {
   it('finds the top k of E6 by weighted Jaccard, ties by id, and skips what the gate refuses', () => {
     const idx = new SpaceIndex();
@@ -53,11 +69,20 @@ describe('SpaceIndex.candidates on slots', () => {
     expect(gated.map((h) => h.id)).toEqual(['m0', 'm1', 'm3']);
   });
 
-  it('holds E12 once, unit-normalised, and removes cleanly (slots are reused)', () => {
+  it('keeps int8-step E12 as bytes, decoded to the same values; other E12 as given; removes cleanly (slots are reused)', () => {
     const idx = new SpaceIndex();
-    idx.upsert('a', { E12: tokenMatrix([[3, 4], [0, 0]]) });
-    const e12 = idx.features('a')!.E12!;
-    expect([...e12.data]).toEqual([0.6000000238418579, 0.800000011920929, 0, 0]);
+    // the embed worker's E12: every value a step of 1/127 (here 127/127, -64/127, 0, 1/127)
+    const steps = { rows: 2, dim: 2, data: Float32Array.from([1, -64 / 127, 0, 1 / 127]) };
+    idx.upsert('a', { E12: steps });
+    expect([...idx.features('a')!.E12!.data]).toEqual([...steps.data]); // bit for bit
+    const q = { E12: tokenMatrix([[1, 0], [0, 1]]) };
+    // MaxSim over unit rows: query row (1,0) best against (1,-0.504)/|.| = 0.893, row (0,1) against
+    // (0,1): 1 -> mean 0.9465; the same as the registry's maxsim on the raw matrix
+    expect(idx.similarities(q, 'a', ['E12']).E12).toBeCloseTo(similarity(q.E12, steps, 'E12')!, 6);
+    expect(idx.similarities(q, 'a', ['E12']).E12).toBeCloseTo((1 / Math.hypot(1, 64 / 127) + 1) / 2, 6);
+    idx.upsert('z', { E12: tokenMatrix([[3, 4], [0, 0]]) }); // not int8 steps: kept as given
+    expect([...idx.features('z')!.E12!.data]).toEqual([3, 4, 0, 0]);
+    idx.remove('z');
     idx.upsert('b', { E6: sparse([[1, 1]]) });
     idx.remove('a');
     expect(idx.features('a')).toBeUndefined();

@@ -19,8 +19,9 @@
 // per-slot scratch (Touched) and kept by a bounded heap (TopK), never a sort of every match.
 // E6 / E13 skip the exact weighted Jaccard of a memory whose upper bound (from the query weight
 // it shares and its own total weight, see jaccardBound) cannot enter the top k: the list of a
-// common word holds thousands of memories. E12 is kept once, unit-normalised (the ranking's
-// MaxSim reads it; the stored features' E12 is the same matrix).
+// common word holds thousands of memories. E12 as the engine receives it (int8 steps) is kept once,
+// as those bytes, and decoded per use to the same values (PackedTokens); other E12 keeps its rows
+// and their unit form as before.
 
 import {
   similarity,
@@ -33,7 +34,7 @@ import {
 import type { MemoryId, SpaceId } from '../types';
 import { TopK } from '../topk';
 import { grown, SlotPostings, SlotSet, Touched } from './slot-postings';
-import { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
+import { packTokens, unitMaxsim, unitTokens, unpackTokens, type PackedTokens, type UnitTokens } from './unit-tokens';
 
 export { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
 
@@ -95,7 +96,7 @@ export class SpaceIndex {
   private readonly slotOf = new Map<MemoryId, number>();
   private idOf: (MemoryId | undefined)[] = [];
   private feats: (SpaceFeatures | undefined)[] = [];
-  private tokens: (UnitTokens | undefined)[] = [];
+  private tokens: (UnitTokens | PackedTokens | undefined)[] = [];
   private readonly free: number[] = [];
   private readonly postings = new Map<SpaceId, SlotPostings>(INVERTED.map((s) => [s, new SlotPostings()]));
   /** Per bounded space (E6, E13): each slot's total weight (NaN: no bound). */
@@ -122,9 +123,14 @@ export class SpaceIndex {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return undefined;
     const f = this.feats[slot]!;
+    const t = this.tokens[slot];
     const v = this.e1?.(id);
+    if (!v && !(t && 'q' in t)) return f;
+    const out: SpaceFeatures = { ...f };
     // a copy: the holder's rows move when it changes (a caller may hand it back to an upsert)
-    return v ? { ...f, E1: v.slice() } : f;
+    if (v) out.E1 = v.slice();
+    if (t && 'q' in t) out.E12 = unpackTokens(t);
+    return out;
   }
 
   ids(): MemoryId[] {
@@ -142,12 +148,14 @@ export class SpaceIndex {
       const { E1: _held, ...rest } = f;
       f = rest;
     }
-    if (features.E12) {
-      const t = unitTokens(features.E12);
-      this.tokens[slot] = t;
-      // one copy of E12: the unit rows serve the ranking's MaxSim and the stored features alike
-      // (a matrix with NaN / Infinity keeps its own rows, so maxsim still reads it as invalid)
-      if (t.finite) f = { ...f, E12: { rows: t.rows, dim: t.dim, data: t.data } };
+    if (f.E12) {
+      const packed = packTokens(f.E12);
+      if (packed) {
+        // one int8 copy: features() and the ranking's MaxSim decode it (f32 raw was 4x, + unit rows)
+        const { E12: _raw, ...rest } = f;
+        f = rest;
+        this.tokens[slot] = packed;
+      } else this.tokens[slot] = unitTokens(f.E12);
     }
     this.feats[slot] = f;
     for (const s of INVERTED) {
@@ -195,8 +203,9 @@ export class SpaceIndex {
     const f = this.feats[slot]!;
     for (const s of spaces) {
       if (s === 'E12') {
-        const mt = this.tokens[slot];
-        if (!query.E12 || !mt) continue;
+        const held = this.tokens[slot];
+        if (!query.E12 || !held) continue;
+        const mt = 'q' in held ? unitTokens(unpackTokens(held)) : held;
         out.E12 = unitMaxsim(queryTokens ?? unitTokens(query.E12), mt);
         continue;
       }

@@ -64,3 +64,36 @@ export function unitMaxsim(a: UnitTokens, b: UnitTokens): number {
   }
   return counted > 0 ? sum / counted : 0;
 }
+
+/**
+ * E12 as the embed worker sends it: int8 steps of 1/127 (serializeSpace's token format). A matrix
+ * whose every value is such a step is kept as those bytes (a quarter of f32, and one copy instead
+ * of raw + unit rows: issue 13), and decoded per use to the very same f32 values, so MaxSim and
+ * every similarity read exactly what they read before.
+ */
+export interface PackedTokens {
+  rows: number;
+  dim: number;
+  q: Int8Array;
+}
+
+/** The int8 form of `m` when every value is exactly q / 127 rounded to f32; undefined otherwise. */
+export function packTokens(m: TokenMatrix): PackedTokens | undefined {
+  const n = m.rows * m.dim;
+  if (m.data.length < n) return undefined;
+  const q = new Int8Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = m.data[i];
+    const k = Math.round(x * 127);
+    if (!(k >= -127 && k <= 127) || Math.fround(k / 127) !== x) return undefined;
+    q[i] = k;
+  }
+  return { rows: m.rows, dim: m.dim, q };
+}
+
+/** The f32 matrix `p` was packed from (bit for bit). */
+export function unpackTokens(p: PackedTokens): TokenMatrix {
+  const data = new Float32Array(p.q.length);
+  for (let i = 0; i < data.length; i++) data[i] = p.q[i] / 127;
+  return { rows: p.rows, dim: p.dim, data };
+}
