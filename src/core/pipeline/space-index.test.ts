@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { similarity, sparseFromEntries, tokenMatrix, type SpaceFeatures, type SpaceVector } from '../spaces';
 import type { SpaceId } from '../types';
 import { CANDIDATE_SPACES, jaccardBound, SpaceIndex, type SpaceCandidateHit } from './space-index';
-import { packTokens, unpackTokens } from './unit-tokens';
+import { packTokens, unitFromPacked, unitMaxsim, unitTokens, unpackTokens } from './unit-tokens';
 
 const sparse = (pairs: [number, number][]) => sparseFromEntries(pairs);
 
@@ -48,9 +48,38 @@ describe('packTokens / unpackTokens', () => {
     expect(p.q[254]).toBe(127);
     expect(Object.is(unpackTokens(p).data[127], 0)).toBe(true);
     expect([...unpackTokens(p).data]).toEqual([...data]);
+    // decoded and normalised into a scratch: the same unit rows as unitTokens of the raw matrix
+    const scratch = unitFromPacked(packTokens({ rows: 2, dim: 3, data: Float32Array.from([3, 0, 4, 0, 0, 0].map((k) => k / 127)) })!);
+    const again = unitFromPacked(p, scratch); // too small: fresh arrays
+    expect([...again.data]).toEqual([...unitTokens(unpackTokens(p)).data]);
+    const reused = unitFromPacked(packTokens({ rows: 1, dim: 3, data: Float32Array.from([0, 5 / 127, 0]) })!, again);
+    expect(reused.data).toBe(again.data);
+    expect([...reused.data.subarray(0, 3)]).toEqual([0, 1, 0]);
+    expect([...scratch.data]).toEqual([...unitTokens({ rows: 2, dim: 3, data: Float32Array.from([3, 0, 4, 0, 0, 0].map((k) => k / 127)) }).data]);
+    expect([...scratch.live]).toEqual([1, 0]);
     expect(packTokens({ rows: 1, dim: 2, data: Float32Array.from([0.5, 0]) })).toBeUndefined(); // 63.5 / 127
     expect(packTokens({ rows: 1, dim: 2, data: Float32Array.from([Number.NaN, 0]) })).toBeUndefined();
     expect(packTokens({ rows: 1, dim: 1, data: Float32Array.from([2]) })).toBeUndefined(); // beyond 127 steps
+  });
+});
+
+describe('E12 MaxSim over packed tokens', () => {
+  it('is exactly the MaxSim over the f32 matrix it came from (random int8 matrices)', () => {
+    let seed = 5;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const steps = (rows: number, dim: number) => ({ rows, dim, data: Float32Array.from({ length: rows * dim }, () => Math.round(rand() * 254 - 127) / 127) });
+    const idx = new SpaceIndex();
+    const raw = new Map<string, ReturnType<typeof steps>>();
+    for (let i = 0; i < 20; i++) {
+      const m = steps(1 + Math.floor(rand() * 6), 8);
+      raw.set(`m${i}`, m);
+      idx.upsert(`m${i}`, { E12: m });
+    }
+    for (let t = 0; t < 10; t++) {
+      const q = steps(1 + Math.floor(rand() * 4), 8);
+      const qt = unitTokens(q);
+      for (const [id, m] of raw) expect(idx.similarities({ E12: q }, id, ['E12'], qt).E12).toBe(unitMaxsim(qt, unitTokens(m)));
+    }
   });
 });
 

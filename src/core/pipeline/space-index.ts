@@ -34,7 +34,7 @@ import {
 import type { MemoryId, SpaceId } from '../types';
 import { TopK } from '../topk';
 import { grown, SlotPostings, SlotSet, Touched } from './slot-postings';
-import { packTokens, unitMaxsim, unitTokens, unpackTokens, type PackedTokens, type UnitTokens } from './unit-tokens';
+import { packTokens, unitFromPacked, unitMaxsim, unitTokens, unpackTokens, type PackedTokens, type UnitTokens } from './unit-tokens';
 
 export { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
 
@@ -104,6 +104,8 @@ export class SpaceIndex {
   /** Per scanned space: the slots holding it. */
   private readonly holders = new Map<SpaceId, SlotSet>(SCANNED.map((s) => [s, new SlotSet()]));
   private readonly touched = new Touched();
+  /** E12 decoded for one similarity at a time (reused). */
+  private unitScratch?: UnitTokens;
   private readonly e1?: (id: MemoryId) => Float32Array | undefined;
 
   /**
@@ -205,7 +207,7 @@ export class SpaceIndex {
       if (s === 'E12') {
         const held = this.tokens[slot];
         if (!query.E12 || !held) continue;
-        const mt = 'q' in held ? unitTokens(unpackTokens(held)) : held;
+        const mt = 'q' in held ? (this.unitScratch = unitFromPacked(held, this.unitScratch)) : held;
         out.E12 = unitMaxsim(queryTokens ?? unitTokens(query.E12), mt);
         continue;
       }

@@ -97,3 +97,28 @@ export function unpackTokens(p: PackedTokens): TokenMatrix {
   for (let i = 0; i < data.length; i++) data[i] = p.q[i] / 127;
   return { rows: p.rows, dim: p.dim, data };
 }
+
+/**
+ * unitTokens(unpackTokens(p)) written into `into`'s arrays when they are large enough (a scratch
+ * reused per similarity: no two arrays per candidate per query), with the same arithmetic, so the
+ * same values. Only `rows` rows of the result are meaningful.
+ */
+export function unitFromPacked(p: PackedTokens, into?: UnitTokens): UnitTokens {
+  const { rows, dim, q } = p;
+  const n = rows * dim;
+  const data = into && into.data.length >= n ? into.data : new Float32Array(n);
+  const live = into && into.live.length >= rows ? into.live : new Uint8Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let ss = 0;
+    for (let k = 0; k < dim; k++) {
+      const x = Math.fround(q[r * dim + k] / 127);
+      ss += x * x;
+    }
+    live[r] = ss > 0 ? 1 : 0;
+    if (ss > 0) {
+      const inv = 1 / Math.sqrt(ss);
+      for (let k = 0; k < dim; k++) data[r * dim + k] = Math.fround(q[r * dim + k] / 127) * inv;
+    }
+  }
+  return { rows, dim, data, live, finite: true };
+}
