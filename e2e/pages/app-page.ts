@@ -40,6 +40,13 @@ export class AppPage {
     await expect(this.memoryCount).toHaveText(/^[\d,]+$/); // "10,001": thousands are grouped
   }
 
+  /** Waits until the service worker controls the page and has precached everything (model shards
+   * included): from then on the app works offline. */
+  async waitOfflineReady(): Promise<void> {
+    await this.page.waitForFunction(() => navigator.serviceWorker?.controller != null, undefined, { timeout: 90_000 });
+    await expect(this.page.getByTestId('offline-ready')).toBeVisible({ timeout: 90_000 });
+  }
+
   /** The encoder badge beside the model status (its short plain name; the full one in its title). */
   encoderBadge(): Locator {
     return this.page.getByTestId('model-encoder');
