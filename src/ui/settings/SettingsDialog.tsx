@@ -3,7 +3,8 @@
 // thirteen spaces' thresholds and weights, the recall defaults, the language model on this
 // computer that deeper search may ask, off by default) folded under "Advanced".
 // On a phone it fills the screen and nothing in it scrolls sideways.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { ModalDialog } from '../components/ModalDialog';
 import { RecallOptionsPanel, SimilaritySettings } from '../explore/panels';
 import type { RecallOptionsInput } from '../../core/recall';
 import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
@@ -22,7 +23,6 @@ export interface SettingsDialogProps {
 }
 
 export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: SettingsDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const config = useSimilarityConfig();
   const saved = useRecallDefaults();
   // The recall defaults as edited here; null = as saved.
@@ -31,11 +31,6 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
   const [notice, setNotice] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const loadError = config.error ?? saved.error;
-
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal?.();
-  }, []);
 
   const saveDefaults = async () => {
     setSaveError(null);
@@ -48,16 +43,7 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="xs-dialog settings-dialog"
-      aria-labelledby="settings-title"
-      data-testid="settings-dialog"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <ModalDialog className="xs-dialog settings-dialog" labelledBy="settings-title" testId="settings-dialog" onClose={onClose}>
       <header className="xs-dialog__head settings-dialog__head">
         <h2 id="settings-title">Settings</h2>
         <button type="button" className="btn btn--ghost" onClick={onClose} data-testid="settings-close">
@@ -128,6 +114,6 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
           <LanguageModelSettings />
         </section>
       </details>
-    </dialog>
+    </ModalDialog>
   );
 }
