@@ -37,6 +37,8 @@ export { SETTING_KEYS } from './settings';
 export { backupStatus } from './backup';
 export { parseAsOf } from './retrieval';
 export { TRASH_DAYS } from './trash';
+export type { PreparedImage, ImageInput, ImageChange } from './images';
+export type { ImageRow as StoredImage } from '../db/images';
 export type { ImportParser } from '../protocol/io';
 export type { SpaceFeaturizer } from './featurizer';
 export type { SessionState } from './session';
