@@ -13,6 +13,7 @@ import type { ImportParser } from '../protocol/io';
 import type { ImageRow } from '../db/images';
 import type { ImageRecord } from '../io';
 import { blobType } from './image-codec';
+import { imageRefs } from '../core/images';
 import type { ServiceContext } from './context';
 import { SETTING_KEYS } from './settings';
 import type { BackupStatus, ExportedFile } from './types';
@@ -111,7 +112,12 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
       const now = ctx.now();
       const rows = selectRows(await readAllForExport(db, false), opts.ids);
       const folder = `mnemograph-${day(now)}`;
-      const archive = await io.writeMarkdown({ memories: rows.memories.filter((m) => m.supersededBy === undefined), folder });
+      const memories = rows.memories.filter((m) => m.supersededBy === undefined);
+      const shown = new Set(memories.flatMap((m) => (m.deletedAt === null ? imageRefs(m.media).map((r) => r.imageId) : [])));
+      const pictures = await Promise.all(
+        rows.images.filter((i) => shown.has(i.id)).map(async (i) => ({ id: i.id, mime: i.mime, data: new Uint8Array(await i.data.arrayBuffer()) })),
+      );
+      const archive = await io.writeMarkdown({ memories, folder, pictures });
       const blob = new Blob([archive.zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
       await putSetting(db, SETTING_KEYS.lastBackupAt, now);
       return { blob, fileName: `${folder}.zip`, memories: archive.files };
