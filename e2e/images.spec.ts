@@ -46,6 +46,9 @@ test('a chosen and a pasted picture are kept with their memories, shown, drawn i
   // chosen with the button
   await pics.attach('door.png', door);
   await expect(pics.pickerThumb).toBeVisible();
+  await pics.caption.fill(DOOR_CAPTION);
+  await pics.picker.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/capture-light.png` });
   await pics.save(DOOR, DOOR_CAPTION);
   // pasted into the text box
   await pics.paste('image.png', pier);
@@ -70,6 +73,7 @@ test('a chosen and a pasted picture are kept with their memories, shown, drawn i
   const node = pics.graphNode(/with a picture: The lighthouse red front door/);
   await expect(node).toHaveAttribute('data-picture', 'drawn');
   await expect.poll(async () => Number(await explore.graph.locator('canvas').getAttribute('data-pictures'))).toBeGreaterThanOrEqual(1);
+  await explore.graph.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/graph-light.png` });
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -77,8 +81,9 @@ test('a chosen and a pasted picture are kept with their memories, shown, drawn i
   await page.screenshot({ path: `${SHOTS}/graph-dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
   await expectAccessibleInBothThemes(page, 'Explore with a picture in the graph');
-  // the node opens the memory with its picture
-  await node.click();
+  // the node opens the memory with its picture (from the keyboard: the canvas draws, the proxies act)
+  await node.focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('memory-panel')).toBeVisible();
   await pics.expectOpenedPicture(DOOR_CAPTION);
   await page.getByTestId('memory-panel').getByTestId('memory-close').click();
