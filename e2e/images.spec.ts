@@ -89,9 +89,9 @@ test('a chosen and a pasted picture are kept with their memories, shown, drawn i
   await page.getByTestId('memory-panel').getByTestId('memory-close').click();
 
   // after a reload: still stored, shown and findable by a word only its caption has
-  await page.reload();
-  await pics.keep.app.waitReady();
+  await page.reload(); // the address keeps Explore: back to the list first
   await pics.keep.show('memories');
+  await pics.keep.app.waitReady();
   await pics.keep.open(/Walked to the end of the old pier/);
   await pics.expectOpenedPicture(PIER_CAPTION);
   // a phone
