@@ -54,7 +54,8 @@ test('a chosen and a pasted picture are kept with their memories, shown, drawn i
   await pics.paste('image.png', pier);
   await pics.save(PIER, PIER_CAPTION);
 
-  // the opened memory shows the picture, its caption as alt text and below it
+  // the list says which memory has a picture; the opened memory shows it, its caption as alt text and below it
+  await expect(pics.keep.row(/Painted the front door/).getByTestId('row-picture')).toHaveText('with a picture');
   await pics.keep.open(/Painted the front door/);
   await pics.expectOpenedPicture(DOOR_CAPTION);
   await page.screenshot({ path: `${SHOTS}/memory-light.png` });

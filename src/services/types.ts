@@ -130,6 +130,8 @@ export interface MemoryHeader {
   validTo: number | null;
   /** From the sample collection. */
   sample: boolean;
+  /** The caption of its picture, when it has one (schema v10). */
+  picture?: string;
 }
 
 export interface BrowsePage {
