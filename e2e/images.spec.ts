@@ -29,12 +29,12 @@ let context: BrowserContext;
 let page: Page;
 let pics: PicturesPage;
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ browser }, info) => {
+  info.setTimeout(300_000);
   context = await browser.newContext();
   page = await context.newPage();
   pics = new PicturesPage(page);
-  await pics.keep.app.goto();
-  await pics.keep.app.waitReady();
+  await pics.open();
 });
 
 test.afterAll(async () => {
@@ -42,7 +42,7 @@ test.afterAll(async () => {
 });
 
 test('a chosen and a pasted picture are kept with their memories, shown, drawn in the graph, kept across a reload and found by caption', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   // chosen with the button
   await pics.attach('door.png', door);
   await expect(pics.pickerThumb).toBeVisible();
@@ -91,6 +91,7 @@ test('a chosen and a pasted picture are kept with their memories, shown, drawn i
 
   // after a reload: still stored, shown and findable by a word only its caption has
   await page.reload(); // the address keeps Explore: back to the list first
+  await expect(pics.keep.app.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 240_000 });
   await pics.keep.show('memories');
   await pics.keep.app.waitReady();
   await pics.keep.open(/Walked to the end of the old pier/);

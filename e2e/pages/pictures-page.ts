@@ -23,6 +23,17 @@ export class PicturesPage {
     this.openedImage = page.getByTestId('memory-picture-img');
   }
 
+  /**
+   * Opens the app and waits for the encoder (saving featurizes the text and the caption). On a
+   * machine shared by many jobs the model can take minutes to load: wait on its state longer than
+   * the shared 90 s, then on the list's count.
+   */
+  async open(): Promise<void> {
+    await this.keep.app.goto();
+    await expect(this.keep.app.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 240_000 });
+    await this.keep.app.waitReady();
+  }
+
   /** Chooses a file with the "Attach a picture" button's file input and waits for the picker's verdict. */
   async attach(name: string, bytes: Uint8Array, mimeType = 'image/png'): Promise<void> {
     await this.picker.getByTestId('capture-picture-file').setInputFiles({ name, mimeType, buffer: Buffer.from(bytes) });
