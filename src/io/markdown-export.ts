@@ -75,11 +75,13 @@ export function exportMarkdownArchive(memories: readonly Memory[], opts: Markdow
   // Letters, digits, _ and -: no separator and no dot, so the folder can never climb out.
   const folder = opts.folder ? `${opts.folder.replace(/[^\p{L}\p{N}_]+/gu, '-').replace(/^-+|-+$/g, '') || 'memories'}/` : '';
   const pictureFiles = new Map<string, string>();
+  // a picture's file time: the newest note's (the archive is a pure function of its input)
+  const newest = memories.reduce((t, m) => Math.max(t, m.updatedAt), 0);
   const wanted = new Set(memories.filter((m) => m.deletedAt === null || opts.includeDeleted).flatMap((m) => (m.media ?? []).flatMap((r) => (r.imageId ? [r.imageId] : []))));
   for (const p of opts.pictures ?? []) {
     if (!wanted.has(p.id) || pictureFiles.has(p.id)) continue;
     pictureFiles.set(p.id, pictureFile(p));
-    entries[folder + pictureFile(p)] = [p.data, { mtime: zipTime(Date.now()) }];
+    entries[folder + pictureFile(p)] = [p.data, { mtime: zipTime(newest) }];
   }
   for (const m of memories) {
     if (m.deletedAt !== null && !opts.includeDeleted) continue;
