@@ -40,7 +40,9 @@ const CSP_DIRECTIVES = [
   // the model hub, for the one download a person asks for in the model manager (see below), and
   // the loopback language model (issue 11, above)
   `connect-src 'self' ${MODEL_HUB_ORIGINS.join(' ')} ${LOOPBACK_SOURCES.join(' ')}`,
-  "img-src 'self'",
+  // blob: the pictures on memories (issue 12), shown from object URLs the page makes of its own
+  // stored Blobs (src/ui/memories/pictures.tsx); no picture is ever loaded from elsewhere
+  "img-src 'self' blob:",
   "style-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",

@@ -167,7 +167,7 @@ describe('schema upgrade v7 -> v8', () => {
     v7.close();
 
     const db = await openDb(name);
-    expect(db.backendDB().version).toBe(80); // v7 -> v8
+    expect(db.backendDB().version).toBe(DB_VERSION * 10); // v7 -> v8, then on to the newest
     expect(await db.memories.toArray()).toEqual([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
     expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm2', kind: 'wikilink' }]);
     expect(await db.pendingVectors.count()).toBe(1); // v7's table and rows kept

@@ -34,6 +34,7 @@ import {
   type VectorRow,
 } from './schema';
 import { createDbStatusStore, type DbStatusStore } from './status';
+import { STORES_V10, upgradeMemoryV8toV10, type ImageRow } from './images';
 
 export class MnemographDb extends Dexie {
   memories!: Table<MemoryRow, string>;
@@ -45,6 +46,7 @@ export class MnemographDb extends Dexie {
   entities!: Table<EntityRow, string>;
   entityMentions!: Table<EntityMentionRow, [string, string]>;
   deepSearchLog!: Table<DeepSearchLogRow, number>;
+  images!: Table<ImageRow, string>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -130,6 +132,17 @@ export class MnemographDb extends Dexie {
         .upgrade(async (tx) => {
           if ((await tx.table('memories').count()) > 0) await tx.table('settings').put({ key: ENTITY_BACKFILL_KEY, value: 'pending' });
         });
+    }
+    // v10 (pictures on memories): the images table; the memories' media lists made plain (see images.ts)
+    if (upTo >= 10) {
+      this.version(10)
+        .stores(STORES_V10)
+        .upgrade((tx) =>
+          tx
+            .table('memories')
+            .toCollection()
+            .modify((row: Record<string, unknown>) => void upgradeMemoryV8toV10(row)),
+        );
     }
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.

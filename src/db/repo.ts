@@ -6,16 +6,18 @@ import { AppError } from '../core/errors';
 import type { MemoryId, MemoryStatus, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
 import { textKey } from '../core/text-key';
+import type { ImageRow } from './images';
 import { withV6Fields, type FeedbackRow, type MemoryRow, type VectorRow } from './schema';
 
 const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
 
-/** Writes a new memory and its vectors atomically: either all rows exist afterwards or none. */
-export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[]): Promise<void> {
+/** Writes a new memory, its vectors and its pictures (schema v10) atomically: either all rows exist afterwards or none. */
+export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[], images: readonly ImageRow[] = []): Promise<void> {
   try {
-    await db.transaction('rw', db.memories, db.vectors, async () => {
+    await db.transaction('rw', [db.memories, db.vectors, db.images], async () => {
       await db.memories.add(stamped(memory));
       if (vectors.length) await db.vectors.bulkPut(vectors);
+      if (images.length) await db.images.bulkAdd([...images]);
     });
   } catch (e) {
     throw db.fail(e);

@@ -42,6 +42,8 @@ import { createModels } from './models';
 import { ENCODER_SETTING } from '../db/schema';
 import { createEntityIndex } from './entities';
 import { createLanguageModel } from './language-model';
+import { createImages } from './images';
+import { browserImageCodec } from './image-codec';
 
 export type { ServiceDeps };
 
@@ -63,7 +65,8 @@ export function createServices(deps: ServiceDeps) {
   const divergence = createDivergence(ctx, engine, session);
   // a reinforcement refreshes and strengthens the memory (decay): the review module records it
   const feedback = createFeedback(ctx, engine, sync, (id) => review.reinforced(id));
-  const ingest = createIngest(ctx, { engine, stored, sync, session, divergence });
+  const images = createImages(ctx, deps.imageCodec ?? browserImageCodec);
+  const ingest = createIngest(ctx, { images, engine, stored, sync, session, divergence });
   const trash = createTrash(ctx, { engine, stored, sync });
   const review = createReview(ctx, { engine, stored, sync, deleteMemories: trash.deleteMemories });
   const { disposeBrowse, ...browse } = createBrowse(ctx);
@@ -92,7 +95,9 @@ export function createServices(deps: ServiceDeps) {
     embedder: ctx.embedder,
     featurizer: ctx.featurizer,
     ...ingest,
-    ...createEdits(ctx, { engine, stored, sync, session }),
+    ...createEdits(ctx, { images, engine, stored, sync, session }),
+    prepareImage: images.prepareImage,
+    getImages: images.getImages,
     ...trash,
     ...reviewApi,
     ...browse,

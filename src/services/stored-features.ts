@@ -4,6 +4,7 @@
 // new text (its E1 checked before anything is stored).
 
 import { AppError, MESSAGES } from '../core/errors';
+import { imageRefs } from '../core/images';
 import type { Memory, MemoryId, SpaceId } from '../core/types';
 import { listFeedback, loadLiveFeatures, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
 import type { VectorRow } from '../db/schema';
@@ -28,7 +29,8 @@ export interface Featurized {
 export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc {
   return {
     id: m.id,
-    text: m.text,
+    // a picture's caption is searched by its words too (E10 reads its meaning); the first line stays the text's
+    text: withCaptions(m),
     tags: m.tags,
     importance: m.importance,
     createdAt: m.createdAt,
@@ -43,6 +45,12 @@ export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc 
     ...(m.strength !== undefined ? { strength: m.strength } : {}),
     ...(features ? { features } : {}),
   };
+}
+
+/** The text keyword search reads: the memory's text, then its pictures' captions (one per line). */
+export function withCaptions(m: Pick<Memory, 'text' | 'media'>): string {
+  const captions = imageRefs(m.media).flatMap((r) => (r.caption ? [r.caption] : []));
+  return captions.length ? `${m.text}\n${captions.join('\n')}` : m.text;
 }
 
 export function createStoredFeatures(ctx: ServiceContext) {

@@ -6,10 +6,14 @@ import type { DivergenceAlert, DivergenceReason, SpaceSims } from '../core/space
 import type { NewMemoryInput } from '../core/validate';
 import type { LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { FeedbackRow } from '../db/schema';
+import type { ImageChange, ImageInput } from './images';
 import type { ImportFormat, ParseRequest } from '../protocol/io';
 
 /** What a person captures (the core's NewMemoryInput minus the import-only fields). */
-export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
+export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'> & {
+  /** A picture (prepareImage) and its caption, saved with the memory in its transaction (schema v10). */
+  image?: ImageInput;
+};
 
 /** A memory imported with its own time and session (the sample collection, backups). */
 export type ImportMemoryInput = NewMemoryInput & {
@@ -49,6 +53,11 @@ export interface UpdateMemoryInput {
   validFrom?: number;
   /** Valid time: when it stopped being true (epoch ms); null = still true (open-ended). */
   validTo?: number | null;
+  /**
+   * The picture: a new file with its caption, a new caption for the same picture (no `prepared`),
+   * or null to take it off. A new version like any edit; the earlier version keeps its picture.
+   */
+  image?: ImageChange;
 }
 
 /** What saveMemory did: wrote a new memory, or found the same text already saved (nothing written). */
@@ -121,6 +130,8 @@ export interface MemoryHeader {
   validTo: number | null;
   /** From the sample collection. */
   sample: boolean;
+  /** The caption of its picture, when it has one (schema v10). */
+  picture?: string;
 }
 
 export interface BrowsePage {

@@ -1,5 +1,7 @@
 // Pure mapping from what the services return (RecallView[], DivergenceView) to what the graph and
 // the results list draw. No React, no services: tested in Node.
+import { imageRefs } from '../../core/images';
+import type { MediaRef } from '../../core/types';
 import type { GraphDepth, GraphFilters, GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
@@ -95,6 +97,12 @@ export interface GraphInputArgs {
   extraLabels?: ReadonlyMap<MemoryId, string>;
 }
 
+/** The memory's picture for its graph node (the first picture; its caption is its alt text). */
+function pictureOf(m: { media?: MediaRef[] }): { picture?: { imageId: string; caption: string } } {
+  const [ref] = imageRefs(m.media);
+  return ref ? { picture: { imageId: ref.imageId, caption: ref.caption ?? '' } } : {};
+}
+
 export function graphInput({ query, views, divergence, showTags, depth, filters, extraLabels }: GraphInputArgs): GraphModelInput {
   const results: RecallResultInput[] = views.map((v) => ({
     id: v.memory.id,
@@ -105,6 +113,7 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     chain: v.result.chain?.map((c) => ({ id: c.id, hop: c.hop, cosine: c.cosine })),
     when: happenedAt(v.memory),
     ...(v.via ? { via: v.via } : {}),
+    ...pictureOf(v.memory),
   }));
   // No red alert in the graph unless the banner shows: one node for the recent work it names.
   const meaning = divergence?.alerts.find((a) => a.embedder === 'E1');

@@ -18,6 +18,8 @@ export interface FrameState {
   theme: GraphTheme;
   hovered: number; // node index or -1
   focused: number;
+  /** Thumbnails by memory id, drawn clipped to their nodes' circles. */
+  pictures?: ReadonlyMap<string, ImageBitmap>;
 }
 
 /** Zoom at which ordinary labels appear (small graphs always show them). */
@@ -63,13 +65,47 @@ export interface FrameStats {
   /** Always-named nodes inside the canvas, and how many of them got their label. */
   importantInside: number;
   importantLabelled: number;
+  /** Nodes drawn with their picture's thumbnail. */
+  picturesDrawn: number;
+}
+
+/** Below this radius on screen (CSS px) a thumbnail would be a smudge: the node's colour says enough. */
+const PICTURE_MIN_RADIUS = 5;
+
+/**
+ * Each memory's thumbnail inside its node: a circle clipped a little inside the node's own shape
+ * (so the kind's colour stays as a rim), the picture scaled to cover it (centre crop).
+ */
+function drawPictures(ctx: CanvasRenderingContext2D, f: FrameState, b: ReturnType<typeof visibleBounds>, stats: FrameStats): void {
+  const { scene, positions: p, transform: t, dpr } = f;
+  const nodes = scene.model.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    const id = nodes[i].memoryId;
+    const bmp = id ? f.pictures!.get(id) : undefined;
+    if (!bmp || !circleInBounds(b, p[2 * i], p[2 * i + 1], scene.radii[i])) continue;
+    const r = scene.radii[i] * t.k * 0.82;
+    if (r < PICTURE_MIN_RADIUS) continue;
+    const cx = (p[2 * i] * t.k + t.x) * dpr;
+    const cy = (p[2 * i + 1] * t.k + t.y) * dpr;
+    const rr = r * dpr;
+    const k = (2 * rr) / Math.min(bmp.width, bmp.height);
+    const w = bmp.width * k;
+    const h = bmp.height * k;
+    ctx.save();
+    ctx.beginPath();
+    ctx.arc(cx, cy, rr, 0, Math.PI * 2);
+    ctx.clip();
+    ctx.drawImage(bmp, cx - w / 2, cy - h / 2, w, h);
+    ctx.restore();
+    stats.picturesDrawn++;
+  }
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameStats {
   const { scene, positions: p, transform: t, theme, dpr } = f;
   const { model, ends, radii, kindOf } = scene;
   const n = model.nodes.length;
-  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0, nodesInside: 0, importantInside: 0, importantLabelled: 0 };
+  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0, nodesInside: 0, importantInside: 0, importantLabelled: 0, picturesDrawn: 0 };
 
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
@@ -197,6 +233,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   nodePass(false);
   ctx.globalAlpha = 1;
   if (lit) nodePass(true);
+  if (!dense && f.pictures?.size) drawPictures(ctx, f, b, stats);
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
 
   // The query: a halo ring so it reads as the centre of everything.

@@ -39,6 +39,14 @@ export interface RecallResultInput {
   when?: number;
   /** Found by the entity expansion: the results it shares these named entities with. */
   via?: { seed: string; entities: { hash: number; name: string }[] }[];
+  /** The memory's picture (schema v10): drawn as the node's thumbnail, its caption read with the node. */
+  picture?: GraphPicture;
+}
+
+/** A memory's picture on its node: the stored picture's id and its caption (the alt text). */
+export interface GraphPicture {
+  imageId: string;
+  caption: string;
 }
 
 export interface DivergenceInput {
@@ -87,6 +95,8 @@ export interface GraphNode {
   detail?: string;
   /** When the memory happened (epoch ms), for the tooltip. */
   when?: number;
+  /** The memory's picture, drawn inside the node when its thumbnail is loaded. */
+  picture?: GraphPicture;
 }
 
 export interface GraphEdge {
@@ -180,7 +190,7 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
     }
     const r = byId.get(memId);
     const node: GraphNode = r
-      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}) }
+      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}), ...(r.picture ? { picture: r.picture } : {}) }
       : { id: nid, kind: 'associative', label: labels[memId] ?? memId, memoryId: memId, hop, tags: [], ...(input.when?.[memId] !== undefined ? { when: input.when[memId] } : {}) };
     nodes.set(nid, node);
     return node;
@@ -328,6 +338,7 @@ export function nodeAriaLabel(n: GraphNode): string {
   if (n.score !== undefined) s += `, score ${fmt(n.score)}`;
   if (n.kind === 'associative') s += `, hop ${n.hop}`;
   if (n.detail) s += `, ${n.detail}`;
+  if (n.picture) s += `, with a picture: ${n.picture.caption}`;
   return s;
 }
 
