@@ -223,7 +223,7 @@ export class EngineCore {
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
     const primary = runPipeline(ctx, pq, input);
     // seed 003: deep search escalation after the primary ranking (off by default: no work)
-    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf() }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;

@@ -28,6 +28,8 @@ export interface DeepSearchFigures {
   ndcg10: number;
   mrr10: number;
   recoveredShare: number;
+  /** The same share over the escalated queries only (what an escalation recovers when it runs). */
+  recoveredShareEscalated: number;
   invocationRate: number;
   meanMs: number;
   p95Ms: number;
@@ -110,6 +112,7 @@ export async function deepSearchRows(
       candidateOf: c.candidateOf,
       reader,
       timers,
+      confidenceModel: calibration.confidence,
     });
     confidences.push(out.report.confidence.value);
     const top = new Set(primary.slice(0, K).map((h) => h.id));
@@ -126,6 +129,7 @@ export async function deepSearchRows(
   let escalated = 0;
   let missing = 0;
   let recovered = 0;
+  let missingEsc = 0;
   const escalatedMs: number[] = [];
   const deepRow = await score(prepared, async (pc, q) => {
     const c = per.get(pc)!;
@@ -142,9 +146,11 @@ export async function deepSearchRows(
       candidateOf: c.candidateOf,
       reader,
       timers,
+      confidenceModel: calibration.confidence,
     });
     const ids = out.results.map((h) => h.id);
-    if (out.report.status !== 'confident') {
+    const wasEscalated = out.report.status !== 'confident';
+    if (wasEscalated) {
       escalated++;
       escalatedMs.push(performance.now() - t0);
     }
@@ -153,6 +159,7 @@ export async function deepSearchRows(
     for (const e of q.evidence)
       if (!top.has(e)) {
         missing++;
+        if (wasEscalated) missingEsc++;
         if (final.has(e)) recovered++;
       }
     return ids;
@@ -166,7 +173,7 @@ export async function deepSearchRows(
       reader,
       transformer,
       queryFeatures: features,
-    }, { topK: K });
+    }, { topK: K, confidenceModel: calibration.confidence });
     return out.results.map((h) => h.id);
   });
   const n = prepared.reduce((a, p) => a + p.queries.length, 0);
@@ -178,6 +185,7 @@ export async function deepSearchRows(
       ndcg10: deepRow.ndcg10,
       mrr10: deepRow.mrr10,
       recoveredShare: r3(missing ? recovered / missing : 0),
+      recoveredShareEscalated: r3(missingEsc ? recovered / missingEsc : 0),
       invocationRate: r3(n ? escalated / n : 0),
       meanMs: r3(escalatedMs.length ? mean(escalatedMs) : 0),
       p95Ms: r3(escalatedMs.length ? percentile(escalatedMs, 95) : 0),

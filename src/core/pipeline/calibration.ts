@@ -3,6 +3,7 @@
 // words against meaning are measured per encoder on both dev files and kept here, keyed by the
 // encoder id (the `model` of its vector rows). README.md ("Query-adaptive fusion") has the figures.
 
+import type { ConfidenceModel } from '../deep/trigger';
 import type { HybridConfig } from '../hybrid';
 import type { RankingConfig } from './types';
 
@@ -11,6 +12,12 @@ export interface EncoderCalibration {
   hybrid: Partial<HybridConfig>;
   /** Patched over DEFAULT_RANKING for every recall. */
   ranking: Partial<RankingConfig>;
+  /**
+   * Deep search's trigger (src/core/deep/trigger.ts): the logistic model of P(the primary top 10
+   * holds the answer) from the top score, the rank-1/rank-2 gap and the result count, fitted on both
+   * dev files (README "Deep search trigger"). Absent = the seed's fixed blend.
+   */
+  confidence?: ConfidenceModel;
 }
 
 /** The ids of src/embed's encoders (the core cannot import src/embed; a test checks they agree). */
