@@ -17,8 +17,9 @@ import { evaluate, formatTable, loadEmbed, prepare, type EmbedFn, type PreparedC
 const args = process.argv.slice(2);
 const encoder = args[0] && !args[0].startsWith('--') ? args[0] : 'minilm';
 const confOut = args.includes('--conf') ? args[args.indexOf('--conf') + 1] : undefined;
-const GAMMAS = (process.env.GAMMAS ?? '0.25,0.5').split(',').map(Number);
-const LAMBDAS = (process.env.LAMBDAS ?? '0.1,0.2,0.3').split(',').map(Number);
+const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean).map(Number);
+const GAMMAS = list(process.env.GAMMAS, '0.25,0.5');
+const LAMBDAS = list(process.env.LAMBDAS, '0.1,0.2,0.3');
 
 /** Contextual vectors: each turn plus γ × its same-session neighbours (±1), renormalised. */
 function contextEmbed(conv: Conversation, embed: EmbedFn, gamma: number): EmbedFn {
@@ -42,13 +43,13 @@ async function main() {
   const cal = calibrationFor(enc.id);
   const { loadNodeResources } = await import('../lib/resources-node');
   const res = await loadNodeResources();
-  const conf: { file: string; top: number; gap: number; count: number; s10: number; evidence: number; hit: number; all: number }[] = [];
+  const conf: { file: string; top: number; gap: number; count: number; spread: number; s10: number; evidence: number; hit: number; all: number }[] = [];
   for (const file of ['paraphrase', 'locomo']) {
     const convs = await loadLocomo(`/work/shared/data/${file}-dev.json`);
     const prepared = await prepare(convs, enc.embed, { dim: enc.dim, embedQueries: enc.embedQueries });
     const feats = await featurizeAll(prepared, res, enc.embed);
     const ctxOf = (pc: PreparedConversation, f: FeaturizedConversation): PipelineContext => ({
-      hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0,
+      hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, now: 0,
       ranking: { ...DEFAULT_RANKING, ...cal.ranking }, hybridConfig: cal.hybrid,
     });
     const app = (name: string, fs: Map<PreparedConversation, FeaturizedConversation>): RetrievalSystem => ({
@@ -60,7 +61,7 @@ async function main() {
           const c = confidenceOf(rs.map((r) => r.score), 10);
           const ev = new Set(q.evidence);
           const got = rs.slice(0, 10).filter((r) => ev.has(r.id)).length;
-          conf.push({ file, top: c.top, gap: c.gap, count: c.count, s10: rs[9]?.score ?? 0, evidence: rs.reduce((m, r) => Math.max(m, r.why.coverage ?? 0), 0), hit: got > 0 ? 1 : 0, all: got === ev.size ? 1 : 0 });
+          conf.push({ file, top: c.top, gap: c.gap, count: c.count, spread: c.spread, s10: rs[9]?.score ?? 0, evidence: rs.reduce((m, r) => Math.max(m, r.why.coverage ?? 0), 0), hit: got > 0 ? 1 : 0, all: got === ev.size ? 1 : 0 });
         }
         return rs.map((r) => r.id);
       },

@@ -7,14 +7,16 @@
 // AUC and log-loss per file, a reliability table and the invocation rate per threshold.
 import { readFileSync } from 'node:fs';
 
-interface Row { file: string; top: number; gap: number; count: number; s10: number; evidence: number; hit: number; all: number }
+interface Row { file: string; top: number; gap: number; count: number; spread?: number; s10: number; evidence: number; hit: number; all: number }
 type Feat = (r: Row) => number;
+// LABEL=all: the top 10 holds every evidence memory (default: at least one)
+const label = (r: Row): number => (process.env.LABEL === 'all' ? r.all : r.hit);
 
 const FEATS: Record<string, Feat> = {
   top: (r) => r.top,
   gap: (r) => r.gap,
   count: (r) => r.count,
-  spread: (r) => (r.top > 0 ? (r.top - r.s10) / r.top : 0),
+  spread: (r) => r.spread ?? (r.top > 0 ? (r.top - r.s10) / r.top : 0),
   evidence: (r) => r.evidence,
 };
 
@@ -29,7 +31,7 @@ function fit(rows: Row[], w: number[], feats: Feat[], l2 = 1e-3): number[] {
       const z = x[i].reduce((a, v, j) => a + v * beta[j], 0);
       const p = 1 / (1 + Math.exp(-z));
       for (let j = 0; j < d; j++) {
-        g[j] += w[i] * (r.hit - p) * x[i][j];
+        g[j] += w[i] * (label(r) - p) * x[i][j];
         for (let k = 0; k < d; k++) H[j][k] += w[i] * p * (1 - p) * x[i][j] * x[i][k];
       }
     });
@@ -82,7 +84,7 @@ const perFile = new Map(files.map((f) => [f, rows.filter((r) => r.file === f).le
 const w = rows.map((r) => rows.length / (files.length * perFile.get(r.file)!));
 for (const f of files) {
   const rs = rows.filter((r) => r.file === f);
-  console.log(`${f}: ${rs.length} queries, hit@10 ${(rs.reduce((a, r) => a + r.hit, 0) / rs.length).toFixed(3)}`);
+  console.log(`${f}: ${rs.length} queries, hit@10 ${(rs.reduce((a, r) => a + label(r), 0) / rs.length).toFixed(3)}`);
 }
 const sets = [['top'], ['top', 'gap'], ['top', 'gap', 'count'], ['top', 'gap', 'spread'], ['top', 'gap', 'evidence'], ['top', 'spread']];
 for (const names of sets) {
@@ -92,9 +94,9 @@ for (const names of sets) {
   const parts = files.map((f) => {
     const rs = rows.filter((r) => r.file === f);
     const ps = rs.map(p);
-    const ll = -rs.reduce((a, r, i) => a + (r.hit ? Math.log(ps[i]) : Math.log(1 - ps[i])), 0) / rs.length;
+    const ll = -rs.reduce((a, r, i) => a + (label(r) ? Math.log(ps[i]) : Math.log(1 - ps[i])), 0) / rs.length;
     const inv = [0.3, 0.5, 0.7].map((t) => (ps.filter((x) => x < t).length / rs.length).toFixed(2)).join('/');
-    return `${f} AUC ${auc(ps, rs.map((r) => r.hit)).toFixed(3)} logloss ${ll.toFixed(3)} mean p ${(ps.reduce((a, b) => a + b, 0) / ps.length).toFixed(3)} inv@.3/.5/.7 ${inv}`;
+    return `${f} AUC ${auc(ps, rs.map(label)).toFixed(3)} logloss ${ll.toFixed(3)} mean p ${(ps.reduce((a, b) => a + b, 0) / ps.length).toFixed(3)} inv@.3/.5/.7 ${inv}`;
   });
   console.log(`[${names.join(', ')}] beta ${beta.map((b) => b.toFixed(3)).join(' ')}\n   ${parts.join('\n   ')}`);
   if (names.join() === (process.env.SHOW ?? 'top,gap')) {
@@ -103,7 +105,7 @@ for (const names of sets) {
       const bins = [0, 0.2, 0.4, 0.6, 0.8, 1.01];
       const line = bins.slice(0, -1).map((lo, i) => {
         const inBin = rs.filter((r) => p(r) >= lo && p(r) < bins[i + 1]);
-        return inBin.length ? `[${lo.toFixed(1)}-${bins[i + 1].toFixed(1)}) n ${inBin.length} hit ${(inBin.reduce((a, r) => a + r.hit, 0) / inBin.length).toFixed(2)}` : '';
+        return inBin.length ? `[${lo.toFixed(1)}-${bins[i + 1].toFixed(1)}) n ${inBin.length} hit ${(inBin.reduce((a, r) => a + label(r), 0) / inBin.length).toFixed(2)}` : '';
       });
       console.log(`   reliability ${f}: ${line.filter(Boolean).join('; ')}`);
     }

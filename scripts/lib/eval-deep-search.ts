@@ -84,7 +84,7 @@ export async function deepSearchRows(
       const communities = memoryCommunities(f.matrix, graph);
       log(`deepSearch: ${pc.conv.sampleId} ${new Set(communities.values()).size} communities in ${Math.round(performance.now() - t0)} ms`);
       const docs: PoolDoc[] = pc.conv.memories.map((m) => ({ id: m.id, sessionId: `S${m.session}`, createdAt: m.time, status: 'active', deletedAt: null, validFrom: m.time, validTo: null }));
-      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
+      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
       const text = new Map(pc.conv.memories.map((m) => [m.id, m]));
       const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
         const m = text.get(id);
