@@ -30,6 +30,11 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // sessionContext 0.1 (README "Session context"): LoCoMo R@10 67.9 -> 70.0, nDCG 52.9 -> 54.0,
     // MRR 50.9 -> 51.6; paraphrase MRR 70.9 -> 71.1, top-1 60.2 -> 60.8 (0.05: 69.1 / 71.3; 0.15: 70.2 / 71.1)
     ranking: { evidencePower: 1, sessionContext: 0.1 },
+    // P(the top 10 holds every evidence memory), logistic over top / gap / count / spread, both dev
+    // files weighted equally (scripts/lab/fit-confidence.ts, LABEL=all): AUC paraphrase 0.751,
+    // LoCoMo 0.738; below 0.3: 0% / 3% of queries, below 0.5: 3% / 17%. count never varied on the
+    // dev files (10 results each), so it gets no weight. README "Deep search trigger".
+    confidence: { bias: 0.731, top: -4.43, gap: -0.928, count: 0, spread: 10.487 },
   },
   [USE_LITE_CALIBRATION_ID]: {
     hybrid: { lexicalScore: 'coverage', coveragePower: 1 },
