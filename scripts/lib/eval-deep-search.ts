@@ -7,7 +7,11 @@
 // Both are async (the Reader interface), so they are scored here rather than by evaluate().
 // `deepSearch` in --json: r10, ndcg10 (percent, as the rows), recoveredShare (of the evidence turns
 // missing from the primary top 10, the share the final top 10 contains), invocationRate (share of
-// queries escalated), meanMs / p95Ms (per escalated query: expansion + reading + merge).
+// queries escalated), meanMs / p95Ms (per escalated query: expansion + reading + merge);
+// recoveredShareEscalated (the share over the escalated queries' missing turns only),
+// recoveredShareThreshold1 (every query escalated), threshold and calibratedTrigger (the encoder's
+// calibrated confidence, src/core/pipeline/calibration.ts, ran the trigger). DEEP_SEARCH='{...}'
+// overrides the deepSearch options (e.g. {"threshold":0.5}).
 import type { LexicalResources } from '../../src/core/features';
 import { deepSearch, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type ReaderCandidate } from '../../src/core/deep';
 import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
@@ -30,6 +34,11 @@ export interface DeepSearchFigures {
   recoveredShare: number;
   /** The same share over the escalated queries only (what an escalation recovers when it runs). */
   recoveredShareEscalated: number;
+  /** The share with every query escalated (the deepSearch@threshold1 row). */
+  recoveredShareThreshold1: number;
+  /** The trigger threshold of the deepSearch row, and whether the encoder's calibrated confidence ran it. */
+  threshold: number;
+  calibratedTrigger: boolean;
   invocationRate: number;
   meanMs: number;
   p95Ms: number;
@@ -186,6 +195,9 @@ export async function deepSearchRows(
       mrr10: deepRow.mrr10,
       recoveredShare: r3(missing ? recovered / missing : 0),
       recoveredShareEscalated: r3(missingEsc ? recovered / missingEsc : 0),
+      recoveredShareThreshold1: r3(allMissing ? allRecovered / allMissing : 0),
+      threshold: options.threshold,
+      calibratedTrigger: calibration.confidence !== undefined,
       invocationRate: r3(n ? escalated / n : 0),
       meanMs: r3(escalatedMs.length ? mean(escalatedMs) : 0),
       p95Ms: r3(escalatedMs.length ? percentile(escalatedMs, 95) : 0),
