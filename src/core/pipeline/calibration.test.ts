@@ -30,6 +30,9 @@ describe('calibrationFor', () => {
     expect(c).toBeCloseTo(1 / (1 + Math.exp(1.06855)), 4);
     expect(c).toBeLessThan(0.3);
   });
+  it('every bundled encoder ships a finite trigger model', () => {
+    for (const c of Object.values(CALIBRATIONS)) for (const w of Object.values(c.confidence!)) expect(Number.isFinite(w)).toBe(true);
+  });
   it("USE-lite keeps session context off (it lowered the paraphrase MRR with that encoder)", () => {
     expect(calibrationFor(USE_LITE_CALIBRATION_ID).ranking.sessionContext ?? 0).toBe(0);
     expect(calibrationFor(MINILM_CALIBRATION_ID).ranking.sessionContext).toBe(0.1);
