@@ -39,7 +39,7 @@ import { annotate } from './annotate';
 import { mergeAssociative } from './associative';
 import { blend } from './blend';
 import { gatherCandidates } from './candidates';
-import { expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
+import { DEFAULT_DEEP_FUSION, expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
 import { lateralPass } from './lateral-pass';
 import { resolveRanking } from './ranking';
 import { sessionContext } from './session-context';
@@ -85,7 +85,11 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     scored = blend(ctx, q, found, r);
     found = { ...found, hits: first.hits };
   }
-  scored = sessionContext(ctx, q, scored, r.sessionContext);
+  // session context reads hybrid-scale scores (0..1, the weakest candidates near 0); RRF-fused extra
+  // lists score by rank (1/(60 + rank): every candidate near 0.01-0.016), where a 0.1 share of a
+  // neighbour's score would outweigh several ranks, so the stage steps aside for them (README)
+  const rankFused = extras.length > 0 && (ctx.deepFusion ?? DEFAULT_DEEP_FUSION).mode === 'rrf';
+  if (!rankFused) scored = sessionContext(ctx, q, scored, r.sessionContext);
   const now = ctx.now ?? Date.now();
   // time: decay (opt-in) and earlier versions below the memories that replaced them; untouched otherwise
   const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);

@@ -85,4 +85,24 @@ describe('sessionContext', () => {
     expect(on.find((r) => r.id === 'reply')!.score).toBeCloseTo(s.get('reply')! + 0.5 * s.get('ask')!, 9);
     expect(on.find((r) => r.id === 'other')!.score).toBeCloseTo(s.get('other')!, 9);
   });
+  it('steps aside for RRF-fused extra lists (rank-scale scores), and runs with the anchored fusion', () => {
+    const hybrid = new HybridIndex(2);
+    const add = (id: string, text: string, createdAt: number, v: [number, number]) =>
+      hybrid.upsert({ id, text, tags: [], importance: 0.5, createdAt, validFrom: 0, validTo: null, status: 'active', vector: new Float32Array(v) });
+    add('ask', 'did you go to the lake festival', 1, [1, 0]);
+    add('reply', 'yes last saturday with the kids', 2, [0, 1]);
+    add('other', 'lake trip photos', 50, [0.6, 0.8]);
+    const n = sessionNeighbours([
+      { id: 'ask', sessionId: 's1', createdAt: 1 },
+      { id: 'reply', sessionId: 's1', createdAt: 2 },
+      { id: 'other', sessionId: 's2', createdAt: 50 },
+    ]);
+    const query = { text: 'lake festival', features: { E1: new Float32Array([1, 0]) }, variants: [{ text: 'lake fair', vector: new Float32Array([0.6, 0.8]) }] };
+    const run = (w: number, anchored: boolean) =>
+      runPipeline({ hybrid, spaces: new SpaceIndex(), neighboursOf: n, ranking: { spaces: [], sessionContext: w }, ...(anchored ? { deepFusion: { mode: 'anchored' as const, weight: 0.15 } } : {}) }, query, { topK: 3, multiQuery: 2 });
+    expect(JSON.stringify(run(0.5, false))).toBe(JSON.stringify(run(0, false)));
+    const off = new Map(run(0, true).map((r) => [r.id, r.score]));
+    const on = new Map(run(0.5, true).map((r) => [r.id, r.score]));
+    expect(on.get('reply')).toBeCloseTo(off.get('reply')! + 0.5 * off.get('ask')!, 9);
+  });
 });
