@@ -10,7 +10,7 @@
 import { AppError, toEnvelope } from '../src/core/errors';
 import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
-import { applyTime, calibrationFor, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
+import { applyTime, calibrationFor, runPipeline, sessionNeighbours, SpaceIndex, type NeighboursOf, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
   buildNeighbourMatrix,
   FeedbackState,
@@ -70,6 +70,7 @@ export class EngineCore {
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
   private communities: Map<MemoryId, number> | null = null;
+  private sessions: NeighboursOf | null = null; // session neighbours (the session-context stage), built on demand
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
   private feedback = new FeedbackState();
@@ -109,7 +110,7 @@ export class EngineCore {
     this.entities = entities;
     this.meta = meta;
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
     this.encoder = opts.encoder;
@@ -137,7 +138,7 @@ export class EngineCore {
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -151,7 +152,7 @@ export class EngineCore {
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
   }
 
   remove(id: MemoryId): void {
@@ -168,7 +169,7 @@ export class EngineCore {
       this.meta.delete(id);
     }
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -223,7 +224,7 @@ export class EngineCore {
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
     const primary = runPipeline(ctx, pq, input);
     // seed 003: deep search escalation after the primary ranking (off by default: no work)
-    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf() }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
@@ -286,6 +287,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now,
       sessionOf,
+      neighboursOf: (id) => (this.sessions ??= sessionNeighbours([...this.meta].map(([mid, m]) => ({ id: mid, ...m }))))(id),
       ranking: this.ranking,
       entities: this.entities,
     };

@@ -6,7 +6,7 @@
 // returns the primary results untouched with the report (the services log it); active mode
 // returns the merge, each result the reader read carrying `deep`.
 
-import { CONSTRAINT_TAG, deepSearch, OfflineReader, SessionRateLimiter, type DeepReportView, type PoolDoc, type ReaderCandidate } from '../src/core/deep';
+import { CONSTRAINT_TAG, deepSearch, OfflineReader, SessionRateLimiter, type ConfidenceModel, type DeepReportView, type PoolDoc, type ReaderCandidate } from '../src/core/deep';
 import type { HybridIndex } from '../src/core/hybrid';
 import { annotate, type PipelineContext, type PipelineQuery, type PipelineResult } from '../src/core/pipeline';
 import type { RecallOptions } from '../src/core/recall';
@@ -19,6 +19,8 @@ export interface EscalationState {
   limiter: SessionRateLimiter;
   meta: ReadonlyMap<MemoryId, { createdAt: number; sessionId: string }>;
   communities: () => ReadonlyMap<MemoryId, number> | undefined;
+  /** The encoder's calibrated trigger (calibrationFor(encoder).confidence). */
+  confidence?: ConfidenceModel;
 }
 
 function poolDocs(hybrid: HybridIndex, meta: EscalationState['meta']): PoolDoc[] {
@@ -62,6 +64,7 @@ export async function escalate(
     sessionId,
     isConstraint: (id) => hybrid.doc(id)?.tags.includes(CONSTRAINT_TAG) === true,
     timers,
+    confidenceModel: state.confidence,
   });
   const r = out.report;
   const report: DeepReportView | null = r.status === 'off' || r.status === 'confident' ? null : { ...r, mode: ds.mode };

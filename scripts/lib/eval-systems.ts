@@ -14,6 +14,8 @@ import {
   DEFAULT_RANKING,
   SpaceIndex,
   runPipeline,
+  sessionNeighbours,
+  type NeighboursOf,
   type PipelineContext,
   type RankingConfig,
 } from '../../src/core/pipeline';
@@ -26,6 +28,8 @@ export interface FeaturizedConversation {
   spaces: SpaceIndex;
   matrix: NeighbourMatrix;
   sessionOf: (id: MemoryId) => string | undefined;
+  /** Each turn's neighbours in its session (the engine's sessionNeighbours over its sessions and times). */
+  neighboursOf: NeighboursOf;
   queryFeatures: Map<EvalQuery, SpaceFeatures>;
 }
 
@@ -82,7 +86,8 @@ export async function featurizeAll(
     const session = new Map(pc.conv.memories.map((m) => [m.id, String(m.session)]));
     const sessionOf = (id: MemoryId) => session.get(id);
     const matrix = buildNeighbourMatrix(pc.index.ids(), (id) => pc.index.vectorOf(id), sessionOf);
-    out.set(pc, { spaces, matrix, sessionOf, queryFeatures });
+    const neighboursOf = sessionNeighbours(pc.conv.memories.map((m) => ({ id: m.id, sessionId: String(m.session), createdAt: m.time })));
+    out.set(pc, { spaces, matrix, sessionOf, neighboursOf, queryFeatures });
     log(`featurize: ${pc.conv.sampleId} ${pc.conv.memories.length} turns, ${pc.queries.length} queries in ${((plan.ms + performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   return out;
@@ -112,6 +117,7 @@ export function pipelineSystem(
         spaces: f.spaces,
         matrix: f.matrix,
         sessionOf: f.sessionOf,
+        neighboursOf: f.neighboursOf,
         now: 0,
         ranking: { ...DEFAULT_RANKING, ...ranking },
         hybridConfig: hybrid,

@@ -1,4 +1,4 @@
-export { confidenceOf, shouldEscalate, CONFIDENCE_WEIGHTS, type Confidence } from './trigger';
+export { confidenceOf, shouldEscalate, sigmoid, CONFIDENCE_WEIGHTS, type Confidence, type ConfidenceModel } from './trigger';
 export { DEEP_SEARCH_DEFAULTS, resolveDeepSearch, type DeepSearchMode, type DeepSearchOptions, type DeepSearchOptionsInput } from './options';
 export { expandPool, inScope, type ExpansionSource, type ExpansionStrategy, type PoolDoc, type PoolEntry, type Scope, type ExpandPoolOptions } from './expand';
 export { OfflineReader, readOffline, timeMentions, OFFLINE_READER_WEIGHTS, type Reader, type ReaderCandidate, type ReaderQuery, type ReaderScore, type ReadContext } from './reader';
