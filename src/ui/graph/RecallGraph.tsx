@@ -173,6 +173,7 @@ export function RecallGraph(props: RecallGraphProps) {
               type="button"
               data-testid={`graph-node-${node.id}`}
               data-kind={node.kind}
+              data-found={node.found?.by}
               data-hop={Number.isFinite(node.hop) ? node.hop : undefined}
               aria-label={nodeAriaLabel(node)}
               aria-disabled={node.memoryId === undefined ? true : undefined}
