@@ -14,11 +14,12 @@ const MODES: { value: DeepSearchMode; text: string }[] = [
   { value: 'adaptive', text: 'On, and learn which kinds of question need it' },
 ];
 
-type Num = 'threshold' | 'timeoutMs' | 'rateLimit';
+type Num = 'threshold' | 'timeoutMs' | 'rateLimit' | 'weight';
 const NUMS: { name: Num; label: string; hint: string }[] = [
   { name: 'threshold', label: 'Look deeper below this confidence', hint: '0 to 1; 1 = every recall (threshold, default 0.3).' },
   { name: 'timeoutMs', label: 'Time limit (ms)', hint: 'After this the first results are shown (timeoutMs, default 10000).' },
   { name: 'rateLimit', label: 'Times per session', hint: 'Deeper searches per session at most (rateLimit, default 5).' },
+  { name: 'weight', label: 'How much its reading counts', hint: "0 to 1: the reader's share of the merged score (weight, default 0.5)." },
 ];
 
 export function DeepSearchFields({ value, onChange }: { value: RecallOptionsInput; onChange: (partial: RecallOptionsInput) => void }) {
