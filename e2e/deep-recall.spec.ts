@@ -46,10 +46,10 @@ test('expandHops 1: the memory sharing a name joins the results, drawn through a
 });
 
 test('deeper search: watch only, a time limit, what it adds and how, the limit per session, the dashboard, looking again', async ({ page }) => {
-  test.setTimeout(360_000); // five captures through the encoder on a shared 2-core machine
+  test.setTimeout(480_000); // the model's load and five captures through the encoder on a shared 2-core machine
   const app = new AppPage(page);
   await app.goto();
-  await app.waitReady();
+  await app.waitReady(240_000);
   for (const text of [
     'Marta and I sailed to the lighthouse on Saturday.',
     'The fog came in fast and we turned the boat around.',
