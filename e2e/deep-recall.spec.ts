@@ -120,7 +120,11 @@ test('deeper search: watch only, a time limit, what it adds and how, the limit p
   await expect(page.getByTestId('deep-dash-chart')).toBeVisible();
   await expectAccessible(page, 'the deeper search dashboard', { include: '[data-testid="deep-dash-section"]' });
   await page.getByTestId('deep-dash-section').screenshot({ path: `${SHOTS}/dashboard-light.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByTestId('deep-dash-section').screenshot({ path: `${SHOTS}/dashboard-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('deep-dash-chart').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/dashboard-phone.png` });
   await page.getByTestId('settings-close').click();
   await page.setViewportSize({ width: 1280, height: 900 });

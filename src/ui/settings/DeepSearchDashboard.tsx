@@ -7,12 +7,14 @@ import { useEffect, useState } from 'react';
 import { max, scaleBand, scaleLinear } from 'd3';
 import { services } from '../../services';
 import type { DeepStats } from '../../core/deep';
-import { errorMessage, formatDate } from '../app/format';
+import { errorMessage } from '../app/format';
 
 type Stats = Awaited<ReturnType<ReturnType<typeof services>['deepSearchStats']>>;
 
 const DAYS = 14;
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`);
+/** A UTC day's date, short ("Nov 12"): the series counts UTC days. */
+const dayText = (ms: number) => new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const secs = (ms: number | null) => (ms === null ? '–' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** The plain-words summary (exported for tests). */
@@ -41,11 +43,11 @@ function RateChart({ series }: { series: DeepStats['series'] }) {
       <line x1={pad.left} x2={w - pad.right} y1={h - pad.bottom} y2={h - pad.bottom} className="deep-dash__axis" />
       {series.map((d) => (
         <rect key={d.day} x={x(d.day)} width={x.bandwidth()} y={y(d.rate ?? 0)} height={Math.max(0, h - pad.bottom - y(d.rate ?? 0))} className="deep-dash__bar">
-          <title>{`${formatDate(d.day)}: ${d.invocations} of ${d.recalls} recalls (${pct(d.rate)})`}</title>
+          <title>{`${dayText(d.day)}: ${d.invocations} of ${d.recalls} recalls (${pct(d.rate)})`}</title>
         </rect>
       ))}
       <text x={pad.left} y={h - 4} className="deep-dash__tick">
-        {formatDate(series[0]?.day)}
+        {series[0] ? dayText(series[0].day) : ''}
       </text>
       <text x={w - pad.right} y={h - 4} textAnchor="end" className="deep-dash__tick">
         today
