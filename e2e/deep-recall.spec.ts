@@ -86,6 +86,7 @@ test('deeper search: watch only, a time limit, what it adds and how, the limit p
   // on, its reading counting fully: it adds a memory the first search left out, ringed in the graph with how (escalation 3)
   await explore.setDeepDetail('timeoutMs', '');
   await explore.setDeepDetail('weight', '1');
+  await expectAccessible(page, "deeper search's options", { include: '[data-testid="recall-deep-options"]' });
   await explore.recall(Q);
   await expect(explore.deepNote).toHaveAttribute('data-status', 'merged');
   await expect(explore.deepNote).toContainText('and added 1');
@@ -98,6 +99,7 @@ test('deeper search: watch only, a time limit, what it adds and how, the limit p
   await page.getByTestId('graph-key').locator('> summary').click();
   await expect(page.getByTestId('graph-key-found')).toBeVisible();
   await expectAccessible(page, 'the results card with deeper search', { include: '.explore__results' });
+  await expectAccessible(page, 'the graph key', { include: '[data-testid="graph-key"]' });
   await page.screenshot({ path: `${SHOTS}/explore-light.png` });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: `${SHOTS}/explore-dark.png` });
