@@ -67,8 +67,12 @@ export function createDeepRecall(ctx: ServiceContext) {
   }
 
   return {
-    /** The options the engine gets: the adaptive threshold and the learned weights applied. */
-    async prepare(text: string, asked: RecallOptionsInput, resolved: RecallOptions): Promise<DeepPrepared> {
+    /**
+     * The options the engine gets: the adaptive threshold and the learned weights applied. `given`:
+     * the saved defaults with the request's options over them (a lexical weight or a fusion chosen
+     * there wins over the learned one).
+     */
+    async prepare(text: string, asked: RecallOptionsInput, resolved: RecallOptions, given: RecallOptionsInput = asked): Promise<DeepPrepared> {
       const category = queryCategory(text);
       let out = asked;
       const ds = resolved.deepSearch;
@@ -78,7 +82,7 @@ export function createDeepRecall(ctx: ServiceContext) {
       }
       const learned = await readWeights();
       if (!learned || learned.pairs === 0) return { asked: out, category };
-      if (asked.lexicalWeight === undefined && asked.fusion === undefined) out = { ...out, lexicalWeight: learned.lexicalWeight };
+      if (given.lexicalWeight === undefined && given.fusion === undefined) out = { ...out, lexicalWeight: learned.lexicalWeight };
       return { asked: out, spaceWeights: learned.spaceWeights, category };
     },
 

@@ -92,8 +92,9 @@ describe('deep search and iterative search through the services', () => {
     const prepared = await deep.prepare('lighthouse', {}, resolveRecallOptions({}));
     expect(prepared.asked.lexicalWeight).toBeCloseTo(0.49, 10);
     expect(prepared.spaceWeights?.E11).toBeCloseTo(w!.spaceWeights.E11, 10);
-    // the caller's own lexical weight wins
+    // the caller's own lexical weight wins, and so does a saved default one (left to the engine's defaults)
     expect((await deep.prepare('x', { lexicalWeight: 0.7 }, resolveRecallOptions({ lexicalWeight: 0.7 }))).asked.lexicalWeight).toBe(0.7);
+    expect((await deep.prepare('x', {}, resolveRecallOptions({ lexicalWeight: 0.6 }), { lexicalWeight: 0.6 })).asked.lexicalWeight).toBeUndefined();
     // and the services' recall runs with them
     expect((await s.recall('lighthouse', { topK: 2 })).results.length).toBeGreaterThan(0);
     db.close();

@@ -177,7 +177,8 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const tags = queryTagsOf(q, options);
       const { queryTags: _routed, ...others } = options;
       const asked: RecallOptionsInput = tags ? { ...others, queryTags: tags } : others;
-      const resolved = resolveRecallOptions({ ...(await readRecallDefaults(db)), ...asked }); // refuse bad options before any work
+      const withDefaults = { ...(await readRecallDefaults(db)), ...asked };
+      const resolved = resolveRecallOptions(withDefaults); // refuse bad options before any work
       aborted(signal);
       if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
       session.touch();
@@ -187,7 +188,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const e1 = features.E1 ? (deserializeSpace('E1', features.E1) as Float32Array) : null;
       const { notice, ...extras } = await queryExtras(q.text, e1, resolved, signal);
       const at = ctx.now();
-      const prepared = await deep.prepare(q.text, asked, resolved); // adaptive threshold, learned weights
+      const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
       aborted(signal);
       const outcome = await engine.recall(
         { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) },
