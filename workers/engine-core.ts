@@ -23,13 +23,7 @@ import {
   type NeighbourMatrix,
   type RecallOptionsInput,
 } from '../src/core/recall';
-import {
-  assertValidSimilarityConfig,
-  DEFAULT_SIMILARITY_CONFIG,
-  deserializeFeatures,
-  type SimilarityConfig,
-  type SpaceFeatures,
-} from '../src/core/spaces';
+import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeatures, type SimilarityConfig, type SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId, ScoredHit } from '../src/core/types';
 import type {
   EngineDivergenceOutcome,
@@ -47,6 +41,7 @@ import { firstLine } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
 import { memoryCommunities } from './communities';
 import { escalate } from './engine-deep';
+import { iterate } from './engine-iterative';
 import { recentDivergence } from './engine-divergence';
 import { EntityGraph } from './entity-graph';
 import { SessionRateLimiter } from '../src/core/deep';
@@ -221,10 +216,11 @@ export class EngineCore {
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
     const ctx = this.context(lateral || o.assocHops > 0, q.now ?? Date.now());
+    if (q.spaceWeights) ctx.ranking = { ...ctx.ranking, spaceWeights: { ...ctx.ranking?.spaceWeights, ...q.spaceWeights } }; // learned (deep/learn.ts)
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
-    const primary = runPipeline(ctx, pq, input);
-    // seed 003: deep search escalation after the primary ranking (off by default: no work)
-    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
+    // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default: no work)
+    const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
+    const deep = await escalate(ctx, pq, iter.results, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
@@ -253,14 +249,13 @@ export class EngineCore {
       lateralStatus: this.evaluator.status(),
       labels,
       ...(deep.report ? { deepSearch: deep.report } : {}),
+      ...(iter.report ? { iterative: iter.report } : {}),
     };
   }
 
   /**
-   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so
-   * above COMMUNITY_MAX_MEMORIES the community strategy is left out (temporal and entity remain)
-   * rather than stall the worker on a first escalation.
-   */
+   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so above
+   * COMMUNITY_MAX_MEMORIES the community strategy is left out rather than stall the worker. */
   private communitiesOf(): Map<MemoryId, number> | undefined {
     if (this.communities) return this.communities;
     const hybrid = this.require();

@@ -35,8 +35,8 @@ export class AppPage {
   }
 
   /** Database open and the encoder loaded (its status reads "Model ready"). */
-  async waitReady(): Promise<void> {
-    await expect(this.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
+  async waitReady(timeout = 90_000): Promise<void> {
+    await expect(this.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout });
     await expect(this.memoryCount).toHaveText(/^[\d,]+$/); // "10,001": thousands are grouped
   }
 

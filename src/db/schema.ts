@@ -293,7 +293,9 @@ export interface DeepSearchLogRow {
   query: string;
   /** shadow | merged | timeout | error | rate-limited */
   status: string;
-  mode: 'shadow' | 'active';
+  mode: 'shadow' | 'active' | 'adaptive';
+  /** The query's category (adaptive.ts; rows since the adaptive mode). */
+  category?: string;
   confidence: number;
   threshold: number;
   primaryIds: string[];

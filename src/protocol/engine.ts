@@ -86,6 +86,19 @@ export interface EngineRecallQuery {
   variants?: { text: string; vector: Float32Array | null }[];
   /** hyde: the embedding of the model's hypothetical answer. */
   hyde?: Float32Array | null;
+  /** Iterative search: the reformulations to try, in order, each with its vector (E1) or null. */
+  reformulations?: { text: string; vector: Float32Array | null }[];
+  /** Learned space weights (feedback to the scorer, src/core/deep/learn.ts) over the ranking's. */
+  spaceWeights?: Partial<Record<import('../core/types').SpaceId, number>>;
+}
+
+/** Iterative search's record (seed 001): each pass, the stop, the abstention, the explanation. */
+export interface EngineIterativeReport {
+  hard: boolean;
+  abstained: boolean;
+  stoppedBy: import('../core/deep').IterativeStop;
+  explanation: string[];
+  passes: { pass: number; action: 'retrieve' | 'reformulate' | 'widen'; query: string; added: number; bestGrade: number }[];
 }
 
 /** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
@@ -106,6 +119,8 @@ export interface EngineRecallOutcome {
   labels: Record<MemoryId, string>;
   /** Deep search escalation (seed 003), when the recall escalated (or was stopped by a bound). */
   deepSearch?: DeepReportView;
+  /** Iterative search, when the option was on. */
+  iterative?: EngineIterativeReport;
 }
 
 export interface EngineDivergenceQuery {

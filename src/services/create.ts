@@ -17,7 +17,7 @@
 //   encoder-switch   re-embedding every memory with another encoder, then the flip
 
 import type { Observable } from 'dexie';
-import type { Memory } from '../core/types';
+import type { Memory, MemoryId } from '../core/types';
 import { countMemories, listMemories, liveMemoriesQuery, liveMemoryCountQuery } from '../db/repo';
 import type { EngineStats } from '../protocol/engine';
 import { createIoBridge } from '../bridge/io-bridge';
@@ -30,6 +30,7 @@ import { createFeedback } from './feedback';
 import { createImport } from './import';
 import { createIngest } from './ingest';
 import { createRetrieval } from './retrieval';
+import { createDeepRecall } from './deep-recall';
 import { createReview } from './review';
 import { createSession } from './session';
 import { createSettings } from './settings';
@@ -63,14 +64,19 @@ export function createServices(deps: ServiceDeps) {
   const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab, afterWrite: entities.reindexEntities });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
-  // a reinforcement refreshes and strengthens the memory (decay): the review module records it
-  const feedback = createFeedback(ctx, engine, sync, (id) => review.reinforced(id));
+  const deepRecall = createDeepRecall(ctx);
+  // a reinforcement refreshes and strengthens the memory (decay), and a deep-search hit trains the scorer
+  const feedback = createFeedback(ctx, engine, sync, async (id) => {
+    await review.reinforced(id);
+    await deepRecall.noteOpened(id);
+  });
   const images = createImages(ctx, deps.imageCodec ?? browserImageCodec);
   const ingest = createIngest(ctx, { images, engine, stored, sync, session, divergence });
   const trash = createTrash(ctx, { engine, stored, sync });
   const review = createReview(ctx, { engine, stored, sync, deleteMemories: trash.deleteMemories });
   const { disposeBrowse, ...browse } = createBrowse(ctx);
-  const { reinforced: _reinforced, ...reviewApi } = review;
+  const { reinforced: _reinforced, openMemory, ...reviewApi } = review;
+  const { prepare: _prepare, after: _after, noteOpened, ...deepRecallApi } = deepRecall;
   // the import worker starts on the first preview, not before
   const parser = deps.parser ?? createIoBridge();
   // the modules' hooks for each other (recall tells feedback the modes it returned; capture and
@@ -100,8 +106,15 @@ export function createServices(deps: ServiceDeps) {
     getImages: images.getImages,
     ...trash,
     ...reviewApi,
+    /** The memory, its access recorded; a deep-search hit opened trains the scorer (seed 003 F). */
+    async openMemory(id: MemoryId, opts: { includeDeleted?: boolean } = {}): Promise<Memory> {
+      const m = await openMemory(id, opts);
+      await noteOpened(id);
+      return m;
+    },
+    ...deepRecallApi,
     ...browse,
-    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel }),
+    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel, deep: deepRecall }),
     ...languageModel,
     ...divergenceApi,
     ...feedbackApi,

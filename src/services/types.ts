@@ -262,6 +262,8 @@ export interface RecallOutcomeView {
    * rate-limited), the confidence against the threshold, the pool and the reader's scores.
    */
   deepSearch?: import('../core/deep').DeepReportView;
+  /** Iterative search (seed 001), when the option was on: each pass, the stop, the abstention, the explanation. */
+  iterative?: import('../protocol/engine').EngineIterativeReport;
 }
 
 /** What reinforce / suppress did: the stored row, and whether the memory was a lateral result. */

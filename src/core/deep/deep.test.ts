@@ -91,7 +91,7 @@ describe('options', () => {
       }
       return 'no error';
     };
-    expect(msg({ mode: 'on' })).toBe('Recall option "deepSearch.mode" must be "off", "shadow" or "active"; got "on".');
+    expect(msg({ mode: 'on' })).toBe('Recall option "deepSearch.mode" must be "off", "shadow", "active" or "adaptive"; got "on".');
     expect(msg({ threshold: 1.5 })).toContain('"deepSearch.threshold" must be a number from 0 to 1');
     expect(msg({ poolCap: 0 })).toContain('"deepSearch.poolCap" must be a whole number from 1 to 500');
     expect(msg({ timeoutMs: 2.5 })).toContain('deepSearch.timeoutMs');

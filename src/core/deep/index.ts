@@ -7,3 +7,7 @@ export { estimateTokens, trimToBudget, SessionRateLimiter, withTimeout, TIMED_OU
 export { deepSearch, type DeepReport, type DeepReportView, type DeepSearchInput, type DeepSearchOutput, type DeepStatus } from './run';
 export { searchIterative, clampIterations, DEFAULT_MAX_ITERATIONS, type IterativeDeps, type IterativeOptions, type IterativePass, type IterativeResult, type IterativeStop, type RetrievedHit } from './iterative';
 export { parseReaderAnswer, readerPrompt } from './model-answer';
+export { queryCategory, isHit, recordEscalation, adaptiveThreshold, adaptiveHistoryFrom, ADAPTIVE, QUERY_CATEGORIES, type AdaptiveHistory, type QueryCategory } from './adaptive';
+export { learnFromPair, initialWeights, scorerWeightsFrom, LEARN, LEARNED_SPACES, type ScorerWeights, type TrainingPair, type PairSide } from './learn';
+export { summariseDeepLog, countRecall, percentile, DAY_MS, type DeepStats, type DeepDay, type DeepLogEntry } from './stats';
+export { foundWords, passWords, WAY_SHORT, type FoundWay } from './found';

@@ -31,7 +31,7 @@ export interface DeepReport {
 }
 
 /** What the engine hands the services for an escalation (plain data: the log row and the view). */
-export type DeepReportView = DeepReport & { mode: 'shadow' | 'active' };
+export type DeepReportView = DeepReport & { mode: 'shadow' | 'active' | 'adaptive' };
 
 export interface DeepSearchInput {
   query: ReaderQuery;

@@ -109,4 +109,6 @@ export interface PipelineResult extends RecallResult {
     via: { strategy: 'temporal' | 'entity' | 'community'; seed: MemoryId; detail: string }[];
     source: 'primary' | 'deep' | 'constraint';
   };
+  /** Iterative search (seed 001): the pass that added it (2..5), how, the reader's grade, in words. */
+  iterative?: { pass: number; action: 'reformulate' | 'widen'; query: string; grade: number; words: string };
 }

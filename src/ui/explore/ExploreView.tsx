@@ -152,7 +152,7 @@ function Explore() {
         />
 
         <aside className="explore__side" aria-label="Results and lateral status">
-          <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} />
+          <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} deep={recall.snapshot?.deep} iterative={recall.snapshot?.iterative} />
           {showRecent && <RecentWork ref={recentRef} recent={recent} onOpen={open} onHide={() => setShowRecent(false)} />}
           {lateral.status && (
             <>

@@ -21,6 +21,10 @@ export interface RecallSnapshot {
   extraLabels: ReadonlyMap<MemoryId, string>;
   /** Associative results left out as weaker chains (keepChains, ./chains.ts). */
   hiddenChains: number;
+  /** Deeper search (seed 003), when this recall escalated or a bound stopped it. */
+  deep?: RecallOutcomeView['deepSearch'];
+  /** Iterative search (seed 001), when it was on. */
+  iterative?: RecallOutcomeView['iterative'];
 }
 
 export interface RecallState {
@@ -59,7 +63,7 @@ export function useRecall(): UseRecall {
         const { kept, hidden } = keepChainViews(outcome.results, { ...CHAIN_FILTER, minStepCosine: onActiveScale(CHAIN_FILTER.minStepCosine) });
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
-        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden } });
+        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative } });
         return outcome;
       } catch (e) {
         if (isAborted(e)) return null;

@@ -6,6 +6,29 @@ import type { GraphDepth, GraphFilters, GraphModelInput, RecallResultInput, Dive
 import type { DivergenceView, RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
 import { happenedAt, isClose } from '../app/format';
+import { foundWords, WAY_SHORT } from '../../core/deep';
+import type { FoundBy } from '../graph';
+
+/** A result deeper search or iterative search added: how (plain words) and the figures behind it. */
+export interface FoundRow extends FoundBy {
+  /** For "details": the reader's score or grade, its reasons, the pass's query. */
+  figures: string;
+}
+
+/**
+ * How a result was added, or undefined for one the first search found. Deeper search: a memory
+ * outside the first results (its pool ways, seed 003 B); iterative search: the pass that added it.
+ */
+export function foundOf(v: RecallView): FoundRow | undefined {
+  const d = v.result.deep;
+  if (d && d.via.length > 0) {
+    const figures = `reader score ${d.readerScore.toFixed(2)}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
+    return { by: 'deep', how: foundWords(d.via), short: WAY_SHORT[d.via[0].strategy], seed: d.via[0].seed, figures };
+  }
+  const it = v.result.iterative;
+  if (it) return { by: 'iterative', how: it.words, short: `pass ${it.pass}`, figures: `grade ${it.grade.toFixed(2)} · ${it.action === 'reformulate' ? `reformulated as "${it.query}"` : 'widened by one hop over shared names'}` };
+  return undefined;
+}
 
 /** The first line of a memory, at most `max` characters (graph labels, list titles). */
 export function labelOf(text: string, max = 60): string {
@@ -36,6 +59,10 @@ export interface ResultRow {
   close: boolean;
   /** When the memory happened (epoch ms). */
   when: number;
+  /** Added by deeper search or by looking again, and how. */
+  found?: FoundRow;
+  /** Read again by deeper search (a first result): the reader's score and reasons, for "details". */
+  read?: { score: number; reasons: string[] };
 }
 
 /**
@@ -62,7 +89,15 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     relevantSpaces: relevantSpacesOf(v),
     close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
     when: happenedAt(v.memory),
+    ...withFound(v),
   }));
+}
+
+function withFound(v: RecallView): Pick<ResultRow, 'found' | 'read'> {
+  const found = foundOf(v);
+  if (found) return { found };
+  const d = v.result.deep;
+  return d ? { read: { score: d.readerScore, reasons: d.reasons } } : {};
 }
 
 /**
@@ -114,6 +149,7 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     when: happenedAt(v.memory),
     ...(v.via ? { via: v.via } : {}),
     ...pictureOf(v.memory),
+    ...graphFound(v),
   }));
   // No red alert in the graph unless the banner shows: one node for the recent work it names.
   const meaning = divergence?.alerts.find((a) => a.embedder === 'E1');
@@ -141,4 +177,9 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     labels: labelsFor(views, divergence, extraLabels),
     when,
   };
+}
+
+function graphFound(v: RecallView): { found?: FoundBy } {
+  const f = foundOf(v);
+  return f ? { found: { by: f.by, how: f.how, short: f.short, ...(f.seed !== undefined ? { seed: f.seed } : {}) } } : {};
 }

@@ -176,6 +176,7 @@ export function RecallGraph(props: RecallGraphProps) {
               type="button"
               data-testid={`graph-node-${node.id}`}
               data-kind={node.kind}
+              data-found={node.found?.by}
               data-hop={Number.isFinite(node.hop) ? node.hop : undefined}
               data-picture={node.picture ? (node.memoryId && drawn.has(node.memoryId) ? 'drawn' : 'loading') : undefined}
               aria-label={nodeAriaLabel(node)}

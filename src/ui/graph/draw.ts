@@ -31,7 +31,7 @@ const ARROW_ZOOM = 0.45;
 const DENSE_NODES = 700;
 const MANY_EDGES = 100;
 const SQUARE_KINDS = new Set<NodeKind>(['standard', 'associative', 'recent', 'tag']);
-const EDGE_STYLES: EdgeKind[] = ['tag', 'entity', 'standard', 'divergence', 'associative', 'lateral'];
+const EDGE_STYLES: EdgeKind[] = ['tag', 'entity', 'standard', 'found', 'divergence', 'associative', 'lateral'];
 const NODE_ORDER: NodeKind[] = ['tag', 'entity', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
 
 function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
@@ -46,6 +46,8 @@ function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
       return theme.edgeDivergence;
     case 'entity':
       return theme.node.entity;
+    case 'found':
+      return theme.found;
     default:
       return theme.edge;
   }
@@ -156,7 +158,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       // meet at the query), so busy views use hairlines and keep colour and dash as the cue.
       const w = kind === 'tag' || manyEdges ? 1 : kind === 'standard' ? 1.2 : 1.8;
       ctx.lineWidth = highlight ? w + 1.2 : w;
-      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : kind === 'entity' ? [4, 3] : []);
+      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : kind === 'entity' ? [4, 3] : kind === 'found' ? [2, 3] : []);
       ctx.stroke();
     }
     ctx.setLineDash([]);
@@ -245,6 +247,17 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.lineWidth = 2 * px;
     ctx.stroke();
   }
+  // Deeper search and iterative additions: a ring of their own (dashed for deeper search).
+  ctx.strokeStyle = theme.found;
+  ctx.lineWidth = 2 * px;
+  model.nodes.forEach((node, i) => {
+    if (!node.found) return;
+    ctx.setLineDash(node.found.by === 'deep' ? [3 * px, 2 * px] : []);
+    ctx.beginPath();
+    ctx.arc(p[2 * i], p[2 * i + 1], radii[i] * 1.35 + 3 * px, 0, Math.PI * 2);
+    ctx.stroke();
+  });
+  ctx.setLineDash([]);
   // Hover and focus rings.
   const ring = (i: number, colour: string, width: number): void => {
     if (i < 0) return;
@@ -278,7 +291,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.font = '600 11px system-ui, sans-serif';
     let budget = 400;
     model.edges.forEach((e, k) => {
-      if (budget <= 0 || (e.kind !== 'lateral' && !(e.kind === 'associative' && e.hop))) return;
+      if (budget <= 0 || (e.kind !== 'lateral' && e.kind !== 'found' && !(e.kind === 'associative' && e.hop))) return;
       const s = ends[2 * k];
       const d = ends[2 * k + 1];
       // Spokes from the query crowd together near it: put their text further out.
@@ -288,12 +301,13 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       if (mx < -20 || my < -20 || mx > f.width + 20 || my > f.height + 20) return;
       ctx.globalAlpha = lit && !litEdge(k) ? theme.dimAlpha : 1;
       budget--;
-      if (e.kind === 'lateral') {
+      if (e.kind === 'lateral' || e.kind === 'found') {
+        const text = e.kind === 'lateral' ? 'lateral' : (e.label ?? '');
         ctx.lineWidth = 4;
         ctx.strokeStyle = theme.halo;
-        ctx.strokeText('lateral', mx, my);
-        ctx.fillStyle = theme.edgeLateral;
-        ctx.fillText('lateral', mx, my);
+        ctx.strokeText(text, mx, my);
+        ctx.fillStyle = e.kind === 'lateral' ? theme.edgeLateral : theme.found;
+        ctx.fillText(text, mx, my);
       } else {
         ctx.beginPath();
         ctx.arc(mx, my, 8, 0, Math.PI * 2);

@@ -12,6 +12,7 @@ import { errorMessage } from '../app/format';
 import { mergeOptions } from '../explore/explore-store';
 import { LanguageModelSettings } from '../explore/panels/LanguageModelSettings';
 import { EverydaySettings } from './EverydaySettings';
+import { DeepSearchDashboard } from './DeepSearchDashboard';
 import './settings.css';
 
 export interface SettingsDialogProps {
@@ -61,6 +62,7 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
           onClose();
         }}
       />
+      <DeepSearchSection />
       <details className="settings-advanced" data-testid="settings-advanced" open={advancedOpen}>
         <summary>Advanced: how each kind of similarity counts, recall options, a language model on this computer</summary>
         <p className="field__hint">
@@ -115,5 +117,16 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
         </section>
       </details>
     </ModalDialog>
+  );
+}
+
+/** "How deeper search is doing": the dashboard, read from the log only when unfolded. */
+function DeepSearchSection() {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="settings-advanced" data-testid="deep-dash-section" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>How deeper search is doing</summary>
+      {open && <DeepSearchDashboard />}
+    </details>
   );
 }
