@@ -3,3 +3,4 @@
 export { DenseStore, type DenseHit, type DenseScanOptions, type DenseStoreOptions, type PreparedQuery } from './store';
 export { dequantise, dotErrorBound, INT8_MAX, quantiseInto, type Quantised } from './quantize';
 export { dotF32, dotI8, KthLargest } from './kernels';
+export { NeighbourLists, type NeighbourStats } from './neighbours';
