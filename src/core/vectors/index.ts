@@ -4,3 +4,4 @@ export { DenseStore, type DenseHit, type DenseScanOptions, type DenseStoreOption
 export { dequantise, dotErrorBound, INT8_MAX, quantiseInto, type Quantised } from './quantize';
 export { dotF32, dotI8, KthLargest } from './kernels';
 export { NeighbourLists, type NeighbourStats } from './neighbours';
+export { simdAvailable, strideOf } from './simd';

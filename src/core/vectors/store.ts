@@ -1,7 +1,9 @@
 // DenseStore: the dense vectors of one space (E1, E5, E10 ...) for ONE encoder, any dimension.
 //
 // Layout (slot-major, contiguous, grown by doubling):
-//   codes   Int8Array   capacity × dim   int8 codes, x ≈ scale[slot] · codes[slot]
+//   codes   Int8Array   capacity × stride  int8 codes, x ≈ scale[slot] · codes[slot]; stride = dim
+//                                          rounded up to 16, zero-padded; in a WebAssembly memory
+//                                          when the SIMD kernel runs (simd.ts), else a JS array
 //   scales  Float32Array capacity        per-vector scale
 //   errors  Float32Array capacity        ||x − scale·codes|| (bounds the int8 dot's error)
 //   floats  Float32Array capacity × dim   the unit f32 rows, only with keepFloat (exact rescoring)
@@ -21,6 +23,7 @@ import { isFiniteVector, normalize } from '../vector';
 import { topKIndices } from '../topk';
 import { dotF32, dotI8, KthLargest } from './kernels';
 import { dotErrorBound, quantiseInto } from './quantize';
+import { CHUNK, SimdArena, strideOf } from './simd';
 
 export interface DenseStoreOptions {
   dim: number;
@@ -28,6 +31,8 @@ export interface DenseStoreOptions {
   encoder: string;
   /** Keep the f32 rows for exact rescoring and neighbour walks (default true). */
   keepFloat?: boolean;
+  /** 'auto' (default): the WebAssembly SIMD int8 kernel where it runs, else JS; 'js': JS always (benches). */
+  kernel?: 'auto' | 'js';
 }
 
 export interface DenseHit {
@@ -57,6 +62,7 @@ export class DenseStore {
   readonly dim: number;
   readonly encoder: string;
   readonly keepFloat: boolean;
+  readonly stride: number;
   /** Bumped by every change: caches keyed on slots compare it. */
   version = 0;
   private capacity = 0;
@@ -64,6 +70,7 @@ export class DenseStore {
   private scales = new Float32Array(0);
   private errors = new Float32Array(0);
   private floats: Float32Array | null;
+  private readonly arena: SimdArena | null;
   private readonly ids: string[] = [];
   private readonly slots = new Map<string, number>();
   // per-scan scratch (reused, never escapes)
@@ -77,12 +84,24 @@ export class DenseStore {
     this.dim = opts.dim;
     this.encoder = opts.encoder;
     this.keepFloat = opts.keepFloat ?? true;
+    this.stride = strideOf(opts.dim);
     this.floats = this.keepFloat ? new Float32Array(0) : null;
+    this.arena = opts.kernel === 'js' ? null : SimdArena.create(this.stride, 64);
     this.grow(64);
   }
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /** Which int8 kernel scans: 'wasm-simd' or 'js'. */
+  get kernel(): 'wasm-simd' | 'js' {
+    return this.arena ? 'wasm-simd' : 'js';
+  }
+
+  /** Bytes held for the vectors (codes, scales, errors, f32 rows), capacity included. */
+  get bytes(): number {
+    return this.codes.byteLength + this.scales.byteLength * 2 + (this.floats?.byteLength ?? 0);
   }
 
   has(id: string): boolean {
@@ -122,7 +141,7 @@ export class DenseStore {
     if (this.floats) return this.floats.subarray(slot * d, slot * d + d);
     const out = new Float32Array(d);
     const s = this.scales[slot];
-    for (let j = 0; j < d; j++) out[j] = this.codes[slot * d + j] * s;
+    for (let j = 0; j < d; j++) out[j] = this.codes[slot * this.stride + j] * s;
     return out;
   }
 
@@ -167,7 +186,8 @@ export class DenseStore {
     let moved: { from: number; to: number } | null = null;
     if (slot !== last) {
       const d = this.dim;
-      this.codes.copyWithin(slot * d, last * d, last * d + d);
+      const st = this.stride;
+      this.codes.copyWithin(slot * st, last * st, last * st + st);
       if (this.floats) this.floats.copyWithin(slot * d, last * d, last * d + d);
       this.scales[slot] = this.scales[last];
       this.errors[slot] = this.errors[last];
@@ -194,28 +214,12 @@ export class DenseStore {
    * score may reach the k-th best. With `minScore`, only slots whose upper bound reaches it.
    */
   shortlist(p: PreparedQuery, k: number, opts: DenseScanOptions = {}): Int32Array {
-    const n = this.ids.length;
-    if (k <= 0 || n === 0) return new Int32Array(0);
-    if (this.approx.length < n) {
-      this.approx = new Float64Array(this.capacity);
-      this.order = new Int32Array(this.capacity);
-    }
-    const { approx, order, codes, scales, errors, dim } = this;
-    const accept = opts.accept;
-    const floor = opts.minScore ?? -Infinity;
-    const kth = new KthLargest(k);
-    const qs = p.scale;
+    if (k <= 0 || this.ids.length === 0) return new Int32Array(0);
+    const count = this.scoreAll(p, opts);
+    const { approx, order, errors } = this;
     const eq = p.error;
-    let count = 0;
-    for (let s = 0; s < n; s++) {
-      if (accept && !accept(s)) continue;
-      const a = qs * scales[s] * dotI8(p.codes, codes, s * dim, dim);
-      const b = dotErrorBound(eq, errors[s]);
-      if (a + b < floor) continue;
-      approx[count] = a;
-      order[count++] = s;
-      kth.offer(a - b);
-    }
+    const kth = new KthLargest(k);
+    for (let i = 0; i < count; i++) kth.offer(approx[i] - dotErrorBound(eq, errors[order[i]]));
     const cut = kth.value;
     let m = 0;
     for (let i = 0; i < count; i++) {
@@ -223,6 +227,48 @@ export class DenseStore {
       if (approx[i] + dotErrorBound(eq, errors[s]) >= cut) order[m++] = s;
     }
     return order.slice(0, m);
+  }
+
+  /**
+   * The int8 pass: the approximate score of every accepted slot whose upper bound reaches
+   * `minScore`, into the scratch `approx` / `order` (slot) arrays; returns how many.
+   */
+  private scoreAll(p: PreparedQuery, opts: DenseScanOptions): number {
+    const n = this.ids.length;
+    if (this.approx.length < n) {
+      this.approx = new Float64Array(this.capacity);
+      this.order = new Int32Array(this.capacity);
+    }
+    const { approx, order, codes, scales, errors, dim, stride, arena } = this;
+    const accept = opts.accept;
+    const floor = opts.minScore ?? -Infinity;
+    const qs = p.scale;
+    const eq = p.error;
+    let count = 0;
+    if (arena) {
+      arena.setQuery(p.codes);
+      for (let from = 0; from < n; from += CHUNK) {
+        const c = Math.min(CHUNK, n - from);
+        const out = arena.chunk(from, c);
+        for (let i = 0; i < c; i++) {
+          const s = from + i;
+          if (accept && !accept(s)) continue;
+          const a = qs * scales[s] * out[i];
+          if (a + dotErrorBound(eq, errors[s]) < floor) continue;
+          approx[count] = a;
+          order[count++] = s;
+        }
+      }
+      return count;
+    }
+    for (let s = 0; s < n; s++) {
+      if (accept && !accept(s)) continue;
+      const a = qs * scales[s] * dotI8(p.codes, codes, s * stride, dim);
+      if (a + dotErrorBound(eq, errors[s]) < floor) continue;
+      approx[count] = a;
+      order[count++] = s;
+    }
+    return count;
   }
 
   /**
@@ -255,24 +301,18 @@ export class DenseStore {
   }
 
   private approximate(p: PreparedQuery, k: number, opts: DenseScanOptions): DenseHit[] {
-    const n = this.ids.length;
-    const scores = new Float64Array(n);
-    const slots = new Int32Array(n);
+    const m = this.scoreAll(p, opts);
     const floor = opts.minScore ?? -Infinity;
-    let m = 0;
-    for (let s = 0; s < n; s++) {
-      if (opts.accept && !opts.accept(s)) continue;
-      const a = p.scale * this.scales[s] * dotI8(p.codes, this.codes, s * this.dim, this.dim);
-      if (a < floor) continue;
-      scores[m] = a;
-      slots[m++] = s;
-    }
-    return topKIndices(scores, m, k, (i) => this.ids[slots[i]]).map((i) => ({ slot: slots[i], id: this.ids[slots[i]], score: scores[i] }));
+    const slots = this.order.slice(0, m);
+    const scores = this.approx.slice(0, m).map((a) => (a < floor ? -Infinity : a));
+    return topKIndices(scores, m, k, (i) => this.ids[slots[i]])
+      .filter((i) => scores[i] >= floor)
+      .map((i) => ({ slot: slots[i], id: this.ids[slots[i]], score: scores[i] }));
   }
 
   private write(slot: number, unit: Float32Array): void {
     const d = this.dim;
-    const { scale, error } = quantiseInto(unit, this.codes, slot * d);
+    const { scale, error } = quantiseInto(unit, this.codes, slot * this.stride);
     this.scales[slot] = scale;
     this.errors[slot] = error;
     if (this.floats) this.floats.set(unit, slot * d);
@@ -280,9 +320,14 @@ export class DenseStore {
 
   private grow(cap: number): void {
     const d = this.dim;
-    const codes = new Int8Array(cap * d);
-    codes.set(this.codes);
-    this.codes = codes;
+    if (this.arena) {
+      this.arena.grow(cap);
+      this.codes = this.arena.codes;
+    } else {
+      const codes = new Int8Array(cap * this.stride);
+      codes.set(this.codes);
+      this.codes = codes;
+    }
     const scales = new Float32Array(cap);
     scales.set(this.scales);
     this.scales = scales;

@@ -6,6 +6,7 @@ import { normalize } from '../vector';
 import { dequantise, dotErrorBound, quantiseInto } from './quantize';
 import { DenseStore } from './store';
 import { NeighbourLists } from './neighbours';
+import { simdAvailable } from './simd';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -121,6 +122,29 @@ describe('DenseStore', () => {
         const q = randVec(r, dim);
         for (const k of [1, 10, 100]) expect(s.search(q, k)).toEqual(bruteForce(rows, q, k).map((h) => ({ ...h, slot: s.slotOf(h.id) })));
       }
+    }
+  });
+
+  it('the WebAssembly SIMD kernel and the JS kernel agree, padded strides included', () => {
+    expect(simdAvailable()).toBe(true); // Node 20 and Chromium both run WebAssembly SIMD
+    for (const dim of [3, 17, 384]) {
+      const r = rng(dim + 1);
+      const w = new DenseStore({ dim, encoder: 'e' });
+      const j = new DenseStore({ dim, encoder: 'e', kernel: 'js' });
+      expect([w.kernel, j.kernel, w.stride]).toEqual(['wasm-simd', 'js', Math.ceil(dim / 16) * 16]);
+      for (let i = 0; i < 5000; i++) {
+        const v = randVec(r, dim);
+        w.set(`m${i}`, v);
+        j.set(`m${i}`, v);
+      }
+      for (let i = 0; i < 100; i++) {
+        w.remove(`m${i * 7}`);
+        j.remove(`m${i * 7}`);
+      }
+      const q = randVec(r, dim);
+      const p = w.prepare(q);
+      expect([...w.shortlist(p, 50)]).toEqual([...j.shortlist(p, 50)]);
+      expect(w.search(q, 50)).toEqual(j.search(q, 50));
     }
   });
 
