@@ -114,7 +114,7 @@ async function buildHnsw(): Promise<{ index: Hnsw; buildMs: number } | null> {
   try {
     // hnswlib-wasm is built for the web (its wasm is inlined, so nothing is fetched): in Node it
     // needs `window` and an IndexedDB (fake-indexeddb) for its file-system layer.
-    await import('fake-indexeddb/auto');
+    await import('fake-indexeddb/auto' as string);
     (globalThis as { window?: unknown }).window ??= globalThis;
     const mod = (await import('hnswlib-wasm/dist/hnswlib.js' as string)) as { loadHnswlib: () => Promise<{ HierarchicalNSW: new (s: string, d: number, f: string) => Hnsw & { initIndex(n: number, m: number, ef: number, seed: number): void; addPoints(v: Float32Array[], l: number[], r: boolean): void } }> };
     const lib = await mod.loadHnswlib();
