@@ -102,6 +102,7 @@ export class EngineCore {
     const recallDefaults = opts.recallDefaults ?? {};
     const resolved = resolveRecallOptions(recallDefaults);
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
+    index.reserve(docs.length); // the dense store sized once: no doubling slack at 100k
     for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;

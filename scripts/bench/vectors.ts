@@ -58,6 +58,7 @@ function sample(i: number): Float32Array {
 const mem0 = process.memoryUsage();
 const t0 = performance.now();
 const store = new DenseStore({ dim: DIM, encoder: 'bench', keepFloat: !INT8_ONLY });
+store.reserve(N);
 const ids: string[] = new Array(N);
 const plain: Float32Array[] | null = INT8_ONLY ? null : [];
 for (let i = 0; i < N; i++) {

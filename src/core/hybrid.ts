@@ -197,6 +197,12 @@ export class HybridIndex {
     return this.dense;
   }
 
+  /** Room for `n` embedded documents (a load that knows its size: no doubling slack). */
+  reserve(n: number): void {
+    this.dense.reserve(n);
+    if (n > this.capacity) this.ensureCapacity(n, true);
+  }
+
   /** Add or replace a document; invalid input throws an AppError and leaves the index unchanged. */
   upsert(doc: IndexDoc): void {
     this.validate(doc);
@@ -336,10 +342,11 @@ export class HybridIndex {
     this.rowTo[to] = this.rowTo[from];
   }
 
-  private ensureCapacity(rows: number): void {
+  private ensureCapacity(rows: number, exact = false): void {
     if (rows <= this.capacity) return;
     let cap = this.capacity;
-    while (cap < rows) cap *= 2;
+    if (exact) cap = rows;
+    else while (cap < rows) cap *= 2;
     const grow = <T extends Float64Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T => {
       const b = make(n);
       b.set(a as never);

@@ -150,6 +150,11 @@ export class DenseStore {
     return s === undefined ? undefined : this.vectorAt(s);
   }
 
+  /** Room for `n` vectors without regrowing (a load that knows its size: no doubling slack). */
+  reserve(n: number): void {
+    if (n > this.capacity) this.grow(n);
+  }
+
   /** Checks a vector without storing it (dimension, finite values, encoder). */
   validate(vec: Float32Array, encoder?: string): void {
     this.checkEncoder(encoder);
