@@ -27,6 +27,8 @@ function cosRows(data: Float32Array, a: number, b: number, dim: number): number 
 }
 
 interface Entry {
+  /** The list length asked for. */
+  cap: number;
   slots: Int32Array;
   cos: Float64Array;
   /** Every memory with cosine >= minCos is in the list. */
@@ -38,38 +40,43 @@ export interface NeighbourStats {
   computed: number;
   /** Picks answered from a cached list. */
   cached: number;
-  /** Picks the list could not certify (the caller scanned in full). */
+  /** Picks the list could not certify even at `maxCap` (the caller scanned in full). */
   fallbacks: number;
+  /** Lists recomputed longer because a pick could not be certified from the shorter one. */
+  regrown: number;
 }
 
 export class NeighbourLists {
-  readonly stats: NeighbourStats = { computed: 0, cached: 0, fallbacks: 0 };
+  readonly stats: NeighbourStats = { computed: 0, cached: 0, fallbacks: 0, regrown: 0 };
   private readonly cache = new Map<number, Entry>();
   private version: number;
   private minCos = NaN;
 
   /**
    * `scope`: per slot the interned scope (session) or -1; `crossScope`: the factor of a neighbour in
-   * another scope than its parent (both as in the walk); `cap`: list length kept per memory.
+   * another scope than its parent (both as in the walk); `cap`: list length first kept per memory,
+   * regrown ×4 up to `maxCap` when a pick cannot be certified from it (the walk closes the
+   * memories it visits, so inside a dense cluster the first list runs out).
    */
   constructor(
     private readonly store: DenseStore,
     private readonly scope: Int32Array,
     private readonly crossScope: number,
     private readonly cap = 32,
+    private readonly maxCap = 2048,
   ) {
     this.version = store.version;
   }
 
   /** The best neighbours of `slot` with cosine >= minCos (cached). Needs the store's f32 rows. */
-  list(slot: number, minCos: number): Entry {
+  list(slot: number, minCos: number, cap = this.cap): Entry {
     if (this.version !== this.store.version || this.minCos !== minCos) {
       this.cache.clear();
       this.version = this.store.version;
       this.minCos = minCos;
     }
     const hit = this.cache.get(slot);
-    if (hit) {
+    if (hit && (hit.complete || hit.cap >= cap)) {
       this.stats.cached++;
       return hit;
     }
@@ -77,18 +84,19 @@ export class NeighbourLists {
     if (!data) throw new RangeError('NeighbourLists needs a store that keeps its f32 rows');
     const dim = this.store.dim;
     const p = this.store.prepare(data.slice(slot * dim, slot * dim + dim));
-    const short = this.store.shortlist(p, this.cap, { minScore: minCos, accept: (s) => s !== slot });
+    const short = this.store.shortlist(p, cap, { minScore: minCos, accept: (s) => s !== slot });
     const cand: { s: number; c: number; id: string }[] = [];
     for (const s of short) {
       const c = cosRows(data, slot, s, dim);
       if (c >= minCos) cand.push({ s, c, id: this.store.idAt(s) });
     }
     cand.sort((a, b) => b.c - a.c || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const keep = cand.slice(0, this.cap);
+    const keep = cand.slice(0, cap);
     const e: Entry = {
+      cap,
       slots: Int32Array.from(keep, (x) => x.s),
       cos: Float64Array.from(keep, (x) => x.c),
-      complete: cand.length < this.cap,
+      complete: cand.length < cap,
     };
     this.stats.computed++;
     this.cache.set(slot, e);
@@ -100,7 +108,18 @@ export class NeighbourLists {
    * (ties id asc), as [slot, cosine, factor]; null when the cached list cannot certify the answer.
    */
   pick(parent: number, k: number, minCos: number, closed: Uint8Array): [number, number, number][] | null {
-    const e = this.list(parent, minCos);
+    for (let cap = this.cap; ; cap *= 4) {
+      const got = this.pickFrom(this.list(parent, minCos, cap), parent, k, closed);
+      if (got) return got;
+      if (cap >= this.maxCap || cap >= this.store.size) {
+        this.stats.fallbacks++;
+        return null;
+      }
+      this.stats.regrown++;
+    }
+  }
+
+  private pickFrom(e: Entry, parent: number, k: number, closed: Uint8Array): [number, number, number][] | null {
     const pScope = this.scope[parent];
     const out: { s: number; c: number; f: number; key: number; id: string }[] = [];
     for (let i = 0; i < e.slots.length; i++) {
@@ -114,10 +133,7 @@ export class NeighbourLists {
     const top = out.slice(0, k);
     if (!e.complete) {
       const lowest = e.cos.length > 0 ? e.cos[e.cos.length - 1] : Infinity;
-      if (top.length < k || top[top.length - 1].key <= lowest) {
-        this.stats.fallbacks++;
-        return null;
-      }
+      if (top.length < k || top[top.length - 1].key <= lowest) return null;
     }
     return top.map((x) => [x.s, x.c, x.f]);
   }

@@ -244,11 +244,13 @@ describe('neighbour lists for the associative walk', () => {
     expect(want.added).toBeGreaterThan(5);
     for (const cap of [2, 4, 32]) {
       const m = matrixFromStore(s, sessionOf);
-      const lists = new NeighbourLists(s, m.scope, 0.9, cap);
+      const lists = new NeighbourLists(s, m.scope, 0.9, cap, cap === 2 ? 2 : 2048);
       const got = associate(seeds, { matrix: m, neighbours: (p, k, c, closed) => lists.pick(p, k, c, closed) }, o);
       expect(got.results.map((x) => [x.id, x.chain?.map((l) => l.id)])).toEqual(want.results.map((x) => [x.id, x.chain?.map((l) => l.id)]));
       for (let i = 0; i < got.results.length; i++) expect(got.results[i].score).toBeCloseTo(want.results[i].score, 6);
-      if (cap === 2) expect(lists.stats.fallbacks).toBeGreaterThan(0); // short lists cannot always certify
+      if (cap === 2) expect(lists.stats.fallbacks).toBeGreaterThan(0); // short lists cannot always certify (no regrowth here)
+      if (cap === 4) expect(lists.stats).toMatchObject({ fallbacks: 0 }); // regrown instead
+      if (cap === 4) expect(lists.stats.regrown).toBeGreaterThan(0);
       if (cap === 32) expect(lists.stats.fallbacks).toBe(0);
     }
   });
