@@ -1,4 +1,4 @@
-// The int8 scan in WebAssembly SIMD: a 60-byte module written out here (no toolchain, nothing
+// The int8 scan in WebAssembly SIMD: a 219-byte module written out here (no toolchain, nothing
 // fetched), run wherever the engine runs (worker, main thread, Node). It computes, for `n` rows of
 // `stride` int8 codes, the int32 dot product with a query held as int16 (sign-extended once):
 // per 16 codes one v128 load, two sign extensions to i16x8 and two i32x4.dot_i16x8_s. Where
