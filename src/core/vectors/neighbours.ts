@@ -26,6 +26,9 @@ function cosRows(data: Float32Array, a: number, b: number, dim: number): number 
   return s0 + s1 + (s2 + s3);
 }
 
+/** Lists kept at most (a list holds 32 neighbours, more after a regrowth: ~0.4-25 KB). */
+const MAX_CACHED = 2048;
+
 interface Entry {
   /** The list length asked for. */
   cap: number;
@@ -99,6 +102,8 @@ export class NeighbourLists {
       complete: cand.length < cap,
     };
     this.stats.computed++;
+    // bounded: the engine keeps these across queries; past MAX_CACHED lists start afresh
+    if (this.cache.size >= MAX_CACHED) this.cache.clear();
     this.cache.set(slot, e);
     return e;
   }
