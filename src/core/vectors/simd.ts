@@ -148,7 +148,11 @@ export class SimdArena {
   static create(stride: number, capacity: number): SimdArena | null {
     const m = wasmModule();
     if (!m || stride * 2 > QUERY_BYTES) return null;
-    return new SimdArena(m, stride, capacity);
+    try {
+      return new SimdArena(m, stride, capacity);
+    } catch {
+      return null; // no memory for the arena here: the JS kernel scans
+    }
   }
 
   private bytesFor(cap: number): number {
