@@ -12,7 +12,8 @@ const isolation = {
 // from our own origin, so text from an imported file cannot run even if a bug let it in as markup.
 // Each exception, and why (checked in headless Chromium: model ready on WASM, graph drawn, no
 // violation; see src/ui/README.md):
-// - 'wasm-unsafe-eval': WebAssembly compilation of the tfjs WASM backend (it allows no JS eval);
+// - 'wasm-unsafe-eval': WebAssembly compilation of the tfjs WASM backend and of the engine's int8
+//   scan (src/core/vectors/simd.ts) (it allows no JS eval);
 // - blob: in script-src and worker-src: tfjs's threaded WASM backend starts its pthread workers
 //   from a Blob URL and they importScripts() another Blob URL (without it the encoder never
 //   becomes ready). A worker takes its policy from its own response header, so the header must

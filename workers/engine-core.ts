@@ -12,9 +12,9 @@ import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
 import { applyTime, calibrationFor, runPipeline, sessionNeighbours, SpaceIndex, type NeighboursOf, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
-  buildNeighbourMatrix,
   FeedbackState,
   LateralEvaluator,
+  matrixFromStore,
   MAX_DECAY_TAU_DAYS,
   resolveRecallOptions,
   type FeedbackEvent,
@@ -88,7 +88,7 @@ export class EngineCore {
   load(docs: EngineDoc[], opts: EngineLoadOptions): { size: number } {
     const t0 = performance.now();
     const calibration = calibrationFor(opts.encoder);
-    const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
+    const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config }, opts.encoder);
     const spaces = new SpaceIndex();
     const meta = new Map<MemoryId, Meta>();
     const entities = new EntityGraph();
@@ -98,6 +98,7 @@ export class EngineCore {
     const recallDefaults = opts.recallDefaults ?? {};
     const resolved = resolveRecallOptions(recallDefaults);
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
+    index.reserve(docs.length); // the dense store sized once: no doubling slack at 100k
     for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
@@ -260,7 +261,7 @@ export class EngineCore {
     if (this.communities) return this.communities;
     const hybrid = this.require();
     if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
-    this.matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), (id) => this.meta.get(id)?.sessionId || undefined);
+    this.matrix ??= matrixFromStore(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
     this.communities = memoryCommunities(this.matrix, this.entities);
     return this.communities;
   }
@@ -272,7 +273,7 @@ export class EngineCore {
       const s = this.meta.get(id)?.sessionId;
       return s ? s : undefined;
     };
-    if (needsMatrix && !this.matrix) this.matrix = buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), sessionOf);
+    if (needsMatrix && !this.matrix) this.matrix = matrixFromStore(hybrid.vectors, sessionOf);
     return {
       hybrid,
       spaces: this.spaces,

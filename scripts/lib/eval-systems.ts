@@ -8,7 +8,7 @@ import type { HybridConfig } from '../../src/core/hybrid';
 import type { SpaceFeatures } from '../../src/core/spaces';
 import { NON_TEMPORAL_SPACES } from '../../src/core/spaces';
 import type { MemoryId, SpaceId } from '../../src/core/types';
-import { buildNeighbourMatrix, type NeighbourMatrix, type RecallOptionsInput } from '../../src/core/recall';
+import { matrixFromStore, type NeighbourMatrix, type RecallOptionsInput } from '../../src/core/recall';
 import {
   DEFAULT_PIPELINE_OPTIONS,
   DEFAULT_RANKING,
@@ -85,7 +85,7 @@ export async function featurizeAll(
     pc.queries.forEach((q, i) => queryFeatures.set(q, plan.queries[i].finish(vectorsOf(plan.queries[i]))[0]));
     const session = new Map(pc.conv.memories.map((m) => [m.id, String(m.session)]));
     const sessionOf = (id: MemoryId) => session.get(id);
-    const matrix = buildNeighbourMatrix(pc.index.ids(), (id) => pc.index.vectorOf(id), sessionOf);
+    const matrix = matrixFromStore(pc.index.vectors, sessionOf);
     const neighboursOf = sessionNeighbours(pc.conv.memories.map((m) => ({ id: m.id, sessionId: String(m.session), createdAt: m.time })));
     out.set(pc, { spaces, matrix, sessionOf, neighboursOf, queryFeatures });
     log(`featurize: ${pc.conv.sampleId} ${pc.conv.memories.length} turns, ${pc.queries.length} queries in ${((plan.ms + performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -19,8 +19,8 @@
 
 import {
   assignGroups,
-  buildNeighbourMatrix,
   resolveRecallOptions,
+  matrixFromStore,
   type NeighbourMatrix,
   type RecallDoc,
   type RecallOptions,
@@ -66,7 +66,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   // suggestedTags ride along on the engine's docs (lateral overlap and grouping count them)
   const docOf = (id: MemoryId): RecallDoc | undefined => hybrid.doc(id);
   let matrix: NeighbourMatrix | undefined = ctx.matrix;
-  const getMatrix = () => (matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), ctx.sessionOf ?? (() => undefined)));
+  const getMatrix = () => (matrix ??= matrixFromStore(hybrid.vectors, ctx.sessionOf ?? (() => undefined)));
   const queryVector = q.features.E1 ?? null;
 
   let found = gatherCandidates(ctx, q, o, r);
