@@ -11,6 +11,7 @@ import { AppError } from '../core/errors';
 import { textKey } from '../core/text-key';
 import type { MemoryId, MemoryStatus } from '../core/types';
 import type { MnemographDb } from './db';
+import { deleteFeatures, featureRowsOf, featureTables, putFeatureRows } from './feature-blocks';
 import { withV6Fields, type MemoryRow, type VectorRow } from './schema';
 
 const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
@@ -41,7 +42,7 @@ export async function writeVersion(
   closeValidity: (previous: MemoryRow, next: MemoryRow) => number | null,
 ): Promise<VersionWrite> {
   try {
-    return await db.transaction('rw', db.memories, db.vectors, async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db)], async () => {
       const row = await db.memories.get(id);
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
       if (row.supersededBy !== undefined)
@@ -49,12 +50,12 @@ export async function writeVersion(
       const next = stamped({ ...change(row), id, recordedAt: at, updatedAt: at });
       const { importKey: _key, ...rest } = row; // the import key stays with the memory
       const previous = stamped({ ...rest, id: previousId, supersededBy: id, supersededAt: at, validTo: closeValidity(row, next) });
-      const old = await db.vectors.where('memoryId').equals(id).toArray();
+      const old = (await featureRowsOf(db, [id])).get(id) ?? [];
       await db.memories.bulkPut([previous, next]);
-      if (old.length) await db.vectors.bulkPut(old.map((v) => ({ ...v, memoryId: previousId })));
+      if (old.length) await putFeatureRows(db, old.map((v) => ({ ...v, memoryId: previousId })));
       if (vectors) {
-        await db.vectors.where('memoryId').equals(id).delete();
-        if (vectors.length) await db.vectors.bulkPut(vectors);
+        await deleteFeatures(db, [id]);
+        await putFeatureRows(db, vectors);
       }
       return { current: next, previous };
     });
@@ -144,7 +145,7 @@ export async function purgeMemories(
   which: { ids: readonly MemoryId[] } | { trashedBefore: number | null } | { everything: true },
 ): Promise<MemoryId[]> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.links, db.feedback], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback], async () => {
       let ids: MemoryId[];
       if ('ids' in which) ids = [...which.ids];
       else if ('everything' in which) ids = await db.memories.toCollection().primaryKeys();
@@ -157,7 +158,7 @@ export async function purgeMemories(
       const earlier = await db.memories.where('supersededBy').anyOf(ids).primaryKeys();
       const all = [...new Set([...ids, ...earlier])];
       await db.memories.bulkDelete(all);
-      await db.vectors.where('memoryId').anyOf(all).delete();
+      await deleteFeatures(db, all);
       await db.links.where('fromId').anyOf(all).delete();
       await db.links.where('toId').anyOf(all).delete();
       await db.feedback.where('memoryId').anyOf(all).delete();

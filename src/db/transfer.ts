@@ -4,6 +4,7 @@
 import { liveQuery, type Observable } from 'dexie';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
+import { allFeatureRows, featureTables, putFeatureRows } from './feature-blocks';
 import { getSetting } from './repo';
 import { textKey } from '../core/text-key';
 import { withV6Fields, type FeedbackRow, type LinkRow, type MemoryRow, type SettingRow, type VectorRow } from './schema';
@@ -45,7 +46,7 @@ export interface ImportBatch {
  */
 export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Promise<MemoryRow[]> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.links, db.feedback], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback], async () => {
       const ids = batch.memories.map((m) => m.id);
       const keys = batch.memories.flatMap((m) => (m.importKey === undefined ? [] : [m.importKey]));
       const [idsThere, keysThere] = await Promise.all([
@@ -58,7 +59,7 @@ export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Pr
       const freshIds = new Set(fresh.map((m) => m.id));
       if (fresh.length) await db.memories.bulkAdd(fresh);
       const vectors = batch.vectors.filter((v) => freshIds.has(v.memoryId));
-      if (vectors.length) await db.vectors.bulkPut(vectors);
+      await putFeatureRows(db, vectors);
       if (batch.links?.length) {
         const ends = [...new Set(batch.links.flatMap((l) => [l.fromId, l.toId]))];
         const present = new Set(await db.memories.where('id').anyOf(ends).primaryKeys());
@@ -98,13 +99,13 @@ export interface ExportRows {
 /** Every row a backup holds, tombstones included, read in one transaction (a consistent copy). */
 export async function readAllForExport(db: MnemographDb, withVectors: boolean): Promise<ExportRows> {
   try {
-    return await db.transaction('r', [db.memories, db.vectors, db.settings, db.feedback, db.links], async () => {
+    return await db.transaction('r', [db.memories, ...featureTables(db), db.settings, db.feedback, db.links], async () => {
       const [memories, feedback, settings, links, vectors] = await Promise.all([
         db.memories.toArray(),
         db.feedback.orderBy('at').toArray(),
         db.settings.toArray(),
         db.links.toArray(),
-        withVectors ? db.vectors.toArray() : Promise.resolve(undefined),
+        withVectors ? allFeatureRows(db) : Promise.resolve(undefined),
       ]);
       return { memories, feedback, settings, links, ...(vectors ? { vectors } : {}) };
     });
