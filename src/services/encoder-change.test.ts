@@ -1,6 +1,7 @@
 // Changing the default encoder (USE-lite, 512 wide -> MiniLM, 384 wide) on a store that has
 // vectors of the old one, and an encoder that loads as another than the one expected (MiniLM's
 // files absent: USE-lite runs). Stand-ins: hashed embedders 32 and 16 wide.
+import { storedVectors } from '../testing/db';
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { EmbedderInfo } from '../embed/types';
@@ -27,7 +28,7 @@ describe('a new default encoder on a store of the old one', () => {
 
     expect(await services().featurizeMissing()).toBe(2);
     for (const id of [a.id, b.id]) {
-      const e1 = (await services().db.vectors.get([id, 'E1']))!;
+      const e1 = (await storedVectors.get(services().db, id, 'E1'))!;
       expect(e1.model).toBe('new-encoder/v1');
     }
     // nothing of the memories changed but their vectors
