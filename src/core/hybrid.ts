@@ -218,6 +218,24 @@ export class HybridIndex {
     this.docs.set(doc.id, stored);
   }
 
+  /**
+   * Gives a document already indexed by its text its vector (null: none), without tokenising it
+   * again (a staged start attaches the stored vectors after the words). Unknown ids are ignored.
+   */
+  setVector(id: MemoryId, vector: Float32Array | null): void {
+    const doc = this.docs.get(id);
+    if (!doc) return;
+    if (vector) this.validate({ ...doc, vector });
+    this.removeRow(id);
+    if (!vector) return;
+    const row = this.rowIds.length;
+    this.ensureCapacity(row + 1);
+    this.matrix.set(normalize(vector), row * this.dim);
+    this.rowIds.push(id);
+    this.idToRow.set(id, row);
+    this.writeRowMeta(row, doc);
+  }
+
   remove(id: MemoryId): void {
     if (!this.docs.has(id)) return;
     this.docs.delete(id);

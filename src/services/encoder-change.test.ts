@@ -1,8 +1,8 @@
 // Changing the default encoder (USE-lite, 512 wide -> MiniLM, 384 wide) on a store that has
 // vectors of the old one, and an encoder that loads as another than the one expected (MiniLM's
 // files absent: USE-lite runs). Stand-ins: hashed embedders 32 and 16 wide.
-import { storedVectors } from '../testing/db';
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import type { EmbedderInfo } from '../embed/types';
 import { createFakeEmbedder } from '../testing/encoder';

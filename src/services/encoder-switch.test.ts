@@ -2,8 +2,8 @@
 // (one per catalogue entry, of that entry's dimension): the old vectors answer every search
 // until the new set is complete, the flip is all or nothing, pause / resume / cancel, a reload
 // mid-way resumes where it stopped, and no two dimensions ever meet.
-import { storedVectors } from '../testing/db';
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import { deserializeSpace } from '../core/spaces';
 import { openDb, type MnemographDb } from '../db/db';

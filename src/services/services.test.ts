@@ -139,9 +139,12 @@ describe('quota', () => {
   it('QUOTA_EXCEEDED mid-write leaves neither memory nor vector, nor an index entry', async () => {
     const { s } = await start();
     await services().addMemory({ text: 'before the disk filled up' });
-    s.db.featureData.hook('creating', () => {
+    // schema v9: the second memory's features go into the first one's blocks (an update of them)
+    const full = () => {
       throw new DOMException('quota', 'QuotaExceededError');
-    });
+    };
+    s.db.featureData.hook('creating', full);
+    s.db.featureData.hook('updating', full);
     expect(await codeOf(services().addMemory({ text: 'this one does not fit' }))).toBe('QUOTA_EXCEEDED');
     expect(await s.db.memories.count()).toBe(1);
     expect(await storedVectors.count(s.db)).toBe(4); // the first memory's E1-E4

@@ -3,8 +3,8 @@
 // divergence after a topic switch, sessions, settings. The embedder is the hashed bag of words
 // (512 buckets, so unrelated texts are near-orthogonal); the lexical spaces run the worker's
 // code on the real resources from public/generated/.
-import { storedVectors } from '../testing/db';
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
 import type { LexicalResources } from '../core/features';

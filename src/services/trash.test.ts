@@ -1,8 +1,8 @@
 // The trash (issue 9): delete, undo, restore, purge after 30 days (start-up, by the clock seam) or
 // "Empty trash" (vectors, links, feedback of those memories too, in one transaction), delete all,
 // remove the sample; the engine follows each.
-import { storedVectors } from '../testing/db';
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import { disposeServices, services } from './index';
 import { codeOf } from '../testing/errors';

@@ -1,7 +1,7 @@
 // Versions (issue 9): an edit of anything makes a new version and closes the old one; the history;
 // asOf search and recall return the version valid then; an earlier version ranks below its memory.
-import { storedVectors } from '../testing/db';
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import { services } from './index';
 import { codeOf } from '../testing/errors';
