@@ -289,6 +289,19 @@ export async function listLiveMemoryRows(db: MnemographDb): Promise<MemoryRow[]>
   }
 }
 
+/** The ids of every live (non-tombstoned) memory, from the keys alone (no row is read). */
+export async function liveMemoryIds(db: MnemographDb): Promise<MemoryId[]> {
+  try {
+    return await db.transaction('r', db.memories, async () => {
+      const [all, deleted] = await Promise.all([db.memories.toCollection().primaryKeys(), db.memories.where('deletedAt').aboveOrEqual(-Infinity).primaryKeys()]);
+      const gone = new Set(deleted);
+      return all.filter((id) => !gone.has(id));
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
 /** Every memory of one session, tombstones included (E4 positions count them), earlier versions not. */
 export async function sessionMembers(db: MnemographDb, sessionId: string): Promise<MemoryRow[]> {
   try {

@@ -116,9 +116,15 @@ export function createStoredFeatures(ctx: ServiceContext) {
      * no E2 row from the current lexical featurizers (rows of an older release, a model change).
      */
     async staleOf<M extends Memory>(live: M[]): Promise<M[]> {
+      const stale = new Set(await this.staleIds(live.map((m) => m.id)));
+      return live.filter((m) => stale.has(m.id));
+    },
+
+    /** staleOf by ids: the blocks' heads only (schema v9), so a start-up with nothing stale reads no memory row. */
+    async staleIds(ids: readonly MemoryId[]): Promise<MemoryId[]> {
       const p = producers();
       const [e1, e2] = await Promise.all([modelsInSpace(db, PRIMARY_SPACE), modelsInSpace(db, 'E2')]);
-      return live.filter((m) => e1.get(m.id) !== p.encoder || e2.get(m.id) !== p.lexical);
+      return ids.filter((id) => e1.get(id) !== p.encoder || e2.get(id) !== p.lexical);
     },
 
     /** Checks a featurized query's E1 (the encoder's dimension, finite): INVALID_EMBEDDING otherwise. */
