@@ -148,7 +148,11 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         core.removeMany(ids);
       },
       search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
-      recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
+      recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => {
+        const warmBefore = core.warm;
+        const out = await core.recall(q, opts, requestId);
+        return warmBefore ? out : { ...out, partial: true };
+      },
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),
       recordFeedback: (e: EngineFeedbackEvent) => core.recordFeedback(e),
       setSimilarityConfig: (c: SimilarityConfig) => core.setSimilarityConfig(c),

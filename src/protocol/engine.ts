@@ -135,6 +135,8 @@ export interface EngineRecallOutcome {
   labels: Record<MemoryId, string>;
   /** Deep search escalation (seed 003), when the recall escalated (or was stopped by a bound). */
   deepSearch?: DeepReportView;
+  /** true: answered while a staged load was still attaching the stored features (keyword-first). */
+  partial?: boolean;
 }
 
 export interface EngineDivergenceQuery {

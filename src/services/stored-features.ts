@@ -5,7 +5,7 @@
 
 import { AppError, MESSAGES } from '../core/errors';
 import type { Memory, MemoryId, SpaceId } from '../core/types';
-import { listFeedback, loadLiveFeatures, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
+import { listFeedback, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
 import type { VectorRow } from '../db/schema';
 import { toIndexDoc, type EngineDoc, type EngineSnapshot } from '../protocol/engine';
 import type { ServiceContext } from './context';
@@ -101,14 +101,6 @@ export function createStoredFeatures(ctx: ServiceContext) {
         feedback: feedback.map(toFeedbackEvent),
         evaluator,
       };
-    },
-
-    /** The snapshot with every doc read here (the engine bench, a main-thread engine): one getAll per table. */
-    async snapshotWithDocs(): Promise<EngineSnapshot> {
-      const { store: _store, ...rest } = await this.snapshot();
-      const p = producers();
-      const loaded = await loadLiveFeatures(db, (row) => isCurrent(row, p));
-      return { ...rest, docs: loaded.map((l) => toIndexDoc(l.memory, l.spaces)) };
     },
 
     /**
