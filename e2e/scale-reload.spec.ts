@@ -59,6 +59,7 @@ test('a reload with 10k memories answers by words first, then in full once warm'
   const firstWasPartial = await partial.isVisible();
   // by words, the one memory holding them leads (the copies share its meaning, not its words)
   if (firstWasPartial) await expect(explore.results.first()).toContainText('Template memory');
+  if (firstWasPartial && process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/keyword-first-${N}.png` });
   // the full answer replaces it by itself once everything is in
   await expect(partial).toBeHidden({ timeout: 300_000 });
   await expect(explore.results.first()).toBeVisible();

@@ -6,7 +6,7 @@ import { serializeSpace } from '../core/spaces';
 import type { SpaceId } from '../core/types';
 import { freshDbName } from '../testing/db';
 import { MnemographDb, openDb } from './db';
-import { BLOCK_SIZE, blockKey, deleteFeatures, featureRowsOf, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
+import { addFeatureRows, BLOCK_SIZE, blockKey, deleteFeatures, featureRowsOf, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
 import { vectorRowsOfMany } from './repo';
 import type { MemoryRow, VectorRow } from './schema';
 import { packSpace } from './vectors';
@@ -75,6 +75,27 @@ describe('feature blocks (v9)', () => {
     // the next memory reuses the room left in block 1 (the last block of minilm's E1 now)
     await put(db, [dense('late', 'minilm', 384, 1)]);
     expect(await heads(db)).toEqual([['E1', 'minilm', 1, 384, BLOCK_SIZE - 1]]);
+    db.close();
+  });
+
+  it('a large delete (more ids than the index is asked for) reads the heads and leaves the rest byte for byte; fresh memories are added without a lookup', async () => {
+    const db = await openDb(freshDbName());
+    await db.transaction('rw', featureTables(db), async () => {
+      await addFeatureRows(db, Array.from({ length: BLOCK_SIZE + 100 }, (_, i) => dense(id(i), 'minilm', 384, i)));
+    });
+    expect(await heads(db)).toEqual([
+      ['E1', 'minilm', 1, 384, BLOCK_SIZE],
+      ['E1', 'minilm', 2, 384, 100],
+    ]);
+    const gone = Array.from({ length: 300 }, (_, i) => id(2 * i + 1)); // every odd one of the first 600: both blocks
+    await del(db, gone);
+    expect(await heads(db)).toEqual([
+      ['E1', 'minilm', 1, 384, BLOCK_SIZE - 256],
+      ['E1', 'minilm', 2, 384, 100 - 44],
+    ]);
+    expect(await rowOf(db, id(1))).toBeUndefined();
+    expect(bytes(await rowOf(db, id(598)))).toEqual(bytes(dense(id(598), 'minilm', 384, 598)));
+    expect(bytes(await rowOf(db, id(601)))).toEqual(bytes(dense(id(601), 'minilm', 384, 601)));
     db.close();
   });
 

@@ -68,12 +68,19 @@ async function readData(db: MnemographDb, heads: FeatureHeadRow[]): Promise<Feat
   });
 }
 
-/** Heads of the blocks holding any of `ids` (each once). */
+/** Above this many ids, every head is read and filtered (a flip, a purge of everything): fewer rows than one index hit per id and space. */
+const SCAN_ABOVE = 256;
+
+/**
+ * Heads of the blocks holding any of `ids` (each once). The multi-entry index answers one hit per
+ * (id, block): read as keys only, de-duplicated, then each head once.
+ */
 async function headsHolding(db: MnemographDb, ids: readonly MemoryId[]): Promise<FeatureHeadRow[]> {
   if (ids.length === 0) return [];
-  const heads = await db.featureHeads.where('ids').anyOf([...new Set(ids)]).toArray();
-  const seen = new Set<string>();
-  return heads.filter((h) => !seen.has(h.key) && !!seen.add(h.key));
+  const wanted = new Set(ids);
+  if (wanted.size > SCAN_ABOVE) return (await db.featureHeads.toArray()).filter((h) => h.ids.some((id) => wanted.has(id)));
+  const keys = [...new Set((await db.featureHeads.where('ids').anyOf([...wanted]).primaryKeys()) as string[])];
+  return (await db.featureHeads.bulkGet(keys)).filter((h): h is FeatureHeadRow => !!h);
 }
 
 /**
@@ -155,6 +162,18 @@ export async function putFeatureRows(db: MnemographDb, rows: readonly VectorRow[
   for (const r of unique) (some.get(r.memoryId) ?? some.set(r.memoryId, new Set()).get(r.memoryId)!).add(r.space);
   await removeEntries(db, new Set(), some);
   await appendEntries(db, unique);
+}
+
+/**
+ * Stores the features of memories written in the same transaction for the first time (a save,
+ * an import batch): they have no entries yet, so none is looked up to take out. Within `rows` the
+ * last of a (memory, space) wins.
+ */
+export async function addFeatureRows(db: MnemographDb, rows: readonly VectorRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const last = new Map<string, VectorRow>();
+  for (const r of rows) last.set(`${r.memoryId}\u0000${r.space}`, r);
+  await appendEntries(db, [...last.values()]);
 }
 
 /** Deletes every feature of the memories (any space, any producer). Inside a transaction holding featureTables. */

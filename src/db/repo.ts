@@ -5,7 +5,7 @@ import { liveQuery, type Observable } from 'dexie';
 import { AppError } from '../core/errors';
 import type { MemoryId, MemoryStatus, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
-import { allFeatureRows, deleteFeatures, featureRowsOf, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
+import { addFeatureRows, allFeatureRows, deleteFeatures, featureRowsOf, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
 import { textKey } from '../core/text-key';
 import { withV6Fields, type FeedbackRow, type MemoryRow, type VectorRow } from './schema';
 
@@ -15,8 +15,8 @@ const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
 export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[]): Promise<void> {
   try {
     await db.transaction('rw', [db.memories, ...featureTables(db)], async () => {
-      await db.memories.add(stamped(memory));
-      await putFeatureRows(db, vectors);
+      await db.memories.add(stamped(memory)); // refuses an id already stored: its features are new too
+      await addFeatureRows(db, vectors);
     });
   } catch (e) {
     throw db.fail(e);
@@ -28,7 +28,7 @@ export async function insertMemories(db: MnemographDb, memories: MemoryRow[], ve
   try {
     await db.transaction('rw', [db.memories, ...featureTables(db)], async () => {
       await db.memories.bulkAdd(memories.map(stamped));
-      await putFeatureRows(db, vectors);
+      await addFeatureRows(db, vectors);
     });
   } catch (e) {
     throw db.fail(e);

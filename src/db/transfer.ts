@@ -4,7 +4,7 @@
 import { liveQuery, type Observable } from 'dexie';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
-import { allFeatureRows, featureTables, putFeatureRows } from './feature-blocks';
+import { addFeatureRows, allFeatureRows, featureTables } from './feature-blocks';
 import { getSetting } from './repo';
 import { textKey } from '../core/text-key';
 import { withV6Fields, type FeedbackRow, type LinkRow, type MemoryRow, type SettingRow, type VectorRow } from './schema';
@@ -59,7 +59,7 @@ export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Pr
       const freshIds = new Set(fresh.map((m) => m.id));
       if (fresh.length) await db.memories.bulkAdd(fresh);
       const vectors = batch.vectors.filter((v) => freshIds.has(v.memoryId));
-      await putFeatureRows(db, vectors);
+      await addFeatureRows(db, vectors); // fresh memories only (added above), so no earlier entries
       if (batch.links?.length) {
         const ends = [...new Set(batch.links.flatMap((l) => [l.fromId, l.toId]))];
         const present = new Set(await db.memories.where('id').anyOf(ends).primaryKeys());
