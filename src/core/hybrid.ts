@@ -205,34 +205,25 @@ export class HybridIndex {
     // Stored without its vector: the vector lives only in the matrix row.
     const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
     this.bm25.upsert(doc.id, lexicalText(doc));
-    this.removeRow(doc.id);
-    if (doc.vector) {
-      const unit = normalize(doc.vector);
-      const row = this.rowIds.length;
-      this.ensureCapacity(row + 1);
-      this.matrix.set(unit, row * this.dim);
-      this.rowIds.push(doc.id);
-      this.idToRow.set(doc.id, row);
-      this.writeRowMeta(row, doc);
-    }
+    this.putRow(doc, doc.vector);
     this.docs.set(doc.id, stored);
   }
 
-  /**
-   * Gives a document already indexed by its text its vector (null: none), without tokenising it
-   * again (a staged start attaches the stored vectors after the words). Unknown ids are ignored.
-   */
+  /** A document's vector alone (null: none), its words untouched: a staged start attaches stored vectors after the words. */
   setVector(id: MemoryId, vector: Float32Array | null): void {
     const doc = this.docs.get(id);
-    if (!doc) return;
-    if (vector) this.validate({ ...doc, vector });
-    this.removeRow(id);
+    if (doc && vector) this.validate({ ...doc, vector });
+    if (doc) this.putRow(doc, vector);
+  }
+
+  private putRow(doc: IndexDoc, vector: Float32Array | null): void {
+    this.removeRow(doc.id);
     if (!vector) return;
     const row = this.rowIds.length;
     this.ensureCapacity(row + 1);
     this.matrix.set(normalize(vector), row * this.dim);
-    this.rowIds.push(id);
-    this.idToRow.set(id, row);
+    this.rowIds.push(doc.id);
+    this.idToRow.set(doc.id, row);
     this.writeRowMeta(row, doc);
   }
 
