@@ -25,6 +25,10 @@ export const ELEMENTS = [
   { type: 'io', pattern: 'src/io', partialMatch: false },
   // The workers' protocols: message payloads and constants both sides of a worker import.
   { type: 'protocol', pattern: 'src/protocol', partialMatch: false },
+  // The engine worker reads the database itself (schema v9's blocks), so nothing big passes
+  // through the page's thread: this one module of the workers may import src/db, and only the
+  // engine's API module may import it (no other worker reaches storage).
+  { type: 'engine-store', pattern: 'workers/engine-store', partialMatch: false },
   { type: 'workers', pattern: 'workers', partialMatch: false },
   { type: 'bridge', pattern: 'src/bridge', partialMatch: false },
   { type: 'services', pattern: 'src/services', partialMatch: false },
@@ -46,6 +50,8 @@ export const FILES = [
   // picked folder): plain TS with no model runtime, used by the services' model manager and by
   // the embed worker (which looks its model's files up there).
   { category: 'contract', pattern: 'src/embed/{catalogue,model-store,model-download,model-folder}.ts' },
+  // The engine's API module: the one module that may use the engine's store reader (below).
+  { category: 'engine-api', pattern: 'workers/engine-api.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
@@ -69,6 +75,9 @@ export const LAYER_POLICIES = [
   // graphology: the engine worker's memory-entity graph (and Louvain communities over it); the
   // core reads that graph through its EntityLookup interface, so the package stays in the workers.
   { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers', 'graphology', 'graphology-*')] },
+  // The engine's store reader, and only it, reads the database; only the engine's API uses it.
+  { from: { file: { categories: 'engine-api' } }, allow: el('engine-store') },
+  { from: { element: { type: 'engine-store' } }, allow: [el('core', 'protocol', 'db'), pkg('dexie')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
   // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the

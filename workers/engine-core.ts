@@ -23,7 +23,7 @@ import {
   type NeighbourMatrix,
   type RecallOptionsInput,
 } from '../src/core/recall';
-import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeatures, type SimilarityConfig, type SpaceFeatures } from '../src/core/spaces';
+import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeatures, type SerializedFeatures, type SimilarityConfig, type SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId, ScoredHit } from '../src/core/types';
 import type {
   EngineDivergenceOutcome,
@@ -38,7 +38,6 @@ import type {
   EngineStats,
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
-import { guardApi } from '../src/protocol/guard';
 import { memoryCommunities } from './communities';
 import { escalate } from './engine-deep';
 import { iterate } from './engine-iterative';
@@ -83,6 +82,8 @@ export class EngineCore {
   private lastSearchMs = 0;
   private lastRecallMs = 0;
   private lastLoadMs = 0;
+  /** false while a staged load attaches stored features (set by engine-api.ts). */
+  warm = true;
 
   /** Replaces everything with `docs` and `opts` (vectors are unit-normalised by the index). */
   load(docs: EngineDoc[], opts: EngineLoadOptions): { size: number } {
@@ -153,6 +154,27 @@ export class EngineCore {
 
   remove(id: MemoryId): void {
     this.removeMany([id]);
+  }
+
+  /** A staged start: the E1 vectors alone first, so dense search works before the other spaces are in. */
+  attachVectors(list: { id: MemoryId; features: SerializedFeatures }[]): void {
+    const index = this.require();
+    for (const { id, features } of list) index.setVector(id, deserializeFeatures(features).E1 ?? null);
+    this.matrix = null;
+  }
+
+  /** A staged start (engine-api.ts): the stored features of memories indexed by their words, attached without tokenising again. */
+  attachFeatures(list: { id: MemoryId; features: SerializedFeatures }[]): void {
+    const index = this.require();
+    for (const { id, features } of list) {
+      if (!index.has(id)) continue;
+      const f = deserializeFeatures(features);
+      index.setVector(id, f.E1 ?? null);
+      if (Object.keys(f).length > 0) this.spaces.upsert(id, f);
+      this.entities.setFromFeatures(id, f);
+    }
+    this.matrix = null;
+    this.communities = null;
   }
 
   /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
@@ -362,6 +384,7 @@ export class EngineCore {
       lastRecallMs: this.lastRecallMs,
       lastLoadMs: this.lastLoadMs,
       feedbackSkipped: this.feedback.skipped,
+      warm: this.warm,
     };
   }
 
@@ -369,28 +392,4 @@ export class EngineCore {
     if (!this.index) throw new AppError('NOT_READY');
     return this.index;
   }
-}
-
-/** The engine's API as the worker exposes it: every failure leaves as an ErrorEnvelope. */
-export function createEngineApi(core: EngineCore = new EngineCore()) {
-  return guardApi(
-    {
-      load: (docs: EngineDoc[], opts: EngineLoadOptions) => core.load(docs, opts),
-      upsert: (doc: EngineDoc) => core.upsert(doc),
-      upsertMany: (docs: EngineDoc[]) => core.upsertMany(docs),
-      remove: (id: MemoryId) => core.remove(id),
-      removeMany: (ids: MemoryId[]) => core.removeMany(ids),
-      search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
-      recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
-      divergence: (q: EngineDivergenceQuery) => core.divergence(q),
-      recordFeedback: (e: EngineFeedbackEvent) => core.recordFeedback(e),
-      setSimilarityConfig: (c: SimilarityConfig) => core.setSimilarityConfig(c),
-      setRecallDefaults: (o: RecallOptionsInput) => core.setRecallDefaults(o),
-      lateralStatus: () => core.lateralStatus(),
-      reEnableLateral: () => core.reEnableLateral(),
-      cancel: (requestId: number) => core.cancel(requestId),
-      stats: () => core.stats(),
-    },
-    'WORKER_CRASHED',
-  );
 }

@@ -209,14 +209,25 @@ export class HybridIndex {
     // Stored without its vector: the vector lives only in the dense store.
     const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
     this.bm25.upsert(doc.id, lexicalText(doc));
-    this.removeRow(doc.id);
-    if (doc.vector) {
-      const row = this.dense.set(doc.id, doc.vector);
-      this.ensureCapacity(row + 1);
-      this.writeRowMeta(row, doc);
-    }
+    this.putRow(doc, doc.vector);
     this.docs.set(doc.id, stored);
   }
+
+  /** A document's vector alone (null: none), its words untouched: a staged start attaches stored vectors after the words. */
+  setVector(id: MemoryId, vector: Float32Array | null): void {
+    const doc = this.docs.get(id);
+    if (doc && vector) this.validate({ ...doc, vector });
+    if (doc) this.putRow(doc, vector);
+  }
+
+  private putRow(doc: IndexDoc, vector: Float32Array | null): void {
+    this.removeRow(doc.id);
+    if (!vector) return;
+    const row = this.dense.set(doc.id, vector);
+    this.ensureCapacity(row + 1);
+    this.writeRowMeta(row, doc);
+  }
+
 
   remove(id: MemoryId): void {
     if (!this.docs.has(id)) return;

@@ -16,6 +16,7 @@ import {
   STORES_V6,
   STORES_V7,
   STORES_V8,
+  STORES_V9,
   ENCODER_SETTING,
   ENTITY_BACKFILL_KEY,
   encoderOfRows,
@@ -26,6 +27,8 @@ import {
   type EntityMentionRow,
   type DeepSearchLogRow,
   type EntityRow,
+  type FeatureDataRow,
+  type FeatureHeadRow,
   type FeedbackRow,
   type LinkRow,
   type MemoryRow,
@@ -35,10 +38,15 @@ import {
 } from './schema';
 import { createDbStatusStore, type DbStatusStore } from './status';
 import { STORES_V10, upgradeMemoryV8toV10, type ImageRow } from './images';
+import { migrateVectorsToBlocks } from './migrate-v9';
 
 export class MnemographDb extends Dexie {
   memories!: Table<MemoryRow, string>;
+  /** Until v8 only: one row per (memory, space); v9 moved them into featureHeads / featureData. */
   vectors!: Table<VectorRow, [string, string]>;
+  /** Since v9: features in packed blocks (src/db/feature-blocks.ts). */
+  featureHeads!: Table<FeatureHeadRow, string>;
+  featureData!: Table<FeatureDataRow, string>;
   settings!: Table<SettingRow, string>;
   feedback!: Table<FeedbackRow, string>;
   links!: Table<LinkRow, [string, string]>;
@@ -131,6 +139,14 @@ export class MnemographDb extends Dexie {
         .stores(STORES_V8)
         .upgrade(async (tx) => {
           if ((await tx.table('memories').count()) > 0) await tx.table('settings').put({ key: ENTITY_BACKFILL_KEY, value: 'pending' });
+        });
+    }
+    // v9: features in packed blocks; every vectors row copied byte for byte, then the table dropped
+    if (upTo >= 9) {
+      this.version(9)
+        .stores(STORES_V9)
+        .upgrade(async (tx) => {
+          await migrateVectorsToBlocks(tx);
         });
     }
     // v10 (pictures on memories): the images table; the memories' media lists made plain (see images.ts)

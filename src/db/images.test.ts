@@ -2,7 +2,7 @@
 // with its memory, survives an edit with the earlier version that shows it, and goes with the purge.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDbName } from '../testing/db';
+import { freshDbName, storedVectors } from '../testing/db';
 import { MnemographDb, openDb } from './db';
 import { getImages, imagesOfMemories, upgradeMemoryV8toV10, type ImageRow } from './images';
 import { purgeMemories, writeVersion } from './keep';
@@ -66,7 +66,7 @@ describe('schema v10: pictures', () => {
     expect(rows[2].media).toBeUndefined(); // not a list: removed
     expect(rows[3]).toMatchObject({ media: [{ caption: 'kept' }], deletedAt: 5000 }); // the trash stays the trash
     expect(rows[4].supersededBy).toBe('m1');
-    expect(await db.vectors.count()).toBe(1);
+    expect(await storedVectors.count(db)).toBe(1); // moved into v9's blocks on the way
     expect(await db.images.count()).toBe(0); // the new table, empty
     expect(await db.settings.get('entityBackfill')).toBeUndefined(); // v8's upgrade did not run again
     db.close();

@@ -12,6 +12,7 @@ import { textKey } from '../core/text-key';
 import type { MemoryId, MemoryStatus } from '../core/types';
 import type { MnemographDb } from './db';
 import { dropOrphanImages, type ImageRow } from './images';
+import { deleteFeatures, featureRowsOf, featureTables, putFeatureRows } from './feature-blocks';
 import { withV6Fields, type MemoryRow, type VectorRow } from './schema';
 
 const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
@@ -43,7 +44,7 @@ export async function writeVersion(
   images: readonly ImageRow[] = [],
 ): Promise<VersionWrite> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.images], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.images], async () => {
       const row = await db.memories.get(id);
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
       if (row.supersededBy !== undefined)
@@ -51,12 +52,12 @@ export async function writeVersion(
       const next = stamped({ ...change(row), id, recordedAt: at, updatedAt: at });
       const { importKey: _key, ...rest } = row; // the import key stays with the memory
       const previous = stamped({ ...rest, id: previousId, supersededBy: id, supersededAt: at, validTo: closeValidity(row, next) });
-      const old = await db.vectors.where('memoryId').equals(id).toArray();
+      const old = (await featureRowsOf(db, [id])).get(id) ?? [];
       await db.memories.bulkPut([previous, next]);
-      if (old.length) await db.vectors.bulkPut(old.map((v) => ({ ...v, memoryId: previousId })));
+      if (old.length) await putFeatureRows(db, old.map((v) => ({ ...v, memoryId: previousId })));
       if (vectors) {
-        await db.vectors.where('memoryId').equals(id).delete();
-        if (vectors.length) await db.vectors.bulkPut(vectors);
+        await deleteFeatures(db, [id]);
+        await putFeatureRows(db, vectors);
       }
       // a new picture; the replaced one stays, shown by the earlier version (images.ts)
       if (images.length) await db.images.bulkAdd(images.map((i) => ({ ...i, memoryId: id })));
@@ -148,7 +149,7 @@ export async function purgeMemories(
   which: { ids: readonly MemoryId[] } | { trashedBefore: number | null } | { everything: true },
 ): Promise<MemoryId[]> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.links, db.feedback, db.images], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback, db.images], async () => {
       let ids: MemoryId[];
       if ('ids' in which) ids = [...which.ids];
       else if ('everything' in which) ids = await db.memories.toCollection().primaryKeys();
@@ -162,7 +163,7 @@ export async function purgeMemories(
       const all = [...new Set([...ids, ...earlier])];
       const roots = [...new Set((await db.memories.bulkGet(all)).flatMap((r) => (r ? [r.supersededBy ?? r.id] : [])))];
       await db.memories.bulkDelete(all);
-      await db.vectors.where('memoryId').anyOf(all).delete();
+      await deleteFeatures(db, all);
       await db.links.where('fromId').anyOf(all).delete();
       await db.links.where('toId').anyOf(all).delete();
       await db.feedback.where('memoryId').anyOf(all).delete();

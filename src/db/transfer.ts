@@ -4,6 +4,7 @@
 import { liveQuery, type Observable } from 'dexie';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
+import { addFeatureRows, allFeatureRows, featureTables } from './feature-blocks';
 import { getSetting } from './repo';
 import { textKey } from '../core/text-key';
 import type { ImageRow } from './images';
@@ -48,7 +49,7 @@ export interface ImportBatch {
  */
 export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Promise<MemoryRow[]> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.links, db.feedback, db.images], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback, db.images], async () => {
       const ids = batch.memories.map((m) => m.id);
       const keys = batch.memories.flatMap((m) => (m.importKey === undefined ? [] : [m.importKey]));
       const [idsThere, keysThere] = await Promise.all([
@@ -61,7 +62,7 @@ export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Pr
       const freshIds = new Set(fresh.map((m) => m.id));
       if (fresh.length) await db.memories.bulkAdd(fresh);
       const vectors = batch.vectors.filter((v) => freshIds.has(v.memoryId));
-      if (vectors.length) await db.vectors.bulkPut(vectors);
+      await addFeatureRows(db, vectors); // fresh memories only (added above), so no earlier entries
       if (batch.links?.length) {
         const ends = [...new Set(batch.links.flatMap((l) => [l.fromId, l.toId]))];
         const present = new Set(await db.memories.where('id').anyOf(ends).primaryKeys());
@@ -107,13 +108,13 @@ export interface ExportRows {
 /** Every row a backup holds, tombstones included, read in one transaction (a consistent copy). */
 export async function readAllForExport(db: MnemographDb, withVectors: boolean): Promise<ExportRows> {
   try {
-    return await db.transaction('r', [db.memories, db.vectors, db.settings, db.feedback, db.links, db.images], async () => {
+    return await db.transaction('r', [db.memories, ...featureTables(db), db.settings, db.feedback, db.links, db.images], async () => {
       const [memories, feedback, settings, links, vectors, images] = await Promise.all([
         db.memories.toArray(),
         db.feedback.orderBy('at').toArray(),
         db.settings.toArray(),
         db.links.toArray(),
-        withVectors ? db.vectors.toArray() : Promise.resolve(undefined),
+        withVectors ? allFeatureRows(db) : Promise.resolve(undefined),
         db.images.toArray(),
       ]);
       return { memories, feedback, settings, links, images, ...(vectors ? { vectors } : {}) };

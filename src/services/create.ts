@@ -19,7 +19,7 @@
 import type { Observable } from 'dexie';
 import type { Memory, MemoryId } from '../core/types';
 import { countMemories, listMemories, liveMemoriesQuery, liveMemoryCountQuery } from '../db/repo';
-import type { EngineStats } from '../protocol/engine';
+import type { EngineLoadProgress, EngineStats } from '../protocol/engine';
 import { createIoBridge } from '../bridge/io-bridge';
 import { createBackup } from './backup';
 import { createContext, type ServiceDeps } from './context';
@@ -137,6 +137,9 @@ export function createServices(deps: ServiceDeps) {
     listMemories: (limit = 200): Promise<Memory[]> => listMemories(db, limit),
     countMemories: (): Promise<number> => countMemories(db),
     engineStats: (): Promise<EngineStats> => engine.stats(),
+    /** The engine's staged start (keyword searchable, features attached, warm): the last step told, and every next one. */
+    engineLoad: (): EngineLoadProgress | null => engine.loadProgress(),
+    onEngineLoad: (listener: (p: EngineLoadProgress) => void): (() => void) => engine.onLoadProgress(listener),
     /**
      * Call once the encoder is ready: when it is not the one the engine was filled for (the
      * default's files were absent and the fallback runs), the engine is refilled from the

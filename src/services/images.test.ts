@@ -9,6 +9,7 @@ import { codeOf } from '../testing/errors';
 import { createTestImageCodec } from '../testing/images';
 import { damagedPng, solidPng } from '../testing/png';
 import { startServices } from '../testing/services';
+import { storedVectors } from '../testing/db';
 import { MAX_IMAGE_BYTES } from '../core/images';
 
 let resources: LexicalResources;
@@ -45,7 +46,7 @@ describe('pictures on memories', () => {
     const thumb = new DataView(await row.thumb.arrayBuffer());
     expect([thumb.getUint32(16), thumb.getUint32(20)]).toEqual([128, 96]);
     // E10 exists only because of the caption (the text alone has no media)
-    expect((await s.db.vectors.where('memoryId').equals(m.id).toArray()).map((v) => v.space)).toContain('E10');
+    expect((await storedVectors.of(s.db, m.id)).map((v) => v.space)).toContain('E10');
     // a word only the caption has finds the memory by keywords
     expect((await s.search('lighthouse', { semantic: false })).map((h) => h.memory.id)).toEqual([m.id]);
   });

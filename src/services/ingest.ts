@@ -8,7 +8,7 @@ import type { Memory } from '../core/types';
 import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
 import { sameText, textKey } from '../core/text-key';
 import { liveWithTextKey } from '../db/keep';
-import { insertMemories, insertMemory, listLiveMemoryRows, replaceVectorsIfUnchanged } from '../db/repo';
+import { insertMemories, insertMemory, listLiveMemoryRows, liveMemoryIds, replaceVectorsIfUnchanged } from '../db/repo';
 import { isSampleSession, SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
@@ -189,6 +189,8 @@ export function createIngest(ctx: ServiceContext, { images, engine, stored, sync
      * were filled.
      */
     async featurizeMissing(opts: ImportOptions = {}): Promise<number> {
+      // the usual start-up: nothing stale, found from keys and the blocks' heads, no memory row read
+      if ((await stored.staleIds(await liveMemoryIds(db))).length === 0) return 0;
       const live = await listLiveMemoryRows(db);
       const missing = await stored.staleOf(live);
       if (missing.length === 0) return 0;

@@ -172,8 +172,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       if (given === null || typeof given !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
       // asOf as a date string ("2026-05-01", from a date control) becomes epoch ms here; numbers go to the core's check
+      const { keywordsOnly, ...rest } = given;
       const options: RecallOptionsInput =
-        typeof given.asOf === 'string' ? { ...given, asOf: parseAsOf(given.asOf) ?? null } : (given as RecallOptionsInput);
+        typeof rest.asOf === 'string' ? { ...rest, asOf: parseAsOf(rest.asOf) ?? null } : (rest as RecallOptionsInput);
       const tags = queryTagsOf(q, options);
       const { queryTags: _routed, ...others } = options;
       const asked: RecallOptionsInput = tags ? { ...others, queryTags: tags } : others;
@@ -182,11 +183,12 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       aborted(signal);
       if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
       session.touch();
-      const features = await featurizer.featurizeQuery(q.text, signal);
+      // keywordsOnly: no query features (the encoder may still be loading); the pipeline ranks by words
+      const features = keywordsOnly ? {} : await featurizer.featurizeQuery(q.text, signal);
       aborted(signal);
-      stored.checkQuery(features);
+      if (!keywordsOnly) stored.checkQuery(features);
       const e1 = features.E1 ? (deserializeSpace('E1', features.E1) as Float32Array) : null;
-      const { notice, ...extras } = await queryExtras(q.text, e1, resolved, signal);
+      const { notice, ...extras } = keywordsOnly ? { notice: undefined } : await queryExtras(q.text, e1, resolved, signal);
       const at = ctx.now();
       const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
       aborted(signal);
@@ -220,6 +222,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         divergence: divergence.afterRecall(outcome, q.text, at),
         lateralStatus: outcome.lateralStatus,
         labels: outcome.labels,
+        ...(keywordsOnly || outcome.partial ? { partial: true } : {}),
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
         ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),

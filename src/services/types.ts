@@ -189,7 +189,14 @@ export interface StorageInfo {
 export type { MatchExplanation, Memory, MemoryId, MemoryStatus };
 
 /** Recall options as the services take them: the core's, with asOf also as an ISO 8601 date string. */
-export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & { asOf?: number | string | null };
+export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & {
+  asOf?: number | string | null;
+  /**
+   * Answer by the words alone (no query features, so no encoder): while the search model loads
+   * after a start, the first answer does not wait for it. The outcome is `partial`.
+   */
+  keywordsOnly?: boolean;
+};
 
 /** A recall query: the text, and optionally explicit tags for lateral overlap. */
 export interface RecallQuery {
@@ -250,6 +257,11 @@ export interface RecallOutcomeView {
   divergence: DivergenceView | null;
   /** The lateral evaluator's status after this recall. */
   lateralStatus: LateralStatus;
+  /**
+   * true: keyword results while the rest loads (asked `keywordsOnly`, or the engine was still
+   * attaching the stored features after a start); run it again once warm for the full answer.
+   */
+  partial?: boolean;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
   /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */

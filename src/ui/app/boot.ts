@@ -3,6 +3,7 @@
 // test API on window.__mnemograph (e2e uses it only where the UI cannot reach).
 import type { EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
+import type { EngineLoadProgress } from '../../protocol/engine';
 import { toAppError, type AppError } from '../../core/errors';
 import { initServices, services, type EncoderRuntime } from '../../services';
 import { logError } from './report';
@@ -22,6 +23,8 @@ export interface MnemographTestApi {
   memoryCount(): Promise<number>;
   /** The IndexedDB database name, for tests that open it directly. */
   dbName: string;
+  /** The search engine's staged start: the last step it told (null before it started), for e2e and the scale bench. */
+  engineLoad(): EngineLoadProgress | null;
 }
 
 declare global {
@@ -98,6 +101,7 @@ export function boot(): MnemographTestApi {
       return services().countMemories();
     },
     dbName: DB_NAME,
+    engineLoad: () => (bootStatus.get().state === 'ready' ? services().engineLoad() : null),
   };
   api.ready.catch(() => {
     /* already shown (model status, boot banner); the test API's promise must not be an unhandled rejection */
