@@ -12,6 +12,7 @@ import type { EmbedInitOptions } from '../src/protocol/embed';
 import { WARM_UP } from './embed-use-lite';
 import { browserCacheStorage, keptFirstFetch } from '../src/embed/model-store';
 import { probeWebGpu, withinBudget } from './embed-webgpu';
+import { mark } from './startup-marks';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
@@ -24,6 +25,9 @@ interface TjsEnv {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   backends: { onnx: { wasm?: { wasmPaths?: unknown; numThreads?: number; proxy?: boolean } } };
 }
+
+/** A model file download that brings no byte for this long has stalled (see createOnceFetch). */
+export const STALL_MS = 60_000;
 
 /** The onnxruntime-web files Transformers.js 4.x loads (WASM and WebGPU alike); copied by scripts/fetch-models.mjs. */
 export const ORT_FILES = { mjs: 'ort-wasm-simd-threaded.asyncify.mjs', wasm: 'ort-wasm-simd-threaded.asyncify.wasm' };
@@ -60,6 +64,7 @@ function transformers(opts: EmbedInitOptions, base: string): Promise<Transformer
 export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInitOptions, base: string, report: ProgressFn): Promise<TransformersEncoder> {
   report({ phase: 'fetching-model', loaded: 0, encoder: meta.id });
   const tjs = await transformers(opts, base);
+  mark('runtime-imported');
   // Every model file is fetched once, by us: with byte progress, and shared by Transformers.js's
   // repeated requests for it (it asks for some files twice, and two concurrent downloads of the
   // 23 MB weights failed with "network error" in about a third of loads in Chromium).
@@ -81,10 +86,12 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   }
   async function buildOn(device: 'webgpu' | 'wasm', why?: string): Promise<TransformersEncoder> {
     const extractor = await loadExtractor(tjs, meta, device);
+    mark(`session-created-${device}`);
     report({ phase: 'warming-up', backend: device, encoder: meta.id, ...(why && { message: fallbackMessage(why) }) });
     const enc = createTransformersEncoder({ extractor, meta, backend: device, batchSize: opts.batchSize, onBatchError });
     try {
       await enc.embed(WARM_UP);
+      mark(`warmed-up-${device}`);
       return enc;
     } catch (e) {
       await enc.dispose();
@@ -130,9 +137,11 @@ function tjsEnv(tjs: TransformersModule): TjsEnv {
 
 /**
  * A fetch for Transformers.js that downloads each URL once (byte progress summed over the files,
- * at most one report per 256 KiB) and answers every request for it from that copy.
+ * at most one report per 256 KiB) and answers every request for it from that copy. A download
+ * that brings no byte for `stallMs` is stopped and fails ("stalled"), so a load that hangs (a
+ * loaded machine, a stuck service worker) ends with a reason instead of "Loading model" forever.
  */
-export function createOnceFetch(onProgress: (loaded: number, total: number | undefined) => void, fetchImpl: typeof fetch = fetch) {
+export function createOnceFetch(onProgress: (loaded: number, total: number | undefined) => void, fetchImpl: typeof fetch = fetch, stallMs = STALL_MS) {
   const got = new Map<string, Promise<{ status: number; headers: Headers; body: ArrayBuffer }>>();
   const sizes = new Map<string, { loaded: number; total: number }>();
   let reported = -1;
@@ -149,14 +158,27 @@ export function createOnceFetch(onProgress: (loaded: number, total: number | und
     onProgress(loaded, known);
   };
   async function download(url: string, init?: RequestInit) {
-    const res = await fetchImpl(url, init);
-    if (!res.ok || !res.body) return { status: res.status, headers: res.headers, body: await res.arrayBuffer() };
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    const stop = new AbortController();
+    // each wait (the answer, then every chunk) has `stallMs` to bring something
+    const watched = <T>(p: Promise<T>): Promise<T> => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => {
+          stop.abort();
+          fail(new AppError('MODEL_LOAD_FAILED', undefined, `stalled: no data for ${Math.round(stallMs / 1000)} s from ${name}`));
+        }, stallMs);
+      });
+      return Promise.race([p, stalled]).finally(() => clearTimeout(timer));
+    };
+    const res = await watched(fetchImpl(url, { ...init, signal: stop.signal }));
+    if (!res.ok || !res.body) return { status: res.status, headers: res.headers, body: await watched(res.arrayBuffer()) };
     const size = { loaded: 0, total: Number(res.headers.get('content-length')) || 0 };
     sizes.set(url, size);
     const reader = res.body.getReader();
     const chunks: Uint8Array[] = [];
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await watched(reader.read());
       if (done) break;
       chunks.push(value);
       size.loaded += value.byteLength;
@@ -169,6 +191,7 @@ export function createOnceFetch(onProgress: (loaded: number, total: number | und
       at += c.byteLength;
     }
     size.total = size.loaded;
+    mark(`fetched-${url.slice(url.lastIndexOf('/') + 1)}`);
     tick();
     const headers = new Headers(res.headers);
     headers.set('content-length', String(size.loaded));

@@ -12,6 +12,9 @@ import { getResources } from '../src/features/resources';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type EntityMentionOut, type QueryVariant } from '../src/protocol/embed';
 import { buffersOf, entitiesOfTexts, featurizeItems, featurizeQueryText, queryVariantsOf, resourcesOrFail } from './featurize-core';
 import { loadUseLite, numTensors } from './embed-use-lite';
+import { mark, startupTimings } from './startup-marks';
+
+mark('worker-start');
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
@@ -95,10 +98,12 @@ const api = {
         closed(e);
       }
     };
+    if (!loading) mark('init');
     loading ??= load(opts, report).then(
       (info) => {
+        mark('ready');
         // a fallback's reason stays on the ready message, so the page can say which encoder runs and why
-        report({ phase: 'ready', backend: info.backend, encoder: info.id, ...(fallbackNote && { message: fallbackNote }) });
+        report({ phase: 'ready', backend: info.backend, encoder: info.id, timings: startupTimings(), ...(fallbackNote && { message: fallbackNote }) });
         return info;
       },
       (e: unknown) => {
