@@ -9,7 +9,7 @@ import { createTransformersEncoder, loadExtractor, type TransformersEncoder, typ
 import type { EmbedLoadProgress } from '../src/embed/types';
 import { failureText, fallbackMessage } from '../src/embed/webgpu-choice';
 import type { EmbedInitOptions } from '../src/protocol/embed';
-import { WARM_UP } from './embed-use-lite';
+import { WARM_UP } from './warm-up';
 import { browserCacheStorage, keptFirstFetch } from '../src/embed/model-store';
 import { probeWebGpu, withinBudget } from './embed-webgpu';
 import { mark } from './startup-marks';
@@ -79,13 +79,13 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   async function onBatchError(error: unknown): Promise<boolean> {
     if (!encoder || !onWebGpu) return false;
     console.warn('embed worker: WebGPU failed, switching to WASM:', error);
-    encoder.replaceExtractor(await loadExtractor(tjs, meta, 'wasm'), 'wasm');
+    encoder.replaceExtractor(await loadExtractor(tjs, meta, 'wasm', undefined, opts.graphOptimization), 'wasm');
     onWebGpu = false;
     report({ phase: 'ready', backend: 'wasm', encoder: meta.id, message: 'WebGPU failed; switched to WASM.' });
     return true;
   }
   async function buildOn(device: 'webgpu' | 'wasm', why?: string): Promise<TransformersEncoder> {
-    const extractor = await loadExtractor(tjs, meta, device);
+    const extractor = await loadExtractor(tjs, meta, device, undefined, opts.graphOptimization);
     mark(`session-created-${device}`);
     report({ phase: 'warming-up', backend: device, encoder: meta.id, ...(why && { message: fallbackMessage(why) }) });
     const enc = createTransformersEncoder({ extractor, meta, backend: device, batchSize: opts.batchSize, onBatchError });

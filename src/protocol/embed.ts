@@ -50,6 +50,8 @@ export interface EmbedInitOptions {
   ortPath?: string;
   /** Transformers.js on WASM: threads (default: up to 4 under cross-origin isolation, else 1). */
   wasmThreads?: number;
+  /** Transformers.js: onnxruntime's graph optimisation at session creation (default: onnxruntime's, 'all'). */
+  graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;
