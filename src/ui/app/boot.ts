@@ -95,7 +95,8 @@ export function boot(): MnemographTestApi {
       () => undefined,
       (e: unknown) => {
         const err = toAppError(e, 'MODEL_LOAD_FAILED');
-        modelProgress.set({ phase: 'error', message: err.message });
+        // the worker's detail stays on the message: the status words it plainly from it (load-failure.ts)
+        modelProgress.set({ phase: 'error', message: err.detail ? `${err.message} (${err.detail})` : err.message });
         throw err;
       },
     ),
