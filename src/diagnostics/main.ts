@@ -47,7 +47,7 @@ const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
 const bridge = createEmbedBridge({
-  init: { backend, encoder, modelsUrl, wasmThreads, graphOptimization, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+  init: { backend, encoder, modelsUrl, wasmThreads, graphOptimization, ...(params.get('ort') === 'plain' && { ortBuild: 'plain' as const }), ...(params.get('ort') === 'asyncify' && { ortBuild: 'asyncify' as const }), allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
 });
 const started = performance.now();
 let loadMs: number | null = null;
