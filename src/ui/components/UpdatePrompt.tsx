@@ -16,7 +16,7 @@ export function UpdatePrompt() {
       onNeedRefresh: () => setNeedRefresh(true),
       onOfflineReady: () => setOfflineReady(true),
       onRegisterError: (e: unknown) => console.warn('Service worker registration failed', e),
-      // the install copies the app and its meaning model (about 80 MB) for offline use; when it
+      // the install copies the app and its meaning model (about 105 MB) for offline use; when it
       // fails for want of space, say so instead of failing silently
       onRegisteredSW: (_url, reg) => {
         const installing = reg?.installing;
@@ -73,5 +73,5 @@ async function storageFull(): Promise<boolean> {
   }
 }
 
-/** The service worker's precache: the app, MiniLM (23 MB), onnxruntime's WASM (27 MB), USE-lite (28 MB) and the rest. */
-const OFFLINE_COPY_BYTES = 90 * 1024 * 1024;
+/** The service worker's precache: the app, MiniLM (23 MB), onnxruntime's two WASM builds (27 + 14 MB), USE-lite (28 MB) and the rest. */
+const OFFLINE_COPY_BYTES = 105 * 1024 * 1024;
