@@ -47,6 +47,16 @@ export class AppPage {
     await expect(this.page.getByTestId('offline-ready')).toBeVisible({ timeout: 90_000 });
   }
 
+  /**
+   * The database open and search usable by keywords; the meaning model may still be loading. For
+   * steps that do not need meaning (reading the list, a reload's persistence, validation): no
+   * wait for the encoder, which costs seconds per page load.
+   */
+  async waitKeywordsReady(): Promise<void> {
+    await expect(this.memoryCount).toHaveText(/^[\d,]+$/, { timeout: 90_000 });
+    await expect(this.search).toBeEnabled();
+  }
+
   /** The encoder badge beside the model status (its short plain name; the full one in its title). */
   encoderBadge(): Locator {
     return this.page.getByTestId('model-encoder');

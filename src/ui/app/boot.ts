@@ -64,9 +64,17 @@ function followEncoder(rt: EncoderRuntime): Promise<unknown> {
   unfollow =
     bridge.onProgress?.((p) => {
       if (p.encoder) setActiveEncoder(p.encoder); // the UI's cosine cut-offs follow its scale
+      if (p.phase === 'ready') markOnce('model-ready', p.timings);
       modelProgress.set(p);
     }) ?? (() => undefined);
   return bridge.ready?.() ?? Promise.resolve();
+}
+
+/** A start-up mark on the page's timeline (scripts/bench/startup.ts reads them), the first time only. */
+function markOnce(name: string, detail?: unknown): void {
+  const full = `mnemograph:${name}`;
+  if (typeof performance === 'undefined' || performance.getEntriesByName(full).length > 0) return;
+  performance.mark(full, { detail });
 }
 
 export function boot(): MnemographTestApi {
@@ -74,6 +82,7 @@ export function boot(): MnemographTestApi {
   // the services start the encoder in use (recorded by the last switch of encoders, else the default)
   const servicesReady = initServices({ dbName: DB_NAME }).then(
     (s) => {
+      markOnce('services-ready');
       bootStatus.set({ state: 'ready' });
       s.onEncoderChange((rt) => void followEncoder(rt).catch(() => undefined)); // a failure shows on the model status
       return s;
@@ -89,7 +98,8 @@ export function boot(): MnemographTestApi {
       () => undefined,
       (e: unknown) => {
         const err = toAppError(e, 'MODEL_LOAD_FAILED');
-        modelProgress.set({ phase: 'error', message: err.message });
+        // the worker's detail stays on the message: the status words it plainly from it (load-failure.ts)
+        modelProgress.set({ phase: 'error', message: err.detail ? `${err.message} (${err.detail})` : err.message });
         throw err;
       },
     ),
