@@ -46,6 +46,9 @@ export const FILES = [
   // picked folder): plain TS with no model runtime, used by the services' model manager and by
   // the embed worker (which looks its model's files up there).
   { category: 'contract', pattern: 'src/embed/{catalogue,model-store,model-download,model-folder}.ts' },
+  // The scale benchmark's baselines (issue 13): the only file that may use the libraries we compare
+  // against; only the bench build (MNEMOGRAPH_BENCH=1, bench.html) bundles it.
+  { category: 'bench-baselines', pattern: 'src/diagnostics/scale-baselines.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
@@ -87,6 +90,8 @@ export const LAYER_POLICIES = [
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*', '@tanstack/react-virtual'),
     ],
   },
+  // The scale benchmark's baselines: the core and the libraries compared with, nothing else.
+  { from: { file: { categories: 'bench-baselines' } }, allow: [el('core'), pkg('hnswlib-wasm', '@orama/orama')] },
   // A pure module runs inside a worker too, so it keeps to the core and d3 (the last matching
   // policy wins, so this narrows the UI row above for those files).
   {
@@ -99,7 +104,7 @@ export const LAYER_POLICIES = [
 ];
 
 export default defineConfig(
-  { ignores: ['dist/**', 'public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'e2e/screenshots/**', '.vite/**', '.cache/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'e2e/screenshots/**', '.vite/**', '.cache/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
