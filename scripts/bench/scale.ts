@@ -9,7 +9,7 @@
 // Prints a table (or one JSON object with --json); never fails on a timing.
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
-//                          [--no-baselines] [--orama-max 100000] [--port 4184]
+//                          [--no-baselines] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -40,6 +40,7 @@ const opts = {
   build: !flag('--no-build'),
   baselines: !flag('--no-baselines'),
   oramaMax: num('--orama-max', 100_000),
+  startupTimeoutS: num('--startup-timeout', 600),
 };
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
 
@@ -113,10 +114,15 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   const stored = await page.evaluate(() => window.__scaleBench.count());
   log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored); reloading`);
 
-  // the reload: a word pair of a stored memory is the probe, so keyword search has an answer
-  const probe = texts[Math.floor(n / 2)]!.toLowerCase().split(/\s+/).slice(1, 3).join(' ');
+  // the reload: the two longest words of a stored memory are the probe, so keyword search has an answer
+  const probe = texts[Math.floor(n / 2)]!.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).sort((a, b) => b.length - a.length).slice(0, 2).join(' ');
   await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
-  const startup: StartupTimes = await page.evaluate(() => window.__scaleBench.startup);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const giveUp = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), opts.startupTimeoutS * 1000)));
+  const startup: StartupTimes =
+    (await Promise.race([page.evaluate(() => window.__scaleBench.startup), giveUp])) ??
+    (await page.evaluate((s) => ({ ...window.__scaleBench.progress(), error: `not warm after ${s} s` }), opts.startupTimeoutS));
+  clearTimeout(timer);
   const longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
   log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
 
@@ -162,45 +168,63 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
 
   if (withIngest && !startup.error) {
     log(`n=${n}: ingest (20 captures, then a 200-line plain-text import, then the encoder alone)`);
-    const ing = await page.evaluate((t) => window.__scaleBench.ingest(t, 20), sampleTexts(220).map((t) => `Ingest ${t}`));
-    row.ingest = {
-      fullPathBatch1PerSec: round(ing.batch1PerSec, 1),
-      fullPathImportPerSec: round(ing.importPerSec, 1),
-      importBatch: ing.importBatch,
-      encoderBatch1PerSec: round(ing.encoderBatch1PerSec, 1),
-      encoderBatch32PerSec: round(ing.encoderBatchedPerSec, 1),
-    };
+    try {
+      const ing = await page.evaluate((t) => window.__scaleBench.ingest(t, 20), sampleTexts(220).map((t) => `Ingest ${t}`));
+      row.ingest = {
+        fullPathBatch1PerSec: round(ing.batch1PerSec, 1),
+        fullPathImportPerSec: round(ing.importPerSec, 1),
+        importBatch: ing.importBatch,
+        encoderBatch1PerSec: round(ing.encoderBatch1PerSec, 1),
+        encoderBatch32PerSec: round(ing.encoderBatchedPerSec, 1),
+      };
+    } catch (e) {
+      row.ingestError = e instanceof Error ? e.message : String(e);
+    }
   }
 
-  if (opts.baselines) {
-    log(`n=${n}: baselines (f32 scan, hnswlib-wasm${n <= opts.oramaMax ? ', Orama' : ''})`);
-    const bq: BaselineQuery[] = queries.slice(0, opts.queries);
-    const oramaQueries = n >= 30_000 ? 5 : Math.min(20, opts.queries);
-    const b = (await page.evaluate(
-      ([q, o]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, o),
-      [bq, { hnsw: true, orama: n <= opts.oramaMax, oramaQueries }] as const,
-    )) as { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
-    const brute = ms(b.bruteForce, 50);
-    const hnswP50 = b.hnsw ? ms(b.hnsw.times, 50) : null;
-    const oramaP50 = b.orama ? ms(b.orama.times, 50) : null;
-    Object.assign(row, {
-      bruteForceF32P50Ms: brute,
-      hnswP50Ms: hnswP50,
-      hnsw: b.hnsw && { where: 'page (hnswlib-wasm 0.8.2, main thread)', buildMs: Math.round(b.hnsw.buildMs), recallAt10: round(b.hnsw.recallAt10, 3), ...b.hnsw.params },
-      oramaHybridP50Ms: oramaP50,
-      orama: b.orama && { where: 'page (@orama/orama 3.1.18, main thread)', buildMs: Math.round(b.orama.buildMs), queries: b.orama.times.length },
-      ratios: {
-        bruteForceF32ToSearch: ratio(brute, row.searchP50Ms as number),
-        hnswToSearch: ratio(hnswP50, row.searchP50Ms as number),
-        oramaHybridToSearch: ratio(oramaP50, row.searchP50Ms as number),
-        bruteForceF32ToRecall: ratio(brute, row.recallP50Ms as number),
-        hnswToRecall: ratio(hnswP50, row.recallP50Ms as number),
-        oramaHybridToRecall: ratio(oramaP50, row.recallP50Ms as number),
-      },
-    });
-  }
   await page.close();
   return row;
+}
+
+/**
+ * The baselines, after the app's profile is closed (its workers gone), in a context of their own
+ * with the page's CSP bypassed: hnswlib-wasm's glue (emscripten embind) compiles with `new Function`,
+ * which the app's policy (no 'unsafe-eval') refuses. The app does not start on this page.
+ */
+async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Record<string, unknown>): Promise<void> {
+  const corpus = await ensureCorpus(n, opts.seed, log);
+  const queries = JSON.parse(readFileSync(join(corpus.dir, 'queries.json'), 'utf8')) as CorpusQuery[];
+  corpusTexts(corpus);
+  await serveCorpus(ctx, url, corpus.dir);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => log(`baseline page error: ${e.message}`));
+  await page.goto(`${url}/bench.html?baselines`);
+  log(`n=${n}: baselines (f32 scan, hnswlib-wasm${n <= opts.oramaMax ? ', Orama' : ''})`);
+  const bq: BaselineQuery[] = queries.slice(0, opts.queries);
+  const oramaQueries = n >= 30_000 ? 5 : Math.min(20, opts.queries);
+  const b = (await page.evaluate(
+    ([q, o]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, o),
+    [bq, { hnsw: true, orama: n <= opts.oramaMax, oramaQueries }] as const,
+  )) as { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
+  const brute = ms(b.bruteForce, 50);
+  const hnswP50 = b.hnsw ? ms(b.hnsw.times, 50) : null;
+  const oramaP50 = b.orama ? ms(b.orama.times, 50) : null;
+  Object.assign(row, {
+    bruteForceF32P50Ms: brute,
+    hnswP50Ms: hnswP50,
+    hnsw: b.hnsw && { where: 'page (hnswlib-wasm 0.8.2, main thread)', buildMs: Math.round(b.hnsw.buildMs), recallAt10: round(b.hnsw.recallAt10, 3), ...b.hnsw.params },
+    oramaHybridP50Ms: oramaP50,
+    orama: b.orama && { where: 'page (@orama/orama 3.1.18, main thread)', buildMs: Math.round(b.orama.buildMs), queries: b.orama.times.length },
+    ratios: {
+      bruteForceF32ToSearch: ratio(brute, row.searchP50Ms as number),
+      hnswToSearch: ratio(hnswP50, row.searchP50Ms as number),
+      oramaHybridToSearch: ratio(oramaP50, row.searchP50Ms as number),
+      bruteForceF32ToRecall: ratio(brute, row.recallP50Ms as number),
+      hnswToRecall: ratio(hnswP50, row.recallP50Ms as number),
+      oramaHybridToRecall: ratio(oramaP50, row.recallP50Ms as number),
+    },
+  });
+  await page.close();
 }
 
 async function main(): Promise<void> {
@@ -208,6 +232,12 @@ async function main(): Promise<void> {
   if (sizes.length === 0) throw new Error(`--n ${opts.n}: the smallest size is 1000`);
   build();
   const { url, child } = await preview();
+  const stop = () => {
+    if (child.pid) process.kill(-child.pid);
+  };
+  process.once('exit', stop);
+  process.once('SIGTERM', () => process.exit(143));
+  process.once('SIGINT', () => process.exit(130));
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -225,18 +255,32 @@ async function main(): Promise<void> {
   try {
     for (const [i, n] of sizes.entries()) {
       const ctx = await browser.newContext(); // a fresh profile: an empty database per size
+      let row: Record<string, unknown> = { n };
       try {
-        (out.sizes as Record<string, unknown>)[String(n)] = await runSize(ctx, url, n, i === 0);
+        row = await runSize(ctx, url, n, i === 0);
       } catch (e) {
         log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
-        (out.sizes as Record<string, unknown>)[String(n)] = { n, error: e instanceof Error ? e.message : String(e) };
+        row.error = e instanceof Error ? e.message : String(e);
       } finally {
         await ctx.close();
       }
+      if (opts.baselines) {
+        const ctx2 = await browser.newContext({ bypassCSP: true });
+        try {
+          await runBaselines(ctx2, url, n, row);
+        } catch (e) {
+          log(`n=${n} baselines failed: ${e instanceof Error ? e.message : String(e)}`);
+          row.baselineError = e instanceof Error ? e.message : String(e);
+        } finally {
+          await ctx2.close();
+        }
+      }
+      (out.sizes as Record<string, unknown>)[String(n)] = row;
     }
   } finally {
     await browser.close();
-    if (child.pid) process.kill(-child.pid);
+    stop();
+    process.removeListener('exit', stop);
   }
   if (opts.json) console.log(JSON.stringify(out, null, 2));
   else printTable(out);

@@ -12,7 +12,7 @@
 // `warm` / `phase` field if a later engine reports one).
 import { boot, bootStatus } from '../ui/app/boot';
 import { services } from '../services';
-import { bruteForce, hnsw, orama, type BaselineQuery } from './scale-baselines';
+import type { BaselineQuery } from './scale-baselines';
 
 export interface StartupTimes {
   firstKeywordMs: number | null;
@@ -41,6 +41,8 @@ export interface TimedRun {
 
 export interface ScaleBenchApi {
   startup: Promise<StartupTimes>;
+  /** The start-up times so far (for a driver that gives up waiting), with the boot state. */
+  progress(): StartupTimes & { boot: string; probes: number };
   count(): Promise<number>;
   restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number }>;
   search(queries: string[]): Promise<TimedRun>;
@@ -62,13 +64,18 @@ declare global {
 
 const since = () => Math.round(performance.now());
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const probeQuery = new URLSearchParams(location.search).get('probe');
+const params = new URLSearchParams(location.search);
+const probeQuery = params.get('probe');
 
-const app = boot();
+// ?baselines: only the baselines run here (a context of its own, see scripts/bench/scale.ts); the
+// app does not start
+const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot();
 
+let probes = 0;
 async function probe(semantic: boolean): Promise<number | null> {
   if (!probeQuery) return null;
   for (;;) {
+    probes++;
     try {
       const hits = await services().search(probeQuery, semantic ? { topK: 10 } : { topK: 10, semantic: false });
       if (hits.length > 0) return since();
@@ -87,8 +94,8 @@ function isWarm(stats: Record<string, unknown>): boolean {
   return true;
 }
 
+const out: StartupTimes = { firstKeywordMs: null, firstSemanticMs: null, servicesReadyMs: null, encoderReadyMs: null, warmMs: null };
 const startup: Promise<StartupTimes> = (async () => {
-  const out: StartupTimes = { firstKeywordMs: null, firstSemanticMs: null, servicesReadyMs: null, encoderReadyMs: null, warmMs: null };
   const encoder = app.ready.then(() => (out.encoderReadyMs = since()));
   const servicesUp = new Promise<void>((ok, fail) => {
     const check = () => {
@@ -148,6 +155,7 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
 
 window.__scaleBench = {
   startup,
+  progress: () => ({ ...out, boot: bootStatus.get().state, probes }),
   count: async () => {
     await app.ready;
     return services().countMemories();
@@ -209,6 +217,7 @@ window.__scaleBench = {
     return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, importBatch: 200 };
   },
   async baselines(e1Url, textsUrl, queries, opts) {
+    const { bruteForce, hnsw, orama } = await import('./scale-baselines');
     const raw = await fetchBytes(e1Url);
     const data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
     const dim = queries[0]?.vector.length ?? 384;
