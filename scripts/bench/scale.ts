@@ -10,9 +10,10 @@
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
+//                          [--sizes 30000,100000]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import type { BaselineQuery } from '../../src/diagnostics/scale-baselines';
@@ -40,6 +41,8 @@ const opts = {
   build: !flag('--no-build'),
   baselines: !flag('--no-baselines'),
   oramaMax: num('--orama-max', 100_000),
+  /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
+  sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
   startupTimeoutS: num('--startup-timeout', 600),
 };
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
@@ -127,7 +130,8 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
 
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
-  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms) };
+  // the machine's load while measuring (2 cores shared with other work: read the figures with it)
+  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms), loadAvg1mAtReload: round(loadavg()[0]!, 1) };
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });
@@ -207,6 +211,7 @@ async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Re
     [bq, { hnsw: true, orama: n <= opts.oramaMax, oramaQueries }] as const,
   )) as { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
   const brute = ms(b.bruteForce, 50);
+  const engine = row.inEngine as { searchP50Ms: number | null; recallP50Ms: number | null } | undefined;
   const hnswP50 = b.hnsw ? ms(b.hnsw.times, 50) : null;
   const oramaP50 = b.orama ? ms(b.orama.times, 50) : null;
   Object.assign(row, {
@@ -215,20 +220,22 @@ async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Re
     hnsw: b.hnsw && { where: 'page (hnswlib-wasm 0.8.2, main thread)', buildMs: Math.round(b.hnsw.buildMs), recallAt10: round(b.hnsw.recallAt10, 3), ...b.hnsw.params },
     oramaHybridP50Ms: oramaP50,
     orama: b.orama && { where: 'page (@orama/orama 3.1.18, main thread)', buildMs: Math.round(b.orama.buildMs), queries: b.orama.times.length },
+    // baseline / ours, ours timed inside the engine (the baselines do not embed a query either)
     ratios: {
-      bruteForceF32ToSearch: ratio(brute, row.searchP50Ms as number),
-      hnswToSearch: ratio(hnswP50, row.searchP50Ms as number),
-      oramaHybridToSearch: ratio(oramaP50, row.searchP50Ms as number),
-      bruteForceF32ToRecall: ratio(brute, row.recallP50Ms as number),
-      hnswToRecall: ratio(hnswP50, row.recallP50Ms as number),
-      oramaHybridToRecall: ratio(oramaP50, row.recallP50Ms as number),
+      bruteForceF32ToSearch: ratio(brute, engine?.searchP50Ms),
+      hnswToSearch: ratio(hnswP50, engine?.searchP50Ms),
+      oramaHybridToSearch: ratio(oramaP50, engine?.searchP50Ms),
+      bruteForceF32ToRecall: ratio(brute, engine?.recallP50Ms),
+      hnswToRecall: ratio(hnswP50, engine?.recallP50Ms),
+      oramaHybridToRecall: ratio(oramaP50, engine?.recallP50Ms),
+      oramaHybridToSearchEndToEnd: ratio(oramaP50, row.searchP50Ms as number | undefined),
     },
   });
   await page.close();
 }
 
 async function main(): Promise<void> {
-  const sizes = ALL_SIZES.filter((s) => s <= opts.n);
+  const sizes = opts.sizes ?? ALL_SIZES.filter((s) => s <= opts.n);
   if (sizes.length === 0) throw new Error(`--n ${opts.n}: the smallest size is 1000`);
   build();
   const { url, child } = await preview();
