@@ -160,7 +160,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     firstSemanticQueryAfterReloadMs: startup.firstSemanticMs,
     warmMs: startup.warmMs,
     encoderReadyMs: startup.encoderReadyMs,
-    ...(startup.error && { startupError: startup.error }),
+    ...(startup.error && { startupError: startup.error, startupFailedAfterMs: startup.failedMs ?? null }),
     engineMiB: mib(memory?.engineBytes),
     pageAndWorkersMiB: mib(memory?.totalBytes),
     workersMiB: memory ? Object.fromEntries(Object.entries(memory.byWorker).map(([k, v]) => [k, mib(v)])) : null,

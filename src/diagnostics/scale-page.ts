@@ -20,6 +20,8 @@ export interface StartupTimes {
   servicesReadyMs: number | null;
   encoderReadyMs: number | null;
   warmMs: number | null;
+  /** When the app's boot failed (navigation -> failure), if it did. */
+  failedMs?: number;
   error?: string;
 }
 
@@ -79,8 +81,13 @@ async function probe(semantic: boolean): Promise<number | null> {
     try {
       const hits = await services().search(probeQuery, semantic ? { topK: 10 } : { topK: 10, semantic: false });
       if (hits.length > 0) return since();
-    } catch (e) {
-      if (bootStatus.get().state === 'failed') throw e;
+    } catch {
+      // not started yet (NOT_READY) unless the boot itself failed: then its own error, not the probe's
+      const s = bootStatus.get();
+      if (s.state === 'failed') {
+        out.failedMs = since();
+        throw s.error;
+      }
     }
     await tick(20);
   }
@@ -103,7 +110,10 @@ const startup: Promise<StartupTimes> = (async () => {
       if (s.state === 'ready') {
         out.servicesReadyMs = since();
         ok();
-      } else if (s.state === 'failed') fail(s.error);
+      } else if (s.state === 'failed') {
+        out.failedMs = since();
+        fail(s.error);
+      }
     };
     bootStatus.subscribe(check);
     check();
@@ -119,7 +129,7 @@ const startup: Promise<StartupTimes> = (async () => {
     await encoder;
     out.firstSemanticMs = await probe(true);
   } catch (e) {
-    out.error = e instanceof Error ? e.message : String(e);
+    out.error = e instanceof Error ? `${(e as { code?: string }).code ?? 'ERROR'}: ${e.message}` : String(e);
   }
   return out;
 })();
