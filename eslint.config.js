@@ -52,6 +52,9 @@ export const FILES = [
   { category: 'contract', pattern: 'src/embed/{catalogue,model-store,model-download,model-folder}.ts' },
   // The engine's API module: the one module that may use the engine's store reader (below).
   { category: 'engine-api', pattern: 'workers/engine-api.ts' },
+  // The scale benchmark's baselines (issue 13): the only file that may use the libraries we compare
+  // against; only the bench build (MNEMOGRAPH_BENCH=1, bench.html) bundles it.
+  { category: 'bench-baselines', pattern: 'src/diagnostics/scale-baselines.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
@@ -96,6 +99,8 @@ export const LAYER_POLICIES = [
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*', '@tanstack/react-virtual'),
     ],
   },
+  // The scale benchmark's baselines: the core and the libraries compared with, nothing else.
+  { from: { file: { categories: 'bench-baselines' } }, allow: [el('core'), pkg('hnswlib-wasm', '@orama/orama')] },
   // A pure module runs inside a worker too, so it keeps to the core and d3 (the last matching
   // policy wins, so this narrows the UI row above for those files).
   {
@@ -108,7 +113,7 @@ export const LAYER_POLICIES = [
 ];
 
 export default defineConfig(
-  { ignores: ['dist/**', 'public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'e2e/screenshots/**', '.vite/**', '.cache/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'e2e/screenshots/**', '.vite/**', '.cache/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

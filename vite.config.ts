@@ -121,7 +121,14 @@ export default defineConfig({
     chunkSizeWarningLimit: 4096,
     rolldownOptions: {
       // diagnostics.html: encoder / engine checks and in-browser benchmarks; graph-lab.html: graph bench.
-      input: { main: 'index.html', diagnostics: 'diagnostics.html', graphLab: 'graph-lab.html' },
+      // bench.html (issue 13's scale benchmark, scripts/bench/scale.ts) only in the bench build
+      // (MNEMOGRAPH_BENCH=1 -> dist-bench/): the production app does not ship it.
+      input: {
+        main: 'index.html',
+        diagnostics: 'diagnostics.html',
+        graphLab: 'graph-lab.html',
+        ...(process.env.MNEMOGRAPH_BENCH === '1' && { bench: 'bench.html' }),
+      },
     },
   },
 });
