@@ -13,6 +13,7 @@
 import { boot, bootStatus } from '../ui/app/boot';
 import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
+import type { EngineLoadProgress } from '../protocol/engine';
 
 export interface StartupTimes {
   firstKeywordMs: number | null;
@@ -94,11 +95,9 @@ async function probe(semantic: boolean): Promise<number | null> {
 }
 
 /** True once the engine has everything; accepts a staged engine that reports `warm` or `phase`. */
-function isWarm(stats: Record<string, unknown>): boolean {
-  if (stats.loaded !== true) return false;
-  if ('warm' in stats) return stats.warm === true;
-  if ('phase' in stats) return stats.phase === 'ready' || stats.phase === 'warm';
-  return true;
+/** Warm = the engine's staged start (schema v9: keywords, then the feature blocks) has attached everything. */
+function isWarm(stats: { loaded: boolean }, load: EngineLoadProgress | null): boolean {
+  return stats.loaded && (load === null || load.stage === 'warm');
 }
 
 const out: StartupTimes = { firstKeywordMs: null, firstSemanticMs: null, servicesReadyMs: null, encoderReadyMs: null, warmMs: null };
@@ -122,7 +121,7 @@ const startup: Promise<StartupTimes> = (async () => {
     out.firstKeywordMs = await probe(false);
     await servicesUp;
     for (;;) {
-      if (isWarm((await services().engineStats()) as unknown as Record<string, unknown>)) break;
+      if (isWarm(await services().engineStats(), services().engineLoad())) break;
       await tick(20);
     }
     out.warmMs = since();
