@@ -25,6 +25,10 @@ export const ELEMENTS = [
   { type: 'io', pattern: 'src/io', partialMatch: false },
   // The workers' protocols: message payloads and constants both sides of a worker import.
   { type: 'protocol', pattern: 'src/protocol', partialMatch: false },
+  // The engine worker reads the database itself (schema v9's blocks), so nothing big passes
+  // through the page's thread: this one module of the workers may import src/db, and only the
+  // engine's API module may import it (no other worker reaches storage).
+  { type: 'engine-store', pattern: 'workers/engine-store', partialMatch: false },
   { type: 'workers', pattern: 'workers', partialMatch: false },
   { type: 'bridge', pattern: 'src/bridge', partialMatch: false },
   { type: 'services', pattern: 'src/services', partialMatch: false },
@@ -46,6 +50,11 @@ export const FILES = [
   // picked folder): plain TS with no model runtime, used by the services' model manager and by
   // the embed worker (which looks its model's files up there).
   { category: 'contract', pattern: 'src/embed/{catalogue,model-store,model-download,model-folder}.ts' },
+  // The engine's API module: the one module that may use the engine's store reader (below).
+  { category: 'engine-api', pattern: 'workers/engine-api.ts' },
+  // The scale benchmark's baselines (issue 13): the only file that may use the libraries we compare
+  // against; only the bench build (MNEMOGRAPH_BENCH=1, bench.html) bundles it.
+  { category: 'bench-baselines', pattern: 'src/diagnostics/scale-baselines.ts' },
 ];
 
 const el = (...types) => ({ to: { element: { types: { anyOf: types } } } });
@@ -69,6 +78,9 @@ export const LAYER_POLICIES = [
   // graphology: the engine worker's memory-entity graph (and Louvain communities over it); the
   // core reads that graph through its EntityLookup interface, so the package stays in the workers.
   { from: { element: { type: 'workers' } }, allow: [el('core', 'embed', 'features', 'io', 'protocol', 'workers'), pure, pkg('comlink', '@tensorflow/*', '@huggingface/transformers', 'graphology', 'graphology-*')] },
+  // The engine's store reader, and only it, reads the database; only the engine's API uses it.
+  { from: { file: { categories: 'engine-api' } }, allow: el('engine-store') },
+  { from: { element: { type: 'engine-store' } }, allow: [el('core', 'protocol', 'db'), pkg('dexie')] },
   // The core is the leaf every layer may use (errors, types). Workers are reached by type only,
   // and so is the encoder (the embed bridge is an `Embedder`, but runs none of it on the page).
   // The layout bridge runs the pure layout on the main thread when the worker fails: it takes the
@@ -87,6 +99,8 @@ export const LAYER_POLICIES = [
       pkg('react', 'react-dom', 'react-dom/*', 'zustand', 'd3', 'd3-*', 'dexie', 'dexie-react-hooks', 'comlink', 'virtual:*', '@tanstack/react-virtual'),
     ],
   },
+  // The scale benchmark's baselines: the core and the libraries compared with, nothing else.
+  { from: { file: { categories: 'bench-baselines' } }, allow: [el('core'), pkg('hnswlib-wasm', '@orama/orama')] },
   // A pure module runs inside a worker too, so it keeps to the core and d3 (the last matching
   // policy wins, so this narrows the UI row above for those files).
   {
@@ -99,7 +113,7 @@ export const LAYER_POLICIES = [
 ];
 
 export default defineConfig(
-  { ignores: ['dist/**', 'public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'e2e/screenshots/**', '.vite/**', '.cache/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench-results/**', 'e2e/screenshots/**', '.vite/**', '.cache/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

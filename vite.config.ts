@@ -12,7 +12,8 @@ const isolation = {
 // from our own origin, so text from an imported file cannot run even if a bug let it in as markup.
 // Each exception, and why (checked in headless Chromium: model ready on WASM, graph drawn, no
 // violation; see src/ui/README.md):
-// - 'wasm-unsafe-eval': WebAssembly compilation of the tfjs WASM backend (it allows no JS eval);
+// - 'wasm-unsafe-eval': WebAssembly compilation of the tfjs WASM backend and of the engine's int8
+//   scan (src/core/vectors/simd.ts) (it allows no JS eval);
 // - blob: in script-src and worker-src: tfjs's threaded WASM backend starts its pthread workers
 //   from a Blob URL and they importScripts() another Blob URL (without it the encoder never
 //   becomes ready). A worker takes its policy from its own response header, so the header must
@@ -40,7 +41,9 @@ const CSP_DIRECTIVES = [
   // the model hub, for the one download a person asks for in the model manager (see below), and
   // the loopback language model (issue 11, above)
   `connect-src 'self' ${MODEL_HUB_ORIGINS.join(' ')} ${LOOPBACK_SOURCES.join(' ')}`,
-  "img-src 'self'",
+  // blob: the pictures on memories (issue 12), shown from object URLs the page makes of its own
+  // stored Blobs (src/ui/memories/pictures.tsx); no picture is ever loaded from elsewhere
+  "img-src 'self' blob:",
   "style-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",
@@ -118,7 +121,14 @@ export default defineConfig({
     chunkSizeWarningLimit: 4096,
     rolldownOptions: {
       // diagnostics.html: encoder / engine checks and in-browser benchmarks; graph-lab.html: graph bench.
-      input: { main: 'index.html', diagnostics: 'diagnostics.html', graphLab: 'graph-lab.html' },
+      // bench.html (issue 13's scale benchmark, scripts/bench/scale.ts) only in the bench build
+      // (MNEMOGRAPH_BENCH=1 -> dist-bench/): the production app does not ship it.
+      input: {
+        main: 'index.html',
+        diagnostics: 'diagnostics.html',
+        graphLab: 'graph-lab.html',
+        ...(process.env.MNEMOGRAPH_BENCH === '1' && { bench: 'bench.html' }),
+      },
     },
   },
 });

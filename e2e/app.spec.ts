@@ -24,7 +24,6 @@ test.describe('main screen', () => {
   });
 
   test('memories persist across a reload', async ({ page }) => {
-    test.setTimeout(240_000); // two model loads (MiniLM), each up to 90 s on a busy machine
     const app = new AppPage(page);
     await app.goto();
     await app.waitReady();
@@ -32,7 +31,7 @@ test.describe('main screen', () => {
     await app.addAndWait(text);
     const n = await app.count();
     await page.reload();
-    await app.waitReady();
+    await app.waitKeywordsReady(); // the list is read from the database: no need to wait for the model again
     await expect(app.memoryCount).toHaveText(String(n));
     await expect(app.memoryItems.filter({ hasText: text })).toHaveCount(1);
   });

@@ -5,7 +5,7 @@ test.describe('bad inputs', () => {
   test('empty text gives a clear message and stores nothing', async ({ page }) => {
     const app = new AppPage(page);
     await app.goto();
-    await app.waitReady();
+    await app.waitKeywordsReady(); // refused before any encoder call
     const before = await app.count();
     await app.addMemory('   \n  ');
     await expect(app.captureError).toHaveAttribute('data-code', 'EMPTY_TEXT');
@@ -49,7 +49,7 @@ test.describe('bad inputs', () => {
   });
 
   test('quota exceeded: clear message, nothing half-written, earlier memories intact', async ({ page }) => {
-    test.setTimeout(360_000); // three or more model loads (MiniLM), each up to 90 s on a busy machine
+    test.setTimeout(240_000); // two model loads (MiniLM): the first save and the refused one
     const app = new AppPage(page);
     await app.goto();
     await app.waitReady();
@@ -67,10 +67,11 @@ test.describe('bad inputs', () => {
       await expect(async () => {
         await page.goto('about:blank');
         await app.goto();
-        await app.waitReady();
+        await app.waitKeywordsReady(); // the database is open; the model is not needed for the probe
         expect(await probeWrite(page)).toBe('QuotaExceededError');
       }).toPass({ intervals: [1_000, 2_000, 4_000], timeout: 120_000 });
       await expect(app.memoryCount).toHaveText(String(before));
+      await app.waitReady(); // the save below featurizes through the encoder first
       const doomed = 'QUOTATEST ' + 'x'.repeat(200_000);
       await app.text.fill(doomed);
       await app.save.click();
@@ -80,7 +81,7 @@ test.describe('bad inputs', () => {
       await cdp.send('Storage.overrideQuotaForOrigin', { origin });
     }
     await page.reload();
-    await app.waitReady();
+    await app.waitKeywordsReady();
     await expect(app.memoryCount).toHaveText(String(before));
     await expect(app.memoryItems.filter({ hasText: keep })).toHaveCount(1);
     await expect(app.memoryItems.filter({ hasText: 'QUOTATEST' })).toHaveCount(0);

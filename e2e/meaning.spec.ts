@@ -33,8 +33,7 @@ test('runs MiniLM, finds "fixing my automobile" by meaning, and does so again of
   await app.searchFor('repairing a car');
   await expect(app.results.first()).toContainText(MECHANIC);
 
-  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, undefined, { timeout: 90_000 });
-  await expect(page.getByTestId('offline-ready')).toBeVisible({ timeout: 90_000 });
+  await app.waitOfflineReady();
   await context.setOffline(true);
   try {
     await page.reload();

@@ -46,9 +46,7 @@ test('works offline after the first load: loads, reaches model ready, adds and s
   const app = new AppPage(page);
   await app.goto();
   await app.waitReady();
-  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, undefined, { timeout: 90_000 });
-  // The precache installs everything (model shards included) before the worker activates.
-  await expect(page.getByTestId('offline-ready')).toBeVisible({ timeout: 90_000 });
+  await app.waitOfflineReady();
 
   await context.setOffline(true);
   try {

@@ -20,7 +20,7 @@
 import { chromium, expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import type { EmbedLoadProgress } from '../src/embed/types';
 import { nodeVector, SENTENCE } from './fixtures/encoder-reference';
-import { minilmReference } from '../scripts/lib/minilm-reference';
+import { cosine, minilmReference } from '../scripts/lib/minilm-reference';
 
 const USE_LITE = '&encoder=use-lite-en/v1';
 
@@ -34,18 +34,6 @@ const SWIFTSHADER = [
 ];
 /** An adapter, but no GPU compositing: WebGPU starts, the first synchronous readback loses the device. */
 const WEBGPU_WITHOUT_READBACK = ['--enable-unsafe-webgpu'];
-
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 /** Load phases with repeats (byte progress) collapsed, each with its backend. */
 function phases(history: EmbedLoadProgress[]): string[] {

@@ -50,8 +50,12 @@ export const WHEELS = [
 
 /** sentence-transformers reads 256 tokens of a text (sentence_bert_config.json); the tokenizer's own default is 512. */
 const MAX_TOKENS = 256;
-/** onnxruntime-web's runtime for Transformers.js 4.x (WASM and WebGPU both load this pair). */
-const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];
+/**
+ * onnxruntime-web's runtime for Transformers.js 4.x: the asyncify pair (WebGPU, and WASM after a
+ * WebGPU failure) and the WASM-only pair, run where WebGPU is not tried (half the size, its session
+ * created in about half the time: workers/embed-transformers.ts).
+ */
+const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
 
 const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 const say = (m) => console.log(`fetch-models: ${m}`);

@@ -50,6 +50,17 @@ describe('the layer rule', () => {
     expect(await rulesFired('src/ui/graph/layout.ts', "export * from '../../services/index';\n")).toEqual([LAYER]);
   });
 
+  it('lets the engine worker read the database through its store module alone (schema v9)', async () => {
+    expect(await rulesFired('workers/engine-store/fixture.ts', "export { MnemographDb } from '../../src/db/db';\n")).toEqual([]);
+    expect(await rulesFired('workers/engine-store/fixture.ts', "export * from '../../src/services/index';\n")).toEqual([LAYER]);
+    expect(await rulesFired('workers/engine-store/fixture.ts', "export * from '../engine-core';\n")).toEqual([LAYER]);
+    expect(await rulesFired('workers/engine-api.ts', "export * from './engine-store/read';\n")).toEqual([]);
+    // no other worker reaches storage, directly or through the store module
+    expect(await rulesFired('workers/fixture.ts', "export { MnemographDb } from '../src/db/db';\n")).toEqual([LAYER]);
+    expect(await rulesFired('workers/fixture.ts', "export * from './engine-store/read';\n")).toEqual([LAYER]);
+    expect(await rulesFired('workers/embed.worker.ts', "export * from './engine-store/read';\n")).toEqual([LAYER]);
+  });
+
   it('keeps storage in the db layer: the services reach Dexie only through src/db', async () => {
     expect(await rulesFired('src/services/fixture.ts', "export { openDb } from '../db/db';\n")).toEqual([]);
     expect(await rulesFired('src/services/fixture.ts', "export { default } from 'dexie';\n")).toEqual([LAYER]);

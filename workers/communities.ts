@@ -9,6 +9,7 @@
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import type { EntityLookup } from '../src/core/entities';
+import { seededUniform } from '../src/core/features';
 import { rowDot, type NeighbourMatrix } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
 
@@ -17,18 +18,6 @@ export interface CommunityOptions {
   minCosine?: number;
   maxEntityMembers?: number;
   seed?: number;
-}
-
-/** mulberry32: a small seeded generator (Louvain's node order). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Community id of every memory in the matrix (and of every memory the entity graph knows). */
@@ -78,7 +67,7 @@ export function memoryCommunities(matrix: NeighbourMatrix, entities?: EntityLook
     g.nodes().forEach((id, i) => out.set(id, i));
     return out;
   }
-  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: rng(opts.seed ?? 42) });
+  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: seededUniform(opts.seed ?? 42) });
   for (const [id, c] of Object.entries(mapping)) out.set(id, c);
   return out;
 }

@@ -1,6 +1,6 @@
 // The embed worker's Transformers.js helpers that need no browser: the once-per-URL fetch with
 // byte progress, and the thread count.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createOnceFetch, wasmThreads } from './embed-transformers';
 
 function fakeFetch(files: Record<string, Uint8Array>, log: string[]): typeof fetch {
@@ -56,6 +56,57 @@ describe('createOnceFetch', () => {
     const once = createOnceFetch(() => undefined, flaky);
     await expect(once.fetch('/x')).rejects.toThrow('network error');
     expect(await (await once.fetch('/x')).text()).toBe('ok');
+  });
+});
+
+describe('createOnceFetch on a stalled download', () => {
+  it('stops a file that brings no byte for stallMs, says which, and lets a later request retry', async () => {
+    vi.useFakeTimers();
+    try {
+      let aborted = false;
+      let calls = 0;
+      // the first answer sends one chunk, then nothing; the second is whole
+      const stalling = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+        init?.signal?.addEventListener('abort', () => (aborted = true));
+        if (calls++ > 0) return new Response('whole');
+        const stream = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new Uint8Array([1, 2, 3])) });
+        return new Response(stream, { headers: { 'content-length': '10' } });
+      }) as typeof fetch;
+      const once = createOnceFetch(() => undefined, stalling, 5_000);
+      const got = once.fetch('/m/onnx/model.onnx');
+      const failed = expect(got).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', detail: 'stalled: no data for 5 s from model.onnx' });
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(aborted).toBe(false); // 3 of 10 bytes came: still waiting
+      await vi.advanceTimersByTimeAsync(1);
+      await failed;
+      expect(aborted).toBe(true); // the request itself was stopped
+      expect(await (await once.fetch('/m/onnx/model.onnx')).text()).toBe('whole');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('waits on a slow file as long as bytes keep coming', async () => {
+    vi.useFakeTimers();
+    try {
+      let push: ((b: Uint8Array | null) => void) | undefined;
+      const slow = (async () => {
+        const stream = new ReadableStream<Uint8Array>({
+          start: (c) => void (push = (b) => (b ? c.enqueue(b) : c.close())),
+        });
+        return new Response(stream);
+      }) as typeof fetch;
+      const once = createOnceFetch(() => undefined, slow, 5_000);
+      const got = once.fetch('/slow.bin');
+      for (let i = 0; i < 4; i++) {
+        await vi.advanceTimersByTimeAsync(4_000); // 16 s in all, never 5 s without a byte
+        push!(new Uint8Array([i]));
+      }
+      push!(null);
+      expect([...new Uint8Array(await (await got).arrayBuffer())]).toEqual([0, 1, 2, 3]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

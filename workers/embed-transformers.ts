@@ -9,9 +9,10 @@ import { createTransformersEncoder, loadExtractor, type TransformersEncoder, typ
 import type { EmbedLoadProgress } from '../src/embed/types';
 import { failureText, fallbackMessage } from '../src/embed/webgpu-choice';
 import type { EmbedInitOptions } from '../src/protocol/embed';
-import { WARM_UP } from './embed-use-lite';
+import { WARM_UP } from './warm-up';
 import { browserCacheStorage, keptFirstFetch } from '../src/embed/model-store';
 import { probeWebGpu, withinBudget } from './embed-webgpu';
+import { mark } from './startup-marks';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
@@ -25,8 +26,14 @@ interface TjsEnv {
   backends: { onnx: { wasm?: { wasmPaths?: unknown; numThreads?: number; proxy?: boolean } } };
 }
 
-/** The onnxruntime-web files Transformers.js 4.x loads (WASM and WebGPU alike); copied by scripts/fetch-models.mjs. */
+/** A model file download that brings no byte for this long has stalled (see createOnceFetch). */
+export const STALL_MS = 60_000;
+
+/** The onnxruntime-web files Transformers.js 4.x loads (WASM and WebGPU alike: the build WebGPU needs); copied by scripts/fetch-models.mjs. */
 export const ORT_FILES = { mjs: 'ort-wasm-simd-threaded.asyncify.mjs', wasm: 'ort-wasm-simd-threaded.asyncify.wasm' };
+
+/** onnxruntime-web's WASM-only build (no asyncify: 14 MB against 27 MB), run where WebGPU will not be tried. */
+export const ORT_PLAIN_FILES = { mjs: 'ort-wasm-simd-threaded.mjs', wasm: 'ort-wasm-simd-threaded.wasm' };
 
 let module: Promise<TransformersModule> | undefined;
 
@@ -36,7 +43,7 @@ export function wasmThreads(isolated: boolean, cores: number | undefined): numbe
 }
 
 /** Imports Transformers.js once (its own chunk: pages running USE-lite never load it) and points it at our origin. */
-function transformers(opts: EmbedInitOptions, base: string): Promise<TransformersModule> {
+function transformers(opts: EmbedInitOptions, base: string, build: 'asyncify' | 'plain'): Promise<TransformersModule> {
   module ??= import('@huggingface/transformers').then((m) => {
     const env = m.env as unknown as TjsEnv;
     const here = self.location.href;
@@ -50,7 +57,8 @@ function transformers(opts: EmbedInitOptions, base: string): Promise<Transformer
     const ort = new URL(opts.ortPath ?? `${base}ort/`, here).href;
     const wasm = env.backends.onnx.wasm;
     if (!wasm) throw new AppError('MODEL_LOAD_FAILED', undefined, 'onnxruntime-web has no WASM backend here');
-    wasm.wasmPaths = { mjs: ort + ORT_FILES.mjs, wasm: ort + ORT_FILES.wasm };
+    const files = build === 'plain' ? ORT_PLAIN_FILES : ORT_FILES;
+    wasm.wasmPaths = { mjs: ort + files.mjs, wasm: ort + files.wasm };
     wasm.numThreads = opts.wasmThreads ?? wasmThreads(self.crossOriginIsolated === true, navigator.hardwareConcurrency);
     return m as unknown as TransformersModule;
   });
@@ -59,7 +67,19 @@ function transformers(opts: EmbedInitOptions, base: string): Promise<Transformer
 
 export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInitOptions, base: string, report: ProgressFn): Promise<TransformersEncoder> {
   report({ phase: 'fetching-model', loaded: 0, encoder: meta.id });
-  const tjs = await transformers(opts, base);
+  // WebGPU is probed first: where it will not be tried, onnxruntime's WASM-only build runs (14 MB
+  // against 27 MB, and its session is created in about half the time: the asyncify build that
+  // WebGPU needs slows every function); the asyncify build only where WebGPU may run
+  const want = opts.backend ?? 'auto';
+  let notWebGpu: string | undefined;
+  if (want !== 'wasm') {
+    const declined = await probeWebGpu(want === 'webgpu' || opts.allowSoftwareWebGpu === true);
+    if (declined && want === 'webgpu') throw new AppError('MODEL_LOAD_FAILED', undefined, declined);
+    notWebGpu = declined ?? undefined;
+  }
+  const tryWebGpu = want !== 'wasm' && !notWebGpu;
+  const tjs = await transformers(opts, base, opts.ortBuild ?? (tryWebGpu ? 'asyncify' : 'plain'));
+  mark('runtime-imported');
   // Every model file is fetched once, by us: with byte progress, and shared by Transformers.js's
   // repeated requests for it (it asks for some files twice, and two concurrent downloads of the
   // 23 MB weights failed with "network error" in about a third of loads in Chromium).
@@ -74,17 +94,19 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   async function onBatchError(error: unknown): Promise<boolean> {
     if (!encoder || !onWebGpu) return false;
     console.warn('embed worker: WebGPU failed, switching to WASM:', error);
-    encoder.replaceExtractor(await loadExtractor(tjs, meta, 'wasm'), 'wasm');
+    encoder.replaceExtractor(await loadExtractor(tjs, meta, 'wasm', undefined, opts.graphOptimization), 'wasm');
     onWebGpu = false;
     report({ phase: 'ready', backend: 'wasm', encoder: meta.id, message: 'WebGPU failed; switched to WASM.' });
     return true;
   }
   async function buildOn(device: 'webgpu' | 'wasm', why?: string): Promise<TransformersEncoder> {
-    const extractor = await loadExtractor(tjs, meta, device);
+    const extractor = await loadExtractor(tjs, meta, device, undefined, opts.graphOptimization);
+    mark(`session-created-${device}`);
     report({ phase: 'warming-up', backend: device, encoder: meta.id, ...(why && { message: fallbackMessage(why) }) });
     const enc = createTransformersEncoder({ extractor, meta, backend: device, batchSize: opts.batchSize, onBatchError });
     try {
       await enc.embed(WARM_UP);
+      mark(`warmed-up-${device}`);
       return enc;
     } catch (e) {
       await enc.dispose();
@@ -99,14 +121,7 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   }
 
   async function chooseAndBuild(): Promise<TransformersEncoder> {
-    const want = opts.backend ?? 'auto';
-    let notWebGpu: string | undefined;
-    if (want !== 'wasm') {
-      const declined = await probeWebGpu(want === 'webgpu' || opts.allowSoftwareWebGpu === true);
-      if (declined && want === 'webgpu') throw new AppError('MODEL_LOAD_FAILED', undefined, declined);
-      notWebGpu = declined ?? undefined;
-    }
-    if (want !== 'wasm' && !notWebGpu) {
+    if (tryWebGpu) {
       const budgetMs = opts.webgpuWarmUpTimeoutMs ?? (want === 'webgpu' ? 120_000 : 30_000);
       try {
         encoder = await withinBudget(buildOn('webgpu'), budgetMs, (late) => void late.dispose());
@@ -130,9 +145,11 @@ function tjsEnv(tjs: TransformersModule): TjsEnv {
 
 /**
  * A fetch for Transformers.js that downloads each URL once (byte progress summed over the files,
- * at most one report per 256 KiB) and answers every request for it from that copy.
+ * at most one report per 256 KiB) and answers every request for it from that copy. A download
+ * that brings no byte for `stallMs` is stopped and fails ("stalled"), so a load that hangs (a
+ * loaded machine, a stuck service worker) ends with a reason instead of "Loading model" forever.
  */
-export function createOnceFetch(onProgress: (loaded: number, total: number | undefined) => void, fetchImpl: typeof fetch = fetch) {
+export function createOnceFetch(onProgress: (loaded: number, total: number | undefined) => void, fetchImpl: typeof fetch = fetch, stallMs = STALL_MS) {
   const got = new Map<string, Promise<{ status: number; headers: Headers; body: ArrayBuffer }>>();
   const sizes = new Map<string, { loaded: number; total: number }>();
   let reported = -1;
@@ -149,14 +166,27 @@ export function createOnceFetch(onProgress: (loaded: number, total: number | und
     onProgress(loaded, known);
   };
   async function download(url: string, init?: RequestInit) {
-    const res = await fetchImpl(url, init);
-    if (!res.ok || !res.body) return { status: res.status, headers: res.headers, body: await res.arrayBuffer() };
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    const stop = new AbortController();
+    // each wait (the answer, then every chunk) has `stallMs` to bring something
+    const watched = <T>(p: Promise<T>): Promise<T> => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => {
+          stop.abort();
+          fail(new AppError('MODEL_LOAD_FAILED', undefined, `stalled: no data for ${Math.round(stallMs / 1000)} s from ${name}`));
+        }, stallMs);
+      });
+      return Promise.race([p, stalled]).finally(() => clearTimeout(timer));
+    };
+    const res = await watched(fetchImpl(url, { ...init, signal: stop.signal }));
+    if (!res.ok || !res.body) return { status: res.status, headers: res.headers, body: await watched(res.arrayBuffer()) };
     const size = { loaded: 0, total: Number(res.headers.get('content-length')) || 0 };
     sizes.set(url, size);
     const reader = res.body.getReader();
     const chunks: Uint8Array[] = [];
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await watched(reader.read());
       if (done) break;
       chunks.push(value);
       size.loaded += value.byteLength;
@@ -169,6 +199,7 @@ export function createOnceFetch(onProgress: (loaded: number, total: number | und
       at += c.byteLength;
     }
     size.total = size.loaded;
+    mark(`fetched-${url.slice(url.lastIndexOf('/') + 1)}`);
     tick();
     const headers = new Headers(res.headers);
     headers.set('content-length', String(size.loaded));

@@ -15,7 +15,8 @@ import { probeWebGpu, withinBudget } from './embed-webgpu';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
-export const WARM_UP = ['Warming up the sentence encoder.', 'A second, longer sentence so the warm-up sees a padded batch.'];
+import { WARM_UP } from './warm-up';
+export { WARM_UP };
 
 async function useWasm(wasmPathPrefix: string): Promise<void> {
   setWasmPaths(wasmPathPrefix);

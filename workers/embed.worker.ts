@@ -8,10 +8,18 @@ import { DEFAULT_ENCODER_ID, FALLBACK_ENCODER_ID, encoderMeta, type EncoderMeta 
 import type { Embedder, EmbedderInfo, EmbedLoadProgress } from '../src/embed/types';
 import { failureText } from '../src/embed/webgpu-choice';
 import type { LexicalResources } from '../src/core/features';
-import { getResources } from '../src/features/resources';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type EntityMentionOut, type QueryVariant } from '../src/protocol/embed';
-import { buffersOf, entitiesOfTexts, featurizeItems, featurizeQueryText, queryVariantsOf, resourcesOrFail } from './featurize-core';
-import { loadUseLite, numTensors } from './embed-use-lite';
+import { mark, startupTimings } from './startup-marks';
+
+// Start-up (issue 12, point 11): the worker's own code is small; the featurizers (wink-nlp and its
+// English model, ~2 MB of script), USE-lite's tfjs and Transformers.js are each imported when first
+// needed, so the default encoder's load starts without parsing the others first.
+type FeaturizeCore = typeof import('./featurize-core');
+let featurizeCore: Promise<FeaturizeCore> | undefined;
+const core = (): Promise<FeaturizeCore> => (featurizeCore ??= import('./featurize-core'));
+let useLite: typeof import('./embed-use-lite') | undefined;
+
+mark('worker-start');
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
@@ -29,7 +37,8 @@ const inflight = new Map<number, AbortController>();
 async function loadOne(meta: EncoderMeta, opts: EmbedInitOptions, base: string, report: ProgressFn): Promise<WorkerEncoder> {
   if (meta.runtime === 'tfjs') {
     const tagged: ProgressFn = (p) => report({ ...p, encoder: meta.id });
-    return loadUseLite(opts, base, tagged);
+    useLite ??= await import('./embed-use-lite');
+    return useLite.loadUseLite(opts, base, tagged);
   }
   const { loadTransformersEncoder } = await import('./embed-transformers');
   return loadTransformersEncoder(meta, opts, base, report);
@@ -65,6 +74,7 @@ async function load(opts: EmbedInitOptions, report: ProgressFn): Promise<Embedde
  */
 async function resources(): Promise<LexicalResources> {
   const base = import.meta.env.BASE_URL ?? '/';
+  const [{ resourcesOrFail }, { getResources }] = await Promise.all([core(), import('../src/features/resources')]);
   return resourcesOrFail(() => getResources(`${base}generated/`));
 }
 
@@ -95,10 +105,14 @@ const api = {
         closed(e);
       }
     };
+    if (!loading) mark('init');
     loading ??= load(opts, report).then(
       (info) => {
+        mark('ready');
         // a fallback's reason stays on the ready message, so the page can say which encoder runs and why
-        report({ phase: 'ready', backend: info.backend, encoder: info.id, ...(fallbackNote && { message: fallbackNote }) });
+        report({ phase: 'ready', backend: info.backend, encoder: info.id, timings: startupTimings(), ...(fallbackNote && { message: fallbackNote }) });
+        // the first capture will need the featurizers: bring them in now, after the model
+        void resources().catch(() => undefined);
         return info;
       },
       (e: unknown) => {
@@ -130,6 +144,7 @@ const api = {
   /** All thirteen spaces of each item (serialised, buffers transferred). */
   async featurize(items: FeaturizeItem[], requestId: number): Promise<FeaturizedItem[]> {
     return tracked(requestId, async (signal) => {
+      const { featurizeItems, buffersOf } = await core();
       const out = await featurizeItems(items, encoder!, await resources(), signal);
       return Comlink.transfer(out, buffersOf(out.map((o) => o.spaces)));
     });
@@ -138,6 +153,7 @@ const api = {
   /** A query's content spaces (serialised, buffers transferred), with the model's query prefix. */
   async featurizeQuery(text: string, requestId: number): Promise<SerializedFeatures> {
     return tracked(requestId, async (signal) => {
+      const { featurizeQueryText, buffersOf } = await core();
       const out = await featurizeQueryText(text, encoder!.forQueries?.() ?? encoder!, await resources(), signal);
       return Comlink.transfer(out, buffersOf([out]));
     });
@@ -145,12 +161,14 @@ const api = {
 
   /** The entity mentions of each text (the entity index). */
   async entities(texts: string[]): Promise<EntityMentionOut[][]> {
+    const { entitiesOfTexts } = await core();
     return entitiesOfTexts(texts, await resources());
   },
 
   /** multiQuery's offline variants of `query`, each with its query vector (transferred). */
   async queryVariants(query: string, count: number, feedback: string[], requestId: number): Promise<QueryVariant[]> {
     return tracked(requestId, async (signal) => {
+      const { queryVariantsOf } = await core();
       const out = await queryVariantsOf(query, count, feedback, encoder!.forQueries?.() ?? encoder!, await resources(), signal);
       return Comlink.transfer(out, out.flatMap((v) => (v.vector ? [v.vector.buffer as ArrayBuffer] : [])));
     });
@@ -171,7 +189,7 @@ const api = {
 
   /** Live tfjs tensors (USE-lite), for leak checks in diagnostics. */
   numTensors(): number {
-    return numTensors();
+    return useLite?.numTensors() ?? 0;
   },
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, ERROR_CATALOGUE } from '../src/core/errors';
-import { createEngineApi, EngineCore } from './engine-core';
+import { EngineCore } from './engine-core';
+import { createEngineApi } from './engine-api';
 import { serializeSpace, sparseFromEntries, DEFAULT_SIMILARITY_CONFIG, type SimilarityConfig } from '../src/core/spaces';
 import { transferable } from '../src/bridge/engine-bridge';
 import type { EngineDoc } from '../src/protocol/engine';

@@ -10,11 +10,11 @@
 import { AppError, toEnvelope } from '../src/core/errors';
 import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
-import { applyTime, calibrationFor, runPipeline, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
+import { applyTime, calibrationFor, runPipeline, sessionNeighbours, SpaceIndex, type NeighboursOf, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
-  buildNeighbourMatrix,
   FeedbackState,
   LateralEvaluator,
+  matrixFromStore,
   MAX_DECAY_TAU_DAYS,
   resolveRecallOptions,
   type FeedbackEvent,
@@ -23,13 +23,7 @@ import {
   type NeighbourMatrix,
   type RecallOptionsInput,
 } from '../src/core/recall';
-import {
-  assertValidSimilarityConfig,
-  DEFAULT_SIMILARITY_CONFIG,
-  deserializeFeatures,
-  type SimilarityConfig,
-  type SpaceFeatures,
-} from '../src/core/spaces';
+import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeatures, type SerializedFeatures, type SimilarityConfig, type SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId, ScoredHit } from '../src/core/types';
 import type {
   EngineDivergenceOutcome,
@@ -44,9 +38,9 @@ import type {
   EngineStats,
 } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
-import { guardApi } from '../src/protocol/guard';
 import { memoryCommunities } from './communities';
 import { escalate } from './engine-deep';
+import { iterate } from './engine-iterative';
 import { recentDivergence } from './engine-divergence';
 import { EntityGraph } from './entity-graph';
 import { SessionRateLimiter } from '../src/core/deep';
@@ -70,6 +64,7 @@ export class EngineCore {
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
   private communities: Map<MemoryId, number> | null = null;
+  private sessions: NeighboursOf | null = null; // session neighbours (the session-context stage), built on demand
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
   private feedback = new FeedbackState();
@@ -87,13 +82,15 @@ export class EngineCore {
   private lastSearchMs = 0;
   private lastRecallMs = 0;
   private lastLoadMs = 0;
+  /** false while a staged load attaches stored features (set by engine-api.ts). */
+  warm = true;
 
   /** Replaces everything with `docs` and `opts` (vectors are unit-normalised by the index). */
   load(docs: EngineDoc[], opts: EngineLoadOptions): { size: number } {
     const t0 = performance.now();
     const calibration = calibrationFor(opts.encoder);
-    const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config });
-    // E1 is held once, in the hybrid's matrix; the space index reads it from there
+    const index = new HybridIndex(opts.dim, { ...calibration.hybrid, ...opts.config }, opts.encoder);
+    // E1 is held once, in the hybrid's dense store; the space index reads it from there
     const spaces = new SpaceIndex({ e1: (id) => index.vectorOf(id) });
     const meta = new Map<MemoryId, Meta>();
     const entities = new EntityGraph();
@@ -103,6 +100,7 @@ export class EngineCore {
     const recallDefaults = opts.recallDefaults ?? {};
     const resolved = resolveRecallOptions(recallDefaults);
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
+    index.reserve(docs.length); // the dense store sized once: no doubling slack at 100k
     for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
@@ -110,7 +108,7 @@ export class EngineCore {
     this.entities = entities;
     this.meta = meta;
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
     this.encoder = opts.encoder;
@@ -138,7 +136,7 @@ export class EngineCore {
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -152,11 +150,32 @@ export class EngineCore {
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
   }
 
   remove(id: MemoryId): void {
     this.removeMany([id]);
+  }
+
+  /** A staged start: the E1 vectors alone first, so dense search works before the other spaces are in. */
+  attachVectors(list: { id: MemoryId; features: SerializedFeatures }[]): void {
+    const index = this.require();
+    for (const { id, features } of list) index.setVector(id, deserializeFeatures(features).E1 ?? null);
+    this.matrix = null;
+  }
+
+  /** A staged start (engine-api.ts): the stored features of memories indexed by their words, attached without tokenising again. */
+  attachFeatures(list: { id: MemoryId; features: SerializedFeatures }[]): void {
+    const index = this.require();
+    for (const { id, features } of list) {
+      if (!index.has(id)) continue;
+      const f = deserializeFeatures(features);
+      index.setVector(id, f.E1 ?? null);
+      if (Object.keys(f).length > 0) this.spaces.upsert(id, f);
+      this.entities.setFromFeatures(id, f);
+    }
+    this.matrix = null;
+    this.communities = null;
   }
 
   /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
@@ -169,7 +188,7 @@ export class EngineCore {
       this.meta.delete(id);
     }
     this.matrix = null;
-    this.communities = null;
+    this.communities = this.sessions = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -221,10 +240,11 @@ export class EngineCore {
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
     const before = this.evaluator.status().samples;
     const ctx = this.context(lateral || o.assocHops > 0, q.now ?? Date.now());
+    if (q.spaceWeights) ctx.ranking = { ...ctx.ranking, spaceWeights: { ...ctx.ranking?.spaceWeights, ...q.spaceWeights } }; // learned (deep/learn.ts)
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
-    const primary = runPipeline(ctx, pq, input);
-    // seed 003: deep search escalation after the primary ranking (off by default: no work)
-    const deep = await escalate(ctx, pq, primary, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf() }, q.sessionId ?? '');
+    // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default: no work)
+    const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
+    const deep = await escalate(ctx, pq, iter.results, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;
@@ -253,19 +273,18 @@ export class EngineCore {
       lateralStatus: this.evaluator.status(),
       labels,
       ...(deep.report ? { deepSearch: deep.report } : {}),
+      ...(iter.report ? { iterative: iter.report } : {}),
     };
   }
 
   /**
-   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so
-   * above COMMUNITY_MAX_MEMORIES the community strategy is left out (temporal and entity remain)
-   * rather than stall the worker on a first escalation.
-   */
+   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so above
+   * COMMUNITY_MAX_MEMORIES the community strategy is left out rather than stall the worker. */
   private communitiesOf(): Map<MemoryId, number> | undefined {
     if (this.communities) return this.communities;
     const hybrid = this.require();
     if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
-    this.matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), (id) => this.meta.get(id)?.sessionId || undefined);
+    this.matrix ??= matrixFromStore(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
     this.communities = memoryCommunities(this.matrix, this.entities);
     return this.communities;
   }
@@ -277,7 +296,7 @@ export class EngineCore {
       const s = this.meta.get(id)?.sessionId;
       return s ? s : undefined;
     };
-    if (needsMatrix && !this.matrix) this.matrix = buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), sessionOf);
+    if (needsMatrix && !this.matrix) this.matrix = matrixFromStore(hybrid.vectors, sessionOf);
     return {
       hybrid,
       spaces: this.spaces,
@@ -287,6 +306,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now,
       sessionOf,
+      neighboursOf: (id) => (this.sessions ??= sessionNeighbours([...this.meta].map(([mid, m]) => ({ id: mid, ...m }))))(id),
       ranking: this.ranking,
       entities: this.entities,
     };
@@ -365,6 +385,7 @@ export class EngineCore {
       lastRecallMs: this.lastRecallMs,
       lastLoadMs: this.lastLoadMs,
       feedbackSkipped: this.feedback.skipped,
+      warm: this.warm,
     };
   }
 
@@ -372,28 +393,4 @@ export class EngineCore {
     if (!this.index) throw new AppError('NOT_READY');
     return this.index;
   }
-}
-
-/** The engine's API as the worker exposes it: every failure leaves as an ErrorEnvelope. */
-export function createEngineApi(core: EngineCore = new EngineCore()) {
-  return guardApi(
-    {
-      load: (docs: EngineDoc[], opts: EngineLoadOptions) => core.load(docs, opts),
-      upsert: (doc: EngineDoc) => core.upsert(doc),
-      upsertMany: (docs: EngineDoc[]) => core.upsertMany(docs),
-      remove: (id: MemoryId) => core.remove(id),
-      removeMany: (ids: MemoryId[]) => core.removeMany(ids),
-      search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
-      recall: (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => core.recall(q, opts, requestId),
-      divergence: (q: EngineDivergenceQuery) => core.divergence(q),
-      recordFeedback: (e: EngineFeedbackEvent) => core.recordFeedback(e),
-      setSimilarityConfig: (c: SimilarityConfig) => core.setSimilarityConfig(c),
-      setRecallDefaults: (o: RecallOptionsInput) => core.setRecallDefaults(o),
-      lateralStatus: () => core.lateralStatus(),
-      reEnableLateral: () => core.reEnableLateral(),
-      cancel: (requestId: number) => core.cancel(requestId),
-      stats: () => core.stats(),
-    },
-    'WORKER_CRASHED',
-  );
 }

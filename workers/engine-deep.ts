@@ -6,19 +6,38 @@
 // returns the primary results untouched with the report (the services log it); active mode
 // returns the merge, each result the reader read carrying `deep`.
 
-import { CONSTRAINT_TAG, deepSearch, OfflineReader, SessionRateLimiter, type DeepReportView, type PoolDoc, type ReaderCandidate } from '../src/core/deep';
+import { CONSTRAINT_TAG, deepSearch, OfflineReader, SessionRateLimiter, type ConfidenceModel, type DeepReportView, type PoolDoc, type Reader, type ReaderCandidate } from '../src/core/deep';
 import type { HybridIndex } from '../src/core/hybrid';
 import { annotate, type PipelineContext, type PipelineQuery, type PipelineResult } from '../src/core/pipeline';
 import type { RecallOptions } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
 
-const reader = new OfflineReader();
+const offline = new OfflineReader();
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 1));
+
+/**
+ * The offline reader as the engine runs it: it yields to the worker twice (1 ms timers) before
+ * reading, so the timeout bound can take effect like it would on a slow model. Timers of equal
+ * delay fire in the order they were set, so the second tick, set after the first fired, always
+ * comes after the bound's timer when timeoutMs is 1 (the timeout's test); ~2 ms otherwise. A read
+ * whose signal was aborted meanwhile reads nothing.
+ */
+const reader: Reader = {
+  kind: 'offline',
+  async read(q, pool, ctx) {
+    await tick();
+    await tick();
+    return ctx?.signal?.aborted ? [] : offline.readSync(q, pool);
+  },
+};
 
 export interface EscalationState {
   limiter: SessionRateLimiter;
   meta: ReadonlyMap<MemoryId, { createdAt: number; sessionId: string }>;
   communities: () => ReadonlyMap<MemoryId, number> | undefined;
+  /** The encoder's calibrated trigger (calibrationFor(encoder).confidence). */
+  confidence?: ConfidenceModel;
 }
 
 function poolDocs(hybrid: HybridIndex, meta: EscalationState['meta']): PoolDoc[] {
@@ -62,6 +81,7 @@ export async function escalate(
     sessionId,
     isConstraint: (id) => hybrid.doc(id)?.tags.includes(CONSTRAINT_TAG) === true,
     timers,
+    confidenceModel: state.confidence,
   });
   const r = out.report;
   const report: DeepReportView | null = r.status === 'off' || r.status === 'confident' ? null : { ...r, mode: ds.mode };

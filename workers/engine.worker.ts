@@ -2,7 +2,7 @@
 // is the protocol's method list; the client (src/bridge/engine-bridge.ts) derives from it.
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
-import { createEngineApi } from './engine-core';
+import { createEngineApi } from './engine-api';
 
 const api = createEngineApi();
 export type EngineApi = typeof api;

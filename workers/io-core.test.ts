@@ -41,7 +41,7 @@ describe('parseImport', () => {
     expect(await parseImport({ files: [enc] })).toEqual({ format: 'backup', result: { items: [], errors: [] }, needsPassphrase: true });
     expect(await codeOf(parseImport({ files: [enc], passphrase: 'nope' }))).toBe('WRONG_PASSPHRASE');
     const ok = await parseImport({ files: [enc], passphrase: 'pass' });
-    expect(ok.backup).toEqual({ memories: [], versions: [], links: [], feedback: [], settings: [], vectors: [] });
+    expect(ok.backup).toEqual({ memories: [], versions: [], links: [], feedback: [], settings: [], vectors: [], images: [] });
   });
 
   it('refuses what is not a backup as a whole, and more than one backup at a time', async () => {

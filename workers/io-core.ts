@@ -140,6 +140,6 @@ export async function writeBackup(req: BackupWriteRequest): Promise<Uint8Array> 
 
 /** The Markdown archive's zip bytes and the number of notes in it. */
 export function writeMarkdown(req: MarkdownWriteRequest): { zip: Uint8Array; files: number } {
-  const archive = exportMarkdownArchive(req.memories, { folder: req.folder });
+  const archive = exportMarkdownArchive(req.memories, { folder: req.folder, pictures: req.pictures });
   return { zip: archive.zip, files: archive.files.length };
 }

@@ -35,9 +35,26 @@ export class AppPage {
   }
 
   /** Database open and the encoder loaded (its status reads "Model ready"). */
-  async waitReady(): Promise<void> {
-    await expect(this.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
+  async waitReady(timeout = 90_000): Promise<void> {
+    await expect(this.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout });
     await expect(this.memoryCount).toHaveText(/^[\d,]+$/); // "10,001": thousands are grouped
+  }
+
+  /** Waits until the service worker controls the page and has precached everything (model shards
+   * included): from then on the app works offline. */
+  async waitOfflineReady(): Promise<void> {
+    await this.page.waitForFunction(() => navigator.serviceWorker?.controller != null, undefined, { timeout: 90_000 });
+    await expect(this.page.getByTestId('offline-ready')).toBeVisible({ timeout: 90_000 });
+  }
+
+  /**
+   * The database open and search usable by keywords; the meaning model may still be loading. For
+   * steps that do not need meaning (reading the list, a reload's persistence, validation): no
+   * wait for the encoder, which costs seconds per page load.
+   */
+  async waitKeywordsReady(): Promise<void> {
+    await expect(this.memoryCount).toHaveText(/^[\d,]+$/, { timeout: 90_000 });
+    await expect(this.search).toBeEnabled();
   }
 
   /** The encoder badge beside the model status (its short plain name; the full one in its title). */

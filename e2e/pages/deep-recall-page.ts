@@ -39,6 +39,58 @@ export class DeepRecallPage extends ExplorePage {
     await this.options.getByTestId('recall-option-expandHops').setChecked(on);
   }
 
+  /** "Deeper search when unsure": off, watch only (shadow), on (active), on and learning (adaptive). */
+  async setDeepSearch(mode: 'off' | 'shadow' | 'active' | 'adaptive'): Promise<void> {
+    await this.advanced();
+    await this.options.getByTestId('recall-option-deepSearch').selectOption(mode);
+  }
+
+  /** One of deeper search's expert fields (under its details), committed with Enter; '' = the default. */
+  async setDeepDetail(name: 'threshold' | 'timeoutMs' | 'rateLimit' | 'weight', value: string): Promise<void> {
+    await this.advanced();
+    const details = this.options.getByTestId('recall-deep-search-details');
+    if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('> summary').click();
+    const field = details.getByTestId(`recall-option-deepSearch-${name}`);
+    await field.fill(value);
+    await field.press('Enter');
+    await expect(details.getByTestId(`recall-option-error-deepSearch-${name}`)).toHaveCount(0);
+  }
+
+  /** "Keep looking until it's good enough" (iterative search). */
+  async setKeepLooking(on: boolean): Promise<void> {
+    await this.advanced();
+    await this.options.getByTestId('recall-option-iterative').setChecked(on);
+  }
+
+  /** The results card's note on deeper search (data-status: merged, shadow, timeout, rate-limited, error). */
+  get deepNote(): Locator {
+    return this.page.getByTestId('deep-note-search');
+  }
+
+  get iterativeNote(): Locator {
+    return this.page.getByTestId('deep-note-iterative');
+  }
+
+  /** Graph nodes deeper search added (ringed), by their accessible names. */
+  get deepNodes(): Locator {
+    return this.page.locator('[data-testid^="graph-node-"][data-found="deep"]');
+  }
+
+  /** The memory ids of the results list, in order. */
+  async resultIds(): Promise<string[]> {
+    return this.results.evaluateAll((els) => els.map((e) => e.getAttribute('data-memory-id') ?? ''));
+  }
+
+  /** Settings, "How deeper search is doing" unfolded; resolves with its summary once loaded. */
+  async openDashboard(): Promise<Locator> {
+    await this.openSettings();
+    const section = this.settingsDialog.getByTestId('deep-dash-section');
+    await section.locator('> summary').click();
+    const summary = section.getByTestId('deep-dash-summary');
+    await expect(summary).toBeVisible();
+    return summary;
+  }
+
   async openSettings(): Promise<void> {
     await this.page.getByTestId('explore-settings').click();
     await expect(this.settingsDialog).toBeVisible();

@@ -2,6 +2,7 @@
 // history: role / label / test id locators only, waits on the app's visible state.
 import { expect, type Locator, type Page } from '@playwright/test';
 import { textKey } from '../../src/core/text-key';
+import { BLOCK_SIZE } from '../../src/db/feature-blocks';
 import { AppPage } from './app-page';
 
 export type KeepList = 'memories' | 'review' | 'trash';
@@ -110,7 +111,7 @@ export class KeepPage {
 
   /**
    * Writes `n` memories straight into the app's database, each a copy of the stored memory
-   * `templateId` (its row and its vector rows: the features of one real capture, so nothing is
+   * `templateId` (its row and its features, written as schema v9's blocks: the features of one real capture, so nothing is
    * re-embedded) with its own id, text, tags and time; `sample` marks them as the sample
    * collection. Raw IndexedDB writes are not seen by the running page: reload afterwards.
    */
@@ -124,7 +125,7 @@ export class KeepPage {
       return { text, key: textKey(text), tags: [tags[i % tags.length]!], at: start + Math.floor((i * day) / 3) };
     });
     await this.page.evaluate(
-      async ({ templateId, items, sample }) => {
+      async ({ templateId, items, sample, blockSize }) => {
         const api = window.__mnemograph;
         if (!api) throw new Error('no test API');
         await api.ready;
@@ -138,15 +139,29 @@ export class KeepPage {
             r.onsuccess = () => resolve(r.result);
             r.onerror = () => reject(r.error);
           });
-        const read = db.transaction(['memories', 'vectors'], 'readonly');
+        // schema v9: features live in blocks (src/db/feature-blocks.ts); the template's entry of
+        // each (space, producer) is copied into new blocks of blockSize copies
+        const read = db.transaction(['memories', 'featureHeads', 'featureData'], 'readonly');
         const template = (await req(read.objectStore('memories').get(templateId))) as Record<string, unknown>;
-        const vectors = (await req(read.objectStore('vectors').index('memoryId').getAll(templateId))) as Record<string, unknown>[];
-        if (!template || vectors.length === 0) throw new Error('template memory not found');
-        const tx = db.transaction(['memories', 'vectors'], 'readwrite');
+        type Head = { key: string; space: string; model: string; n: number; dim: number; ids: string[]; bytes: number };
+        const heads = (await req(read.objectStore('featureHeads').index('ids').getAll(templateId))) as Head[];
+        const lastN = new Map<string, number>();
+        const entries: { head: Head; bytes: Uint8Array }[] = [];
+        for (const h of heads) {
+          const data = (await req(read.objectStore('featureData').get(h.key))) as { spans: ArrayBuffer; data: ArrayBuffer };
+          const spans = new Uint32Array(data.spans);
+          const at = h.ids.indexOf(templateId);
+          entries.push({ head: h, bytes: new Uint8Array(data.data, spans[2 * at], spans[2 * at + 1]) });
+          const keys = (await req(read.objectStore('featureHeads').index('[space+model]').getAllKeys(IDBKeyRange.only([h.space, h.model])))) as string[];
+          lastN.set(`${h.space}|${h.model}`, keys.length ? Math.max(...keys.map((k) => Number(k.slice(k.lastIndexOf('|') + 1)))) : 0);
+        }
+        if (!template || entries.length === 0) throw new Error('template memory not found');
+        const tx = db.transaction(['memories', 'featureHeads', 'featureData'], 'readwrite');
         const mem = tx.objectStore('memories');
-        const vec = tx.objectStore('vectors');
+        const ids: string[] = [];
         items.forEach((it, i) => {
           const id = `0190${String(i).padStart(8, '0')}-seed-7000-8000-${crypto.randomUUID().slice(-12)}`;
+          ids.push(id);
           const row: Record<string, unknown> = {
             ...template,
             id,
@@ -165,8 +180,25 @@ export class KeepPage {
           if (sample) row.importKey = `sample:${id}`;
           else delete row.importKey;
           mem.put(row);
-          for (const v of vectors) vec.put({ ...v, memoryId: id });
         });
+        for (const { head, bytes } of entries) {
+          const stride = Math.ceil(bytes.byteLength / 8) * 8;
+          let n = lastN.get(`${head.space}|${head.model}`) ?? 0;
+          for (let s = 0; s < ids.length; s += blockSize) {
+            const part = ids.slice(s, s + blockSize);
+            const spans = new Uint32Array(part.length * 2);
+            const data = new Uint8Array(part.length * stride);
+            part.forEach((_, j) => {
+              spans[2 * j] = j * stride;
+              spans[2 * j + 1] = bytes.byteLength;
+              data.set(bytes, j * stride);
+            });
+            n += 1;
+            const key = `${head.space}|${head.model}|${String(n).padStart(8, '0')}`;
+            tx.objectStore('featureHeads').put({ key, space: head.space, model: head.model, n, dim: head.dim, ids: part, bytes: data.byteLength });
+            tx.objectStore('featureData').put({ key, spans: spans.buffer, data: data.buffer });
+          }
+        }
         await new Promise<void>((resolve, reject) => {
           tx.oncomplete = () => resolve();
           tx.onerror = () => reject(tx.error);
@@ -174,7 +206,7 @@ export class KeepPage {
         });
         db.close();
       },
-      { templateId, items, sample: !!opts.sample },
+      { templateId, items, sample: !!opts.sample, blockSize: BLOCK_SIZE },
     );
   }
 

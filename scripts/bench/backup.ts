@@ -19,6 +19,7 @@
 // hashed 512-d stand-in encoder (src/testing/encoder.ts), packed by featureRows as the services
 // store them. Featurizing 10k texts would take minutes here, so a pool of POOL texts is featurized
 // and memory i gets its own copy of pool entry i % POOL's rows (real sizes, distinct buffers).
+import { featureTables, putFeatureRows } from '../../src/db/feature-blocks';
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -203,7 +204,9 @@ async function services(data: Awaited<ReturnType<typeof synthetic>>, fullBackup:
   const src = await make(`bench-backup-src-${Date.now()}`);
   const fill = await measure(async () => {
     await src.db.memories.bulkAdd(mems);
-    await src.db.vectors.bulkAdd(vecs);
+    await src.db.transaction('rw', featureTables(src.db), async () => {
+      await putFeatureRows(src.db, vecs); // schema v9: features in blocks
+    });
   });
   report('svc_fill', 'fill the store (bulkAdd, not the app path)', n, fill);
   const exp = await measure(() => src.exportBackup({ vectors: true }));

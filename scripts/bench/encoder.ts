@@ -26,6 +26,19 @@ export function memoryTexts(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `Memory ${i}: we went to the lake with my sister and talked about her new job.`);
 }
 
+/** Memories per second one at a time (64 texts) and in batches (320 texts), after a warm-up. */
+export async function embedThroughput(enc: { embed(texts: string[]): Promise<unknown> }): Promise<{ batch1PerSec: number; batch32PerSec: number }> {
+  const texts = memoryTexts(320);
+  await enc.embed(texts.slice(0, 4)); // warm-up
+  const single = texts.slice(0, 64);
+  let t0 = performance.now();
+  for (const t of single) await enc.embed([t]);
+  const batch1PerSec = single.length / ((performance.now() - t0) / 1000);
+  t0 = performance.now();
+  await enc.embed(texts); // batches of 32, sorted by length
+  return { batch1PerSec, batch32PerSec: texts.length / ((performance.now() - t0) / 1000) };
+}
+
 export async function run(): Promise<Record<string, number>> {
   let peakRss = 0;
   let peakHeap = 0;
@@ -41,16 +54,7 @@ export async function run(): Promise<Record<string, number>> {
     const loadMs = performance.now() - t0;
     sample();
     const texts = memoryTexts(320);
-    await enc.embed(texts.slice(0, 4)); // warm-up
-
-    const single = texts.slice(0, 64);
-    t0 = performance.now();
-    for (const t of single) await enc.embed([t]);
-    const batch1PerSec = single.length / ((performance.now() - t0) / 1000);
-
-    t0 = performance.now();
-    await enc.embed(texts); // batches of 32, sorted by length
-    const batch32PerSec = texts.length / ((performance.now() - t0) / 1000);
+    const { batch1PerSec, batch32PerSec } = await embedThroughput(enc);
 
     // Tokenizer alone: ours against the reference on the same texts.
     const vocabulary = JSON.parse(readFileSync(`${modelDir()}/vocab.json`, 'utf8')) as Vocabulary;

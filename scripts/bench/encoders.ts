@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { memoryTexts } from './encoder';
+import { embedThroughput, memoryTexts } from './encoder';
 import { loadNodeEmbedder, resolveEncoder } from '../lib/node-embedder';
 
 const QUERIES = ['fixing my automobile', 'when did I last see the dentist', 'houseplant watering', 'what did my sister say about her new job', 'concert tickets'];
@@ -49,15 +49,7 @@ export async function benchOne(id: string, runtime: 'cpu' | 'wasm' | 'auto'): Pr
     let t0 = performance.now();
     const enc = await loadNodeEmbedder(id, { batchSize: 32, runtime });
     const loadMs = performance.now() - t0;
-    const texts = memoryTexts(320);
-    await enc.embed(texts.slice(0, 4)); // warm-up
-    const single = texts.slice(0, 64);
-    t0 = performance.now();
-    for (const t of single) await enc.embed([t]);
-    const batch1PerSec = single.length / ((performance.now() - t0) / 1000);
-    t0 = performance.now();
-    await enc.embed(texts);
-    const batch32PerSec = texts.length / ((performance.now() - t0) / 1000);
+    const { batch1PerSec, batch32PerSec } = await embedThroughput(enc);
     const times: number[] = [];
     for (let r = 0; r < 6; r++)
       for (const q of QUERIES) {

@@ -33,7 +33,7 @@ async function main() {
         rank: (pc, q) => {
           const f = feats.get(pc)!;
           return runPipeline(
-            { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0, ranking: { ...DEFAULT_RANKING, ...v.ranking }, hybridConfig: v.hybrid },
+            { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, now: 0, ranking: { ...DEFAULT_RANKING, ...v.ranking }, hybridConfig: v.hybrid },
             { text: q.question, features: f.queryFeatures.get(q)! },
             { ...DEFAULT_PIPELINE_OPTIONS, topK: 10, ...v.options },
           ).map((r) => r.id);

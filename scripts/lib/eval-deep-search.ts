@@ -7,7 +7,11 @@
 // Both are async (the Reader interface), so they are scored here rather than by evaluate().
 // `deepSearch` in --json: r10, ndcg10 (percent, as the rows), recoveredShare (of the evidence turns
 // missing from the primary top 10, the share the final top 10 contains), invocationRate (share of
-// queries escalated), meanMs / p95Ms (per escalated query: expansion + reading + merge).
+// queries escalated), meanMs / p95Ms (per escalated query: expansion + reading + merge);
+// recoveredShareEscalated (the share over the escalated queries' missing turns only),
+// recoveredShareThreshold1 (every query escalated), threshold and calibratedTrigger (the encoder's
+// calibrated confidence, src/core/pipeline/calibration.ts, ran the trigger). DEEP_SEARCH='{...}'
+// overrides the deepSearch options (e.g. {"threshold":0.5}).
 import type { LexicalResources } from '../../src/core/features';
 import { deepSearch, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type ReaderCandidate } from '../../src/core/deep';
 import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
@@ -28,6 +32,13 @@ export interface DeepSearchFigures {
   ndcg10: number;
   mrr10: number;
   recoveredShare: number;
+  /** The same share over the escalated queries only (what an escalation recovers when it runs). */
+  recoveredShareEscalated: number;
+  /** The share with every query escalated (the deepSearch@threshold1 row). */
+  recoveredShareThreshold1: number;
+  /** The trigger threshold of the deepSearch row, and whether the encoder's calibrated confidence ran it. */
+  threshold: number;
+  calibratedTrigger: boolean;
   invocationRate: number;
   meanMs: number;
   p95Ms: number;
@@ -82,7 +93,7 @@ export async function deepSearchRows(
       const communities = memoryCommunities(f.matrix, graph);
       log(`deepSearch: ${pc.conv.sampleId} ${new Set(communities.values()).size} communities in ${Math.round(performance.now() - t0)} ms`);
       const docs: PoolDoc[] = pc.conv.memories.map((m) => ({ id: m.id, sessionId: `S${m.session}`, createdAt: m.time, status: 'active', deletedAt: null, validFrom: m.time, validTo: null }));
-      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
+      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
       const text = new Map(pc.conv.memories.map((m) => [m.id, m]));
       const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
         const m = text.get(id);
@@ -110,6 +121,7 @@ export async function deepSearchRows(
       candidateOf: c.candidateOf,
       reader,
       timers,
+      confidenceModel: calibration.confidence,
     });
     confidences.push(out.report.confidence.value);
     const top = new Set(primary.slice(0, K).map((h) => h.id));
@@ -126,6 +138,7 @@ export async function deepSearchRows(
   let escalated = 0;
   let missing = 0;
   let recovered = 0;
+  let missingEsc = 0;
   const escalatedMs: number[] = [];
   const deepRow = await score(prepared, async (pc, q) => {
     const c = per.get(pc)!;
@@ -142,9 +155,11 @@ export async function deepSearchRows(
       candidateOf: c.candidateOf,
       reader,
       timers,
+      confidenceModel: calibration.confidence,
     });
     const ids = out.results.map((h) => h.id);
-    if (out.report.status !== 'confident') {
+    const wasEscalated = out.report.status !== 'confident';
+    if (wasEscalated) {
       escalated++;
       escalatedMs.push(performance.now() - t0);
     }
@@ -153,6 +168,7 @@ export async function deepSearchRows(
     for (const e of q.evidence)
       if (!top.has(e)) {
         missing++;
+        if (wasEscalated) missingEsc++;
         if (final.has(e)) recovered++;
       }
     return ids;
@@ -166,7 +182,7 @@ export async function deepSearchRows(
       reader,
       transformer,
       queryFeatures: features,
-    }, { topK: K });
+    }, { topK: K, confidenceModel: calibration.confidence });
     return out.results.map((h) => h.id);
   });
   const n = prepared.reduce((a, p) => a + p.queries.length, 0);
@@ -178,6 +194,10 @@ export async function deepSearchRows(
       ndcg10: deepRow.ndcg10,
       mrr10: deepRow.mrr10,
       recoveredShare: r3(missing ? recovered / missing : 0),
+      recoveredShareEscalated: r3(missingEsc ? recovered / missingEsc : 0),
+      recoveredShareThreshold1: r3(allMissing ? allRecovered / allMissing : 0),
+      threshold: options.threshold,
+      calibratedTrigger: calibration.confidence !== undefined,
       invocationRate: r3(n ? escalated / n : 0),
       meanMs: r3(escalatedMs.length ? mean(escalatedMs) : 0),
       p95Ms: r3(escalatedMs.length ? percentile(escalatedMs, 95) : 0),

@@ -24,6 +24,7 @@ function context(pc: PreparedConversation, f: FeaturizedConversation, calibratio
     spaces: f.spaces,
     matrix: f.matrix,
     sessionOf: f.sessionOf,
+    neighboursOf: f.neighboursOf,
     now: 0,
     ranking: { ...DEFAULT_RANKING, ...calibration.ranking },
     hybridConfig: calibration.hybrid,

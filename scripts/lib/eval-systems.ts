@@ -8,12 +8,14 @@ import type { HybridConfig } from '../../src/core/hybrid';
 import type { SpaceFeatures } from '../../src/core/spaces';
 import { NON_TEMPORAL_SPACES } from '../../src/core/spaces';
 import type { MemoryId, SpaceId } from '../../src/core/types';
-import { buildNeighbourMatrix, type NeighbourMatrix, type RecallOptionsInput } from '../../src/core/recall';
+import { matrixFromStore, type NeighbourMatrix, type RecallOptionsInput } from '../../src/core/recall';
 import {
   DEFAULT_PIPELINE_OPTIONS,
   DEFAULT_RANKING,
   SpaceIndex,
   runPipeline,
+  sessionNeighbours,
+  type NeighboursOf,
   type PipelineContext,
   type RankingConfig,
 } from '../../src/core/pipeline';
@@ -26,6 +28,8 @@ export interface FeaturizedConversation {
   spaces: SpaceIndex;
   matrix: NeighbourMatrix;
   sessionOf: (id: MemoryId) => string | undefined;
+  /** Each turn's neighbours in its session (the engine's sessionNeighbours over its sessions and times). */
+  neighboursOf: NeighboursOf;
   queryFeatures: Map<EvalQuery, SpaceFeatures>;
 }
 
@@ -81,8 +85,9 @@ export async function featurizeAll(
     pc.queries.forEach((q, i) => queryFeatures.set(q, plan.queries[i].finish(vectorsOf(plan.queries[i]))[0]));
     const session = new Map(pc.conv.memories.map((m) => [m.id, String(m.session)]));
     const sessionOf = (id: MemoryId) => session.get(id);
-    const matrix = buildNeighbourMatrix(pc.index.ids(), (id) => pc.index.vectorOf(id), sessionOf);
-    out.set(pc, { spaces, matrix, sessionOf, queryFeatures });
+    const matrix = matrixFromStore(pc.index.vectors, sessionOf);
+    const neighboursOf = sessionNeighbours(pc.conv.memories.map((m) => ({ id: m.id, sessionId: String(m.session), createdAt: m.time })));
+    out.set(pc, { spaces, matrix, sessionOf, neighboursOf, queryFeatures });
     log(`featurize: ${pc.conv.sampleId} ${pc.conv.memories.length} turns, ${pc.queries.length} queries in ${((plan.ms + performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   return out;
@@ -112,6 +117,7 @@ export function pipelineSystem(
         spaces: f.spaces,
         matrix: f.matrix,
         sessionOf: f.sessionOf,
+        neighboursOf: f.neighboursOf,
         now: 0,
         ranking: { ...DEFAULT_RANKING, ...ranking },
         hybridConfig: hybrid,

@@ -6,7 +6,8 @@
 import * as Comlink from 'comlink';
 import type { AppError } from '../core/errors';
 import type { EngineApi } from '../../workers/engine.worker';
-import type { EngineDoc, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
+import { AppError as Failure } from '../core/errors';
+import type { EngineDoc, EngineLoadProgress, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
 export type * from '../protocol/engine';
@@ -20,7 +21,7 @@ type WithSignal<F> = F extends (...args: [...infer A, (number | undefined)?]) =>
  * not restated), the two cancellable ones taking an AbortSignal, plus start and dispose. `load`
  * and `cancel` stay inside the bridge.
  */
-export type EngineClient = Omit<EngineApi, 'load' | 'cancel' | 'search' | 'recall'> & {
+export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm' | 'cancel' | 'search' | 'recall'> & {
   search: WithSignal<EngineApi['search']>;
   /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
   recall: WithSignal<EngineApi['recall']>;
@@ -28,15 +29,25 @@ export type EngineClient = Omit<EngineApi, 'load' | 'cancel' | 'search' | 'recal
   start(): Promise<void>;
   /** Refills the running engine from `source` (e.g. the encoder turned out other than the one it was filled for). */
   reload(): Promise<void>;
+  /** Told of every staged load's progress (keyword searchable, features attached, warm); returns the unsubscribe. */
+  onLoadProgress(listener: (p: EngineLoadProgress) => void): () => void;
+  /** The last progress told (null before the first load). */
+  loadProgress(): EngineLoadProgress | null;
   dispose(): void;
 };
 
 export interface EngineBridgeOptions {
   source: () => Promise<EngineSnapshot>;
   spawn?: () => WorkerHandle;
-  /** Per call (default 15 s); loading gets loadTimeoutMs (default 120 s). */
+  /** Per call (default 15 s). */
   timeoutMs?: number;
-  loadTimeoutMs?: number;
+  /**
+   * A load fails (TIMEOUT, the worker restarts) when it reports no progress for this long
+   * (default 60 s): a large store takes as long as it takes while it moves, a stuck one does not.
+   */
+  loadStallMs?: number;
+  /** Resolve a (re)load only once it is warm (tests); default: once every memory is keyword-searchable. */
+  awaitWarm?: boolean;
   /** Told when the worker died or hung; it restarts (and reloads) on next use. */
   onCrash?: (error: AppError) => void;
 }
@@ -81,22 +92,80 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     name: 'the search engine',
     spawn: opts.spawn ?? spawnEngineWorker,
     timeoutMs: baseTimeout,
-    setupTimeoutMs: opts.loadTimeoutMs ?? 120_000,
+    setupTimeoutMs: 0, // progress-based: see fill
     // serial: an upsert reaches the worker before a later search, in call order
     serial: true,
     onCrash: opts.onCrash,
     setup: (remote) => fill(remote),
   });
 
+  const listeners = new Set<(p: EngineLoadProgress) => void>();
+  let lastProgress: EngineLoadProgress | null = null;
+  const stallMs = opts.loadStallMs ?? 60_000;
+
   async function fill(remote: Comlink.Remote<EngineApi>): Promise<void> {
-    const { docs: all, ...options } = await opts.source();
-    const { docs, buffers } = transferable(all);
-    await remote.load(Comlink.transfer(docs, buffers), options);
+    const { docs: all, store, ...options } = await opts.source();
+    if (!store) {
+      const { docs, buffers } = transferable(all ?? []);
+      // the whole snapshot in one message: bounded by its size, not by a fixed time
+      await withStallWatch(remote.load(Comlink.transfer(docs, buffers), options), () => undefined);
+      return;
+    }
+    await withStallWatch(
+      (async () => {
+        await remote.loadFromStore(store, options, Comlink.proxy((p: EngineLoadProgress) => progress(p)));
+        if (opts.awaitWarm) await remote.whenWarm();
+      })(),
+      (onTick) => {
+        const l = () => onTick();
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    );
+  }
+
+  function progress(p: EngineLoadProgress): void {
+    lastProgress = p;
+    for (const l of [...listeners]) l(p);
+  }
+
+  /** Rejects with TIMEOUT when `work` reports no progress for stallMs (0 = never). */
+  function withStallWatch(work: Promise<unknown>, subscribe: (onTick: () => void) => (() => unknown) | void): Promise<void> {
+    if (stallMs <= 0) return work.then(() => undefined);
+    return new Promise<void>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          stop?.();
+          reject(new Failure('TIMEOUT', undefined, `the search engine's start made no progress for ${stallMs} ms`));
+        }, stallMs);
+      };
+      const stop = subscribe(arm);
+      arm();
+      work.then(
+        () => {
+          clearTimeout(timer);
+          stop?.();
+          resolve();
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          stop?.();
+          reject(e as Error);
+        },
+      );
+    });
   }
 
   return {
     start: () => life.start(),
-    reload: () => life.call((r) => fill(r), { timeoutMs: opts.loadTimeoutMs ?? 120_000 }),
+    reload: () => life.call((r) => fill(r), { timeoutMs: 0 }),
+    onLoadProgress(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    loadProgress: () => lastProgress,
     async upsert(doc) {
       const { docs, buffers } = transferable([doc]);
       // Tokenising is linear in the text: a multi-MB paste takes seconds (about 1.6 s per MB

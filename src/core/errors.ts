@@ -31,6 +31,10 @@ export const ERROR_CATALOGUE = {
     'A downloaded model file was not the file expected (its checksum differs). It was not kept. Try again later.',
   MODEL_FOLDER_INVALID: 'This folder does not hold a model this app can run (it needs config.json, tokenizer.json and onnx/*.onnx).',
   ENCODER_SWITCH_BUSY: 'The memories are already being prepared for another model. Finish or cancel that first.',
+  IMAGE_TOO_LARGE: 'This picture is too large to keep. Nothing was attached; choose a smaller one (or a smaller export of it).',
+  IMAGE_UNSUPPORTED:
+    'This file is not a picture this app can keep (PNG, JPEG, GIF or WebP). Nothing was attached.',
+  IMAGE_UNREADABLE: 'This picture could not be read (the file may be damaged or cut short). Nothing was attached.',
   LANGUAGE_MODEL_FAILED:
     'The language model on this computer did not give a usable answer. Recall used your memories alone; check that the model is running.',
 } as const;
@@ -50,6 +54,12 @@ export const MESSAGES = {
   wrongCount: (what: string, got: number, want: number): string => `Expected ${want} ${what}, got ${got}.`,
   /** A file that is not what the import expected; `what` names the expected kind. */
   notA: (what: string, why: string): string => `This file is not ${what}: ${why}. Nothing was imported.`,
+  /** A picture over the size limit: its size and the limit, in plain units. */
+  imageTooLarge: (size: string, max: string): string =>
+    `This picture is ${size}; pictures can be at most ${max}. Nothing was attached: choose a smaller one (or a smaller export of it).`,
+  /** A file whose bytes are not one of the picture types kept; `name` is what the person picked. */
+  imageUnsupported: (name: string): string =>
+    `"${name}" is not a picture this app can keep (PNG, JPEG, GIF or WebP, checked from its content, not its name). Nothing was attached.`,
   /** A model file the hub did not give (404, 500, ...). */
   modelFileMissing: (file: string, status: number): string =>
     `The model file ${file} could not be downloaded (the server answered ${status}). Nothing broken was kept.`,

@@ -2,18 +2,19 @@
 // into one ranking (weighted min-max or RRF). Both candidate lists are exposed before fusion
 // so later retrieval modes (spaces, lateral, associative) can reuse them.
 //
-// Vectors live in one growable row-major Float32Array (row per embedded doc); delete is a
-// swap-remove, so the dense scan is a single tight loop over a contiguous buffer. Visibility
-// (status, tombstone, validity interval) is mirrored into typed arrays per row so the scan
-// never touches a Map.
+// Vectors live in a DenseStore (src/core/vectors: slot-major int8 codes + unit f32 rows; delete is
+// a swap-remove), so the dense scan is an int8 pass with an exact f32 rescoring of its certified
+// short list: the same candidates and scores as a full f32 scan. Visibility (status, tombstone,
+// validity interval) is mirrored into typed arrays per slot so the scan never touches a Map.
 
 import { AppError } from './errors';
+export { isShownHit } from './shown';
 import type { MatchExplanation, MemoryId, MemoryStatus, ScoredHit } from './types';
 import { Bm25Index, validateBm25Params, type QueryTermStat } from './bm25';
 import { fuseRRF, fuseWeighted, idfCoverage, type FusionInput } from './fusion';
 import { isRecallable, statusAllowed, type StatusGate } from './status';
-import { topKIndices } from './topk';
-import { dot, dotRow, isFiniteVector, normalize } from './vector';
+import { DenseStore } from './vectors';
+import { dot, isFiniteVector, normalize } from './vector';
 
 export interface IndexDoc {
   id: MemoryId;
@@ -148,26 +149,21 @@ export class HybridIndex {
   private readonly config: HybridConfig;
   private readonly bm25: Bm25Index;
   private readonly docs = new Map<MemoryId, IndexDoc>();
-  // Dense rows.
-  private matrix: Float32Array;
+  // Dense rows (slot = the store's slot; the typed rows below mirror its swap-removes).
+  private readonly dense: DenseStore;
   private capacity: number;
-  private rowIds: MemoryId[] = [];
-  private readonly idToRow = new Map<MemoryId, number>();
   private rowStatus: Uint8Array;
   private rowDeleted: Uint8Array;
   private rowFrom: Float64Array;
   private rowTo: Float64Array;
-  // Per-query scratch for the dense scan (reused; never escapes).
-  private scores = new Float64Array(0);
-  private scratchRows = new Int32Array(0);
-
-  constructor(dim: number, config: Partial<HybridConfig> = {}) {
+  /** `encoder`: the id of the model the vectors come from (the dense store refuses another's). */
+  constructor(dim: number, config: Partial<HybridConfig> = {}, encoder = 'unspecified') {
     if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
     this.dim = dim;
     this.config = resolveHybridConfig(DEFAULT_HYBRID_CONFIG, config);
     this.bm25 = new Bm25Index({ k1: this.config.k1, b: this.config.b });
     this.capacity = 64;
-    this.matrix = new Float32Array(this.capacity * dim);
+    this.dense = new DenseStore({ dim, encoder });
     this.rowStatus = new Uint8Array(this.capacity);
     this.rowDeleted = new Uint8Array(this.capacity);
     this.rowFrom = new Float64Array(this.capacity);
@@ -212,29 +208,45 @@ export class HybridIndex {
 
   /** The stored (unit-normalised) vector of `id`: a view into the index. Do not mutate it, and copy it if you keep it past the next upsert / remove (rows move). */
   vectorOf(id: MemoryId): Float32Array | undefined {
-    const row = this.idToRow.get(id);
-    if (row === undefined) return undefined;
-    return this.matrix.subarray(row * this.dim, (row + 1) * this.dim);
+    return this.dense.vectorOf(id);
+  }
+
+  /** The dense vectors (neighbour walks, lateral distances read it; do not change it). */
+  get vectors(): DenseStore {
+    return this.dense;
+  }
+
+  /** Room for `n` embedded documents (a load that knows its size: no doubling slack). */
+  reserve(n: number): void {
+    this.dense.reserve(n);
+    if (n > this.capacity) this.ensureCapacity(n, true);
   }
 
   /** Add or replace a document; invalid input throws an AppError and leaves the index unchanged. */
   upsert(doc: IndexDoc): void {
     this.validate(doc);
-    // Stored without its vector: the vector lives only in the matrix row.
+    // Stored without its vector: the vector lives only in the dense store.
     const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
     this.bm25.upsert(doc.id, lexicalText(doc));
-    this.removeRow(doc.id);
-    if (doc.vector) {
-      const unit = normalize(doc.vector);
-      const row = this.rowIds.length;
-      this.ensureCapacity(row + 1);
-      this.matrix.set(unit, row * this.dim);
-      this.rowIds.push(doc.id);
-      this.idToRow.set(doc.id, row);
-      this.writeRowMeta(row, doc);
-    }
+    this.putRow(doc, doc.vector);
     this.docs.set(doc.id, stored);
   }
+
+  /** A document's vector alone (null: none), its words untouched: a staged start attaches stored vectors after the words. */
+  setVector(id: MemoryId, vector: Float32Array | null): void {
+    const doc = this.docs.get(id);
+    if (doc && vector) this.validate({ ...doc, vector });
+    if (doc) this.putRow(doc, vector);
+  }
+
+  private putRow(doc: IndexDoc, vector: Float32Array | null): void {
+    this.removeRow(doc.id);
+    if (!vector) return;
+    const row = this.dense.set(doc.id, vector);
+    this.ensureCapacity(row + 1);
+    this.writeRowMeta(row, doc);
+  }
+
 
   remove(id: MemoryId): void {
     if (!this.docs.has(id)) return;
@@ -307,31 +319,18 @@ export class HybridIndex {
   }
 
   private denseScan(vector: Float32Array | null, k: number, opts: HybridSearchOptions): DenseCandidate[] {
-    const rows = this.rowIds.length;
-    if (!vector || rows === 0) return [];
+    if (!vector || this.dense.size === 0) return [];
     if (vector.length !== this.dim) {
       throw new AppError('INVALID_EMBEDDING', `The query vector has ${vector.length} dimensions; the index expects ${this.dim}.`);
     }
     if (!isFiniteVector(vector)) throw new AppError('INVALID_EMBEDDING');
-    const q = normalize(vector);
-    const dim = this.dim;
-    const m = this.matrix;
     const asOf = opts.asOf;
-    // Score visible rows into a scratch buffer, then select: one pass, no per-row allocation.
-    if (this.scores.length < rows) this.scores = new Float64Array(this.capacity);
-    const scores = this.scores;
-    const slotRow = this.scratchRows.length < rows ? (this.scratchRows = new Int32Array(this.capacity)) : this.scratchRows;
-    // the status gate, looked up per row by status code
+    // the status gate, looked up per slot by status code, applied before the top k
     const allowed = STATUS_OF_CODE.map((s) => statusAllowed(s, opts));
-    let count = 0;
-    for (let r = 0; r < rows; r++) {
-      if (this.rowDeleted[r] || !allowed[this.rowStatus[r]]) continue;
-      // validAt on the typed rows (validTo null is stored as Infinity)
-      if (asOf != null && !(this.rowFrom[r] <= asOf && asOf < this.rowTo[r])) continue;
-      scores[count] = dotRow(q, m, r, dim);
-      slotRow[count++] = r;
-    }
-    return topKIndices(scores, count, k, (i) => this.rowIds[slotRow[i]]).map((i) => ({ id: this.rowIds[slotRow[i]], score: scores[i] }));
+    const { rowDeleted, rowStatus, rowFrom, rowTo } = this;
+    const accept = (r: number): boolean =>
+      !rowDeleted[r] && allowed[rowStatus[r]] && (asOf == null || (rowFrom[r] <= asOf && asOf < rowTo[r])); // validAt (validTo null = Infinity)
+    return this.dense.search(vector, k, { accept }).map((h) => ({ id: h.id, score: h.score }));
   }
 
   /** The one gate (status, tombstone, asOf) for the lexical list; the dense scan reads the same from its typed rows. */
@@ -362,36 +361,27 @@ export class HybridIndex {
     this.rowTo[row] = doc.validTo === null ? Infinity : doc.validTo;
   }
 
-  /** Swap-remove the dense row of `id`, if any: the last row moves into the hole. */
+  /** Swap-remove the dense row of `id`, if any: the last row moves into the hole (the store says which). */
   private removeRow(id: MemoryId): void {
-    const row = this.idToRow.get(id);
-    if (row === undefined) return;
-    this.idToRow.delete(id);
-    const last = this.rowIds.length - 1;
-    if (row !== last) {
-      const dim = this.dim;
-      this.matrix.copyWithin(row * dim, last * dim, (last + 1) * dim);
-      const movedId = this.rowIds[last];
-      this.rowIds[row] = movedId;
-      this.idToRow.set(movedId, row);
-      this.rowStatus[row] = this.rowStatus[last];
-      this.rowDeleted[row] = this.rowDeleted[last];
-      this.rowFrom[row] = this.rowFrom[last];
-      this.rowTo[row] = this.rowTo[last];
-    }
-    this.rowIds.pop();
+    const moved = this.dense.remove(id);
+    if (!moved) return;
+    const { from, to } = moved;
+    this.rowStatus[to] = this.rowStatus[from];
+    this.rowDeleted[to] = this.rowDeleted[from];
+    this.rowFrom[to] = this.rowFrom[from];
+    this.rowTo[to] = this.rowTo[from];
   }
 
-  private ensureCapacity(rows: number): void {
+  private ensureCapacity(rows: number, exact = false): void {
     if (rows <= this.capacity) return;
     let cap = this.capacity;
-    while (cap < rows) cap *= 2;
-    const grow = <T extends Float32Array | Float64Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T => {
+    if (exact) cap = rows;
+    else while (cap < rows) cap *= 2;
+    const grow = <T extends Float64Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T => {
       const b = make(n);
       b.set(a as never);
       return b;
     };
-    this.matrix = grow(this.matrix, cap * this.dim, (n) => new Float32Array(n));
     this.rowStatus = grow(this.rowStatus, cap, (n) => new Uint8Array(n));
     this.rowDeleted = grow(this.rowDeleted, cap, (n) => new Uint8Array(n));
     this.rowFrom = grow(this.rowFrom, cap, (n) => new Float64Array(n));
@@ -402,14 +392,4 @@ export class HybridIndex {
 
 function checkTopK(topK: number): void {
   if (!Number.isInteger(topK) || topK < 0) throw new AppError('INVALID_OPTION', `topK must be a whole number >= 0 (got ${topK}).`);
-}
-
-/**
- * Whether a plain search shows a hit. A hit that matched a word of the query is shown; one found
- * on meaning alone is shown only with a cosine > 0 and a fused score > 0 (the dense scan returns
- * its top candidates however unlike the query, and min-max fusion gives 0 to the weakest of each
- * list, i.e. "less like the query than everything else").
- */
-export function isShownHit(h: ScoredHit): boolean {
-  return h.why.bm25 > 0 || h.why.matchedTerms.length > 0 || (h.why.cosine > 0 && h.score > 0);
 }

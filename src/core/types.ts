@@ -12,6 +12,8 @@ export interface MediaRef {
   caption?: string;
   alt?: string;
   mime?: string;
+  /** Since schema v10: the stored picture (row of `images`) this entry shows; its caption is its alt text. */
+  imageId?: string;
 }
 
 /** A stored memory as the core sees it (the database row minus storage details). */

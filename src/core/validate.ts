@@ -100,7 +100,7 @@ function validateMedia(v: unknown): MediaRef[] | undefined {
     if (typeof m !== 'object' || m === null) throw new AppError('INVALID_OPTION', 'Each media item must be an object.');
     const r = m as Record<string, unknown>;
     const out: MediaRef = {};
-    for (const k of ['caption', 'alt', 'mime'] as const) {
+    for (const k of ['caption', 'alt', 'mime', 'imageId'] as const) {
       if (r[k] === undefined) continue;
       if (typeof r[k] !== 'string') throw new AppError('INVALID_OPTION', `Media ${k} must be text.`);
       out[k] = r[k] as string;

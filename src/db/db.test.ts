@@ -166,7 +166,7 @@ describe('schema upgrade v7 -> v8', () => {
     await v7.pendingVectors.put({ ...packSpace('m1', 'E1', serializeSpace('E1', new Float32Array([1, 0])), 'next/v1'), inputKey: 'k' });
     v7.close();
 
-    const db = await openDb(name);
+    const db = await openAt(name, 8);
     expect(db.backendDB().version).toBe(80); // v7 -> v8
     expect(await db.memories.toArray()).toEqual([row('m1', { text: 'Met Caroline in Paris' }), row('m2', { importKey: 'k2' })]);
     expect(await db.links.toArray()).toEqual([{ fromId: 'm1', toId: 'm2', kind: 'wikilink' }]);
@@ -242,15 +242,16 @@ describe('schema upgrade v2 -> v3', () => {
 describe('atomic writes and quota', () => {
   it('a quota failure mid-write leaves neither the memory nor its vector', async () => {
     const db = await openDb(fresh());
-    const unhook = db.vectors.hook('creating', () => {
+    const unhook = db.featureData.hook('creating', () => {
       throw quota();
     });
     const err = await insertMemory(db, row('m1'), [packSpace('m1', 'E1', serializeSpace('E1', new Float32Array([1, 0])), 'm')]).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('QUOTA_EXCEEDED');
     expect(await db.memories.get('m1')).toBeUndefined();
-    expect(await db.vectors.get(['m1', 'E1'])).toBeUndefined();
-    db.vectors.hook('creating').unsubscribe(unhook as never);
+    expect(await db.featureHeads.count()).toBe(0);
+    expect(await db.featureData.count()).toBe(0);
+    db.featureData.hook('creating').unsubscribe(unhook as never);
     db.close();
   });
 

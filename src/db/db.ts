@@ -16,6 +16,7 @@ import {
   STORES_V6,
   STORES_V7,
   STORES_V8,
+  STORES_V9,
   ENCODER_SETTING,
   ENTITY_BACKFILL_KEY,
   encoderOfRows,
@@ -26,6 +27,8 @@ import {
   type EntityMentionRow,
   type DeepSearchLogRow,
   type EntityRow,
+  type FeatureDataRow,
+  type FeatureHeadRow,
   type FeedbackRow,
   type LinkRow,
   type MemoryRow,
@@ -34,10 +37,16 @@ import {
   type VectorRow,
 } from './schema';
 import { createDbStatusStore, type DbStatusStore } from './status';
+import { STORES_V10, upgradeMemoryV8toV10, type ImageRow } from './images';
+import { migrateVectorsToBlocks } from './migrate-v9';
 
 export class MnemographDb extends Dexie {
   memories!: Table<MemoryRow, string>;
+  /** Until v8 only: one row per (memory, space); v9 moved them into featureHeads / featureData. */
   vectors!: Table<VectorRow, [string, string]>;
+  /** Since v9: features in packed blocks (src/db/feature-blocks.ts). */
+  featureHeads!: Table<FeatureHeadRow, string>;
+  featureData!: Table<FeatureDataRow, string>;
   settings!: Table<SettingRow, string>;
   feedback!: Table<FeedbackRow, string>;
   links!: Table<LinkRow, [string, string]>;
@@ -45,6 +54,7 @@ export class MnemographDb extends Dexie {
   entities!: Table<EntityRow, string>;
   entityMentions!: Table<EntityMentionRow, [string, string]>;
   deepSearchLog!: Table<DeepSearchLogRow, number>;
+  images!: Table<ImageRow, string>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -130,6 +140,25 @@ export class MnemographDb extends Dexie {
         .upgrade(async (tx) => {
           if ((await tx.table('memories').count()) > 0) await tx.table('settings').put({ key: ENTITY_BACKFILL_KEY, value: 'pending' });
         });
+    }
+    // v9: features in packed blocks; every vectors row copied byte for byte, then the table dropped
+    if (upTo >= 9) {
+      this.version(9)
+        .stores(STORES_V9)
+        .upgrade(async (tx) => {
+          await migrateVectorsToBlocks(tx);
+        });
+    }
+    // v10 (pictures on memories): the images table; the memories' media lists made plain (see images.ts)
+    if (upTo >= 10) {
+      this.version(10)
+        .stores(STORES_V10)
+        .upgrade((tx) =>
+          tx
+            .table('memories')
+            .toCollection()
+            .modify((row: Record<string, unknown>) => void upgradeMemoryV8toV10(row)),
+        );
     }
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.

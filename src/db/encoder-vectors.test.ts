@@ -7,6 +7,8 @@ import { MnemographDb, openDb } from './db';
 import { encoderInputKey, flipEncoder, pendingWork, putPendingVectors } from './encoder-vectors';
 import { DB_VERSION, ENCODER_SETTING, ENCODER_SWITCH_SETTING, encoderOfRows, type MemoryRow, type VectorRow } from './schema';
 import { packSpace } from './vectors';
+import { featureTables, putFeatureRows } from './feature-blocks';
+import { vectorRowsOf } from './repo';
 
 function row(id: string, text = `memory ${id}`): MemoryRow {
   return { id, text, tags: [], suggestedTags: [], importance: 0.5, createdAt: 1, updatedAt: 1, validFrom: 1, validTo: null, sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false };
@@ -22,10 +24,11 @@ describe('schema v5 -> v7', () => {
     await v5.vectors.bulkPut([e1('a', 'use-lite-en/v1', 512), e1('b', 'use-lite-en/v1', 512), e1('c', 'other/v0', 8), packSpace('a', 'E2', serializeSpace('E2', new Float32Array(6)), 'spaces/x')]);
     v5.close();
 
-    const db = await openDb(name);
-    // v8 (issue 11's entity tables, merged after this) comes on top: the upgrade runs through v7 to it
-    expect(DB_VERSION).toBe(8);
-    expect(db.backendDB().version).toBe(80);
+    // the release that shipped v7 (v8 and v9 come on top; v9's blocks have their own tests)
+    const db = new MnemographDb(name, { upTo: 7 });
+    await db.open();
+    expect(DB_VERSION).toBeGreaterThanOrEqual(7);
+    expect(db.backendDB().version).toBe(70);
     expect((await db.settings.get(ENCODER_SETTING))?.value).toEqual({ id: 'use-lite-en/v1', recordedBy: 'upgrade' });
     expect(await db.pendingVectors.count()).toBe(0);
     expect(await db.vectors.count()).toBe(4); // no stored row changes
@@ -51,21 +54,31 @@ describe('the flip', () => {
   it('moves nothing while a live memory lacks its new vector, then everything in one go', async () => {
     const db = await openDb(freshDbName());
     await db.memories.bulkAdd([row('a'), row('b'), { ...row('gone'), deletedAt: 5 }]);
-    await db.vectors.bulkPut([e1('a', 'old', 4), e1('b', 'old', 4), e1('gone', 'old', 4)]);
+    await db.transaction('rw', featureTables(db), async () => {
+      await putFeatureRows(db, [e1('a', 'old', 4), e1('b', 'old', 4), e1('gone', 'old', 4)]);
+    });
+    const e1Row = async (id: string) => (await vectorRowsOf(db, id)).find((r) => r.space === 'E1');
     await db.settings.put({ key: ENCODER_SWITCH_SETTING, value: { from: 'old', to: 'new', state: 'running', startedAt: 1 } });
     const [a, b] = [row('a'), row('b')];
     expect((await pendingWork(db, 'new')).todo.map((m) => m.id)).toEqual(['a', 'b']);
     expect(await putPendingVectors(db, [{ memoryId: 'a', inputKey: encoderInputKey(a), rows: [e1('a', 'new', 6, 2)] }])).toBe(1);
     expect(await flipEncoder(db, 'new', ['E1', 'E5', 'E10'])).toEqual({ flipped: false, missing: 1 });
-    expect((await db.vectors.get(['a', 'E1']))!.model).toBe('old');
+    expect((await e1Row('a'))!.model).toBe('old');
     // a vector computed from text that has since changed is refused
     expect(await putPendingVectors(db, [{ memoryId: 'b', inputKey: encoderInputKey({ text: 'older text' }), rows: [e1('b', 'new', 6)] }])).toBe(0);
     expect(await putPendingVectors(db, [{ memoryId: 'b', inputKey: encoderInputKey(b), rows: [e1('b', 'new', 6, 3)] }])).toBe(1);
     expect((await pendingWork(db, 'new')).todo).toEqual([]);
     expect(await flipEncoder(db, 'new', ['E1', 'E5', 'E10'])).toEqual({ flipped: true, missing: 0 });
-    expect((await db.vectors.get(['a', 'E1']))).toMatchObject({ model: 'new', dim: 4 + 6 * 4 });
-    expect((await db.vectors.get(['b', 'E1']))!.model).toBe('new');
-    expect(Object.keys((await db.vectors.get(['b', 'E1']))!)).not.toContain('inputKey');
+    expect(await e1Row('a')).toMatchObject({ model: 'new', dim: 4 + 6 * 4 });
+    expect(await e1Row('a')).toEqual(e1('a', 'new', 6, 2)); // byte for byte
+    expect((await e1Row('b'))!.model).toBe('new');
+    expect(Object.keys((await e1Row('b'))!)).not.toContain('inputKey');
+    // the deleted memory kept its old vector (it is not live); every live one has the new encoder's only
+    expect((await e1Row('gone'))!.model).toBe('old');
+    expect((await db.featureHeads.toArray()).map((h) => [h.model, h.dim, h.ids])).toEqual([
+      ['new', 6, ['a', 'b']],
+      ['old', 4, ['gone']],
+    ]);
     expect(await db.pendingVectors.count()).toBe(0);
     expect((await db.settings.get(ENCODER_SETTING))?.value).toEqual({ id: 'new' });
     expect(await db.settings.get(ENCODER_SWITCH_SETTING)).toBeUndefined();

@@ -7,6 +7,7 @@
 import { fnv1a } from '../core/features';
 import type { MemoryId, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
+import { deleteFeatureSpaces, featureTables, putFeatureRows } from './feature-blocks';
 import {
   ENCODER_SETTING,
   ENCODER_SWITCH_SETTING,
@@ -146,15 +147,20 @@ export async function putPendingVectors(
  */
 export async function flipEncoder(db: MnemographDb, to: string, spaces: readonly SpaceId[]): Promise<{ flipped: boolean; missing: number }> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.pendingVectors, db.settings], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.pendingVectors, db.settings], async () => {
       const live = (await db.memories.toArray()).filter((m) => m.deletedAt === null);
       const pending = (await db.pendingVectors.toArray()).filter((r) => r.model === to);
       const e1 = new Map(pending.filter((r) => r.space === 'E1').map((r) => [r.memoryId, r.inputKey]));
       const missing = live.filter((m) => e1.get(m.id) !== encoderInputKey(m)).length;
       if (missing > 0) return { flipped: false, missing };
       const liveIds = new Set(live.map((m) => m.id));
-      await db.vectors.bulkDelete(live.flatMap((m) => spaces.map((s): [string, string] => [m.id, s])));
-      await db.vectors.bulkPut(
+      await deleteFeatureSpaces(
+        db,
+        live.map((m) => m.id),
+        spaces,
+      );
+      await putFeatureRows(
+        db,
         pending
           .filter((r) => liveIds.has(r.memoryId))
           .map(({ inputKey: _k, ...row }): VectorRow => row),

@@ -11,6 +11,8 @@ import { AppError } from '../core/errors';
 import { textKey } from '../core/text-key';
 import type { MemoryId, MemoryStatus } from '../core/types';
 import type { MnemographDb } from './db';
+import { dropOrphanImages, type ImageRow } from './images';
+import { deleteFeatures, featureRowsOf, featureTables, putFeatureRows } from './feature-blocks';
 import { withV6Fields, type MemoryRow, type VectorRow } from './schema';
 
 const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
@@ -39,9 +41,10 @@ export async function writeVersion(
   change: (row: MemoryRow) => MemoryRow,
   vectors: VectorRow[] | null,
   closeValidity: (previous: MemoryRow, next: MemoryRow) => number | null,
+  images: readonly ImageRow[] = [],
 ): Promise<VersionWrite> {
   try {
-    return await db.transaction('rw', db.memories, db.vectors, async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.images], async () => {
       const row = await db.memories.get(id);
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
       if (row.supersededBy !== undefined)
@@ -49,13 +52,15 @@ export async function writeVersion(
       const next = stamped({ ...change(row), id, recordedAt: at, updatedAt: at });
       const { importKey: _key, ...rest } = row; // the import key stays with the memory
       const previous = stamped({ ...rest, id: previousId, supersededBy: id, supersededAt: at, validTo: closeValidity(row, next) });
-      const old = await db.vectors.where('memoryId').equals(id).toArray();
+      const old = (await featureRowsOf(db, [id])).get(id) ?? [];
       await db.memories.bulkPut([previous, next]);
-      if (old.length) await db.vectors.bulkPut(old.map((v) => ({ ...v, memoryId: previousId })));
+      if (old.length) await putFeatureRows(db, old.map((v) => ({ ...v, memoryId: previousId })));
       if (vectors) {
-        await db.vectors.where('memoryId').equals(id).delete();
-        if (vectors.length) await db.vectors.bulkPut(vectors);
+        await deleteFeatures(db, [id]);
+        await putFeatureRows(db, vectors);
       }
+      // a new picture; the replaced one stays, shown by the earlier version (images.ts)
+      if (images.length) await db.images.bulkAdd(images.map((i) => ({ ...i, memoryId: id })));
       return { current: next, previous };
     });
   } catch (e) {
@@ -136,7 +141,7 @@ export async function untrashMemories(db: MnemographDb, ids: readonly MemoryId[]
 
 /**
  * Deletes rows for good, in ONE transaction: the memories, their earlier versions, and every
- * vector, link and feedback row of them. `which`: the ids, every row trashed before
+ * vector, link and feedback row of them, and the pictures no remaining row shows (schema v10). `which`: the ids, every row trashed before
  * `trashedBefore` (null = the whole trash), or everything. Returns the ids purged.
  */
 export async function purgeMemories(
@@ -144,7 +149,7 @@ export async function purgeMemories(
   which: { ids: readonly MemoryId[] } | { trashedBefore: number | null } | { everything: true },
 ): Promise<MemoryId[]> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.links, db.feedback], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback, db.images], async () => {
       let ids: MemoryId[];
       if ('ids' in which) ids = [...which.ids];
       else if ('everything' in which) ids = await db.memories.toCollection().primaryKeys();
@@ -156,11 +161,13 @@ export async function purgeMemories(
       // an earlier version never outlives its memory
       const earlier = await db.memories.where('supersededBy').anyOf(ids).primaryKeys();
       const all = [...new Set([...ids, ...earlier])];
+      const roots = [...new Set((await db.memories.bulkGet(all)).flatMap((r) => (r ? [r.supersededBy ?? r.id] : [])))];
       await db.memories.bulkDelete(all);
-      await db.vectors.where('memoryId').anyOf(all).delete();
+      await deleteFeatures(db, all);
       await db.links.where('fromId').anyOf(all).delete();
       await db.links.where('toId').anyOf(all).delete();
       await db.feedback.where('memoryId').anyOf(all).delete();
+      await dropOrphanImages(db, roots);
       return all;
     });
   } catch (e) {

@@ -5,17 +5,20 @@ import { liveQuery, type Observable } from 'dexie';
 import { AppError } from '../core/errors';
 import type { MemoryId, MemoryStatus, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
+import { addFeatureRows, allFeatureRows, deleteFeatures, featureRowsOf, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
 import { textKey } from '../core/text-key';
+import type { ImageRow } from './images';
 import { withV6Fields, type FeedbackRow, type MemoryRow, type VectorRow } from './schema';
 
 const stamped = (m: MemoryRow): MemoryRow => withV6Fields(m, textKey);
 
-/** Writes a new memory and its vectors atomically: either all rows exist afterwards or none. */
-export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[]): Promise<void> {
+/** Writes a new memory, its vectors and its pictures (schema v10) atomically: either all rows exist afterwards or none. */
+export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors: VectorRow[], images: readonly ImageRow[] = []): Promise<void> {
   try {
-    await db.transaction('rw', db.memories, db.vectors, async () => {
-      await db.memories.add(stamped(memory));
-      if (vectors.length) await db.vectors.bulkPut(vectors);
+    await db.transaction('rw', [db.memories, ...featureTables(db), db.images], async () => {
+      await db.memories.add(stamped(memory)); // refuses an id already stored: its features are new too
+      await addFeatureRows(db, vectors);
+      if (images.length) await db.images.bulkAdd([...images]);
     });
   } catch (e) {
     throw db.fail(e);
@@ -25,9 +28,9 @@ export async function insertMemory(db: MnemographDb, memory: MemoryRow, vectors:
 /** Writes many memories and their vectors in one transaction (an import): all or nothing. */
 export async function insertMemories(db: MnemographDb, memories: MemoryRow[], vectors: VectorRow[]): Promise<void> {
   try {
-    await db.transaction('rw', db.memories, db.vectors, async () => {
+    await db.transaction('rw', [db.memories, ...featureTables(db)], async () => {
       await db.memories.bulkAdd(memories.map(stamped));
-      if (vectors.length) await db.vectors.bulkPut(vectors);
+      await addFeatureRows(db, vectors);
     });
   } catch (e) {
     throw db.fail(e);
@@ -44,12 +47,18 @@ export async function replaceVectorsIfUnchanged(
   items: { memoryId: MemoryId; rows: VectorRow[]; expectedText: string }[],
 ): Promise<MemoryRow[]> {
   try {
-    return await db.transaction('rw', db.memories, db.vectors, async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db)], async () => {
       const rows = await db.memories.bulkGet(items.map((i) => i.memoryId));
       const keep = items.filter((it, i) => rows[i] && rows[i]!.deletedAt === null && rows[i]!.text === it.expectedText);
       if (keep.length) {
-        await db.vectors.where('memoryId').anyOf(keep.map((k) => k.memoryId)).delete();
-        await db.vectors.bulkPut(keep.flatMap((k) => k.rows));
+        await deleteFeatures(
+          db,
+          keep.map((k) => k.memoryId),
+        );
+        await putFeatureRows(
+          db,
+          keep.flatMap((k) => k.rows),
+        );
       }
       const kept = new Set(keep.map((k) => k.memoryId));
       return rows.filter((r): r is MemoryRow => !!r && kept.has(r.id));
@@ -62,7 +71,7 @@ export async function replaceVectorsIfUnchanged(
 /** Every vector row of one memory, keyed by space. */
 export async function vectorRowsOf(db: MnemographDb, id: MemoryId): Promise<VectorRow[]> {
   try {
-    return await db.vectors.where('memoryId').equals(id).toArray();
+    return await db.transaction('r', featureTables(db), async () => (await featureRowsOf(db, [id])).get(id) ?? []);
   } catch (e) {
     throw db.fail(e);
   }
@@ -71,24 +80,17 @@ export async function vectorRowsOf(db: MnemographDb, id: MemoryId): Promise<Vect
 /** Every vector row of many memories in one index read, grouped by memory. */
 export async function vectorRowsOfMany(db: MnemographDb, ids: readonly MemoryId[]): Promise<Map<MemoryId, VectorRow[]>> {
   try {
-    const out = new Map<MemoryId, VectorRow[]>();
-    if (ids.length === 0) return out;
-    for (const row of await db.vectors.where('memoryId').anyOf([...ids]).toArray()) {
-      const list = out.get(row.memoryId);
-      if (list) list.push(row);
-      else out.set(row.memoryId, [row]);
-    }
-    return out;
+    if (ids.length === 0) return new Map();
+    return await db.transaction('r', featureTables(db), async () => await featureRowsOf(db, ids));
   } catch (e) {
     throw db.fail(e);
   }
 }
 
-/** memoryId -> model of its row in `space` (one index read: the backfill's staleness check). */
+/** memoryId -> model of its row in `space` (the blocks' heads only: the backfill's staleness check). */
 export async function modelsInSpace(db: MnemographDb, space: SpaceId): Promise<Map<MemoryId, string>> {
   try {
-    const rows = await db.vectors.where('space').equals(space).toArray();
-    return new Map(rows.map((r) => [r.memoryId, r.model]));
+    return await producersInSpace(db, space);
   } catch (e) {
     throw db.fail(e);
   }
@@ -106,10 +108,10 @@ export interface LoadedFeatures {
  */
 export async function loadLiveFeatures(db: MnemographDb, accept: (row: VectorRow) => boolean): Promise<LoadedFeatures[]> {
   try {
-    return await db.transaction('r', db.memories, db.vectors, async () => {
+    return await db.transaction('r', [db.memories, ...featureTables(db)], async () => {
       const rows = (await db.memories.toArray()).filter((m) => m.deletedAt === null);
       const byId = new Map<MemoryId, LoadedFeatures>(rows.map((memory) => [memory.id, { memory, spaces: {} }]));
-      for (const v of await db.vectors.toArray()) {
+      for (const v of await allFeatureRows(db)) {
         const entry = byId.get(v.memoryId);
         if (entry && v.dtype === 'space' && v.data instanceof ArrayBuffer && accept(v)) entry.spaces[v.space] = v.data;
       }
@@ -140,14 +142,14 @@ export async function modifyMemory(
   opts: { replaceVectors?: boolean } = {},
 ): Promise<MemoryRow> {
   try {
-    return await db.transaction('rw', db.memories, db.vectors, async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db)], async () => {
       const row = await db.memories.get(id);
       if (!row || row.deletedAt !== null) throw new AppError('NOT_FOUND');
       const next = stamped(change(row));
       await db.memories.put(next);
       // new text, new features: a space the old text had (code, say) must not outlive it
-      if (opts.replaceVectors) await db.vectors.where('memoryId').equals(id).delete();
-      if (vectors?.length) await db.vectors.bulkPut(vectors);
+      if (opts.replaceVectors) await deleteFeatures(db, [id]);
+      if (vectors?.length) await putFeatureRows(db, vectors);
       return next;
     });
   } catch (e) {
@@ -284,6 +286,19 @@ export function liveMemoryCountQuery(db: MnemographDb): Observable<number> {
 export async function listLiveMemoryRows(db: MnemographDb): Promise<MemoryRow[]> {
   try {
     return (await db.memories.toArray()).filter((m) => m.deletedAt === null);
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** The ids of every live (non-tombstoned) memory, from the keys alone (no row is read). */
+export async function liveMemoryIds(db: MnemographDb): Promise<MemoryId[]> {
+  try {
+    return await db.transaction('r', db.memories, async () => {
+      const [all, deleted] = await Promise.all([db.memories.toCollection().primaryKeys(), db.memories.where('deletedAt').aboveOrEqual(-Infinity).primaryKeys()]);
+      const gone = new Set(deleted);
+      return all.filter((id) => !gone.has(id));
+    });
   } catch (e) {
     throw db.fail(e);
   }

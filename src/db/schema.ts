@@ -7,7 +7,7 @@ import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 8;
+export const DB_VERSION = 10;
 
 /**
  * A memory row is the core's Memory; the id is a UUIDv7 string (sortable by time). Since v5 an
@@ -293,7 +293,9 @@ export interface DeepSearchLogRow {
   query: string;
   /** shadow | merged | timeout | error | rate-limited */
   status: string;
-  mode: 'shadow' | 'active';
+  mode: 'shadow' | 'active' | 'adaptive';
+  /** The query's category (adaptive.ts; rows since the adaptive mode). */
+  category?: string;
   confidence: number;
   threshold: number;
   primaryIds: string[];
@@ -305,3 +307,42 @@ export interface DeepSearchLogRow {
 
 /** Settings row: 'pending' while the memories stored before v8 still need their entities. */
 export const ENTITY_BACKFILL_KEY = 'entityBackfill';
+
+/**
+ * Since v9: the head of a block of features (src/db/feature-blocks.ts): up to BLOCK_SIZE
+ * memories' entries of one space from one producer. `ids` is multi-entry indexed (which block
+ * holds a memory); `n` numbers the blocks of a (space, producer); `dim` is the floats of each
+ * dense vector (E1, E5, E10: the encoder's width) and 0 for the lexical spaces' variable entries.
+ */
+export interface FeatureHeadRow {
+  key: string;
+  space: SpaceId;
+  /** The producer of every entry: the encoder's id (E1, E5, E10) or the lexical id. */
+  model: string;
+  n: number;
+  dim: number;
+  ids: MemoryId[];
+  /** Size of the data buffer. */
+  bytes: number;
+}
+
+/** Since v9: the data of a block, keyed like its head: `spans` (u32 start, length per entry), `data` the entries (8-byte aligned). */
+export interface FeatureDataRow {
+  key: string;
+  spans: ArrayBuffer;
+  data: ArrayBuffer;
+}
+
+/**
+ * Version 9 (a lifetime of memories, issue 13): features move from one `vectors` row per
+ * (memory, space) to packed blocks, a head (small, indexed) and a data row each. The upgrade
+ * (migrateVectorsToBlocks) copies every row into blocks, byte for byte, then the `vectors` table
+ * is dropped; it runs in the one upgrade transaction, so a failure leaves the v8 store as it was.
+ * `pendingVectors` (a switch's transient rows) keeps one row per (memory, space).
+ */
+export const STORES_V9 = {
+  ...STORES_V8,
+  vectors: null,
+  featureHeads: 'key, [space+model], *ids',
+  featureData: 'key',
+} as const;

@@ -4,8 +4,10 @@
 import { liveQuery, type Observable } from 'dexie';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
+import { addFeatureRows, allFeatureRows, featureTables } from './feature-blocks';
 import { getSetting } from './repo';
 import { textKey } from '../core/text-key';
+import type { ImageRow } from './images';
 import { withV6Fields, type FeedbackRow, type LinkRow, type MemoryRow, type SettingRow, type VectorRow } from './schema';
 
 /** The import keys among `keys` that a stored memory already carries (one index read). */
@@ -34,6 +36,8 @@ export interface ImportBatch {
   vectors: VectorRow[];
   links?: LinkRow[];
   feedback?: FeedbackRow[];
+  /** Pictures (schema v10) of the batch's memories: written only with a memory written. */
+  images?: ImageRow[];
 }
 
 /**
@@ -45,7 +49,7 @@ export interface ImportBatch {
  */
 export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Promise<MemoryRow[]> {
   try {
-    return await db.transaction('rw', [db.memories, db.vectors, db.links, db.feedback], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback, db.images], async () => {
       const ids = batch.memories.map((m) => m.id);
       const keys = batch.memories.flatMap((m) => (m.importKey === undefined ? [] : [m.importKey]));
       const [idsThere, keysThere] = await Promise.all([
@@ -58,12 +62,16 @@ export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Pr
       const freshIds = new Set(fresh.map((m) => m.id));
       if (fresh.length) await db.memories.bulkAdd(fresh);
       const vectors = batch.vectors.filter((v) => freshIds.has(v.memoryId));
-      if (vectors.length) await db.vectors.bulkPut(vectors);
+      await addFeatureRows(db, vectors); // fresh memories only (added above), so no earlier entries
       if (batch.links?.length) {
         const ends = [...new Set(batch.links.flatMap((l) => [l.fromId, l.toId]))];
         const present = new Set(await db.memories.where('id').anyOf(ends).primaryKeys());
         const links = batch.links.filter((l) => present.has(l.fromId) && present.has(l.toId));
         if (links.length) await db.links.bulkPut(links);
+      }
+      if (batch.images?.length) {
+        const rows = batch.images.filter((i) => freshIds.has(i.memoryId));
+        if (rows.length) await db.images.bulkPut(rows);
       }
       if (batch.feedback?.length) {
         const ends = [...new Set(batch.feedback.map((f) => f.memoryId))];
@@ -93,20 +101,23 @@ export interface ExportRows {
   settings: SettingRow[];
   links: LinkRow[];
   vectors?: VectorRow[];
+  /** Every stored picture (schema v10). */
+  images: ImageRow[];
 }
 
 /** Every row a backup holds, tombstones included, read in one transaction (a consistent copy). */
 export async function readAllForExport(db: MnemographDb, withVectors: boolean): Promise<ExportRows> {
   try {
-    return await db.transaction('r', [db.memories, db.vectors, db.settings, db.feedback, db.links], async () => {
-      const [memories, feedback, settings, links, vectors] = await Promise.all([
+    return await db.transaction('r', [db.memories, ...featureTables(db), db.settings, db.feedback, db.links, db.images], async () => {
+      const [memories, feedback, settings, links, vectors, images] = await Promise.all([
         db.memories.toArray(),
         db.feedback.orderBy('at').toArray(),
         db.settings.toArray(),
         db.links.toArray(),
-        withVectors ? db.vectors.toArray() : Promise.resolve(undefined),
+        withVectors ? allFeatureRows(db) : Promise.resolve(undefined),
+        db.images.toArray(),
       ]);
-      return { memories, feedback, settings, links, ...(vectors ? { vectors } : {}) };
+      return { memories, feedback, settings, links, images, ...(vectors ? { vectors } : {}) };
     });
   } catch (e) {
     throw db.fail(e);

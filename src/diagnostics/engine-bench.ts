@@ -168,7 +168,7 @@ export async function engineBench(n: number, opts: EngineBenchOptions = {}): Pro
     // A window longer than the run keeps it on.
     source: async () => ({ docs, dim: ENGINE_BENCH_DIM, recallDefaults: { evaluationWindow: 100_000 } }),
     spawn: opts.spawn,
-    loadTimeoutMs: 600_000,
+    loadStallMs: 600_000,
     timeoutMs: 60_000,
   });
   try {

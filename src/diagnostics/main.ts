@@ -39,12 +39,15 @@ const encoder = params.get('encoder') ?? undefined;
 const modelsUrl = params.get('models') ?? undefined;
 // ?threads=N: onnxruntime-web's WASM threads for Transformers.js models (bench comparisons)
 const wasmThreads = params.has('threads') ? Number(params.get('threads')) : undefined;
+// ?opt=disabled|basic|extended|all: onnxruntime's graph optimisation (start-up comparisons)
+const optParam = params.get('opt');
+const graphOptimization = optParam === 'disabled' || optParam === 'basic' || optParam === 'extended' || optParam === 'all' ? optParam : undefined;
 
 const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
 const bridge = createEmbedBridge({
-  init: { backend, encoder, modelsUrl, wasmThreads, allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+  init: { backend, encoder, modelsUrl, wasmThreads, graphOptimization, ...(params.get('ort') === 'plain' && { ortBuild: 'plain' as const }), ...(params.get('ort') === 'asyncify' && { ortBuild: 'asyncify' as const }), allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
 });
 const started = performance.now();
 let loadMs: number | null = null;

@@ -26,6 +26,10 @@ describe('connect-src and the model hub', () => {
     for (const o of MODEL_HUB_ORIGINS) expect(o).toMatch(/^https:\/\/(\*\.)?(huggingface\.co|hf\.co)$/);
   });
 
+  it('images come only from the app and from object URLs of its own stored pictures (issue 12)', () => {
+    for (const csp of [CSP_META, CSP_HEADER]) expect(csp.split('; ').find((d) => d.startsWith('img-src '))).toBe("img-src 'self' blob:");
+  });
+
   it('only the catalogue names a hub URL, and only the models service hands it to the download', () => {
     const root = process.cwd();
     const files = [...sources(join(root, 'src')), ...sources(join(root, 'workers'))];

@@ -143,13 +143,14 @@ export async function loadExtractor(
   meta: EncoderMeta,
   device: string,
   executionProviders?: string[],
+  graphOptimizationLevel?: string,
 ): Promise<FeatureExtractor> {
   if (meta.runtime !== 'transformers' || !meta.folder) throw new AppError('MODEL_LOAD_FAILED', undefined, `${meta.id} is not a Transformers.js model`);
   try {
     const fe = await tjs.pipeline('feature-extraction', meta.folder, {
       device,
       dtype: meta.dtype ?? 'fp32',
-      ...(executionProviders && { session_options: { executionProviders } }),
+      session_options: { ...(executionProviders && { executionProviders }), ...(graphOptimizationLevel && { graphOptimizationLevel }) },
     });
     keepSepWhenTruncating(fe as PipelineLike);
     return fe as FeatureExtractor;

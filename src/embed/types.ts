@@ -40,6 +40,8 @@ export interface EmbedLoadProgress {
   /** Id of the encoder being loaded / running (src/embed/encoders.ts); absent before the worker chose. */
   encoder?: string;
   message?: string;
+  /** On 'ready': the worker's start-up marks, name -> ms since it started (workers/startup-marks.ts). */
+  timings?: Record<string, number>;
 }
 
 export const USE_LITE_ID = 'use-lite-en/v1';

@@ -7,9 +7,11 @@ import * as v from 'valibot';
 import { MAX_SOURCE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from '../core/validate';
 import type { Memory, SpaceId } from '../core/types';
 import { MAX_TIME, MIN_TIME } from './text';
+import type { ImageEntry, ImageRecord } from './backup-images';
 
 export const BACKUP_FORMAT = 'mnemograph-backup';
-export const BACKUP_VERSION = 1;
+/** The newest version this code reads: 2 adds `images` (backup-images.ts); a backup without pictures is still written as 1. */
+export const BACKUP_VERSION = 2;
 
 /** A stored vector: the serialised buffer as the database holds it (see VectorRow). */
 export interface VectorRecord {
@@ -61,6 +63,8 @@ export interface BackupRows {
   feedback: FeedbackRecord[];
   settings: SettingRecord[];
   vectors?: VectorRecord[];
+  /** Since backup version 2: the stored pictures (schema v10). */
+  images?: ImageRecord[];
 }
 
 /** A vector as written in the file: the buffer as base64. */
@@ -68,7 +72,7 @@ export type VectorEntry = Omit<VectorRecord, 'data'> & { data: string };
 
 export interface BackupDocument {
   format: typeof BACKUP_FORMAT;
-  version: typeof BACKUP_VERSION;
+  version: 1 | 2;
   exportedAt: string;
   app: { name: string; version: string };
   memories: Memory[];
@@ -77,6 +81,8 @@ export interface BackupDocument {
   feedback: FeedbackRecord[];
   settings: SettingRecord[];
   vectors?: VectorEntry[];
+  /** Version 2 only. */
+  images?: ImageEntry[];
 }
 
 const SPACES = ['E1', 'E2', 'E3', 'E4', 'E5', 'E6', 'E7', 'E8', 'E9', 'E10', 'E11', 'E12', 'E13'] as const;
@@ -115,6 +121,8 @@ export const MemorySchema = v.pipe(
           caption: v.optional(v.string()),
           alt: v.optional(v.string()),
           mime: v.optional(v.string()),
+          /** Since backup version 2: the picture (`images`) this entry shows. */
+          imageId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_ID))),
         }),
       ),
     ),

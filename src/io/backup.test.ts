@@ -108,7 +108,7 @@ describe('parseBackup refuses what it cannot read, with a clear message', () => 
     ['not json {', /is not JSON/],
     ['[1,2]', /not a JSON object/],
     ['{"format":"other-app","version":1}', /its format is "other-app", not "mnemograph-backup"/],
-    ['{"format":"mnemograph-backup","version":2}', /made by a newer Mnemograph \(backup version 2; this app reads version 1\)/],
+    ['{"format":"mnemograph-backup","version":3}', /made by a newer Mnemograph \(backup version 3; this app reads version 2\)/],
     ['{"format":"mnemograph-backup","version":"1"}', /is not a backup version/],
     ['{"format":"mnemograph-backup","version":1,"exportedAt":"soon","app":{"name":"m","version":"1"}}', /exportedAt must be an ISO date/],
   ])('%s', (text, msg) => {

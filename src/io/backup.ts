@@ -26,6 +26,7 @@ import {
   type VectorRecord,
   type VersionRecord,
 } from './backup-schema';
+import { IMAGES_BACKUP_VERSION, imageEntries, imagesOf, type ImageRecord } from './backup-images';
 import { problem, type ImportProblem } from './result';
 import { decodeText, INVALID_UTF8_NOTE } from './text';
 
@@ -59,7 +60,8 @@ export function buildBackup(rows: BackupRows, opts: BuildBackupOptions): BackupD
     if (!isJsonValue(s.value)) throw new AppError('INVALID_CONFIG', `The setting "${s.key}" cannot be written to a backup.`);
   const doc: BackupDocument = {
     format: BACKUP_FORMAT,
-    version: BACKUP_VERSION,
+    // pictures need version 2; without any, version 1, which an older app still reads
+    version: rows.images?.length ? IMAGES_BACKUP_VERSION : 1,
     exportedAt: new Date(opts.now ?? Date.now()).toISOString(),
     app: { name: opts.app.name, version: opts.app.version },
     memories: rows.memories,
@@ -68,6 +70,7 @@ export function buildBackup(rows: BackupRows, opts: BuildBackupOptions): BackupD
   };
   if (rows.versions) doc.versions = rows.versions;
   if (rows.links?.length) doc.links = rows.links;
+  if (rows.images?.length) doc.images = imageEntries(rows.images);
   if (opts.includeVectors && rows.vectors)
     doc.vectors = rows.vectors.map((r) => ({
       memoryId: r.memoryId,
@@ -92,6 +95,8 @@ export interface BackupItems {
   feedback: FeedbackRecord[];
   settings: SettingRecord[];
   vectors: VectorRecord[];
+  /** Pictures whose memory is restored (none in a version-1 backup). */
+  images: ImageRecord[];
 }
 
 export interface BackupParseResult {
@@ -102,7 +107,7 @@ export interface BackupParseResult {
   errors: ImportProblem[];
 }
 
-const empty = (): BackupItems => ({ memories: [], versions: [], links: [], feedback: [], settings: [], vectors: [] });
+const empty = (): BackupItems => ({ memories: [], versions: [], links: [], feedback: [], settings: [], vectors: [], images: [] });
 
 function refuse(why: string, errors: ImportProblem[] = []): BackupParseResult {
   return { ok: false, items: empty(), errors: [...errors, problem({ path: '' }, MESSAGES.notA(A_BACKUP, why))] };
@@ -213,6 +218,8 @@ export function parseBackup(input: string | Uint8Array): BackupParseResult {
     feedback: values(section('feedback', d.feedback, FeedbackSchema, (r) => r.id, errors, true)),
     settings: values(section('settings', d.settings, SettingSchema, (r) => r.key, errors, true)),
     vectors: vectorsOf(d.vectors, ids, errors),
+    // a version-1 backup has no pictures (an `images` key there is not ours: ignored)
+    images: d.version >= IMAGES_BACKUP_VERSION ? imagesOf(d.images, ids, errors) : [],
   };
   const header = { version: d.version, exportedAt: head.output.exportedAt, app: head.output.app };
   return { ok: true, header, items, errors };

@@ -13,6 +13,7 @@ export {
   type VectorRecord,
   type VersionRecord,
 } from './backup-schema';
+export { IMAGES_BACKUP_VERSION, type ImageEntry, type ImageRecord } from './backup-images';
 export { decryptBackup, encryptBackup, isEncryptedBackup, PBKDF2_ITERATIONS, type EncryptedEnvelope } from './crypto';
 export { exportMarkdownArchive, memoryToMarkdown, type MarkdownArchive, type MarkdownArchiveOptions } from './markdown-export';
 export { importMarkdown, type MarkdownFile, type MarkdownOptions } from './markdown-import';

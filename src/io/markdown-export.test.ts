@@ -99,3 +99,27 @@ describe('exportMarkdownArchive', () => {
     );
   });
 });
+
+describe('pictures in the Markdown archive', () => {
+  it('writes each picture once under images/, names it in its note, and the note reads back to the same text', () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const withPicture = mem('0190-pppp', 'The red door', { media: [{ caption: 'door, freshly painted', imageId: '0190-img1', mime: 'image/png' }] });
+    const trashed = mem('0190-tttt', 'Gone', { deletedAt: T, media: [{ caption: 'x', imageId: '0190-img2', mime: 'image/png' }] });
+    const { zip } = exportMarkdownArchive([withPicture, trashed], {
+      folder: 'out',
+      pictures: [
+        { id: '0190-img1', mime: 'image/png', data: png },
+        { id: '0190-img2', mime: 'image/png', data: png }, // only a trashed note shows it: left out
+        { id: '../../etc/passwd', mime: 'image/png', data: png }, // shown by no note: left out
+      ],
+    });
+    const files = unzipSync(zip);
+    const names = Object.keys(files).sort();
+    expect(names).toEqual(['out/images/0190-img1.png', `out/${markdownFileName('The red door', '0190-pppp', new Set())}`]);
+    expect([...files['out/images/0190-img1.png']]).toEqual([...png]);
+    const note = strFromU8(files[names[1]]);
+    expect(note).toContain('pictures: ["images/0190-img1.png"]\ncaptions: ["door, freshly painted"]\n---\n\nThe red door\n');
+    const back = importMarkdown([{ path: names[1], text: note }]);
+    expect(back.items.map((i) => i.draft.text)).toEqual(['The red door']);
+  });
+});

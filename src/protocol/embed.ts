@@ -50,6 +50,10 @@ export interface EmbedInitOptions {
   ortPath?: string;
   /** Transformers.js on WASM: threads (default: up to 4 under cross-origin isolation, else 1). */
   wasmThreads?: number;
+  /** Transformers.js: onnxruntime's build: default 'plain' (WASM only, 14 MB) where WebGPU will not be tried, else 'asyncify' (27 MB, WebGPU and WASM); set for comparisons. */
+  ortBuild?: 'asyncify' | 'plain';
+  /** Transformers.js: onnxruntime's graph optimisation at session creation (default: onnxruntime's, 'all'). */
+  graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
   batchSize?: number;

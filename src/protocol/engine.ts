@@ -7,8 +7,9 @@ import type { HybridConfig, HybridSearchOptions, IndexDoc } from '../core/hybrid
 import type { PipelineResult } from '../core/pipeline';
 import type { FeedbackEvent, LateralEvaluatorState, LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { DivergenceAlert, SerializedFeatures, SimilarityConfig, SpaceSims } from '../core/spaces';
-import type { MemoryId } from '../core/types';
+import type { Memory, MemoryId } from '../core/types';
 import type { ErrorEnvelope } from '../core/errors';
+import { imageRefs } from '../core/images';
 
 export type { SerializedFeatures };
 
@@ -54,9 +55,36 @@ export interface EngineLoadOptions {
   evaluator?: LateralEvaluatorState | null;
 }
 
-/** Everything a fresh engine is filled with, read from the database on every (re)start. */
+/**
+ * Where the engine worker reads the memories and their features itself (schema v9's blocks), so
+ * nothing big crosses the page's thread: the database's name and the producers whose features are
+ * current (the encoder's id for E1 / E5 / E10, the lexical featurizers' id for the rest).
+ */
+export interface EngineStoreSource {
+  dbName: string;
+  producers: { encoder: string; lexical: string };
+}
+
+/**
+ * Everything a fresh engine is filled with on every (re)start: either `docs` (tests, the
+ * main-thread fallback) or `store`, which the worker reads in stages (keyword first).
+ */
 export interface EngineSnapshot extends EngineLoadOptions {
-  docs: EngineDoc[];
+  docs?: EngineDoc[];
+  store?: EngineStoreSource;
+}
+
+/**
+ * A staged load's progress: 'keyword' once every memory is searchable by its words (the load
+ * call returns then), 'features' while the stored features are attached (block by block), 'warm'
+ * when everything is in. `done` / `total`: memories, then blocks.
+ */
+export interface EngineLoadProgress {
+  stage: 'memories' | 'keyword' | 'features' | 'warm';
+  done: number;
+  total: number;
+  /** ms since the load started (the worker's clock). */
+  ms: number;
 }
 
 export interface EngineStats {
@@ -73,6 +101,8 @@ export interface EngineStats {
   lastLoadMs: number;
   /** Stored feedback events that were malformed and ignored. */
   feedbackSkipped: number;
+  /** false while a staged load is still attaching stored features (answers are keyword-first meanwhile). */
+  warm: boolean;
 }
 
 export interface EngineRecallQuery {
@@ -86,6 +116,19 @@ export interface EngineRecallQuery {
   variants?: { text: string; vector: Float32Array | null }[];
   /** hyde: the embedding of the model's hypothetical answer. */
   hyde?: Float32Array | null;
+  /** Iterative search: the reformulations to try, in order, each with its vector (E1) or null. */
+  reformulations?: { text: string; vector: Float32Array | null }[];
+  /** Learned space weights (feedback to the scorer, src/core/deep/learn.ts) over the ranking's. */
+  spaceWeights?: Partial<Record<import('../core/types').SpaceId, number>>;
+}
+
+/** Iterative search's record (seed 001): each pass, the stop, the abstention, the explanation. */
+export interface EngineIterativeReport {
+  hard: boolean;
+  abstained: boolean;
+  stoppedBy: import('../core/deep').IterativeStop;
+  explanation: string[];
+  passes: { pass: number; action: 'retrieve' | 'reformulate' | 'widen'; query: string; added: number; bestGrade: number }[];
 }
 
 /** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
@@ -106,6 +149,10 @@ export interface EngineRecallOutcome {
   labels: Record<MemoryId, string>;
   /** Deep search escalation (seed 003), when the recall escalated (or was stopped by a bound). */
   deepSearch?: DeepReportView;
+  /** Iterative search, when the option was on. */
+  iterative?: EngineIterativeReport;
+  /** true: answered while a staged load was still attaching the stored features (keyword-first). */
+  partial?: boolean;
 }
 
 export interface EngineDivergenceQuery {
@@ -147,3 +194,35 @@ export function firstLine(text: string, max = 80): string {
   const t = line.trim();
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
+
+/** The text keyword search reads: the memory's text, then its pictures' captions (one per line). */
+export function withCaptions(m: Pick<Memory, 'text' | 'media'>): string {
+  const captions = imageRefs(m.media).flatMap((r) => (r.caption ? [r.caption] : []));
+  return captions.length ? `${m.text}\n${captions.join('\n')}` : m.text;
+}
+
+/**
+ * The engine's doc for a memory. `features` (every space, E1 included, serialised) replace the
+ * engine's spaces of the memory; undefined leaves them as they are (a status or tag change).
+ */
+export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc {
+  return {
+    id: m.id,
+    // a picture's caption is searched by its words too (E10 reads its meaning); the first line stays the text's
+    text: withCaptions(m),
+    tags: m.tags,
+    importance: m.importance,
+    createdAt: m.createdAt,
+    validFrom: m.validFrom,
+    validTo: m.validTo,
+    status: m.status,
+    deletedAt: m.deletedAt,
+    sessionId: m.sessionId,
+    suggestedTags: m.suggestedTags,
+    ...(m.supersededBy !== undefined ? { supersededBy: m.supersededBy } : {}),
+    ...(m.lastAccessedAt !== undefined ? { lastAccessedAt: m.lastAccessedAt } : {}),
+    ...(m.strength !== undefined ? { strength: m.strength } : {}),
+    ...(features ? { features } : {}),
+  };
+}
+

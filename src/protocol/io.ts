@@ -58,6 +58,8 @@ export interface BackupWriteRequest {
 export interface MarkdownWriteRequest {
   memories: Memory[];
   folder: string;
+  /** The memories' pictures, written under `images/` in the archive. */
+  pictures?: { id: string; mime: string; data: Uint8Array }[];
 }
 
 /**

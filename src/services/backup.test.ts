@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it, vi } from 'vitest';
 import type { MnemographDb } from '../db/db';
 import { AppError } from '../core/errors';
@@ -20,7 +21,7 @@ async function contents(db: MnemographDb) {
     memories: byId(await db.memories.toArray()),
     feedback: byId(await db.feedback.toArray()),
     settings: (await db.settings.toArray()).sort((a, b) => a.key.localeCompare(b.key)),
-    vectors: (await db.vectors.toArray()).sort((a, b) => vectorKey(a).localeCompare(vectorKey(b))),
+    vectors: (await storedVectors.all(db)).sort((a, b) => vectorKey(a).localeCompare(vectorKey(b))),
     links: await db.links.toArray(),
   };
 }
@@ -87,7 +88,7 @@ describe('backup round trip', () => {
     await s.runImport(preview.planId);
     // the two live memories were featurized afresh, the one in the trash was not
     expect(embedder.calls).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']);
-    expect((await s.db.vectors.where('space').equals('E1').toArray()).map((v) => v.model)).toEqual(['another-encoder/v2', 'another-encoder/v2']);
+    expect((await storedVectors.all(s.db, 'E1')).map((v) => v.model)).toEqual(['another-encoder/v2', 'another-encoder/v2']);
   });
 });
 

@@ -10,6 +10,10 @@ import { putSetting } from '../db/repo';
 import { liveSettingsQuery, readAllForExport, type ExportRows } from '../db/transfer';
 import type { MemoryId } from '../core/types';
 import type { ImportParser } from '../protocol/io';
+import type { ImageRow } from '../db/images';
+import type { ImageRecord } from '../io';
+import { blobType } from './image-codec';
+import { imageRefs } from '../core/images';
 import type { ServiceContext } from './context';
 import { SETTING_KEYS } from './settings';
 import type { BackupStatus, ExportedFile } from './types';
@@ -51,7 +55,20 @@ export function selectRows(rows: ExportRows, ids: readonly MemoryId[] | undefine
     links: rows.links.filter((l) => kept.has(l.fromId) && kept.has(l.toId)),
     settings: [],
     ...(rows.vectors ? { vectors: rows.vectors.filter((v) => kept.has(v.memoryId)) } : {}),
+    images: rows.images.filter((i) => kept.has(i.memoryId)),
   };
+}
+
+/** Stored pictures as the backup carries them: their bytes read out of the Blobs (the io worker takes buffers). */
+export async function imageRecords(rows: readonly ImageRow[]): Promise<ImageRecord[]> {
+  const out: ImageRecord[] = [];
+  for (const r of rows) {
+    const [data, thumb] = await Promise.all([r.data.arrayBuffer(), r.thumb.arrayBuffer()]);
+    const thumbMime = await blobType(r.thumb);
+    if (!thumbMime) continue; // never written by this app; the picture's thumbnail is remade if it comes back
+    out.push({ id: r.id, memoryId: r.memoryId, mime: r.mime, size: r.size, width: r.width, height: r.height, createdAt: r.createdAt, data, thumb, thumbMime });
+  }
+  return out;
 }
 
 /** "2026-11-24" in UTC, for file names. */
@@ -77,7 +94,7 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
       const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt && s.key !== SETTING_KEYS.languageModelKey), { key: SETTING_KEYS.lastBackupAt, value: now }];
       const memories = rows.memories.length; // counted before the rows go to the worker
       const bytes = await io.writeBackup({
-        rows: { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors },
+        rows: { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors, images: await imageRecords(rows.images) },
         options: { app: { name: APP_NAME, version: APP_VERSION }, now, includeVectors: opts.vectors === true },
         ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}),
       });
@@ -95,7 +112,12 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
       const now = ctx.now();
       const rows = selectRows(await readAllForExport(db, false), opts.ids);
       const folder = `mnemograph-${day(now)}`;
-      const archive = await io.writeMarkdown({ memories: rows.memories.filter((m) => m.supersededBy === undefined), folder });
+      const memories = rows.memories.filter((m) => m.supersededBy === undefined);
+      const shown = new Set(memories.flatMap((m) => (m.deletedAt === null ? imageRefs(m.media).map((r) => r.imageId) : [])));
+      const pictures = await Promise.all(
+        rows.images.filter((i) => shown.has(i.id)).map(async (i) => ({ id: i.id, mime: i.mime, data: new Uint8Array(await i.data.arrayBuffer()) })),
+      );
+      const archive = await io.writeMarkdown({ memories, folder, pictures });
       const blob = new Blob([archive.zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
       await putSetting(db, SETTING_KEYS.lastBackupAt, now);
       return { blob, fileName: `${folder}.zip`, memories: archive.files };

@@ -3,6 +3,7 @@
 // the memories table changes (onMemoriesChanged: this tab's writes and other tabs'), so
 // scrolling through 100k memories reads only each window's rows.
 
+import { imageRefs } from '../core/images';
 import { AppError } from '../core/errors';
 import type { MemoryId } from '../core/types';
 import { normaliseTags } from '../core/validate';
@@ -61,6 +62,11 @@ export function titleOf(text: string): string {
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
 }
 
+const pictureCaption = (m: MemoryRow): { picture?: string } => {
+  const [ref] = imageRefs(m.media);
+  return ref ? { picture: ref.caption ?? '' } : {};
+};
+
 export function headerOf(m: MemoryRow): MemoryHeader {
   return {
     id: m.id,
@@ -78,6 +84,7 @@ export function headerOf(m: MemoryRow): MemoryHeader {
     validFrom: m.validFrom,
     validTo: m.validTo,
     sample: m.importKey?.startsWith(SAMPLE_KEY_PREFIX) === true,
+    ...pictureCaption(m),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ImportParser } from '../protocol/io';
 import { embedderFeaturizer, isSpaceFeaturizer, type SpaceFeaturizer } from './featurizer';
 import type { EncoderFactory, EncoderRuntime } from './active-encoder';
 import type { ModelFilesDeps } from './models';
+import type { ImageCodec } from './image-codec';
 
 export interface ServiceDeps {
   db: MnemographDb;
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   encoders?: EncoderFactory;
   /** Where downloaded and picked model files are kept, and the hub. Absent: bundled encoders only. */
   modelFiles?: ModelFilesDeps;
+  /** Decodes pictures and draws their thumbnails (default: the browser's createImageBitmap + OffscreenCanvas). */
+  imageCodec?: ImageCodec;
   /** Memories per batch of an encoder switch (default 16). */
   switchBatchSize?: number;
 }

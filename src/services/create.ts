@@ -17,9 +17,9 @@
 //   encoder-switch   re-embedding every memory with another encoder, then the flip
 
 import type { Observable } from 'dexie';
-import type { Memory } from '../core/types';
+import type { Memory, MemoryId } from '../core/types';
 import { countMemories, listMemories, liveMemoriesQuery, liveMemoryCountQuery } from '../db/repo';
-import type { EngineStats } from '../protocol/engine';
+import type { EngineLoadProgress, EngineStats } from '../protocol/engine';
 import { createIoBridge } from '../bridge/io-bridge';
 import { createBackup } from './backup';
 import { createContext, type ServiceDeps } from './context';
@@ -30,6 +30,7 @@ import { createFeedback } from './feedback';
 import { createImport } from './import';
 import { createIngest } from './ingest';
 import { createRetrieval } from './retrieval';
+import { createDeepRecall } from './deep-recall';
 import { createReview } from './review';
 import { createSession } from './session';
 import { createSettings } from './settings';
@@ -42,6 +43,8 @@ import { createModels } from './models';
 import { ENCODER_SETTING } from '../db/schema';
 import { createEntityIndex } from './entities';
 import { createLanguageModel } from './language-model';
+import { createImages } from './images';
+import { browserImageCodec } from './image-codec';
 
 export type { ServiceDeps };
 
@@ -61,13 +64,19 @@ export function createServices(deps: ServiceDeps) {
   const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab, afterWrite: entities.reindexEntities });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
-  // a reinforcement refreshes and strengthens the memory (decay): the review module records it
-  const feedback = createFeedback(ctx, engine, sync, (id) => review.reinforced(id));
-  const ingest = createIngest(ctx, { engine, stored, sync, session, divergence });
+  const deepRecall = createDeepRecall(ctx);
+  // a reinforcement refreshes and strengthens the memory (decay), and a deep-search hit trains the scorer
+  const feedback = createFeedback(ctx, engine, sync, async (id) => {
+    await review.reinforced(id);
+    await deepRecall.noteOpened(id);
+  });
+  const images = createImages(ctx, deps.imageCodec ?? browserImageCodec);
+  const ingest = createIngest(ctx, { images, engine, stored, sync, session, divergence });
   const trash = createTrash(ctx, { engine, stored, sync });
   const review = createReview(ctx, { engine, stored, sync, deleteMemories: trash.deleteMemories });
   const { disposeBrowse, ...browse } = createBrowse(ctx);
-  const { reinforced: _reinforced, ...reviewApi } = review;
+  const { reinforced: _reinforced, openMemory, ...reviewApi } = review;
+  const { prepare: _prepare, after: _after, noteOpened, ...deepRecallApi } = deepRecall;
   // the import worker starts on the first preview, not before
   const parser = deps.parser ?? createIoBridge();
   // the modules' hooks for each other (recall tells feedback the modes it returned; capture and
@@ -92,11 +101,20 @@ export function createServices(deps: ServiceDeps) {
     embedder: ctx.embedder,
     featurizer: ctx.featurizer,
     ...ingest,
-    ...createEdits(ctx, { engine, stored, sync, session }),
+    ...createEdits(ctx, { images, engine, stored, sync, session }),
+    prepareImage: images.prepareImage,
+    getImages: images.getImages,
     ...trash,
     ...reviewApi,
+    /** The memory, its access recorded; a deep-search hit opened trains the scorer (seed 003 F). */
+    async openMemory(id: MemoryId, opts: { includeDeleted?: boolean } = {}): Promise<Memory> {
+      const m = await openMemory(id, opts);
+      await noteOpened(id);
+      return m;
+    },
+    ...deepRecallApi,
     ...browse,
-    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel }),
+    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel, deep: deepRecall }),
     ...languageModel,
     ...divergenceApi,
     ...feedbackApi,
@@ -119,6 +137,9 @@ export function createServices(deps: ServiceDeps) {
     listMemories: (limit = 200): Promise<Memory[]> => listMemories(db, limit),
     countMemories: (): Promise<number> => countMemories(db),
     engineStats: (): Promise<EngineStats> => engine.stats(),
+    /** The engine's staged start (keyword searchable, features attached, warm): the last step told, and every next one. */
+    engineLoad: (): EngineLoadProgress | null => engine.loadProgress(),
+    onEngineLoad: (listener: (p: EngineLoadProgress) => void): (() => void) => engine.onLoadProgress(listener),
     /**
      * Call once the encoder is ready: when it is not the one the engine was filled for (the
      * default's files were absent and the fallback runs), the engine is refilled from the

@@ -9,6 +9,8 @@ import { normaliseTag, normaliseTags, validateMemoryPatch } from '../core/valida
 import { writeVersion, versionsOf } from '../db/keep';
 import { getMemoryRow, modifyMemory } from '../db/repo';
 import type { MemoryRow } from '../db/schema';
+import type { ImageRow } from '../db/images';
+import type { ImageChange, Images } from './images';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import { checkValidity, suggestTags } from './ingest';
@@ -18,6 +20,7 @@ import type { EngineSync } from './sync';
 import type { MemoryVersion, UpdateMemoryInput } from './types';
 
 interface EditDeps {
+  images: Images;
   engine: EngineClient;
   stored: StoredFeatures;
   sync: EngineSync;
@@ -57,7 +60,7 @@ export function closedValidity(previous: Pick<Memory, 'validFrom' | 'validTo'>, 
   return previous.validTo === null ? next.validFrom : Math.min(previous.validTo, next.validFrom);
 }
 
-export function createEdits(ctx: ServiceContext, { engine, stored, sync, session }: EditDeps) {
+export function createEdits(ctx: ServiceContext, { images, engine, stored, sync, session }: EditDeps) {
   const { db } = ctx;
 
   /** Rejects NOT_FOUND for a missing or deleted memory (unless includeDeleted). */
@@ -74,8 +77,15 @@ export function createEdits(ctx: ServiceContext, { engine, stored, sync, session
   }
 
   /** Writes a new version of `id` with `patch` (validated), featurizing first when the text, media or time changed. */
-  async function newVersion(id: MemoryId, p: Patch): Promise<Memory> {
+  async function newVersion(id: MemoryId, p: Patch, image?: ImageChange): Promise<Memory> {
     const current = await getMemory(id);
+    // a picture change is a media change (its caption feeds E10); a new file's row joins the version's transaction
+    let pictures: ImageRow[] = [];
+    if (image !== undefined) {
+      const changed = await images.change(p.media ?? current.media, image, id);
+      p = { ...p, media: changed.media };
+      pictures = changed.rows;
+    }
     if (current.supersededBy !== undefined) throw new AppError('INVALID_OPTION', 'This is an earlier version of a memory: edit the current version instead.');
     const changes = contentChanges(p, current);
     if (!changes.any) {
@@ -115,6 +125,7 @@ export function createEdits(ctx: ServiceContext, { engine, stored, sync, session
       },
       got ? stored.rowsOf(id, got) : null,
       closedValidity,
+      pictures,
     );
     const fresh = got;
     const previousDoc = await stored.storedDoc(previous);
@@ -139,7 +150,7 @@ export function createEdits(ctx: ServiceContext, { engine, stored, sync, session
      * valid time alone changes it in place. Nothing changed: the memory as it is.
      */
     async updateMemory(id: MemoryId, patch: UpdateMemoryInput): Promise<Memory> {
-      return newVersion(id, validateMemoryPatch(patch));
+      return newVersion(id, validateMemoryPatch(patch), patch?.image);
     },
 
     /** Every version of the memory `id` belongs to (id: the memory or any earlier version), newest first. */

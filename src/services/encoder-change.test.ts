@@ -2,6 +2,7 @@
 // vectors of the old one, and an encoder that loads as another than the one expected (MiniLM's
 // files absent: USE-lite runs). Stand-ins: hashed embedders 32 and 16 wide.
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import type { EmbedderInfo } from '../embed/types';
 import { createFakeEmbedder } from '../testing/encoder';
@@ -27,7 +28,7 @@ describe('a new default encoder on a store of the old one', () => {
 
     expect(await services().featurizeMissing()).toBe(2);
     for (const id of [a.id, b.id]) {
-      const e1 = (await services().db.vectors.get([id, 'E1']))!;
+      const e1 = (await storedVectors.get(services().db, id, 'E1'))!;
       expect(e1.model).toBe('new-encoder/v1');
     }
     // nothing of the memories changed but their vectors

@@ -3,6 +3,7 @@
 // until the new set is complete, the flip is all or nothing, pause / resume / cancel, a reload
 // mid-way resumes where it stopped, and no two dimensions ever meet.
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import { deserializeSpace } from '../core/spaces';
 import { openDb, type MnemographDb } from '../db/db';
@@ -59,7 +60,7 @@ function statusWhen(s: Services, pred: (st: EncoderSwitchStatus) => boolean): Pr
 
 /** Every stored E1 row: its producer and its number of floats. */
 async function e1Rows(db: MnemographDb) {
-  const rows = await db.vectors.where('space').equals('E1').toArray();
+  const rows = await storedVectors.all(db, 'E1');
   return rows.map((r) => ({ model: r.model, dim: (deserializeSpace('E1', r.data) as Float32Array).length }));
 }
 const tally = (rows: { model: string; dim: number }[]) => {
@@ -148,9 +149,9 @@ describe('switching encoders', () => {
     await statusWhen(s, (st) => st.state === 'idle' && st.active === NOMIC.id);
     expect(tally(await e1Rows(s.db))).toEqual({ [`${NOMIC.id}:768`]: 122 });
     const want = (await createFakeEmbedder(768, NOMIC.id).embed([edited.text]))[0];
-    const got = deserializeSpace('E1', (await s.db.vectors.get([edited.id, 'E1']))!.data) as Float32Array;
+    const got = deserializeSpace('E1', (await storedVectors.get(s.db, edited.id, 'E1'))!.data) as Float32Array;
     expect(Array.from(got)).toEqual(Array.from(want));
-    expect((await s.db.vectors.get([added.id, 'E1']))!.model).toBe(NOMIC.id);
+    expect((await storedVectors.get(s.db, added.id, 'E1'))!.model).toBe(NOMIC.id);
   });
 
   it('cancel drops the new vectors and leaves everything as it was', async () => {

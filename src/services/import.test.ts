@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -141,7 +142,7 @@ describe('batches, cancel and failure', () => {
     const rows = await s.db.memories.toArray();
     expect(rows.map((m) => m.text).sort()).toEqual(['line 1', 'line 2']);
     // no vector row of a memory that is not there (no half item)
-    const owners = new Set((await s.db.vectors.toArray()).map((v) => v.memoryId));
+    const owners = new Set((await storedVectors.all(s.db)).map((v) => v.memoryId));
     expect([...owners].sort()).toEqual(rows.map((m) => m.id).sort());
     s.db.memories.hook('creating').unsubscribe(fail);
     // a fresh preview of the same file: the first batch is there, the rest is new

@@ -37,6 +37,8 @@ export { SETTING_KEYS } from './settings';
 export { backupStatus } from './backup';
 export { parseAsOf } from './retrieval';
 export { TRASH_DAYS } from './trash';
+export type { PreparedImage, ImageInput, ImageChange } from './images';
+export type { ImageRow as StoredImage } from '../db/images';
 export type { ImportParser } from '../protocol/io';
 export type { SpaceFeaturizer } from './featurizer';
 export type { SessionState } from './session';
@@ -48,6 +50,8 @@ export type { EncoderFactory, EncoderRuntime } from './active-encoder';
 /** The database's state for the UI: `useSyncExternalStore(dbStatus.subscribe, dbStatus.get)`. */
 export const dbStatus: Pick<DbStatusStore, 'get' | 'subscribe'> = createDbStatusStore();
 const statusStore = dbStatus as DbStatusStore;
+
+import type { ImageCodec } from './image-codec';
 
 export interface InitServicesOptions {
   /** The sentence encoder. Default: a new embed-worker bridge (createEmbedBridge()); tests pass a fake. */
@@ -78,6 +82,8 @@ export interface InitServicesOptions {
    * worker per encoder (bridgeEncoderFactory).
    */
   encoders?: EncoderFactory;
+  /** Decodes pictures and draws thumbnails. Default: the browser's (createImageBitmap + OffscreenCanvas); tests pass their own. */
+  imageCodec?: ImageCodec;
   /** Where downloaded / picked model files are kept. Default in a page: Cache Storage and `${BASE_URL}models/`. */
   modelFiles?: ModelFilesDeps;
   /** Memories per batch of an encoder switch (default 16). */
@@ -151,6 +157,7 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
     now: opts.now,
     onIndexError: opts.onIndexError,
     parser: opts.parser,
+    imageCodec: opts.imageCodec,
   });
   if (opts.warm ?? true) {
     try {
@@ -184,8 +191,8 @@ export function createSearchController(): SearchController {
 }
 
 /** The same over `recall` (the full pipeline): `run(text, recallOptions)` answers the whole outcome. */
-export function createRecallController(): SearchController<RecallOutcomeView, RecallOptionsInput> {
-  return makeController<RecallOutcomeView, RecallOptionsInput>((q, o, signal) => services().recall(q, o, signal));
+export function createRecallController(): SearchController<RecallOutcomeView, RecallOptionsInput & { keywordsOnly?: boolean }> {
+  return makeController<RecallOutcomeView, RecallOptionsInput & { keywordsOnly?: boolean }>((q, o, signal) => services().recall(q, o, signal));
 }
 
 export type { DbStatusStore };

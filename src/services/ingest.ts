@@ -8,7 +8,7 @@ import type { Memory } from '../core/types';
 import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
 import { sameText, textKey } from '../core/text-key';
 import { liveWithTextKey } from '../db/keep';
-import { insertMemories, insertMemory, listLiveMemoryRows, replaceVectorsIfUnchanged } from '../db/repo';
+import { insertMemories, insertMemory, listLiveMemoryRows, liveMemoryIds, replaceVectorsIfUnchanged } from '../db/repo';
 import { isSampleSession, SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
@@ -17,6 +17,7 @@ import { copyFeatures } from './featurizer';
 import { sessionPositions, type Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
+import type { Images } from './images';
 import type { AddMemoryInput, ImportMemoryInput, ImportOptions, SaveOutcome } from './types';
 
 /** Derived tags offered as suggestions: never one the memory already has. */
@@ -61,6 +62,7 @@ export function newMemoryRow(ctx: Pick<ServiceContext, 'newId'>, v: ValidMemoryI
 }
 
 interface IngestDeps {
+  images: Images;
   engine: EngineClient;
   stored: StoredFeatures;
   sync: EngineSync;
@@ -68,7 +70,7 @@ interface IngestDeps {
   divergence: ReturnType<typeof createDivergence>;
 }
 
-export function createIngest(ctx: ServiceContext, { engine, stored, sync, session, divergence }: IngestDeps) {
+export function createIngest(ctx: ServiceContext, { images, engine, stored, sync, session, divergence }: IngestDeps) {
   const { db } = ctx;
 
   const buildMemory = (v: ValidMemoryInput, truncated: boolean, t: number, sessionId: string): Memory =>
@@ -82,15 +84,18 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
   }
 
   async function add(input: AddMemoryInput, allowDuplicate = false): Promise<SaveOutcome> {
-    const v = validateNewMemory(input);
-    const existing = allowDuplicate ? null : await findDuplicate(v.text);
+    const v0 = validateNewMemory(input);
+    // a picture: its caption joins the media (E10 reads it), its row is written with the memory
+    const picture = images.attach(v0.media, input.image);
+    const v = { ...v0, media: picture.media };
+    const existing = allowDuplicate || input.image ? null : await findDuplicate(v.text);
     if (existing) return { kind: 'already-saved', memory: existing };
     const t = ctx.now();
     const place = await session.place(t);
     const createdAt = v.createdAt ?? t;
     const [got] = await stored.featurizeAll([{ text: v.text, createdAt, sessionPosition: place.position, media: v.media }]);
     const memory = withV6Fields(buildMemory(v, got.item.truncated, t, place.id), textKey); // as stored
-    await insertMemory(db, memory, stored.rowsOf(memory.id, got));
+    await insertMemory(db, memory, stored.rowsOf(memory.id, got), await picture.row(memory.id));
     await session.persist();
     const forDivergence = copyFeatures(got.item.spaces); // the upsert transfers the originals
     await sync.index([memory.id], () => engine.upsert(stored.freshDoc(memory, got)));
@@ -184,6 +189,8 @@ export function createIngest(ctx: ServiceContext, { engine, stored, sync, sessio
      * were filled.
      */
     async featurizeMissing(opts: ImportOptions = {}): Promise<number> {
+      // the usual start-up: nothing stale, found from keys and the blocks' heads, no memory row read
+      if ((await stored.staleIds(await liveMemoryIds(db))).length === 0) return 0;
       const live = await listLiveMemoryRows(db);
       const missing = await stored.staleOf(live);
       if (missing.length === 0) return 0;

@@ -7,7 +7,8 @@
 import type { Memory, MemoryId, SpaceId } from '../core/types';
 import { putSettings, storedIds, writeImportBatch } from '../db/transfer';
 import type { LinkRow, VectorRow } from '../db/schema';
-import { batches, reusableVectors, type BackupItems, type FeedbackRecord, type SettingRecord, type VectorRecord } from '../io';
+import { batches, reusableVectors, type BackupItems, type FeedbackRecord, type ImageRecord, type SettingRecord, type VectorRecord } from '../io';
+import type { ImageRow } from '../db/images';
 import type { EngineClient, EngineDoc, SerializedFeatures } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import { isEncoderSpace } from './featurizer';
@@ -29,12 +30,26 @@ export interface BackupPlan {
   /** Per memory, its stored vectors of a current producer. */
   reuse: Map<MemoryId, VectorRecord[]>;
   vectorsReused: number;
+  /** Per memory, its pictures (backup version 2). */
+  images: Map<MemoryId, ImageRecord[]>;
   /** E4 positions within each memory's session, for the memories that are featurized again. */
   positions: Map<MemoryId, number>;
   skippedAtPreview: number;
 }
 
 const toRow = (v: VectorRecord): VectorRow => ({ memoryId: v.memoryId, space: v.space, dim: v.dim, dtype: v.dtype, model: v.model, data: v.data });
+
+const toImageRow = (i: ImageRecord): ImageRow => ({
+  id: i.id,
+  memoryId: i.memoryId,
+  mime: i.mime,
+  size: i.size,
+  width: i.width,
+  height: i.height,
+  createdAt: i.createdAt,
+  data: new Blob([i.data], { type: i.mime }),
+  thumb: new Blob([i.thumb], { type: i.thumbMime }),
+});
 
 export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { engine: EngineClient; stored: StoredFeatures; sync: EngineSync }) {
   const { db } = ctx;
@@ -71,6 +86,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
       );
       const byMemory = new Map<MemoryId, VectorRecord[]>();
       for (const v of reuse) byMemory.set(v.memoryId, [...(byMemory.get(v.memoryId) ?? []), v]);
+      const images = new Map<MemoryId, ImageRecord[]>();
+      for (const i of items.images ?? []) if (wanted.has(i.memoryId)) images.set(i.memoryId, [...(images.get(i.memoryId) ?? []), i]);
       const feedback = new Map<MemoryId, FeedbackRecord[]>();
       for (const f of items.feedback) if (wanted.has(f.memoryId)) feedback.set(f.memoryId, [...(feedback.get(f.memoryId) ?? []), f]);
       return {
@@ -80,6 +97,7 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         links: items.links,
         settings: items.settings,
         reuse: byMemory,
+        images,
         // memories that need no featurizing: every vector they need is stored and current
         vectorsReused: memories.filter((m) => complete(byMemory.get(m.id))).length,
         positions: sessionPositions(items.memories),
@@ -127,7 +145,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
           return f ? stored.rowsOf(m.id, f) : (plan.reuse.get(m.id) ?? []).map(toRow);
         });
         const feedback = g.flatMap((m) => plan.feedback.get(m.id) ?? []);
-        const written = await writeImportBatch(db, { memories: g, vectors, feedback, links: linksOf.get(b) });
+        const images = g.flatMap((m) => (plan.images.get(m.id) ?? []).map(toImageRow));
+        const written = await writeImportBatch(db, { memories: g, vectors, feedback, links: linksOf.get(b), images });
         out.written += written.length;
         out.skipped += g.length - written.length;
         out.batches++;

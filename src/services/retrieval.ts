@@ -5,7 +5,6 @@ import { AppError, isAborted, toAppError } from '../core/errors';
 import { deserializeSpace } from '../core/spaces';
 import { entitiesByHash } from '../db/entities';
 import type { EngineRecallQuery } from '../protocol/engine';
-import type { DeepReportView } from '../core/deep';
 import type { LanguageModel } from './language-model';
 import { isShownHit } from '../core/hybrid';
 import { MAX_AS_OF, MAX_DECAY_TAU_DAYS, MIN_AS_OF, resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
@@ -16,6 +15,7 @@ import { embedQueries, prepareForEmbedding } from '../embed/types';
 import type { ServiceContext } from './context';
 import type { createDivergence } from './divergence';
 import { explainHit } from './explain';
+import type { DeepRecall } from './deep-recall';
 import type { Feedback } from './feedback';
 import type { Session } from './session';
 import { readRecallDefaults, SETTING_KEYS } from './settings';
@@ -68,24 +68,6 @@ function queryTagsOf(q: RecallQuery, options: RecallOptionsInput): string[] | un
   return normaliseTags([...raw]);
 }
 
-/** One deep-search log row (schema v8's deepSearchLog). */
-async function logDeepSearch(db: ServiceContext['db'], r: DeepReportView, query: string, at: number, sessionId: string): Promise<void> {
-  await db.deepSearchLog.add({
-    at,
-    sessionId,
-    query,
-    status: r.status,
-    mode: r.mode,
-    confidence: r.confidence.value,
-    threshold: r.threshold,
-    primaryIds: r.primaryIds,
-    pool: r.pool,
-    scores: r.scores,
-    timings: r.timings,
-    ...(r.error ? { error: r.error } : {}),
-  });
-}
-
 interface RetrievalDeps {
   engine: EngineClient;
   stored: StoredFeatures;
@@ -93,12 +75,13 @@ interface RetrievalDeps {
   divergence: ReturnType<typeof createDivergence>;
   feedback: Pick<Feedback, 'noteReturned'>;
   languageModel: Pick<LanguageModel, 'modelTransformer'>;
+  deep: Pick<DeepRecall, 'prepare' | 'after'>;
 }
 
 /** The first pass's best few, whose words the offline transformer feeds back (RM3). */
 const FEEDBACK_DOCS = 5;
 
-export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel }: RetrievalDeps) {
+export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel, deep }: RetrievalDeps) {
   const { db, embedder, featurizer } = ctx;
   const aborted = (signal?: AbortSignal) => {
     if (signal?.aborted) throw new AppError('ABORTED');
@@ -122,27 +105,36 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
   async function queryExtras(
     text: string,
     e1: Float32Array | null,
-    o: { multiQuery: number; hyde: boolean },
+    o: { multiQuery: number; hyde: boolean; iterative: { maxIterations: number } | null },
     signal?: AbortSignal,
-  ): Promise<Pick<EngineRecallQuery, 'variants' | 'hyde'> & { notice?: string }> {
-    const out: Pick<EngineRecallQuery, 'variants' | 'hyde'> & { notice?: string } = {};
-    if (o.multiQuery <= 1 && !o.hyde) return out;
+  ): Promise<Pick<EngineRecallQuery, 'variants' | 'hyde' | 'reformulations'> & { notice?: string }> {
+    const out: Pick<EngineRecallQuery, 'variants' | 'hyde' | 'reformulations'> & { notice?: string } = {};
+    const reformulations = o.iterative ? o.iterative.maxIterations - 1 : 0;
+    if (o.multiQuery <= 1 && !o.hyde && reformulations <= 0) return out;
     const model = await languageModel.modelTransformer();
     const note = (err: unknown) => {
       if (isAborted(err) || signal?.aborted) throw new AppError('ABORTED');
       out.notice = toAppError(err).message;
     };
-    if (o.multiQuery > 1) {
+    /** n variants: the model's, each embedded, else the offline rewording fed back by a plain first pass. */
+    const variantsOf = async (n: number): Promise<{ text: string; vector: Float32Array | null }[] | undefined> => {
+      if (model) {
+        const texts = await model.variants(text, n, { signal });
+        const vectors = texts.length ? await embedQueries(embedder, texts.map((t) => prepareForEmbedding(t).text), signal) : []; // queries: the encoder's query path
+        return texts.map((t, i) => ({ text: t, vector: vectors[i] ?? null }));
+      }
+      if (!featurizer.queryVariants) return undefined;
+      const first = await engine.search({ text, vector: e1 }, { topK: FEEDBACK_DOCS }, signal);
+      const docs = (await bulkGetMemories(db, first.map((h) => h.id))).flatMap((m) => (m ? [m.text] : []));
+      return featurizer.queryVariants(text, n, docs, signal);
+    };
+    const n = Math.max(o.multiQuery - 1, reformulations);
+    if (n > 0) {
       try {
-        if (model) {
-          const texts = await model.variants(text, o.multiQuery - 1, { signal });
-          const vectors = texts.length ? await embedQueries(embedder, texts.map((t) => prepareForEmbedding(t).text), signal) : []; // queries: the encoder's query path
-          out.variants = texts.map((t, i) => ({ text: t, vector: vectors[i] ?? null }));
-        } else if (featurizer.queryVariants) {
-          const first = await engine.search({ text, vector: e1 }, { topK: FEEDBACK_DOCS }, signal);
-          const docs = (await bulkGetMemories(db, first.map((h) => h.id))).flatMap((m) => (m ? [m.text] : []));
-          out.variants = await featurizer.queryVariants(text, o.multiQuery - 1, docs, signal);
-        }
+        const vs = await variantsOf(n);
+        // multiQuery's variants and iterative search's reformulations come from the one call
+        if (vs && o.multiQuery > 1) out.variants = vs.slice(0, o.multiQuery - 1);
+        if (vs && reformulations > 0) out.reformulations = vs.slice(0, reformulations);
       } catch (err) {
         note(err);
       }
@@ -180,30 +172,36 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       if (given === null || typeof given !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
       // asOf as a date string ("2026-05-01", from a date control) becomes epoch ms here; numbers go to the core's check
+      const { keywordsOnly, ...rest } = given;
       const options: RecallOptionsInput =
-        typeof given.asOf === 'string' ? { ...given, asOf: parseAsOf(given.asOf) ?? null } : (given as RecallOptionsInput);
+        typeof rest.asOf === 'string' ? { ...rest, asOf: parseAsOf(rest.asOf) ?? null } : (rest as RecallOptionsInput);
       const tags = queryTagsOf(q, options);
       const { queryTags: _routed, ...others } = options;
       const asked: RecallOptionsInput = tags ? { ...others, queryTags: tags } : others;
-      const resolved = resolveRecallOptions({ ...(await readRecallDefaults(db)), ...asked }); // refuse bad options before any work
+      const withDefaults = { ...(await readRecallDefaults(db)), ...asked };
+      const resolved = resolveRecallOptions(withDefaults); // refuse bad options before any work
       aborted(signal);
       if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
       session.touch();
-      const features = await featurizer.featurizeQuery(q.text, signal);
+      // keywordsOnly: no query features (the encoder may still be loading); the pipeline ranks by words
+      const features = keywordsOnly ? {} : await featurizer.featurizeQuery(q.text, signal);
       aborted(signal);
-      stored.checkQuery(features);
+      if (!keywordsOnly) stored.checkQuery(features);
       const e1 = features.E1 ? (deserializeSpace('E1', features.E1) as Float32Array) : null;
-      const { notice, ...extras } = await queryExtras(q.text, e1, resolved, signal);
+      const { notice, ...extras } = keywordsOnly ? { notice: undefined } : await queryExtras(q.text, e1, resolved, signal);
       const at = ctx.now();
+      const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
+      aborted(signal);
       const outcome = await engine.recall(
-        { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras },
-        asked,
+        { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) },
+        prepared.asked,
         signal,
       );
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
-      // seed 003: every escalation is logged (shadow mode's whole purpose); a failure never fails the recall
-      if (outcome.deepSearch) await logDeepSearch(db, outcome.deepSearch, q.text, at, session.idAt(at)).catch((e: unknown) => ctx.report(e));
+      // seed 003: every escalation is logged (shadow mode's whole purpose), the adaptive history and
+      // the pairs for the scorer kept; a failure never fails the recall
+      await deep.after(outcome.deepSearch, resolved.deepSearch.mode, { text: q.text, at, sessionId: session.idAt(at), category: prepared.category }, outcome.results);
       const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
       aborted(signal);
       const entities = await entityNames(outcome.results);
@@ -224,9 +222,11 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         divergence: divergence.afterRecall(outcome, q.text, at),
         lateralStatus: outcome.lateralStatus,
         labels: outcome.labels,
+        ...(keywordsOnly || outcome.partial ? { partial: true } : {}),
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
         ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),
+        ...(outcome.iterative ? { iterative: outcome.iterative } : {}),
       };
     },
 

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
@@ -32,7 +33,7 @@ describe('addMemory / getMemory', () => {
     expect(m).toMatchObject({ tags: ['outdoors', 'dog-walks'], importance: 0.8, source: 'diary', status: 'active', deletedAt: null, embedTruncated: false, sessionId: 'session-1', validTo: null });
     expect(m.validFrom).toBe(m.createdAt);
     expect(await services().getMemory(m.id)).toEqual(m);
-    const vec = await s.db.vectors.get([m.id, 'E1']);
+    const vec = await storedVectors.get(s.db, m.id, 'E1');
     // E1 is serialised like every space: a 4-byte header, then 32 floats
     expect(vec).toMatchObject({ memoryId: m.id, space: 'E1', dim: 4 + 32 * 4, dtype: 'space', model: 'fake-hash/v1' });
     expect(vec!.data.byteLength).toBe(4 + 32 * 4);
@@ -90,7 +91,7 @@ describe('importMemories', () => {
       [2000, 2000, 's-a', []],
       [3000, 3000, 's-b', []],
     ]);
-    expect(await s.db.vectors.count()).toBe(3 * 4); // E1 + the temporal E2-E4 (a plain embedder cannot featurize more)
+    expect(await storedVectors.count(s.db)).toBe(3 * 4); // E1 + the temporal E2-E4 (a plain embedder cannot featurize more)
     expect(out.map((m) => uuidV7Time(m.id))).toEqual([1000, 2000, 3000]);
     expect((await services().engineStats()).size).toBe(3);
     expect((await services().search('loaf')).map((h) => h.memory.id)).toEqual([out[2].id]);
@@ -108,7 +109,7 @@ describe('importMemories', () => {
     ];
     const out = await services().importMemories(inputs, { semanticFrom: 'fake-hash/v1' });
     expect(embedder.calls).toEqual(['fed the starter', 'baked first loaf']);
-    const e1 = (await services().db.vectors.where('[memoryId+space]').equals([out[0].id, 'E1']).first())!;
+    const e1 = (await storedVectors.get(services().db, out[0].id, 'E1'))!;
     expect(Array.from(new Float32Array(e1.data.slice(4)))).toEqual(Array.from(known)); // after the 4-byte header
     // vectors of another encoder: ignored, every text encoded
     embedder.calls.length = 0;
@@ -122,7 +123,7 @@ describe('importMemories', () => {
     expect((err as AppError).code).toBe('EMPTY_TEXT');
     expect((err as AppError).message).toMatch(/^Item 2: /);
     expect(embedder.calls.length).toBe(0); // validated before any encoding
-    s.db.vectors.hook('creating', () => {
+    s.db.featureData.hook('creating', () => {
       throw new DOMException('quota', 'QuotaExceededError');
     });
     expect(await codeOf(services().importMemories([{ text: 'a' }, { text: 'b' }]))).toBe('QUOTA_EXCEEDED');
@@ -138,12 +139,15 @@ describe('quota', () => {
   it('QUOTA_EXCEEDED mid-write leaves neither memory nor vector, nor an index entry', async () => {
     const { s } = await start();
     await services().addMemory({ text: 'before the disk filled up' });
-    s.db.vectors.hook('creating', () => {
+    // schema v9: the second memory's features go into the first one's blocks (an update of them)
+    const full = () => {
       throw new DOMException('quota', 'QuotaExceededError');
-    });
+    };
+    s.db.featureData.hook('creating', full);
+    s.db.featureData.hook('updating', full);
     expect(await codeOf(services().addMemory({ text: 'this one does not fit' }))).toBe('QUOTA_EXCEEDED');
     expect(await s.db.memories.count()).toBe(1);
-    expect(await s.db.vectors.count()).toBe(4); // the first memory's E1-E4
+    expect(await storedVectors.count(s.db)).toBe(4); // the first memory's E1-E4
     expect((await services().engineStats()).size).toBe(1);
     expect(await services().search('fit')).toEqual([]);
   });
@@ -159,7 +163,7 @@ describe('update / delete / status', () => {
     await services().deleteMemory(a.id);
     const row = await s.db.memories.get(a.id);
     expect(row).toMatchObject({ id: a.id, text: 'alpha apples', deletedAt: 5_000 }); // a tombstone, not a removal
-    expect(await s.db.vectors.get([a.id, 'E1'])).toMatchObject({ memoryId: a.id, space: 'E1', model: 'fake-hash/v1' }); // kept with it
+    expect(await storedVectors.get(s.db, a.id, 'E1')).toMatchObject({ memoryId: a.id, space: 'E1', model: 'fake-hash/v1' }); // kept with it
     expect(await codeOf(services().getMemory(a.id))).toBe('NOT_FOUND');
     expect((await services().getMemory(a.id, { includeDeleted: true })).id).toBe(a.id);
     expect(await services().search('apples')).toEqual([]);
@@ -299,7 +303,7 @@ describe('featurizeMissing after a model change', () => {
     const progress: number[] = [];
     expect(await services().featurizeMissing({ onProgress: (p) => progress.push(p.embedded) })).toBe(1);
     expect(progress).toEqual([1]);
-    expect((await services().db.vectors.get([a.id, 'E1']))!.model).toBe('fake-hash/v2');
+    expect((await storedVectors.get(services().db, a.id, 'E1'))!.model).toBe('fake-hash/v2');
     const after = await services().search('violin');
     expect(after[0].hit.why.cosine).toBeGreaterThan(0.5);
     expect(await services().featurizeMissing()).toBe(0); // nothing left

@@ -4,6 +4,7 @@
 // (512 buckets, so unrelated texts are near-orthogonal); the lexical spaces run the worker's
 // code on the real resources from public/generated/.
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../core/errors';
 import type { LexicalResources } from '../core/features';
@@ -33,7 +34,7 @@ const HOUR = 3_600_000;
 const start = (opts: TestServicesOptions = {}) => startServices({ dim: 512, resources, ...opts });
 
 async function spacesOf(id: string): Promise<SpaceId[]> {
-  const rows = await services().db.vectors.where('memoryId').equals(id).toArray();
+  const rows = await storedVectors.of(services().db, id);
   return rows.map((r) => r.space).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 }
 
@@ -53,7 +54,7 @@ describe('ingest', () => {
     expect(c).not.toContain('E10');
     expect(m).toContain('E10');
     // encoder spaces carry the encoder's id, the rest the featurizer's
-    const rows = await services().db.vectors.where('memoryId').equals(code.id).toArray();
+    const rows = await storedVectors.of(services().db, code.id);
     for (const r of rows) expect(r.model).toBe(['E1', 'E5', 'E10'].includes(r.space) ? 'fake-hash/v1' : LEXICAL_ID);
     for (const r of rows) expect(r.dtype).toBe('space'); // E1 is stored like every other space
     expect((await services().engine.stats()).spaces).toBe(3);
@@ -98,7 +99,7 @@ describe('ingest', () => {
     const c = await services().addMemory({ text: 'after a long break' });
     expect(a.sessionId).toBe(b.sessionId);
     expect(c.sessionId).not.toBe(a.sessionId);
-    const e4 = async (id: string) => Array.from(deserializeSpace('E4', (await s.db.vectors.get([id, 'E4']))!.data) as Float32Array);
+    const e4 = async (id: string) => Array.from(deserializeSpace('E4', (await storedVectors.get(s.db, id, 'E4'))!.data) as Float32Array);
     const close = (xs: number[], ys: Float32Array) => xs.forEach((x, i) => expect(x).toBeCloseTo(ys[i], 6));
     close(await e4(a.id), positionFeatures(0));
     close(await e4(b.id), positionFeatures(1));
@@ -262,7 +263,7 @@ describe('upgrade and backfill', () => {
     expect(await spacesOf('old-1')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6', 'E7', 'E9']));
     expect(await spacesOf('old-2')).toEqual(expect.arrayContaining(['E1', 'E2', 'E3', 'E4', 'E6']));
     // E4 from the order within the old session: old-2 is second
-    const e4 = deserializeSpace('E4', (await s.db.vectors.get(['old-2', 'E4']))!.data) as Float32Array;
+    const e4 = deserializeSpace('E4', (await storedVectors.get(s.db, 'old-2', 'E4'))!.data) as Float32Array;
     Array.from(positionFeatures(1)).forEach((x, i) => expect(e4[i]).toBeCloseTo(x, 6));
     expect((await s.engine.stats()).spaces).toBe(2);
     // the backfilled E7 now matches the code (old-2, reinforced, may still rank above it: one
@@ -286,7 +287,7 @@ describe('model change', () => {
     expect(await services().featurizeMissing()).toBe(1);
     const after = (await recall('bicycle chain master link')).find((x) => x.memory.id === m.id)!;
     expect(after.result.spaces.sims.E1).toBeGreaterThan(0.5);
-    expect((await services().db.vectors.get([m.id, 'E1']))!.model).toBe('fake-hash/v2');
+    expect((await storedVectors.get(services().db, m.id, 'E1'))!.model).toBe('fake-hash/v2');
   });
 
   it('the recall controller answers the newest request and marks older ones stale', async () => {

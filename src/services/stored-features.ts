@@ -5,9 +5,9 @@
 
 import { AppError, MESSAGES } from '../core/errors';
 import type { Memory, MemoryId, SpaceId } from '../core/types';
-import { listFeedback, loadLiveFeatures, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
+import { listFeedback, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
 import type { VectorRow } from '../db/schema';
-import type { EngineDoc, EngineSnapshot } from '../protocol/engine';
+import { toIndexDoc, withCaptions, type EngineDoc, type EngineSnapshot } from '../protocol/engine';
 import type { ServiceContext } from './context';
 import { featureRows, isEncoderSpace, semanticOf, type FeaturizedItem, type SerializedFeatures, type SpaceFeaturizer } from './featurizer';
 import { toFeedbackEvent } from './feedback';
@@ -21,29 +21,7 @@ export interface Featurized {
   item: FeaturizedItem;
 }
 
-/**
- * The engine's doc for a memory. `features` (every space, E1 included, serialised) replace the
- * engine's spaces of the memory; undefined leaves them as they are (a status or tag change).
- */
-export function toIndexDoc(m: Memory, features?: SerializedFeatures): EngineDoc {
-  return {
-    id: m.id,
-    text: m.text,
-    tags: m.tags,
-    importance: m.importance,
-    createdAt: m.createdAt,
-    validFrom: m.validFrom,
-    validTo: m.validTo,
-    status: m.status,
-    deletedAt: m.deletedAt,
-    sessionId: m.sessionId,
-    suggestedTags: m.suggestedTags,
-    ...(m.supersededBy !== undefined ? { supersededBy: m.supersededBy } : {}),
-    ...(m.lastAccessedAt !== undefined ? { lastAccessedAt: m.lastAccessedAt } : {}),
-    ...(m.strength !== undefined ? { strength: m.strength } : {}),
-    ...(features ? { features } : {}),
-  };
-}
+export { toIndexDoc, withCaptions };
 
 export function createStoredFeatures(ctx: ServiceContext) {
   const { db, embedder, featurizer } = ctx;
@@ -103,23 +81,18 @@ export function createStoredFeatures(ctx: ServiceContext) {
     },
 
     /**
-     * Everything a fresh engine needs, read from the database: every live memory with every
-     * current vector row (all spaces, one getAll per table), the feedback log, and the settings.
+     * Everything a fresh engine needs: where it reads the memories and their current features
+     * itself (the engine worker reads the database, schema v9's blocks, in stages: nothing big
+     * passes through this thread), the feedback log and the settings.
      */
     async snapshot(): Promise<EngineSnapshot> {
       const info = embedder.info();
       const p = producers();
       snapshotEncoder = { id: info.id, dim: info.dim };
-      const [loaded, feedback, similarity, recallDefaults, evaluator] = await Promise.all([
-        loadLiveFeatures(db, (row) => isCurrent(row, p)),
-        listFeedback(db),
-        readSimilarityConfig(db),
-        readRecallDefaults(db),
-        readEvaluator(db),
-      ]);
+      const [feedback, similarity, recallDefaults, evaluator] = await Promise.all([listFeedback(db), readSimilarityConfig(db), readRecallDefaults(db), readEvaluator(db)]);
       return {
         // a memory without a current E1 (model change) keeps its lexical spaces: found by them meanwhile
-        docs: loaded.map((l) => toIndexDoc(l.memory, l.spaces)),
+        store: { dbName: db.name, producers: p },
         dim: info.dim,
         encoder: info.id,
         config: ctx.hybridConfig,
@@ -135,9 +108,15 @@ export function createStoredFeatures(ctx: ServiceContext) {
      * no E2 row from the current lexical featurizers (rows of an older release, a model change).
      */
     async staleOf<M extends Memory>(live: M[]): Promise<M[]> {
+      const stale = new Set(await this.staleIds(live.map((m) => m.id)));
+      return live.filter((m) => stale.has(m.id));
+    },
+
+    /** staleOf by ids: the blocks' heads only (schema v9), so a start-up with nothing stale reads no memory row. */
+    async staleIds(ids: readonly MemoryId[]): Promise<MemoryId[]> {
       const p = producers();
       const [e1, e2] = await Promise.all([modelsInSpace(db, PRIMARY_SPACE), modelsInSpace(db, 'E2')]);
-      return live.filter((m) => e1.get(m.id) !== p.encoder || e2.get(m.id) !== p.lexical);
+      return ids.filter((id) => e1.get(id) !== p.encoder || e2.get(id) !== p.lexical);
     },
 
     /** Checks a featurized query's E1 (the encoder's dimension, finite): INVALID_EMBEDDING otherwise. */

@@ -2,6 +2,7 @@
 // "Empty trash" (vectors, links, feedback of those memories too, in one transaction), delete all,
 // remove the sample; the engine follows each.
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import { disposeServices, services } from './index';
 import { codeOf } from '../testing/errors';
@@ -53,14 +54,14 @@ describe('trash', () => {
     t = T0 + 30 * DAY + 1; // old has been in the trash for just over 30 days, recent for one
     const { s: s2 } = await startServices({ now: () => t, dbName });
     expect((await s2.db.memories.toArray()).map((m) => m.id).sort()).toEqual([keep.id, recent.id].sort());
-    expect(await s2.db.vectors.where('memoryId').equals(old.id).count()).toBe(0);
+    expect((await storedVectors.of(s2.db, old.id)).length).toBe(0);
     expect(await s2.db.feedback.where('memoryId').equals(old.id).count()).toBe(0);
     expect(await s2.db.links.count()).toBe(0);
-    expect(await s2.db.vectors.where('memoryId').equals(recent.id).count()).toBeGreaterThan(0);
+    expect((await storedVectors.of(s2.db, recent.id)).length).toBeGreaterThan(0);
     // Empty trash: the rest of the trash now
     expect(await services().emptyTrash()).toBe(1);
     expect(await s2.db.memories.count()).toBe(1);
-    expect(await s2.db.vectors.where('memoryId').equals(recent.id).count()).toBe(0);
+    expect((await storedVectors.of(s2.db, recent.id)).length).toBe(0);
     expect(await codeOf(services().purgeTrash(-1))).toBe('INVALID_OPTION');
   });
 
@@ -72,7 +73,7 @@ describe('trash', () => {
     expect((await services().browseMemories({ status: 'trashed' })).total).toBe(3);
     expect(await services().deleteAll({ permanently: true })).toBe(3);
     expect(await s.db.memories.count()).toBe(0);
-    expect(await s.db.vectors.count()).toBe(0);
+    expect(await storedVectors.count(s.db)).toBe(0);
   });
 
   it('removes the sample collection in one action, and its undo brings it back', async () => {

@@ -6,10 +6,14 @@ import type { DivergenceAlert, DivergenceReason, SpaceSims } from '../core/space
 import type { NewMemoryInput } from '../core/validate';
 import type { LateralStatus, RecallOptionsInput } from '../core/recall';
 import type { FeedbackRow } from '../db/schema';
+import type { ImageChange, ImageInput } from './images';
 import type { ImportFormat, ParseRequest } from '../protocol/io';
 
 /** What a person captures (the core's NewMemoryInput minus the import-only fields). */
-export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'>;
+export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'> & {
+  /** A picture (prepareImage) and its caption, saved with the memory in its transaction (schema v10). */
+  image?: ImageInput;
+};
 
 /** A memory imported with its own time and session (the sample collection, backups). */
 export type ImportMemoryInput = NewMemoryInput & {
@@ -49,6 +53,11 @@ export interface UpdateMemoryInput {
   validFrom?: number;
   /** Valid time: when it stopped being true (epoch ms); null = still true (open-ended). */
   validTo?: number | null;
+  /**
+   * The picture: a new file with its caption, a new caption for the same picture (no `prepared`),
+   * or null to take it off. A new version like any edit; the earlier version keeps its picture.
+   */
+  image?: ImageChange;
 }
 
 /** What saveMemory did: wrote a new memory, or found the same text already saved (nothing written). */
@@ -121,6 +130,8 @@ export interface MemoryHeader {
   validTo: number | null;
   /** From the sample collection. */
   sample: boolean;
+  /** The caption of its picture, when it has one (schema v10). */
+  picture?: string;
 }
 
 export interface BrowsePage {
@@ -178,7 +189,14 @@ export interface StorageInfo {
 export type { MatchExplanation, Memory, MemoryId, MemoryStatus };
 
 /** Recall options as the services take them: the core's, with asOf also as an ISO 8601 date string. */
-export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & { asOf?: number | string | null };
+export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & {
+  asOf?: number | string | null;
+  /**
+   * Answer by the words alone (no query features, so no encoder): while the search model loads
+   * after a start, the first answer does not wait for it. The outcome is `partial`.
+   */
+  keywordsOnly?: boolean;
+};
 
 /** A recall query: the text, and optionally explicit tags for lateral overlap. */
 export interface RecallQuery {
@@ -239,6 +257,11 @@ export interface RecallOutcomeView {
   divergence: DivergenceView | null;
   /** The lateral evaluator's status after this recall. */
   lateralStatus: LateralStatus;
+  /**
+   * true: keyword results while the rest loads (asked `keywordsOnly`, or the engine was still
+   * attaching the stored features after a start); run it again once warm for the full answer.
+   */
+  partial?: boolean;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
   /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */
@@ -251,6 +274,8 @@ export interface RecallOutcomeView {
    * rate-limited), the confidence against the threshold, the pool and the reader's scores.
    */
   deepSearch?: import('../core/deep').DeepReportView;
+  /** Iterative search (seed 001), when the option was on: each pass, the stop, the abstention, the explanation. */
+  iterative?: import('../protocol/engine').EngineIterativeReport;
 }
 
 /** What reinforce / suppress did: the stored row, and whether the memory was a lateral result. */

@@ -1,6 +1,7 @@
 // Versions (issue 9): an edit of anything makes a new version and closes the old one; the history;
 // asOf search and recall return the version valid then; an earlier version ranks below its memory.
 import 'fake-indexeddb/auto';
+import { storedVectors } from '../testing/db';
 import { describe, expect, it } from 'vitest';
 import { services } from './index';
 import { codeOf } from '../testing/errors';
@@ -32,7 +33,7 @@ describe('versions', () => {
     // the history is reached from an earlier version too
     expect((await services().memoryHistory(old.id)).map((v) => v.memory.id)).toEqual([m.id, old.id]);
     // the earlier version kept the old features; the memory has the new ones
-    expect(await s.db.vectors.where('memoryId').equals(old.id).count()).toBeGreaterThan(0);
+    expect((await storedVectors.of(s.db, old.id)).length).toBeGreaterThan(0);
     expect((await s.engine.stats()).size).toBe(2);
 
     // asOf: inside the old span -> the old text; at the edit (exclusive end) -> the new one

@@ -2,7 +2,8 @@
 // MessageChannel running the real engine API (so Comlink and transfer are exercised).
 import { serializeSpace } from '../core/spaces';
 import type { EngineDoc } from '../protocol/engine';
-import { createEngineApi, EngineCore } from '../../workers/engine-core';
+import { EngineCore } from '../../workers/engine-core';
+import { createEngineApi } from '../../workers/engine-api';
 import { createEngineBridge, type EngineClient, type EngineSnapshot } from '../bridge/engine-bridge';
 import { channelWorkers, type ChannelWorkers } from './channel-worker';
 import { gate } from './gate';
@@ -62,7 +63,7 @@ export interface ChannelEngine {
 export function createChannelEngine(): ChannelEngine {
   const { spawn, workers, cores } = engineWorkers();
   return {
-    factory: (source) => createEngineBridge({ source, spawn }),
+    factory: (source) => createEngineBridge({ source, spawn, awaitWarm: true }),
     cores,
     crash: () => workers.at(-1)?.crash('simulated crash'),
   };

@@ -5,6 +5,7 @@ import type { MemoryId } from '../types';
 import {
   confidenceOf,
   deepSearch,
+  sigmoid,
   DEEP_SEARCH_DEFAULTS,
   expandPool,
   mergeDeep,
@@ -32,6 +33,30 @@ function docs(): PoolDoc[] {
 }
 
 describe('trigger (seed 003 A)', () => {
+  it('a calibrated model gives sigmoid(bias + wTop top + wGap gap + wCount count), worked by hand', () => {
+    const model = { bias: -2, top: 4, gap: 2, count: 1, spread: 0 };
+    // top 0.5, gap (0.5 - 0.25) / 0.5 = 0.5, count 2 / 10 = 0.2: z = -2 + 2 + 1 + 0.2 = 1.2
+    expect(confidenceOf([0.5, 0.25], 10, model).value).toBeCloseTo(1 / (1 + Math.exp(-1.2)), 12);
+    // spread = (s1 - s_last) / s1 = 0.5 here; weighted -3 it lowers z to 1.2 - 1.5 = -0.3
+    expect(confidenceOf([0.5, 0.25], 10, { ...model, spread: -3 })).toMatchObject({ spread: 0.5, value: expect.closeTo(1 / (1 + Math.exp(0.3)), 12) });
+    // the spread reads the K-th score, not a later one: [1, 0.8, 0.1] at K 2 -> (1 - 0.8) / 1 = 0.2
+    expect(confidenceOf([1, 0.8, 0.1], 2).spread).toBeCloseTo(0.2, 12);
+    // one result: gap 1, count 1 / 10: z = -2 + 4 x 0.9 + 2 + 0.1 = 3.7
+    expect(confidenceOf([0.9], 10, model).value).toBeCloseTo(1 / (1 + Math.exp(-3.7)), 12);
+    // nothing found is 0 whatever the model says (sigmoid(-2) would be 0.12)
+    expect(confidenceOf([], 10, model).value).toBe(0);
+    // ten weak results: top 0.1, gap (0.1 - 0.09) / 0.1 = 0.1, count 1: z = -2 + 0.4 + 0.2 + 1 = -0.4 -> 0.401
+    expect(confidenceOf(Array.from({ length: 10 }, (_, i) => 0.1 - i * 0.001).map((s, i) => (i === 1 ? 0.09 : s)), 10, model).value).toBeCloseTo(1 / (1 + Math.exp(0.4)), 12);
+  });
+  it('sigmoid is the logistic function and never overflows', () => {
+    expect(sigmoid(0)).toBe(0.5);
+    expect(sigmoid(Math.log(3))).toBeCloseTo(0.75, 12);
+    expect(sigmoid(-Math.log(3))).toBeCloseTo(0.25, 12);
+    expect(sigmoid(1000)).toBe(1);
+    expect(sigmoid(-1000)).toBe(0);
+    expect(sigmoid(Number.POSITIVE_INFINITY)).toBe(1);
+    expect(sigmoid(Number.NaN)).toBe(0);
+  });
   it('confidence = 0.5 top + 0.3 gap + 0.2 count, worked by hand', () => {
     // top 0.8, gap (0.8 - 0.4) / 0.8 = 0.5, count 2 / 10 = 0.2
     expect(confidenceOf([0.8, 0.4], 10).value).toBeCloseTo(0.4 + 0.15 + 0.04, 12);
@@ -66,7 +91,7 @@ describe('options', () => {
       }
       return 'no error';
     };
-    expect(msg({ mode: 'on' })).toBe('Recall option "deepSearch.mode" must be "off", "shadow" or "active"; got "on".');
+    expect(msg({ mode: 'on' })).toBe('Recall option "deepSearch.mode" must be "off", "shadow", "active" or "adaptive"; got "on".');
     expect(msg({ threshold: 1.5 })).toContain('"deepSearch.threshold" must be a number from 0 to 1');
     expect(msg({ poolCap: 0 })).toContain('"deepSearch.poolCap" must be a whole number from 1 to 500');
     expect(msg({ timeoutMs: 2.5 })).toContain('deepSearch.timeoutMs');

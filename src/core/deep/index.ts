@@ -1,4 +1,4 @@
-export { confidenceOf, shouldEscalate, CONFIDENCE_WEIGHTS, type Confidence } from './trigger';
+export { confidenceOf, shouldEscalate, sigmoid, CONFIDENCE_WEIGHTS, type Confidence, type ConfidenceModel } from './trigger';
 export { DEEP_SEARCH_DEFAULTS, resolveDeepSearch, type DeepSearchMode, type DeepSearchOptions, type DeepSearchOptionsInput } from './options';
 export { expandPool, inScope, type ExpansionSource, type ExpansionStrategy, type PoolDoc, type PoolEntry, type Scope, type ExpandPoolOptions } from './expand';
 export { OfflineReader, readOffline, timeMentions, OFFLINE_READER_WEIGHTS, type Reader, type ReaderCandidate, type ReaderQuery, type ReaderScore, type ReadContext } from './reader';
@@ -7,3 +7,7 @@ export { estimateTokens, trimToBudget, SessionRateLimiter, withTimeout, TIMED_OU
 export { deepSearch, type DeepReport, type DeepReportView, type DeepSearchInput, type DeepSearchOutput, type DeepStatus } from './run';
 export { searchIterative, clampIterations, DEFAULT_MAX_ITERATIONS, type IterativeDeps, type IterativeOptions, type IterativePass, type IterativeResult, type IterativeStop, type RetrievedHit } from './iterative';
 export { parseReaderAnswer, readerPrompt } from './model-answer';
+export { queryCategory, isHit, recordEscalation, adaptiveThreshold, adaptiveHistoryFrom, ADAPTIVE, QUERY_CATEGORIES, type AdaptiveHistory, type QueryCategory } from './adaptive';
+export { learnFromPair, initialWeights, scorerWeightsFrom, LEARN, LEARNED_SPACES, type ScorerWeights, type TrainingPair, type PairSide } from './learn';
+export { summariseDeepLog, countRecall, percentile, DAY_MS, type DeepStats, type DeepDay, type DeepLogEntry } from './stats';
+export { foundWords, passWords, WAY_SHORT, type FoundWay } from './found';

@@ -20,7 +20,7 @@ import type { SpaceFeatures } from '../spaces';
 import type { MemoryId } from '../types';
 import { mergeDeep, type MergedHit } from './merge';
 import type { Reader, ReaderCandidate, ReaderScore } from './reader';
-import { confidenceOf } from './trigger';
+import { confidenceOf, type ConfidenceModel } from './trigger';
 
 export interface RetrievedHit {
   id: MemoryId;
@@ -45,6 +45,8 @@ export interface IterativeOptions {
   goodEnough?: number;
   abstainBelow?: number;
   weight?: number;
+  /** The encoder's calibrated confidence for the difficulty gate (absent = the seed's fixed blend). */
+  confidenceModel?: ConfidenceModel;
 }
 
 export interface IterativePass {
@@ -98,7 +100,7 @@ export async function searchIterative(query: string, deps: IterativeDeps, opts: 
   const passes: IterativePass[] = [
     { pass: 1, action: 'retrieve', query, added: first.map((h) => h.id), bestGrade: g1, text: `pass 1: searched "${query}", ${first.length} results, best grade ${g1.toFixed(2)}` },
   ];
-  const hard = opts.forceHard === true || confidenceOf(first.map((h) => h.score), topK).value < threshold || g1 < goodEnough;
+  const hard = opts.forceHard === true || confidenceOf(first.map((h) => h.score), topK, opts.confidenceModel).value < threshold || g1 < goodEnough;
   const finish = (stoppedBy: IterativeStop): IterativeResult => {
     const all = [...grades.values()];
     const abstained = hard && best(all) < abstainBelow;

@@ -3,10 +3,12 @@
 
 import { AppError } from '../errors';
 
-export type DeepSearchMode = 'off' | 'shadow' | 'active';
+// adaptive (phase 3): active, with the threshold moved per query category from the history of hits
+// (adaptive.ts); the services compute it before the engine runs.
+export type DeepSearchMode = 'off' | 'shadow' | 'active' | 'adaptive';
 
 export interface DeepSearchOptions {
-  /** off: never; shadow: run and log, results unchanged; active: merge. */
+  /** off: never; shadow: run and log, results unchanged; active: merge; adaptive: merge, threshold per query category. */
   readonly mode: DeepSearchMode;
   /** Escalate when the primary confidence is below this (0..1). */
   readonly threshold: number;
@@ -35,7 +37,7 @@ export const DEEP_SEARCH_DEFAULTS: DeepSearchOptions = {
 };
 
 const RULES: Record<keyof DeepSearchOptions, [check: (v: unknown) => boolean, rule: string]> = {
-  mode: [(v) => v === 'off' || v === 'shadow' || v === 'active', '"off", "shadow" or "active"'],
+  mode: [(v) => v === 'off' || v === 'shadow' || v === 'active' || v === 'adaptive', '"off", "shadow", "active" or "adaptive"'],
   threshold: [(v) => typeof v === 'number' && v >= 0 && v <= 1, 'a number from 0 to 1'],
   poolCap: [(v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 500, 'a whole number from 1 to 500'],
   tokenBudget: [(v) => Number.isInteger(v) && (v as number) >= 256 && (v as number) <= 200_000, 'a whole number of tokens from 256 to 200000'],

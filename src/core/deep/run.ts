@@ -13,7 +13,7 @@ import { expandPool, type ExpansionSource, type PoolEntry, type Scope } from './
 import { mergeDeep, type MergedHit } from './merge';
 import type { DeepSearchOptions } from './options';
 import type { Reader, ReaderCandidate, ReaderQuery, ReaderScore } from './reader';
-import { confidenceOf, shouldEscalate, type Confidence } from './trigger';
+import { confidenceOf, shouldEscalate, type Confidence, type ConfidenceModel } from './trigger';
 
 export type DeepStatus = 'off' | 'confident' | 'rate-limited' | 'shadow' | 'merged' | 'timeout' | 'error';
 
@@ -31,7 +31,7 @@ export interface DeepReport {
 }
 
 /** What the engine hands the services for an escalation (plain data: the log row and the view). */
-export type DeepReportView = DeepReport & { mode: 'shadow' | 'active' };
+export type DeepReportView = DeepReport & { mode: 'shadow' | 'active' | 'adaptive' };
 
 export interface DeepSearchInput {
   query: ReaderQuery;
@@ -50,6 +50,8 @@ export interface DeepSearchInput {
   clock?: () => number;
   /** The host's timers (the timeout needs them). */
   timers: Timers;
+  /** The encoder's calibrated confidence (calibrationFor(encoder).confidence); absent = the seed's fixed blend. */
+  confidenceModel?: ConfidenceModel;
 }
 
 export interface DeepSearchOutput {
@@ -63,7 +65,7 @@ export async function deepSearch(input: DeepSearchInput): Promise<DeepSearchOutp
   const clock = input.clock ?? (() => Date.now());
   const t0 = clock();
   const o = input.options;
-  const confidence = confidenceOf(input.primary.slice(0, input.topK).map((h) => h.score), input.topK);
+  const confidence = confidenceOf(input.primary.slice(0, input.topK).map((h) => h.score), input.topK, input.confidenceModel);
   const primaryIds = input.primary.slice(0, input.topK).map((h) => h.id);
   const report: DeepReport = { status: 'off', confidence, threshold: o.threshold, primaryIds, pool: [], trimmed: 0, scores: [], timings: { expandMs: 0, readMs: 0, totalMs: 0 } };
   const done = (status: DeepStatus, results: MergedHit[]): DeepSearchOutput => {

@@ -37,7 +37,10 @@ export function mergeAssociative(
     return isRecallable(d, o) && src.feedback?.isSuppressed(id) !== true && !isShadowed(d, src.docOf, o);
   };
   const pool = new Map(src.scored.map((h) => [h.id, h]));
-  const outcome = associate(results, { matrix: src.matrix, eligible, pool, queryVector: src.queryVector ?? undefined }, o);
+  const lists = src.matrix.neighbours;
+  // neighbours from the dense store's cached lists when the matrix is the store's (same rows)
+  const neighbours = lists ? (p: number, k: number, c: number, closed: Uint8Array) => lists.pick(p, k, c, closed) : undefined;
+  const outcome = associate(results, { matrix: src.matrix, eligible, pool, queryVector: src.queryVector ?? undefined, neighbours }, o);
   const standardBest = results.reduce((m, x) => (x.mode === 'standard' && x.score > m ? x.score : m), 0);
   const floor = r.assocFloor * standardBest;
   let kept = 0;

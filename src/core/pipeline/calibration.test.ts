@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { confidenceOf } from '../deep/trigger';
 import { resolveHybridConfig, DEFAULT_HYBRID_CONFIG } from '../hybrid';
 import { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID } from './calibration';
 import { resolveRanking } from './ranking';
@@ -16,5 +17,24 @@ describe('calibrationFor', () => {
       expect(() => resolveHybridConfig(DEFAULT_HYBRID_CONFIG, c.hybrid)).not.toThrow();
       expect(() => resolveRanking(c.ranking)).not.toThrow();
     }
+  });
+  it("MiniLM's trigger reads as a probability: a flat weak top 10 escalates at 0.3, a peaked one does not", () => {
+    const model = calibrationFor(MINILM_CALIBRATION_ID).confidence!;
+    for (const w of Object.values(model)) expect(Number.isFinite(w)).toBe(true);
+    // peaked: top 1, gap 0.5, spread 0.7 -> z = 0.731 - 4.43 - 0.464 + 7.3409 = 3.1779
+    const peaked = [1, 0.5, 0.45, 0.42, 0.4, 0.38, 0.36, 0.34, 0.32, 0.3];
+    expect(confidenceOf(peaked, 10, model).value).toBeCloseTo(1 / (1 + Math.exp(-3.1779)), 4);
+    // flat: top 0.6, gap 0.01 / 0.6, spread 0.05 / 0.6 -> z = 0.731 - 2.658 - 0.015467 + 0.873917 = -1.06855
+    const flat = [0.6, 0.59, 0.58, 0.58, 0.57, 0.57, 0.56, 0.56, 0.55, 0.55];
+    const c = confidenceOf(flat, 10, model).value;
+    expect(c).toBeCloseTo(1 / (1 + Math.exp(1.06855)), 4);
+    expect(c).toBeLessThan(0.3);
+  });
+  it('every bundled encoder ships a finite trigger model', () => {
+    for (const c of Object.values(CALIBRATIONS)) for (const w of Object.values(c.confidence!)) expect(Number.isFinite(w)).toBe(true);
+  });
+  it("USE-lite keeps session context off (it lowered the paraphrase MRR with that encoder)", () => {
+    expect(calibrationFor(USE_LITE_CALIBRATION_ID).ranking.sessionContext ?? 0).toBe(0);
+    expect(calibrationFor(MINILM_CALIBRATION_ID).ranking.sessionContext).toBe(0.1);
   });
 });

@@ -3,6 +3,7 @@
 // words against meaning are measured per encoder on both dev files and kept here, keyed by the
 // encoder id (the `model` of its vector rows). README.md ("Query-adaptive fusion") has the figures.
 
+import type { ConfidenceModel } from '../deep/trigger';
 import type { HybridConfig } from '../hybrid';
 import type { RankingConfig } from './types';
 
@@ -11,6 +12,12 @@ export interface EncoderCalibration {
   hybrid: Partial<HybridConfig>;
   /** Patched over DEFAULT_RANKING for every recall. */
   ranking: Partial<RankingConfig>;
+  /**
+   * Deep search's trigger (src/core/deep/trigger.ts): the logistic model of P(the primary top 10
+   * holds the answer) from the top score, the rank-1/rank-2 gap and the result count, fitted on both
+   * dev files (README "Deep search trigger"). Absent = the seed's fixed blend.
+   */
+  confidence?: ConfidenceModel;
 }
 
 /** The ids of src/embed's encoders (the core cannot import src/embed; a test checks they agree). */
@@ -20,11 +27,21 @@ export const USE_LITE_CALIBRATION_ID = 'use-lite-en/v1';
 export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
   [MINILM_CALIBRATION_ID]: {
     hybrid: { lexicalScore: 'coverage', coveragePower: 1.5 },
-    ranking: { evidencePower: 1 },
+    // sessionContext 0.1 (README "Session context"): LoCoMo R@10 67.9 -> 70.0, nDCG 52.9 -> 54.0,
+    // MRR 50.9 -> 51.6; paraphrase MRR 70.9 -> 71.1, top-1 60.2 -> 60.8 (0.05: 69.1 / 71.3; 0.15: 70.2 / 71.1)
+    ranking: { evidencePower: 1, sessionContext: 0.1 },
+    // P(the top 10 holds every evidence memory), logistic over top / gap / count / spread, both dev
+    // files weighted equally (scripts/lab/fit-confidence.ts, LABEL=all): AUC paraphrase 0.751,
+    // LoCoMo 0.738; below 0.3: 0% / 3% of queries, below 0.5: 3% / 17%. count never varied on the
+    // dev files (10 results each), so it gets no weight. README "Deep search trigger".
+    confidence: { bias: 0.731, top: -4.43, gap: -0.928, count: 0, spread: 10.487 },
   },
   [USE_LITE_CALIBRATION_ID]: {
     hybrid: { lexicalScore: 'coverage', coveragePower: 1 },
     ranking: { evidencePower: 1, alpha: 0.3 },
+    // the same fit over USE-lite's ranking: AUC paraphrase 0.734, LoCoMo 0.694; below 0.3: 0% / 3%,
+    // below 0.5: 2% / 17% (session context stays off: it cost the notes 0.3 MRR with USE-lite)
+    confidence: { bias: 0.553, top: -3.161, gap: 0.62, count: 0, spread: 7.655 },
   },
 };
 

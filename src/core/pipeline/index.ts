@@ -14,3 +14,4 @@ export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } fr
 export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID, type EncoderCalibration } from './calibration';
 export { lexicalEvidence } from './blend';
 export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, DEFAULT_DEEP_FUSION, type DeepFusion, type ExtraList, type ExtraListName } from './deep';
+export { sessionContext, sessionNeighbours, type NeighboursOf } from './session-context';

@@ -4,6 +4,8 @@
 //   gatherCandidates  hybrid (BM25 + E1 fused, depth `ranking.depth`) ∪ SpaceIndex (E5..E13)
 //   blend             hybrid + alpha x mean_s(clip(z_s)) + beta x margin relevance (weighted
 //                     mean of max(0, sim - high threshold) over the non-temporal spaces)
+//   sessionContext    each candidate + a share of its best session neighbour's score (the
+//                     encoder's calibration; 0 = off)
 //   standardPool      status gate, profile (DEBUGGING / CRITICAL), feedback factors, floors
 //   applyTime         decay-aware ranking (opt-in) and earlier versions below their successor
 //   lateralPass       standard top K [+ lateral top N: far (L2 > threshold) yet sharing the
@@ -17,8 +19,8 @@
 
 import {
   assignGroups,
-  buildNeighbourMatrix,
   resolveRecallOptions,
+  matrixFromStore,
   type NeighbourMatrix,
   type RecallDoc,
   type RecallOptions,
@@ -37,9 +39,10 @@ import { annotate } from './annotate';
 import { mergeAssociative } from './associative';
 import { blend } from './blend';
 import { gatherCandidates } from './candidates';
-import { expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
+import { DEFAULT_DEEP_FUSION, expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
 import { lateralPass } from './lateral-pass';
 import { resolveRanking } from './ranking';
+import { sessionContext } from './session-context';
 import { standardPool } from './standard';
 import { applyTime } from './temporal';
 import type { PipelineContext, PipelineQuery, PipelineResult } from './types';
@@ -64,7 +67,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   // the stored docs, not copies: every stage only reads them
   const docOf = (id: MemoryId): RecallDoc | undefined => hybrid.peek(id);
   let matrix: NeighbourMatrix | undefined = ctx.matrix;
-  const getMatrix = () => (matrix ??= buildNeighbourMatrix(hybrid.ids(), (id) => hybrid.vectorOf(id), ctx.sessionOf ?? (() => undefined)));
+  const getMatrix = () => (matrix ??= matrixFromStore(hybrid.vectors, ctx.sessionOf ?? (() => undefined)));
   const queryVector = q.features.E1 ?? null;
 
   let found = gatherCandidates(ctx, q, o, r);
@@ -83,6 +86,11 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     scored = blend(ctx, q, found, r);
     found = { ...found, hits: first.hits };
   }
+  // session context reads hybrid-scale scores (0..1, the weakest candidates near 0); RRF-fused extra
+  // lists score by rank (1/(60 + rank): every candidate near 0.01-0.016), where a 0.1 share of a
+  // neighbour's score would outweigh several ranks, so the stage steps aside for them (README)
+  const rankFused = extras.length > 0 && (ctx.deepFusion ?? DEFAULT_DEEP_FUSION).mode === 'rrf';
+  if (!rankFused) scored = sessionContext(ctx, q, scored, r.sessionContext);
   const now = ctx.now ?? Date.now();
   // time: decay (opt-in) and earlier versions below the memories that replaced them; untouched otherwise
   const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);

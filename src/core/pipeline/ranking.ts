@@ -15,6 +15,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   beta: 0,
   zCap: 3,
   evidencePower: 0,
+  sessionContext: 0,
   assocFloor: 0,
   assocMaxResults: 100,
 };
@@ -34,7 +35,7 @@ export function resolveRanking(patch: Partial<RankingConfig> | undefined): Ranki
     if (!(k in SPACES) || typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw bad(`spaceWeights.${k}`, w, 'a finite number >= 0 for a space id E1..E13');
   for (const k of ['depth', 'spaceCandidates', 'assocMaxResults'] as const)
     if (!Number.isInteger(r[k]) || r[k] < 0) throw bad(k, r[k], 'a whole number >= 0');
-  for (const k of ['alpha', 'beta', 'zCap', 'assocFloor', 'evidencePower'] as const)
+  for (const k of ['alpha', 'beta', 'zCap', 'assocFloor', 'evidencePower', 'sessionContext'] as const)
     if (!Number.isFinite(r[k]) || r[k] < 0) throw bad(k, r[k], 'a finite number >= 0');
   return r;
 }

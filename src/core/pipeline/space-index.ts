@@ -6,7 +6,8 @@
 //   E6 / E13 / E7 (sparse terms): inverted lists term -> ids; the exact similarity (weighted
 //     Jaccard for E6 / E13, sparse cosine for E7) is computed only for ids sharing a term.
 //   E11 (entities): inverted list entity -> ids; exact entitySimilarity for those ids.
-//   E5 / E10 (dense, present on few memories): a scan of the memories that have them.
+//   E5 / E10 (dense, present on few memories): an int8 SIMD pass over their DenseStore (issue 13),
+//     then the exact similarity for its certified short list only (see DenseSpaces below).
 //   E8 (5-d emotion) / E9 (4096-bit HDC): a cheap scan of every memory.
 //   E12 (token MaxSim) is too dear to scan (tokens x tokens x dim per memory): it only scores
 //     candidates found by the others. E1 is the hybrid's dense scan; E2-E4 are temporal and
@@ -37,6 +38,7 @@ import { grown, SlotPostings, SlotSet, Touched } from './slot-postings';
 import { packTokens, unitFromPacked, unitMaxsim, unitTokens, unpackTokens, type PackedTokens, type UnitTokens } from './unit-tokens';
 
 export { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
+import { DenseStore } from '../vectors';
 
 export interface SpaceCandidateHit {
   id: MemoryId;
@@ -92,7 +94,58 @@ const BOUNDED: readonly SpaceId[] = ['E6', 'E13'];
 /** Float slack on the bound, so rounding can never drop a memory that ties the k-th. */
 const SLACK = 1e-9;
 
+/** Dense spaces whose candidates come from an int8 DenseStore (src/core/vectors). */
+const DENSE_INDEXED: readonly SpaceId[] = ['E5', 'E10'];
+
+/**
+ * The dense spaces' int8 prefilter (issue 13). The stores hold int8 codes only (the exact values
+ * stay in `feats`), one per dimension; a vector no store can hold (NaN, all zero) is kept in `odd`,
+ * and it and the vectors of another dimension than the query's are always scored the old way, so
+ * their warnings still come. The store's short list for the best k is
+ * certified (src/core/vectors/README.md) to hold every memory that can be in the exact top k, and
+ * the exact similarity then ranks the short list plus `odd`: the same candidates as a full scan.
+ */
+class DenseSpaces {
+  /** Per space, one store per dimension met (normally one: the encoder's). */
+  private readonly stores = new Map<SpaceId, Map<number, DenseStore>>(DENSE_INDEXED.map((sp) => [sp, new Map()]));
+  private readonly odd = new Map<SpaceId, Set<MemoryId>>(DENSE_INDEXED.map((sp) => [sp, new Set()]));
+
+  upsert(id: MemoryId, f: SpaceFeatures): void {
+    for (const sp of DENSE_INDEXED) {
+      const v = f[sp];
+      if (v === undefined) continue;
+      if (!(v instanceof Float32Array) || v.length === 0 || !v.every(Number.isFinite) || !v.some((x) => x !== 0)) {
+        this.odd.get(sp)!.add(id);
+        continue;
+      }
+      const byDim = this.stores.get(sp)!;
+      let store = byDim.get(v.length);
+      if (!store) byDim.set(v.length, (store = new DenseStore({ dim: v.length, encoder: sp, keepFloat: false })));
+      store.set(id, v);
+    }
+  }
+
+  remove(id: MemoryId): void {
+    for (const byDim of this.stores.values()) for (const store of byDim.values()) store.remove(id);
+    for (const set of this.odd.values()) set.delete(id);
+  }
+
+  /** The ids to score exactly for the best k of `space`, or undefined (scan every holder). */
+  pool(space: SpaceId, q: SpaceVector, k: number, accept: (id: MemoryId) => boolean): MemoryId[] | undefined {
+    const byDim = this.stores.get(space);
+    const store = byDim && q instanceof Float32Array ? byDim.get(q.length) : undefined;
+    if (!byDim || !store || !(q as Float32Array).every(Number.isFinite)) return undefined;
+    const short = store.shortlist(store.prepare(q as Float32Array), k, { accept: (slot) => accept(store.idAt(slot)) });
+    const ids = Array.from(short, (slot) => store.idAt(slot));
+    for (const id of this.odd.get(space)!) ids.push(id);
+    // vectors of another dimension: scored the old way (their mismatch warning still comes)
+    for (const other of byDim.values()) if (other !== store) ids.push(...other.idList());
+    return ids;
+  }
+}
+
 export class SpaceIndex {
+  private readonly dense = new DenseSpaces();
   private readonly slotOf = new Map<MemoryId, number>();
   private idOf: (MemoryId | undefined)[] = [];
   private feats: (SpaceFeatures | undefined)[] = [];
@@ -173,6 +226,7 @@ export class SpaceIndex {
       w[slot] = v ? totalWeight(v) : NaN;
     }
     for (const s of SCANNED) if (f[s] !== undefined) this.holders.get(s)!.add(slot);
+    this.dense.upsert(id, features);
   }
 
   remove(id: MemoryId): void {
@@ -191,6 +245,7 @@ export class SpaceIndex {
     }
     for (const s of SCANNED) this.holders.get(s)!.delete(slot);
     this.free.push(slot);
+    this.dense.remove(id);
   }
 
   /**
@@ -240,7 +295,16 @@ export class SpaceIndex {
         if (score !== undefined && score > 0 && score >= heap.threshold()) heap.push(id, score, slot);
       };
       if (INVERTED.includes(s)) this.inverted(s, query, heap, offer);
-      else for (const slot of this.holders.get(s)!.slots()) offer(slot); // every memory holding the space
+      else {
+        // E5 / E10: the int8 store's certified short list; else every memory holding the space
+        const pool = DENSE_INDEXED.includes(s) ? this.dense.pool(s, qv, k, accept) : undefined;
+        if (pool) {
+          for (const id of pool) {
+            const slot = this.slotOf.get(id);
+            if (slot !== undefined) offer(slot);
+          }
+        } else for (const slot of this.holders.get(s)!.slots()) offer(slot);
+      }
       for (const e of heap.sorted()) out.push({ id: e.id, space: s, score: e.score });
     }
     return out;

@@ -33,6 +33,11 @@ export interface RankingConfig {
    * (the best candidate's idf coverage)^evidencePower (0 = off: alpha as is). See README.
    */
   evidencePower: number;
+  /**
+   * Session context (session-context.ts): each candidate gains this share of the best score among
+   * its neighbours in its session (the memories right before and after it); 0 = off.
+   */
+  sessionContext: number;
   /** Associative merge: a hop result enters only when its score >= assocFloor x the best standard score. */
   assocFloor: number;
   /** At most this many associative results among the returned ones (the rest are dropped). */
@@ -62,6 +67,8 @@ export interface PipelineContext {
   hybridConfig?: Partial<HybridConfig>;
   /** Similarity warnings (NaN in a stored vector...); default: ignored. */
   warn?: (message: string) => void;
+  /** Each memory's neighbours in its session (sessionNeighbours); absent = the session-context stage is a no-op. */
+  neighboursOf?: (id: MemoryId) => readonly MemoryId[];
   /** The memory-entity graph (expandHops 1); absent = the expansion is a no-op. */
   entities?: EntityLookup;
   /** How the deep options' extra lists are fused (default DEFAULT_DEEP_FUSION; eval ablations). */
@@ -102,4 +109,6 @@ export interface PipelineResult extends RecallResult {
     via: { strategy: 'temporal' | 'entity' | 'community'; seed: MemoryId; detail: string }[];
     source: 'primary' | 'deep' | 'constraint';
   };
+  /** Iterative search (seed 001): the pass that added it (2..5), how, the reader's grade, in words. */
+  iterative?: { pass: number; action: 'reformulate' | 'widen'; query: string; grade: number; words: string };
 }

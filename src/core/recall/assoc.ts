@@ -23,12 +23,13 @@
 
 import type { MatchExplanation, MemoryId, ScoredHit } from '../types';
 import { compareRanked } from './heap';
+import { CROSS_SCOPE_PENALTY } from './scope';
 import type { NeighbourMatrix } from './matrix';
 import { normalised, rowDot } from './matrix';
 import type { RecallOptions } from './options';
 import type { ChainLink, RecallResult } from './types';
 
-export const CROSS_SCOPE_PENALTY = 0.9;
+export { CROSS_SCOPE_PENALTY } from './scope';
 
 export type AssocOptions = Pick<RecallOptions, 'assocHops' | 'beamWidth' | 'minCosine' | 'hopDecay'>;
 
@@ -40,6 +41,11 @@ export interface AssocSource {
   pool?: ReadonlyMap<MemoryId, ScoredHit>;
   /** When given, associative results carry their cosine to the query in `why.cosine`. */
   queryVector?: Float32Array;
+  /**
+   * Neighbours from an index over the same rows (src/core/vectors NeighbourLists.pick): the scan's
+   * answer, or null when it cannot certify it (then the full scan runs). Absent: the full scan.
+   */
+  neighbours?: (parent: number, k: number, minCos: number, closed: Uint8Array) => [number, number, number][] | null;
 }
 
 export interface AssocOutcome {
@@ -144,7 +150,8 @@ export function associate(ranked: readonly RecallResult[], src: AssocSource, opt
     const next: Node[] = [];
     for (const node of frontier) {
       expanded++;
-      for (const [row, cos, f] of scan(m, node.row, opts.beamWidth, opts.minCosine, closed)) {
+      const picked = src.neighbours?.(node.row, opts.beamWidth, opts.minCosine, closed) ?? scan(m, node.row, opts.beamWidth, opts.minCosine, closed);
+      for (const [row, cos, f] of picked) {
         closed[row] = 1;
         const id = m.ids[row];
         const child: Node = {

@@ -74,6 +74,6 @@ export {
   type MemoryFeedback,
 } from './feedback';
 export { associate, CROSS_SCOPE_PENALTY, type AssocOptions, type AssocSource, type AssocOutcome } from './assoc';
-export { buildNeighbourMatrix, normalised, rowDot, type NeighbourMatrix } from './matrix';
+export { buildNeighbourMatrix, matrixFromStore, normalised, rowDot, type NeighbourMatrix } from './matrix';
 export { assignGroups, groupResults, UNTAGGED_GROUP, type ResultGroup } from './group';
 export { TopKHeap, compareRanked, ranksBefore, type Ranked } from './heap';

@@ -4,6 +4,8 @@
 
 import { AppError } from '../errors';
 import type { MemoryId } from '../types';
+import { NeighbourLists, type DenseStore } from '../vectors';
+import { CROSS_SCOPE_PENALTY } from './scope';
 
 export interface NeighbourMatrix {
   readonly ids: readonly MemoryId[];
@@ -13,6 +15,43 @@ export interface NeighbourMatrix {
   readonly indexOf: ReadonlyMap<MemoryId, number>;
   /** Interned scope (sessionId) per row; -1 = unknown. */
   readonly scope: Int32Array;
+  /** Cached neighbour lists over the same rows (a matrix made by `matrixFromStore`): the walk's steps. */
+  readonly neighbours?: NeighbourLists;
+}
+
+function internScopes(ids: readonly MemoryId[], scopeOf: (id: MemoryId) => string | undefined): Int32Array {
+  const scope = new Int32Array(ids.length);
+  const scopes = new Map<string, number>();
+  for (let r = 0; r < ids.length; r++) {
+    const s = scopeOf(ids[r]);
+    if (s === undefined) scope[r] = -1;
+    else {
+      let k = scopes.get(s);
+      if (k === undefined) scopes.set(s, (k = scopes.size));
+      scope[r] = k;
+    }
+  }
+  return scope;
+}
+
+/**
+ * The matrix over a dense store's unit f32 rows, without copying them (rows = the store's slots; a
+ * view, valid until the store changes: the engine drops it on every change), with cached neighbour
+ * lists for the associative walk. A store without f32 rows gets a dequantised copy.
+ */
+export function matrixFromStore(store: DenseStore, scopeOf: (id: MemoryId) => string | undefined = () => undefined): NeighbourMatrix {
+  const ids = store.idList();
+  const dim = store.dim;
+  let data = store.floatRows();
+  if (!data) {
+    data = new Float32Array(ids.length * dim);
+    for (let r = 0; r < ids.length; r++) data.set(store.vectorAt(r), r * dim);
+  }
+  const indexOf = new Map<MemoryId, number>();
+  for (let r = 0; r < ids.length; r++) indexOf.set(ids[r], r);
+  const scope = internScopes(ids, scopeOf);
+  const neighbours = store.keepFloat ? new NeighbourLists(store, scope, CROSS_SCOPE_PENALTY) : undefined;
+  return { ids, dim, data, indexOf, scope, neighbours };
 }
 
 /**

@@ -15,15 +15,27 @@ const fails = (input: Record<string, unknown>): AppError => {
 describe('deep recall options (seed 001)', () => {
   it('defaults leave recall as it is', () => {
     const o = resolveRecallOptions({});
-    expect({ expandHops: o.expandHops, fusion: o.fusion, candidateTopK: o.candidateTopK, multiQuery: o.multiQuery, hyde: o.hyde, deepSearch: o.deepSearch }).toEqual(DEEP_DEFAULTS);
+    expect({ expandHops: o.expandHops, fusion: o.fusion, candidateTopK: o.candidateTopK, multiQuery: o.multiQuery, hyde: o.hyde, deepSearch: o.deepSearch, iterative: o.iterative }).toEqual(DEEP_DEFAULTS);
+    expect(o.iterative).toBeNull();
     expect(o.deepSearch.mode).toBe('off');
     expect(hybridPatch(o)).toEqual({});
   });
 
   it('deepSearch (seed 003) is validated through the recall options with a message naming the field', () => {
     expect(resolveRecallOptions({ deepSearch: { mode: 'shadow', poolCap: 20 } }).deepSearch).toMatchObject({ mode: 'shadow', poolCap: 20, threshold: 0.3 });
-    expect(() => resolveRecallOptions({ deepSearch: { mode: 'on' as never } })).toThrow('Recall option "deepSearch.mode" must be "off", "shadow" or "active"; got "on".');
+    expect(() => resolveRecallOptions({ deepSearch: { mode: 'on' as never } })).toThrow('Recall option "deepSearch.mode" must be "off", "shadow", "active" or "adaptive"; got "on".');
     expect(() => resolveRecallOptions({ deepSearch: { rateLimit: -1 } })).toThrow('"deepSearch.rateLimit" must be a whole number from 0 to 1000');
+  });
+
+  it('iterative: true = 3 passes; maxIterations clamped to [1, 5]; bad shapes refused naming the field', () => {
+    expect(resolveRecallOptions({ iterative: true }).iterative).toEqual({ maxIterations: 3, forceHard: false });
+    expect(resolveRecallOptions({ iterative: false }).iterative).toBeNull();
+    expect(resolveRecallOptions({ iterative: { maxIterations: 9 } }).iterative).toEqual({ maxIterations: 5, forceHard: false });
+    expect(resolveRecallOptions({ iterative: { maxIterations: 0, forceHard: true } }).iterative).toEqual({ maxIterations: 1, forceHard: true });
+    expect(() => resolveRecallOptions({ iterative: { maxIterations: 'x' as never } })).toThrow('Recall option "iterative.maxIterations" must be a number (clamped to 1..5)');
+    expect(() => resolveRecallOptions({ iterative: { forceHard: 1 as never } })).toThrow('"iterative.forceHard" must be true or false');
+    expect(() => resolveRecallOptions({ iterative: { passes: 2 } as never })).toThrow('unknown field "passes"');
+    expect(resolveRecallOptions({ deepSearch: { mode: 'adaptive' } }).deepSearch.mode).toBe('adaptive');
   });
 
   it('accepts the valid values', () => {

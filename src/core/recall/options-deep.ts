@@ -3,6 +3,7 @@
 // Each one's default leaves recall exactly as it is without it (tested byte for byte).
 
 import { DEEP_SEARCH_DEFAULTS, resolveDeepSearch, type DeepSearchOptions, type DeepSearchOptionsInput } from '../deep/options';
+import { clampIterations } from '../deep/iterative';
 import { AppError } from '../errors';
 
 /** Weighted (min-max) fusion with explicit list weights, or reciprocal-rank fusion. */
@@ -23,13 +24,25 @@ export interface DeepRecallOptions {
   readonly hyde: boolean;
   /** Deep search escalation (seed 003; src/core/deep): off by default. */
   readonly deepSearch: DeepSearchOptions;
+  /**
+   * Iterative search (seed 001 searchIterative, src/core/deep/iterative.ts): null = off (one pass);
+   * maxIterations clamped to [1, 5] (default 3); forceHard skips the difficulty gate.
+   */
+  readonly iterative: IterativeOption | null;
 }
 
-export type DeepRecallOptionsInput = { -readonly [K in Exclude<keyof DeepRecallOptions, 'deepSearch'>]?: DeepRecallOptions[K] } & {
+export interface IterativeOption {
+  readonly maxIterations: number;
+  readonly forceHard: boolean;
+}
+
+export type DeepRecallOptionsInput = { -readonly [K in Exclude<keyof DeepRecallOptions, 'deepSearch' | 'iterative'>]?: DeepRecallOptions[K] } & {
   deepSearch?: DeepSearchOptionsInput | null;
+  /** true = the defaults (3 passes, the gate decides). */
+  iterative?: boolean | { maxIterations?: number; forceHard?: boolean } | null;
 };
 
-export const DEEP_DEFAULTS: DeepRecallOptions = { expandHops: 0, fusion: null, candidateTopK: null, multiQuery: 1, hyde: false, deepSearch: DEEP_SEARCH_DEFAULTS };
+export const DEEP_DEFAULTS: DeepRecallOptions = { expandHops: 0, fusion: null, candidateTopK: null, multiQuery: 1, hyde: false, deepSearch: DEEP_SEARCH_DEFAULTS, iterative: null };
 export const DEEP_OPTION_NAMES = Object.keys(DEEP_DEFAULTS) as (keyof DeepRecallOptions)[];
 export const MAX_MULTI_QUERY = 8;
 export const MAX_CANDIDATE_TOP_K = 10_000;
@@ -81,6 +94,21 @@ function checkFusion(v: unknown): FusionOption | null {
   throw invalid('fusion.strategy', o.strategy, '"weighted" or "rrf"');
 }
 
+const ITERATIVE_SHAPE = 'true, false, null or { maxIterations?: a number (clamped to 1..5), forceHard?: true or false }';
+
+function checkIterative(v: unknown): IterativeOption | null {
+  if (v === null || v === false) return null;
+  if (v === true) return { maxIterations: clampIterations(undefined), forceHard: false };
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalid('iterative', v, ITERATIVE_SHAPE);
+  const o = v as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => k !== 'maxIterations' && k !== 'forceHard');
+  if (extra.length) throw invalid('iterative', v, `${ITERATIVE_SHAPE} (unknown field "${extra[0]}")`);
+  if (o.maxIterations !== undefined && (typeof o.maxIterations !== 'number' || !Number.isFinite(o.maxIterations)))
+    throw invalid('iterative.maxIterations', o.maxIterations, 'a number (clamped to 1..5)');
+  if (o.forceHard !== undefined && typeof o.forceHard !== 'boolean') throw invalid('iterative.forceHard', o.forceHard, 'true or false');
+  return { maxIterations: clampIterations(o.maxIterations as number | undefined), forceHard: o.forceHard === true };
+}
+
 /** Validate one deep option (throws AppError INVALID_OPTION with a message naming the rule). */
 export function checkDeepOption(name: keyof DeepRecallOptions, v: unknown): unknown {
   switch (name) {
@@ -103,6 +131,8 @@ export function checkDeepOption(name: keyof DeepRecallOptions, v: unknown): unkn
       return v;
     case 'deepSearch':
       return resolveDeepSearch(v);
+    case 'iterative':
+      return checkIterative(v);
   }
 }
 

@@ -3,6 +3,7 @@
 // test API on window.__mnemograph (e2e uses it only where the UI cannot reach).
 import type { EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
+import type { EngineLoadProgress } from '../../protocol/engine';
 import { toAppError, type AppError } from '../../core/errors';
 import { initServices, services, type EncoderRuntime } from '../../services';
 import { logError } from './report';
@@ -22,6 +23,8 @@ export interface MnemographTestApi {
   memoryCount(): Promise<number>;
   /** The IndexedDB database name, for tests that open it directly. */
   dbName: string;
+  /** The search engine's staged start: the last step it told (null before it started), for e2e and the scale bench. */
+  engineLoad(): EngineLoadProgress | null;
 }
 
 declare global {
@@ -61,9 +64,17 @@ function followEncoder(rt: EncoderRuntime): Promise<unknown> {
   unfollow =
     bridge.onProgress?.((p) => {
       if (p.encoder) setActiveEncoder(p.encoder); // the UI's cosine cut-offs follow its scale
+      if (p.phase === 'ready') markOnce('model-ready', p.timings);
       modelProgress.set(p);
     }) ?? (() => undefined);
   return bridge.ready?.() ?? Promise.resolve();
+}
+
+/** A start-up mark on the page's timeline (scripts/bench/startup.ts reads them), the first time only. */
+function markOnce(name: string, detail?: unknown): void {
+  const full = `mnemograph:${name}`;
+  if (typeof performance === 'undefined' || performance.getEntriesByName(full).length > 0) return;
+  performance.mark(full, { detail });
 }
 
 export function boot(): MnemographTestApi {
@@ -71,6 +82,7 @@ export function boot(): MnemographTestApi {
   // the services start the encoder in use (recorded by the last switch of encoders, else the default)
   const servicesReady = initServices({ dbName: DB_NAME }).then(
     (s) => {
+      markOnce('services-ready');
       bootStatus.set({ state: 'ready' });
       s.onEncoderChange((rt) => void followEncoder(rt).catch(() => undefined)); // a failure shows on the model status
       return s;
@@ -86,7 +98,8 @@ export function boot(): MnemographTestApi {
       () => undefined,
       (e: unknown) => {
         const err = toAppError(e, 'MODEL_LOAD_FAILED');
-        modelProgress.set({ phase: 'error', message: err.message });
+        // the worker's detail stays on the message: the status words it plainly from it (load-failure.ts)
+        modelProgress.set({ phase: 'error', message: err.detail ? `${err.message} (${err.detail})` : err.message });
         throw err;
       },
     ),
@@ -98,6 +111,7 @@ export function boot(): MnemographTestApi {
       return services().countMemories();
     },
     dbName: DB_NAME,
+    engineLoad: () => (bootStatus.get().state === 'ready' ? services().engineLoad() : null),
   };
   api.ready.catch(() => {
     /* already shown (model status, boot banner); the test API's promise must not be an unhandled rejection */

@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { keepApi } from '../memories/keep-api';
 import { useKeep } from '../memories/keep-store';
 import { dayStart } from '../memories/BrowseFilters';
@@ -8,8 +8,9 @@ import { isAppError } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
 import { errorMessage, formatBytes } from '../app/format';
 import { logError } from '../app/report';
+import { emptyPicture, pastedFile, PicturePicker, preparePicture, type PictureDraft } from '../memories/pictures';
 
-/** New memory: text, comma-separated tags (normalised chips shown), importance, source. */
+/** New memory: text, comma-separated tags (normalised chips shown), importance, source, a picture. */
 export function CaptureForm({ disabled }: { disabled: boolean }) {
   const id = useId();
   const [text, setText] = useState('');
@@ -18,6 +19,8 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
   const [source, setSource] = useState('');
   const [happened, setHappened] = useState('');
   const [duplicate, setDuplicate] = useState<{ id: string } | null>(null);
+  const [picture, setPicture] = useState<PictureDraft>(emptyPicture);
+  const [pictureError, setPictureError] = useState<string | null>(null);
   const openMemory = useKeep((s) => s.open);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
@@ -34,7 +37,14 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
     setDuplicate(null);
     try {
       const validFrom = dayStart(happened);
-      const out = await keepApi().saveMemory({ text, tags: chips, importance, source: source.trim() || undefined, ...(validFrom !== undefined ? { validFrom } : {}) });
+      const out = await keepApi().saveMemory({
+        text,
+        tags: chips,
+        importance,
+        source: source.trim() || undefined,
+        ...(validFrom !== undefined ? { validFrom } : {}),
+        ...(picture.prepared ? { image: { prepared: picture.prepared, caption: picture.caption } } : {}),
+      });
       if (out.kind === 'already-saved') {
         // nothing was written: say so, keep the text, offer the one that is there
         setDuplicate({ id: out.memory.id });
@@ -45,6 +55,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
       setSource('');
       setHappened('');
       setImportance(0.5);
+      setPicture(emptyPicture);
       pushToast({ kind: 'success', message: 'Memory saved.' });
       textRef.current?.focus();
     } catch (err) {
@@ -55,6 +66,17 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
     } finally {
       setBusy(false);
     }
+  }
+
+  /** A picture pasted anywhere in the form is attached (text pastes go on as usual). */
+  async function onPaste(e: ClipboardEvent) {
+    const file = pastedFile(e);
+    if (!file) return;
+    e.preventDefault();
+    setPictureError(null);
+    const out = await preparePicture(file, picture);
+    if ('error' in out) setPictureError(out.error);
+    else setPicture(out.draft);
   }
 
   function onKeyDown(e: KeyboardEvent) {
@@ -69,7 +91,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
       <h2 id={`${id}-h`} className="card__title">
         New memory
       </h2>
-      <form onSubmit={submit} onKeyDown={onKeyDown} data-testid="capture-form" noValidate>
+      <form onSubmit={submit} onKeyDown={onKeyDown} onPaste={(e) => void onPaste(e)} data-testid="capture-form" noValidate>
         <label className="field">
           <span className="field__label">What do you want to remember?</span>
           <textarea
@@ -143,6 +165,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             onChange={(e) => setImportance(Number(e.target.value))}
           />
         </label>
+        <PicturePicker value={picture} onChange={setPicture} error={pictureError} onError={setPictureError} testId="capture-picture" />
         {duplicate && (
           <p className="note" role="status" data-testid="capture-duplicate">
             You already saved this exact text, so nothing new was saved.{' '}

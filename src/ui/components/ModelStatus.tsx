@@ -2,6 +2,7 @@ import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
 import { formatBytes } from '../app/format';
 import { DEFAULT_ENCODER_ID, encoderMeta } from '../../embed/encoders';
+import { modelFailureKind, modelFailureReason, modelUnavailableText } from '../../embed/load-failure';
 
 const BACKEND_LABEL = { webgpu: 'WebGPU', wasm: 'WASM', cpu: 'CPU' } as const;
 
@@ -27,9 +28,10 @@ export function ModelStatus() {
       label = 'Model ready';
       break;
     default:
-      label = p.message ?? 'The sentence encoder could not be loaded. Reload to try again.';
+      // what happened in plain words; the worker's own text one click away
+      label = modelUnavailableText(modelFailureKind(p.message ?? ''));
   }
-  // the default could not be loaded and the fallback runs: say so (the reason on hover)
+  // the default could not be loaded and the fallback runs: say why in plain words (the details on hover)
   const note = p.phase === 'ready' && p.message && p.encoder !== DEFAULT_ENCODER_ID ? p.message : null;
   return (
     <div className={`model-status model-status--${p.phase}`} data-testid="model-status" data-phase={p.phase} role="status" aria-live="polite">
@@ -52,8 +54,14 @@ export function ModelStatus() {
       )}
       {note && (
         <span className="model-status__note" data-testid="model-note" title={note}>
-          (the better model is not installed)
+          (the better model couldn't be loaded: {modelFailureReason(modelFailureKind(note))})
         </span>
+      )}
+      {p.phase === 'error' && p.message && (
+        <details className="details model-status__details">
+          <summary>Details</summary>
+          <p data-testid="model-error-detail">{p.message}</p>
+        </details>
       )}
       {pct !== null && (
         <progress className="model-status__bar" max={100} value={pct} aria-label="Model download progress" />

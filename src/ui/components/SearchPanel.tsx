@@ -86,7 +86,9 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
         />
       </div>
       {!semantic && enabled && query.trim() && (
-        <p className="field__hint">The model is still loading: matching by words only for now.</p>
+        <p className="field__hint" data-testid="search-keywords-only">
+          {model.phase === 'error' ? 'The meaning model is not available: matching by words only.' : 'The model is still loading: matching by words only for now.'}
+        </p>
       )}
       <div aria-live="polite" aria-busy={pending}>
         {results && results.length === 0 && !pending && (

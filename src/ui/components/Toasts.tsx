@@ -25,7 +25,8 @@ function ToastView({ t }: { t: Toast }) {
   }, [t, dismiss]);
   return (
     <div className={`toast toast--${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} data-testid="toast" data-code={t.code}>
-      <span>{t.message}</span>
+      {/* on a phone a toast shows two lines at most: the whole message on hover / long press */}
+      <span title={t.message}>{t.message}</span>
       {t.action && (
         <button
           type="button"

@@ -64,7 +64,7 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
           onChange={(e) => setTags(e.target.value)}
           autoComplete="off"
         />
-        <button type="submit" className="btn btn--primary" data-testid="explore-run" disabled={!query.trim() || !modelReady}>
+        <button type="submit" className="btn btn--primary" data-testid="explore-run" disabled={!query.trim()}>
           {pending ? 'Recalling…' : 'Recall'}
         </button>
         <button type="button" className="btn btn--secondary" data-testid="explore-settings" onClick={() => setSettingsOpen(true)}>
@@ -80,7 +80,7 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
           aria-describedby="explore-chains-hint"
           onChange={(e) => {
             patchOptions({ assocHops: e.target.checked ? CHAIN_HOPS : undefined });
-            if (shown && query.trim() && modelReady) onRun(optionsRef.current?.open ?? false);
+            if (shown && query.trim()) onRun(optionsRef.current?.open ?? false);
           }}
         />
         <span>Show chains of related memories</span>
@@ -88,7 +88,7 @@ export function AskCard({ queryRef, empty, modelReady, pending, error, defaultPr
           From each thing found, follow memories that say nearly the same, up to three steps.
         </span>
       </label>
-      {!modelReady && <p className="field__hint explore__hint">The sentence encoder is still loading; recall starts when it is ready.</p>}
+      {!modelReady && <p className="field__hint explore__hint">The search model is still loading: Recall answers by matching words until it is ready, then by meaning.</p>}
       <details className="explore__options" data-testid="explore-options" ref={optionsRef}>
         <summary data-testid="explore-options-toggle">
           Profile <strong data-testid="explore-profile">{options.profile ?? defaultProfile ?? 'BALANCED'}</strong>

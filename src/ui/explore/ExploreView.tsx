@@ -9,6 +9,7 @@ import { services } from '../../services';
 import type { MemoryId } from '../../core/types';
 import { bootStatus, modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
+import { useEngineWarm } from '../app/use-engine-load';
 import { useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
 import { DivergenceAlertBanner, LateralStatusPanel } from './panels';
 import { useExplore } from './explore-store';
@@ -42,6 +43,7 @@ export function ExploreView() {
 
 function Explore() {
   const modelReady = useExternal(modelProgress).phase === 'ready';
+  const engineWarm = useEngineWarm();
   const { query, options, openId, settingsOpen, showTags, depth, kind, tagFilter, recalled, open, setSettingsOpen } = useExplore();
   const count = useLiveQuery(() => services().countMemories(), [], undefined);
   const config = useSimilarityConfig().value;
@@ -63,7 +65,8 @@ function Explore() {
   const runRecall = (text: string, revealGraph: boolean) => {
     // Options and tags are read now: an address may have just set the profile.
     const s = useExplore.getState();
-    void recall.run(text, s.tags, s.options).then((outcome) => {
+    // before the search model is ready: the words alone (keyword results, upgraded below)
+    void recall.run(text, s.tags, s.options, { keywordsOnly: !modelReady }).then((outcome) => {
       if (!outcome) return;
       setShowRecent(false);
       lateral.set(outcome.lateralStatus); // counted the lateral results this recall returned
@@ -81,17 +84,26 @@ function Explore() {
     runRecall(q, optionsOpen);
   };
 
-  // An address with a query (a reload, a shared link, Back / Forward) runs its recall once the
-  // encoder is ready; a person's own Recall has already run it.
+  // An address with a query (a reload, a shared link, Back / Forward) runs its recall at once (by
+  // words while the search model loads); a person's own Recall has already run it.
   useEffect(() => {
-    if (!modelReady || !recalled) return;
+    if (!recalled) return;
     const key = `${recalled.profile ?? ''}|${recalled.q}`;
     if (key === ranKey.current) return;
     ranKey.current = key;
     runRecall(recalled.q, false);
     // runRecall reads the store when it runs; the effect follows the address and the encoder only
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [recalled, modelReady]);
+  }, [recalled]);
+
+  // Keyword results while the rest loads: once the search model and the stored features are in,
+  // the same recall runs again and its full answer replaces them.
+  const partialQuery = recall.snapshot?.partial && !recall.pending ? recall.snapshot.query : null;
+  useEffect(() => {
+    if (partialQuery === null || !modelReady || !engineWarm) return;
+    runRecall(partialQuery, false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [partialQuery, modelReady, engineWarm]);
 
   const labelFor = useCallback(
     (id: MemoryId) => {
@@ -152,7 +164,12 @@ function Explore() {
         />
 
         <aside className="explore__side" aria-label="Results and lateral status">
-          <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} />
+          {recall.snapshot?.partial && (
+            <p className="field__hint" role="status" data-testid="results-partial">
+              Keyword results while the rest loads. The full answer replaces them by itself.
+            </p>
+          )}
+          <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} deep={recall.snapshot?.deep} iterative={recall.snapshot?.iterative} />
           {showRecent && <RecentWork ref={recentRef} recent={recent} onOpen={open} onHide={() => setShowRecent(false)} />}
           {lateral.status && (
             <>

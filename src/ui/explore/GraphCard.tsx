@@ -4,6 +4,7 @@ import type { RefObject } from 'react';
 import { GRAPH_DEPTHS, RecallGraph, type GraphDepth, type GraphModel } from '../graph';
 import { useThemeChoice } from '../app/use-settings';
 import { useExplore } from './explore-store';
+import { useGraphThumbnails } from './use-thumbnails';
 
 export interface GraphCardProps {
   model: GraphModel | null;
@@ -26,6 +27,7 @@ const DEPTH_WORDS: Record<GraphDepth, string> = { 1: 'direct hits only', 2: 'fir
 export function GraphCard({ model, query, pending, queryRef, nothingClose, chains, hiddenChains = 0 }: GraphCardProps) {
   const [theme] = useThemeChoice();
   const { kind, tagFilter, depth, showTags, setKind, setTagFilter, setDepth, setShowTags, open } = useExplore();
+  const thumbnails = useGraphThumbnails(model);
   return (
     <section className="explore__graph card" aria-label="Recall graph">
       <div className="explore__graph-head">
@@ -79,6 +81,7 @@ export function GraphCard({ model, query, pending, queryRef, nothingClose, chain
       ) : model ? (
         <RecallGraph
           model={model}
+          thumbnails={thumbnails}
           theme={theme}
           height="min(66vh, 640px)"
           onOpen={open}

@@ -6,6 +6,9 @@ import type { MemoryId } from '../../core/types';
 import { formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
 import { MatchBar } from '../components/MatchBar';
 import { nothingClose, resultRows, type ResultRow } from './view-model';
+import type { DeepReportView } from '../../core/deep';
+import type { EngineIterativeReport } from '../../protocol/engine';
+import { DeepSearchNote } from './DeepSearchNote';
 
 const MODE_TEXT = { standard: 'standard', lateral: 'lateral', associative: 'associative' } as const;
 
@@ -33,6 +36,12 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
               <MatchBar m={recallMatch(r.score)} />
             </span>
             <span className="xr-item__title">{r.title}</span>
+            {r.found && (
+              <span className={`xr-found xr-found--${r.found.by}`} data-testid="explore-result-found" data-found={r.found.by}>
+                {r.found.by === 'deep' ? 'Found by deeper search: ' : 'Found by looking again: '}
+                {r.found.how}
+              </span>
+            )}
             <time className="xr-item__when" dateTime={isoDateTime(r.when)} data-testid="explore-result-when">
               {formatDate(r.when)}
             </time>
@@ -56,6 +65,13 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
               </span>
               {r.relevantSpaces.length > 0 && <> · via {r.relevantSpaces.join(', ')}</>}
             </span>
+            {r.found && <span className="xr-item__figures" data-testid="explore-result-found-figures">{r.found.figures}</span>}
+            {r.read && (
+              <span className="xr-item__figures">
+                read again by deeper search: reader score {r.read.score.toFixed(2)}
+                {r.read.reasons.length ? ` · ${r.read.reasons.join('; ')}` : ''}
+              </span>
+            )}
           </details>
         </li>
       ))}
@@ -64,14 +80,30 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
 }
 
 /** The results card: count, the list, or what to expect before a recall. */
-export function ResultsCard({ views, pending, onOpen, openId }: { views: readonly RecallView[] | undefined; pending: boolean; onOpen: (id: MemoryId) => void; openId: MemoryId | null }) {
+export function ResultsCard({
+  views,
+  pending,
+  onOpen,
+  openId,
+  deep,
+  iterative,
+}: {
+  views: readonly RecallView[] | undefined;
+  pending: boolean;
+  onOpen: (id: MemoryId) => void;
+  openId: MemoryId | null;
+  deep?: DeepReportView;
+  iterative?: EngineIterativeReport;
+}) {
+  const rows = views ? resultRows(views) : [];
   return (
     <section className="card explore__results" aria-labelledby="xr-h" aria-busy={pending}>
       <h2 id="xr-h" className="card__title">
         Results {views && <span className="count" data-testid="explore-result-count">{views.length}</span>}
       </h2>
+      {views && <DeepSearchNote deep={deep} iterative={iterative} added={rows.filter((r) => r.found?.by === 'deep').length} />}
       {views && views.length === 0 && <p className="empty">Nothing recalled for that query.</p>}
-      {views && <Rows rows={resultRows(views)} onOpen={onOpen} openId={openId} />}
+      {views && <Rows rows={rows} onOpen={onOpen} openId={openId} />}
       {!views && <p className="empty">Results appear here, each with how it was found.</p>}
     </section>
   );

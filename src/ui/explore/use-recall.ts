@@ -21,6 +21,12 @@ export interface RecallSnapshot {
   extraLabels: ReadonlyMap<MemoryId, string>;
   /** Associative results left out as weaker chains (keepChains, ./chains.ts). */
   hiddenChains: number;
+  /** Deeper search (seed 003), when this recall escalated or a bound stopped it. */
+  deep?: RecallOutcomeView['deepSearch'];
+  /** Iterative search (seed 001), when it was on. */
+  iterative?: RecallOutcomeView['iterative'];
+  /** Keyword results while the rest loads (the search model, or the stored features after a start). */
+  partial: boolean;
 }
 
 export interface RecallState {
@@ -32,7 +38,7 @@ export interface RecallState {
 
 export interface UseRecall extends RecallState {
   /** Resolves with the outcome when its results were committed (null: empty query, superseded, failed). */
-  run(text: string, tags: string, options: RecallOptionsInput): Promise<RecallOutcomeView | null>;
+  run(text: string, tags: string, options: RecallOptionsInput, how?: { keywordsOnly?: boolean }): Promise<RecallOutcomeView | null>;
   /** A memory changed (e.g. its tags): the results show the new version. */
   replaceMemory(m: Memory): void;
 }
@@ -45,13 +51,14 @@ export function useRecall(): UseRecall {
   useEffect(() => () => controller.abort(), [controller]);
 
   const run = useCallback(
-    async (text: string, tags: string, options: RecallOptionsInput): Promise<RecallOutcomeView | null> => {
+    async (text: string, tags: string, options: RecallOptionsInput, how: { keywordsOnly?: boolean } = {}): Promise<RecallOutcomeView | null> => {
       const query = text.trim();
       if (!query) return null;
       setState((s) => ({ ...s, pending: true, error: null }));
       try {
         const queryTags = normaliseTags(tags);
-        const out = await controller.run(query, queryTags.length ? { ...options, queryTags } : options);
+        const asked = queryTags.length ? { ...options, queryTags } : options;
+        const out = await controller.run(query, how.keywordsOnly ? { ...asked, keywordsOnly: true } : asked);
         if (out.status !== 'fresh') return null;
         const outcome = out.results;
         const extraLabels = new Map(Object.entries(outcome.labels).map(([id, label]) => [id, labelOf(label, 48)] as const));
@@ -59,7 +66,7 @@ export function useRecall(): UseRecall {
         const { kept, hidden } = keepChainViews(outcome.results, { ...CHAIN_FILTER, minStepCosine: onActiveScale(CHAIN_FILTER.minStepCosine) });
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
-        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden } });
+        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true } });
         return outcome;
       } catch (e) {
         if (isAborted(e)) return null;

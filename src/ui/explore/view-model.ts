@@ -1,9 +1,34 @@
 // Pure mapping from what the services return (RecallView[], DivergenceView) to what the graph and
 // the results list draw. No React, no services: tested in Node.
+import { imageRefs } from '../../core/images';
+import type { MediaRef } from '../../core/types';
 import type { GraphDepth, GraphFilters, GraphModelInput, RecallResultInput, DivergenceInput } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
 import { happenedAt, isClose } from '../app/format';
+import { foundWords, WAY_SHORT } from '../../core/deep';
+import type { FoundBy } from '../graph';
+
+/** A result deeper search or iterative search added: how (plain words) and the figures behind it. */
+export interface FoundRow extends FoundBy {
+  /** For "details": the reader's score or grade, its reasons, the pass's query. */
+  figures: string;
+}
+
+/**
+ * How a result was added, or undefined for one the first search found. Deeper search: a memory
+ * outside the first results (its pool ways, seed 003 B); iterative search: the pass that added it.
+ */
+export function foundOf(v: RecallView): FoundRow | undefined {
+  const d = v.result.deep;
+  if (d && d.via.length > 0) {
+    const figures = `reader score ${d.readerScore.toFixed(2)}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
+    return { by: 'deep', how: foundWords(d.via), short: WAY_SHORT[d.via[0].strategy], seed: d.via[0].seed, figures };
+  }
+  const it = v.result.iterative;
+  if (it) return { by: 'iterative', how: it.words, short: `pass ${it.pass}`, figures: `grade ${it.grade.toFixed(2)} · ${it.action === 'reformulate' ? `reformulated as "${it.query}"` : 'widened by one hop over shared names'}` };
+  return undefined;
+}
 
 /** The first line of a memory, at most `max` characters (graph labels, list titles). */
 export function labelOf(text: string, max = 60): string {
@@ -34,6 +59,10 @@ export interface ResultRow {
   close: boolean;
   /** When the memory happened (epoch ms). */
   when: number;
+  /** Added by deeper search or by looking again, and how. */
+  found?: FoundRow;
+  /** Read again by deeper search (a first result): the reader's score and reasons, for "details". */
+  read?: { score: number; reasons: string[] };
 }
 
 /**
@@ -60,7 +89,15 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     relevantSpaces: relevantSpacesOf(v),
     close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
     when: happenedAt(v.memory),
+    ...withFound(v),
   }));
+}
+
+function withFound(v: RecallView): Pick<ResultRow, 'found' | 'read'> {
+  const found = foundOf(v);
+  if (found) return { found };
+  const d = v.result.deep;
+  return d ? { read: { score: d.readerScore, reasons: d.reasons } } : {};
 }
 
 /**
@@ -95,6 +132,12 @@ export interface GraphInputArgs {
   extraLabels?: ReadonlyMap<MemoryId, string>;
 }
 
+/** The memory's picture for its graph node (the first picture; its caption is its alt text). */
+function pictureOf(m: { media?: MediaRef[] }): { picture?: { imageId: string; caption: string } } {
+  const [ref] = imageRefs(m.media);
+  return ref ? { picture: { imageId: ref.imageId, caption: ref.caption ?? '' } } : {};
+}
+
 export function graphInput({ query, views, divergence, showTags, depth, filters, extraLabels }: GraphInputArgs): GraphModelInput {
   const results: RecallResultInput[] = views.map((v) => ({
     id: v.memory.id,
@@ -105,6 +148,8 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     chain: v.result.chain?.map((c) => ({ id: c.id, hop: c.hop, cosine: c.cosine })),
     when: happenedAt(v.memory),
     ...(v.via ? { via: v.via } : {}),
+    ...pictureOf(v.memory),
+    ...graphFound(v),
   }));
   // No red alert in the graph unless the banner shows: one node for the recent work it names.
   const meaning = divergence?.alerts.find((a) => a.embedder === 'E1');
@@ -132,4 +177,9 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     labels: labelsFor(views, divergence, extraLabels),
     when,
   };
+}
+
+function graphFound(v: RecallView): { found?: FoundBy } {
+  const f = foundOf(v);
+  return f ? { found: { by: f.by, how: f.how, short: f.short, ...(f.seed !== undefined ? { seed: f.seed } : {}) } } : {};
 }

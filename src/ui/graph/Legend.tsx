@@ -63,6 +63,13 @@ export function Legend({ theme, model }: { theme: GraphTheme; model: GraphModel 
             <span>{it.text}</span>
           </div>
         ))}
+        {model.nodes.some((n) => n.found) && (
+          <div className="recall-graph__legend-row" data-testid="graph-key-found">
+            <span className="rg-swatch rg-swatch--found" style={{ borderColor: theme.found }} />
+            <span className="rg-line rg-line--dotted" style={{ borderTopColor: theme.found }} />
+            <span>Found by looking deeper: ringed; the line says how (nearby in time, shared name, same group, or the pass that found it)</span>
+          </div>
+        )}
       </div>
     </details>
   );

@@ -10,7 +10,7 @@ import { hitTest, visibleBounds, circleInBounds } from './hitTest';
 import { resolveTheme, type GraphTheme, type ThemePreference } from './theme';
 import { Legend } from './Legend';
 import { Tooltip, placeTip, type Tip } from './Tooltip';
-import { screenOf, useFrame } from './frame';
+import { screenOf, useFrame, type Frame } from './frame';
 import { usePrefers } from './use-prefers';
 import { useGraphCanvas } from './use-graph-canvas';
 import { useGraphLayout, type LayoutInfo, type LayoutOptions } from './use-graph-layout';
@@ -42,6 +42,8 @@ export interface RecallGraphProps {
   label?: string;
   onLayout?: (info: LayoutInfo) => void;
   layout?: LayoutOptions;
+  /** Thumbnails of the memories' pictures by memory id (nodes with `picture`), drawn inside their nodes. */
+  thumbnails?: ReadonlyMap<string, Blob>;
   ref?: Ref<RecallGraphHandle>;
 }
 
@@ -63,6 +65,7 @@ export function RecallGraph(props: RecallGraphProps) {
   const { ready, error: layoutError } = useGraphLayout(f, model, scene, canvas, { layout: props.layout, reducedMotion, onLayout: props.onLayout, resetKey });
   // The frame reads the theme from f.theme: a new theme only needs a redraw.
   useEffect(() => requestDraw(), [theme, requestDraw]);
+  const drawn = usePictures(f, props.thumbnails, requestDraw);
 
   useImperativeHandle(
     props.ref,
@@ -173,7 +176,9 @@ export function RecallGraph(props: RecallGraphProps) {
               type="button"
               data-testid={`graph-node-${node.id}`}
               data-kind={node.kind}
+              data-found={node.found?.by}
               data-hop={Number.isFinite(node.hop) ? node.hop : undefined}
+              data-picture={node.picture ? (node.memoryId && drawn.has(node.memoryId) ? 'drawn' : 'loading') : undefined}
               aria-label={nodeAriaLabel(node)}
               aria-disabled={node.memoryId === undefined ? true : undefined}
               onFocus={() => focusNode(i)}
@@ -220,3 +225,38 @@ export function RecallGraph(props: RecallGraphProps) {
   );
 }
 
+
+/**
+ * Decodes the thumbnails (createImageBitmap) into the frame's pictures and redraws; a thumbnail
+ * that cannot be decoded leaves its node plain. Returns the memory ids whose picture is ready.
+ */
+function usePictures(f: Frame, thumbnails: ReadonlyMap<string, Blob> | undefined, requestDraw: () => void): ReadonlySet<string> {
+  const [ready, setReady] = useState<ReadonlySet<string>>(() => new Set());
+  useEffect(() => {
+    let live = true;
+    const made: ImageBitmap[] = [];
+    const entries = [...(thumbnails ?? new Map<string, Blob>())];
+    void Promise.all(
+      entries.map(async ([id, blob]) => {
+        try {
+          const bmp = await createImageBitmap(blob);
+          if (!live) return bmp.close();
+          made.push(bmp);
+          f.pictures.set(id, bmp);
+        } catch {
+          // not drawable: the node keeps its colour and shape
+        }
+      }),
+    ).then(() => {
+      if (!live) return;
+      setReady(new Set(f.pictures.keys()));
+      requestDraw();
+    });
+    return () => {
+      live = false;
+      for (const id of entries.map(([k]) => k)) f.pictures.delete(id);
+      for (const b of made) b.close();
+    };
+  }, [f, thumbnails, requestDraw]);
+  return ready;
+}

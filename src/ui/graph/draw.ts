@@ -18,6 +18,8 @@ export interface FrameState {
   theme: GraphTheme;
   hovered: number; // node index or -1
   focused: number;
+  /** Thumbnails by memory id, drawn clipped to their nodes' circles. */
+  pictures?: ReadonlyMap<string, ImageBitmap>;
 }
 
 /** Zoom at which ordinary labels appear (small graphs always show them). */
@@ -29,7 +31,7 @@ const ARROW_ZOOM = 0.45;
 const DENSE_NODES = 700;
 const MANY_EDGES = 100;
 const SQUARE_KINDS = new Set<NodeKind>(['standard', 'associative', 'recent', 'tag']);
-const EDGE_STYLES: EdgeKind[] = ['tag', 'entity', 'standard', 'divergence', 'associative', 'lateral'];
+const EDGE_STYLES: EdgeKind[] = ['tag', 'entity', 'standard', 'found', 'divergence', 'associative', 'lateral'];
 const NODE_ORDER: NodeKind[] = ['tag', 'entity', 'recent', 'standard', 'associative', 'lateral', 'alert', 'query'];
 
 function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
@@ -44,6 +46,8 @@ function edgeColour(theme: GraphTheme, kind: EdgeKind): string {
       return theme.edgeDivergence;
     case 'entity':
       return theme.node.entity;
+    case 'found':
+      return theme.found;
     default:
       return theme.edge;
   }
@@ -63,13 +67,47 @@ export interface FrameStats {
   /** Always-named nodes inside the canvas, and how many of them got their label. */
   importantInside: number;
   importantLabelled: number;
+  /** Nodes drawn with their picture's thumbnail. */
+  picturesDrawn: number;
+}
+
+/** Below this radius on screen (CSS px) a thumbnail would be a smudge: the node's colour says enough. */
+const PICTURE_MIN_RADIUS = 5;
+
+/**
+ * Each memory's thumbnail inside its node: a circle clipped a little inside the node's own shape
+ * (so the kind's colour stays as a rim), the picture scaled to cover it (centre crop).
+ */
+function drawPictures(ctx: CanvasRenderingContext2D, f: FrameState, b: ReturnType<typeof visibleBounds>, stats: FrameStats): void {
+  const { scene, positions: p, transform: t, dpr } = f;
+  const nodes = scene.model.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    const id = nodes[i].memoryId;
+    const bmp = id ? f.pictures!.get(id) : undefined;
+    if (!bmp || !circleInBounds(b, p[2 * i], p[2 * i + 1], scene.radii[i])) continue;
+    const r = scene.radii[i] * t.k * 0.82;
+    if (r < PICTURE_MIN_RADIUS) continue;
+    const cx = (p[2 * i] * t.k + t.x) * dpr;
+    const cy = (p[2 * i + 1] * t.k + t.y) * dpr;
+    const rr = r * dpr;
+    const k = (2 * rr) / Math.min(bmp.width, bmp.height);
+    const w = bmp.width * k;
+    const h = bmp.height * k;
+    ctx.save();
+    ctx.beginPath();
+    ctx.arc(cx, cy, rr, 0, Math.PI * 2);
+    ctx.clip();
+    ctx.drawImage(bmp, cx - w / 2, cy - h / 2, w, h);
+    ctx.restore();
+    stats.picturesDrawn++;
+  }
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameStats {
   const { scene, positions: p, transform: t, theme, dpr } = f;
   const { model, ends, radii, kindOf } = scene;
   const n = model.nodes.length;
-  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0, nodesInside: 0, importantInside: 0, importantLabelled: 0 };
+  const stats: FrameStats = { nodesDrawn: 0, edgesDrawn: 0, labelsDrawn: 0, nodesInside: 0, importantInside: 0, importantLabelled: 0, picturesDrawn: 0 };
 
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
@@ -120,7 +158,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       // meet at the query), so busy views use hairlines and keep colour and dash as the cue.
       const w = kind === 'tag' || manyEdges ? 1 : kind === 'standard' ? 1.2 : 1.8;
       ctx.lineWidth = highlight ? w + 1.2 : w;
-      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : kind === 'entity' ? [4, 3] : []);
+      ctx.setLineDash(kind === 'lateral' ? [7, 5] : kind === 'divergence' ? [2, 4] : kind === 'entity' ? [4, 3] : kind === 'found' ? [2, 3] : []);
       ctx.stroke();
     }
     ctx.setLineDash([]);
@@ -197,6 +235,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   nodePass(false);
   ctx.globalAlpha = 1;
   if (lit) nodePass(true);
+  if (!dense && f.pictures?.size) drawPictures(ctx, f, b, stats);
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
 
   // The query: a halo ring so it reads as the centre of everything.
@@ -208,6 +247,17 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.lineWidth = 2 * px;
     ctx.stroke();
   }
+  // Deeper search and iterative additions: a ring of their own (dashed for deeper search).
+  ctx.strokeStyle = theme.found;
+  ctx.lineWidth = 2 * px;
+  model.nodes.forEach((node, i) => {
+    if (!node.found) return;
+    ctx.setLineDash(node.found.by === 'deep' ? [3 * px, 2 * px] : []);
+    ctx.beginPath();
+    ctx.arc(p[2 * i], p[2 * i + 1], radii[i] * 1.35 + 3 * px, 0, Math.PI * 2);
+    ctx.stroke();
+  });
+  ctx.setLineDash([]);
   // Hover and focus rings.
   const ring = (i: number, colour: string, width: number): void => {
     if (i < 0) return;
@@ -241,7 +291,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.font = '600 11px system-ui, sans-serif';
     let budget = 400;
     model.edges.forEach((e, k) => {
-      if (budget <= 0 || (e.kind !== 'lateral' && !(e.kind === 'associative' && e.hop))) return;
+      if (budget <= 0 || (e.kind !== 'lateral' && e.kind !== 'found' && !(e.kind === 'associative' && e.hop))) return;
       const s = ends[2 * k];
       const d = ends[2 * k + 1];
       // Spokes from the query crowd together near it: put their text further out.
@@ -251,12 +301,13 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
       if (mx < -20 || my < -20 || mx > f.width + 20 || my > f.height + 20) return;
       ctx.globalAlpha = lit && !litEdge(k) ? theme.dimAlpha : 1;
       budget--;
-      if (e.kind === 'lateral') {
+      if (e.kind === 'lateral' || e.kind === 'found') {
+        const text = e.kind === 'lateral' ? 'lateral' : (e.label ?? '');
         ctx.lineWidth = 4;
         ctx.strokeStyle = theme.halo;
-        ctx.strokeText('lateral', mx, my);
-        ctx.fillStyle = theme.edgeLateral;
-        ctx.fillText('lateral', mx, my);
+        ctx.strokeText(text, mx, my);
+        ctx.fillStyle = e.kind === 'lateral' ? theme.edgeLateral : theme.found;
+        ctx.fillText(text, mx, my);
       } else {
         ctx.beginPath();
         ctx.arc(mx, my, 8, 0, Math.PI * 2);

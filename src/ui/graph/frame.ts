@@ -28,6 +28,8 @@ export interface Frame {
   moved: boolean;
   /** Last position of every node id, to warm-start the next layout and animate towards it. */
   previous: Map<string, [number, number]>;
+  /** Decoded thumbnails of the memories' pictures, by memory id (drawn inside their nodes). */
+  pictures: Map<string, ImageBitmap>;
 }
 
 export function useFrame(theme: GraphTheme): Frame {
@@ -46,6 +48,7 @@ export function useFrame(theme: GraphTheme): Frame {
     fitted: false,
     moved: false,
     previous: new Map(),
+    pictures: new Map(),
   };
   ref.current.theme = theme;
   return ref.current;

@@ -1,8 +1,16 @@
 // Node sizes and shapes, shared by layout (collision radii), hit-testing and drawing.
 import type { GraphModel, GraphNode, NodeKind } from './model';
 
-/** World-unit radius of a node; memory nodes grow with their score (clamped to 0..1). */
-export function nodeRadius(node: Pick<GraphNode, 'kind' | 'score'>): number {
+/** A memory node with a picture is drawn at least this large, so its thumbnail can be made out. */
+export const PICTURE_RADIUS = 15;
+
+/** World-unit radius of a node; memory nodes grow with their score (clamped to 0..1); a picture's node is at least PICTURE_RADIUS. */
+export function nodeRadius(node: Pick<GraphNode, 'kind' | 'score'> & { picture?: unknown }): number {
+  if (node.picture) return Math.max(PICTURE_RADIUS, plainRadius(node));
+  return plainRadius(node);
+}
+
+function plainRadius(node: Pick<GraphNode, 'kind' | 'score'>): number {
   switch (node.kind) {
     case 'query':
       return 18;

@@ -14,6 +14,7 @@ export {
   type MemoryKind,
   type RecallResultInput,
   type DivergenceInput,
+  type FoundBy,
   type GraphFilters,
   type GraphDepth,
   GRAPH_DEPTHS,

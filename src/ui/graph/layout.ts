@@ -33,6 +33,7 @@ export const LINK_DISTANCE: Record<EdgeKind, number> = {
   associative: 60,
   tag: 34,
   divergence: 90,
+  found: 80, // deeper search's edge from the result that led to the memory
   entity: 50,
 };
 

@@ -20,7 +20,18 @@ import { AppError } from '../../core/errors';
 
 export type MemoryKind = 'standard' | 'lateral' | 'associative';
 export type NodeKind = 'query' | MemoryKind | 'tag' | 'alert' | 'recent' | 'entity';
-export type EdgeKind = 'standard' | 'lateral' | 'associative' | 'tag' | 'divergence' | 'entity';
+export type EdgeKind = 'standard' | 'lateral' | 'associative' | 'tag' | 'divergence' | 'entity' | 'found';
+
+/** How deeper search (seed 003) or iterative search (seed 001) added a memory, in plain words. */
+export interface FoundBy {
+  by: 'deep' | 'iterative';
+  /** The whole phrase ("said near a memory you found (1 turn before)", "pass 2: searched again as …"). */
+  how: string;
+  /** Edge text ("nearby in time", "pass 2"). */
+  short: string;
+  /** The result that led to it (deep search's seed), drawn as an edge from it. */
+  seed?: string;
+}
 
 export interface ChainStep {
   id: string;
@@ -39,6 +50,16 @@ export interface RecallResultInput {
   when?: number;
   /** Found by the entity expansion: the results it shares these named entities with. */
   via?: { seed: string; entities: { hash: number; name: string }[] }[];
+  /** The memory's picture (schema v10): drawn as the node's thumbnail, its caption read with the node. */
+  picture?: GraphPicture;
+  /** Added by deeper search or iterative search, and how. */
+  found?: FoundBy;
+}
+
+/** A memory's picture on its node: the stored picture's id and its caption (the alt text). */
+export interface GraphPicture {
+  imageId: string;
+  caption: string;
 }
 
 export interface DivergenceInput {
@@ -87,6 +108,10 @@ export interface GraphNode {
   detail?: string;
   /** When the memory happened (epoch ms), for the tooltip. */
   when?: number;
+  /** The memory's picture, drawn inside the node when its thumbnail is loaded. */
+  picture?: GraphPicture;
+  /** Added by deeper search or iterative search (drawn with a ring of its own). */
+  found?: FoundBy;
 }
 
 export interface GraphEdge {
@@ -180,7 +205,7 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
     }
     const r = byId.get(memId);
     const node: GraphNode = r
-      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}) }
+      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}), ...(r.picture ? { picture: r.picture } : {}), ...(r.found ? { found: r.found } : {}) }
       : { id: nid, kind: 'associative', label: labels[memId] ?? memId, memoryId: memId, hop, tags: [], ...(input.when?.[memId] !== undefined ? { when: input.when[memId] } : {}) };
     nodes.set(nid, node);
     return node;
@@ -237,6 +262,13 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
         addEdge({ kind: 'entity', source: eid, target: target.id, directed: true, dashed: true, label: 'same name' });
       }
     }
+  }
+
+  // Deeper search: an edge from the result that led to the memory it added, with how ("nearby in time").
+  for (const r of shown) {
+    const seed = r.found?.seed !== undefined ? nodes.get(memoryNodeId(r.found.seed)) : undefined;
+    const target = nodes.get(memoryNodeId(r.id));
+    if (seed && target) addEdge({ kind: 'found', source: seed.id, target: target.id, directed: true, dashed: true, label: r.found!.short });
   }
 
   // Depth: a node's hop is its shortest distance through the graph, recomputed after merging.
@@ -328,6 +360,8 @@ export function nodeAriaLabel(n: GraphNode): string {
   if (n.score !== undefined) s += `, score ${fmt(n.score)}`;
   if (n.kind === 'associative') s += `, hop ${n.hop}`;
   if (n.detail) s += `, ${n.detail}`;
+  if (n.found) s += n.found.by === 'deep' ? `, found by deeper search: ${n.found.how}` : `, found by looking again: ${n.found.how}`;
+  if (n.picture) s += `, with a picture: ${n.picture.caption}`;
   return s;
 }
 

@@ -31,6 +31,8 @@ describe('theme tokens', () => {
         expect(contrastRatio(colour, theme.background), kind).toBeGreaterThanOrEqual(3);
       }
       expect(contrastRatio(theme.edgeLateral, theme.background)).toBeGreaterThanOrEqual(3);
+      expect(contrastRatio(theme.found, theme.background), 'found ring').toBeGreaterThanOrEqual(3);
+      expect(new Set([theme.found, ...Object.values(theme.node)]).size).toBe(Object.values(theme.node).length + 1);
       expect(contrastRatio(theme.focusRing, theme.background)).toBeGreaterThanOrEqual(2.5);
     });
 

@@ -16,6 +16,8 @@ export interface GraphTheme {
   edgeAssociative: string;
   edgeTag: string;
   edgeDivergence: string;
+  /** Deeper search and iterative additions: their ring and the edge from the memory that led to them. */
+  found: string;
   /** Fill per node kind. */
   node: Record<NodeKind, string>;
   /** Outline around every node, to separate overlapping shapes. */
@@ -42,6 +44,7 @@ export const LIGHT: GraphTheme = {
   edgeAssociative: '#7c3aed',
   edgeTag: '#cbd5e1',
   edgeDivergence: '#dc2626',
+  found: '#0e7490',
   node: {
     query: '#0f172a',
     standard: '#2563eb',
@@ -74,6 +77,7 @@ export const DARK: GraphTheme = {
   edgeAssociative: '#a78bfa',
   edgeTag: '#334155',
   edgeDivergence: '#f87171',
+  found: '#22d3ee',
   node: {
     query: '#f8fafc',
     standard: '#60a5fa',

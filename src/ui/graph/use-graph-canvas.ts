@@ -44,6 +44,7 @@ export function useGraphCanvas(
       theme: f.theme,
       hovered: f.hovered,
       focused: f.focused,
+      pictures: f.pictures,
     });
     // What the frame shows, for tests and the curious (the canvas itself is aria-hidden)
     const d = canvas.dataset;
@@ -53,6 +54,7 @@ export function useGraphCanvas(
     d.importantInside = String(stats.importantInside);
     d.importantLabelled = String(stats.importantLabelled);
     d.zoom = f.transform.k.toFixed(3);
+    d.pictures = String(stats.picturesDrawn);
     return performance.now() - t0;
   }, [f, canvasRef]);
 

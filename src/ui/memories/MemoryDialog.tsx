@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../app/format';
 import { SourceLink } from '../components/SourceLink';
 import { Markdown } from './Markdown';
+import { MemoryPicture } from './pictures';
 import { Modal } from './Modal';
 import { MemoryEditor } from './MemoryEditor';
 import { HistoryList } from './HistoryList';
@@ -135,6 +136,7 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
         <MemoryEditor memory={m} onDone={() => setEditing(false)} />
       ) : (
         <>
+          <MemoryPicture media={m.media} />
           <div className="memory-view__text" data-testid="memory-view-text">
             <Markdown text={long && !all ? m.text.slice(0, RENDER_LIMIT) : m.text} />
             {long && (

@@ -9,6 +9,7 @@ import { errorMessage } from '../app/format';
 import { logError } from '../app/report';
 import { dayStart, dayValue } from './BrowseFilters';
 import { keepApi, type KeptMemory, type MemoryPatch } from './keep-api';
+import { pastedFile, PicturePicker, pictureOf, preparePicture, type PictureDraft } from './pictures';
 
 /** epoch ms -> "2026-03-05T14:30" in local time (a datetime-local input). */
 export function momentValue(ms: number): string {
@@ -46,6 +47,14 @@ export function draftOf(m: KeptMemory): EditDraft {
   };
 }
 
+/** The picture change of an edit: a new file, a new caption, removed, or nothing (undefined). */
+export function pictureChange(m: KeptMemory, d: PictureDraft): MemoryPatch['image'] {
+  const before = pictureOf(m.media);
+  if (d.prepared) return { prepared: d.prepared, caption: d.caption };
+  if (!d.keptId) return before.keptId ? null : undefined;
+  return d.caption.trim() !== before.caption ? { caption: d.caption } : undefined;
+}
+
 /** The fields that changed, as the services take them; a date left as it was is not sent. */
 export function patchOf(m: KeptMemory, d: EditDraft): MemoryPatch {
   const before = draftOf(m);
@@ -70,6 +79,8 @@ export function patchOf(m: KeptMemory, d: EditDraft): MemoryPatch {
 export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone(): void }) {
   const id = useId();
   const [d, setD] = useState<EditDraft>(() => draftOf(memory));
+  const [picture, setPicture] = useState<PictureDraft>(() => pictureOf(memory.media));
+  const [pictureError, setPictureError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -91,6 +102,8 @@ export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone():
     let patch: MemoryPatch;
     try {
       patch = patchOf(memory, d);
+      const image = pictureChange(memory, picture);
+      if (image !== undefined) patch.image = image;
     } catch (err) {
       setError({ code: isAppError(err) ? err.code : 'INVALID_OPTION', message: errorMessage(err) });
       return;
@@ -122,6 +135,13 @@ export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone():
           e.preventDefault();
           void save();
         }
+      }}
+      onPaste={(e) => {
+        const file = pastedFile(e);
+        if (!file) return;
+        e.preventDefault();
+        setPictureError(null);
+        void preparePicture(file, picture).then((out) => ('error' in out ? setPictureError(out.error) : setPicture(out.draft)));
       }}
       data-testid="memory-editor"
       noValidate
@@ -166,6 +186,7 @@ export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone():
       <p id={`${id}-valid`} className="field__hint">
         Leave “True until” empty while it is still true. A changed text counts from today unless you set “True from”.
       </p>
+      <PicturePicker value={picture} onChange={setPicture} error={pictureError} onError={setPictureError} testId="edit-picture" />
       {error && (
         <p className="alert alert--error" role="alert" data-testid="edit-error" data-code={error.code}>
           {error.message}

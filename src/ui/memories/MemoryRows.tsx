@@ -87,6 +87,11 @@ function Row({ m, checked, onToggle, onOpen, actions, showStatus }: { m: MemoryH
         <div className="row__meta">
           <time dateTime={new Date(m.createdAt).toISOString()}>{formatWhen(m.createdAt)}</time>
           <span title="Importance">★ {m.importance.toFixed(2)}</span>
+          {m.picture !== undefined && (
+            <span className="row__picture" title={m.picture} data-testid="row-picture">
+              with a picture
+            </span>
+          )}
           {status && <span className={`badge badge--status`} data-testid="row-status">{status}</span>}
           {m.source && <span className="row__source">from {m.source}</span>}
           {m.tags.slice(0, 3).map((t) => (

@@ -1,7 +1,7 @@
 // The Trash (restore, empty it; memories leave for good 30 days after they were deleted) and the
 // Review list (unsure memories with their source: keep = confirm, discard = to the trash), one by
 // one or many at once.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useUi } from '../../state/ui-store';
 import { toastError } from '../app/report';
 import { MemoryRows } from './MemoryRows';
@@ -28,6 +28,29 @@ function useSelection() {
     set: (ids: string[]) => setSelected(new Set(ids)),
     clear: () => setSelected(new Set()),
   };
+}
+
+/** The bar over a list: the selection's actions while something is selected, else "Select all". */
+function SelectionBar({ sel, selectAll, selectAllTestId, children }: {
+  sel: ReturnType<typeof useSelection>;
+  selectAll: () => Promise<string[]>;
+  selectAllTestId?: string;
+  children: ReactNode;
+}) {
+  const count = sel.selected.size;
+  return count > 0 ? (
+    <>
+      <strong>{memoriesWord(count)} selected</strong>
+      {children}
+      <button type="button" className="btn btn--ghost btn--small" onClick={sel.clear}>
+        Clear selection
+      </button>
+    </>
+  ) : (
+    <button type="button" className="btn btn--ghost btn--small" onClick={() => void selectAll().then(sel.set, toastError)} data-testid={selectAllTestId}>
+      Select all
+    </button>
+  );
 }
 
 export function TrashList({ headingId }: { headingId: string }) {
@@ -62,21 +85,11 @@ export function TrashList({ headingId }: { headingId: string }) {
       )}
       {total > 0 && (
         <div className="browse__bar">
-          {ids.length > 0 ? (
-            <>
-              <strong>{memoriesWord(ids.length)} selected</strong>
-              <button type="button" className="btn btn--secondary btn--small" onClick={() => void restoreFromTrash(ids).then((ok) => ok && sel.clear())}>
-                Restore selected
-              </button>
-              <button type="button" className="btn btn--ghost btn--small" onClick={sel.clear}>
-                Clear selection
-              </button>
-            </>
-          ) : (
-            <button type="button" className="btn btn--ghost btn--small" onClick={() => void browse.allIds().then(sel.set, toastError)}>
-              Select all
+          <SelectionBar sel={sel} selectAll={browse.allIds}>
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => void restoreFromTrash(ids).then((ok) => ok && sel.clear())}>
+              Restore selected
             </button>
-          )}
+          </SelectionBar>
           <button type="button" className="btn btn--danger btn--small" onClick={() => setConfirming(true)} data-testid="empty-trash">
             Empty trash
           </button>
@@ -133,24 +146,14 @@ export function ReviewList({ headingId }: { headingId: string }) {
       )}
       {total > 0 && (
         <div className="browse__bar">
-          {ids.length > 0 ? (
-            <>
-              <strong>{memoriesWord(ids.length)} selected</strong>
-              <button type="button" className="btn btn--primary btn--small" onClick={() => void setStatusOf(ids, 'active').then((ok) => ok && sel.clear())} data-testid="review-keep-selected">
-                Keep selected
-              </button>
-              <button type="button" className="btn btn--danger btn--small" onClick={() => void discardWithUndo(ids).then((ok) => ok && sel.clear())} data-testid="review-discard-selected">
-                Discard selected
-              </button>
-              <button type="button" className="btn btn--ghost btn--small" onClick={sel.clear}>
-                Clear selection
-              </button>
-            </>
-          ) : (
-            <button type="button" className="btn btn--ghost btn--small" onClick={() => void browse.allIds().then(sel.set, toastError)} data-testid="review-select-all">
-              Select all
+          <SelectionBar sel={sel} selectAll={browse.allIds} selectAllTestId="review-select-all">
+            <button type="button" className="btn btn--primary btn--small" onClick={() => void setStatusOf(ids, 'active').then((ok) => ok && sel.clear())} data-testid="review-keep-selected">
+              Keep selected
             </button>
-          )}
+            <button type="button" className="btn btn--danger btn--small" onClick={() => void discardWithUndo(ids).then((ok) => ok && sel.clear())} data-testid="review-discard-selected">
+              Discard selected
+            </button>
+          </SelectionBar>
         </div>
       )}
       <MemoryRows

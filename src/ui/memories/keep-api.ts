@@ -17,8 +17,11 @@ import type {
   SaveOutcome,
   TagCount,
   UpdateMemoryInput,
+  PreparedImage,
+  StoredImage,
 } from '../../services';
 
+export type { PreparedImage, StoredImage };
 export type { BrowsePage, BrowseQuery, BrowseSort, BrowseStatus, DeleteReceipt, MemoryHeader, MemoryVersion, SaveOutcome, TagCount };
 /** A memory with its version fields (on an earlier version: what replaced it, and when). */
 export type KeptMemory = Memory;
@@ -50,6 +53,10 @@ export interface KeepApi {
   discardMemories(ids: MemoryId[]): Promise<DeleteReceipt>;
   tagMemories(ids: MemoryId[], change: { add?: string[]; remove?: string[] }): Promise<number>;
   exportMarkdown(opts?: { ids?: MemoryId[] }): Promise<ExportedFile>;
+  /** Checks a picked or pasted file and makes its thumbnail (nothing stored until the memory is saved). */
+  prepareImage(file: Blob, name?: string): Promise<PreparedImage>;
+  /** Stored pictures by id. */
+  getImages(ids: string[]): Promise<StoredImage[]>;
 }
 
 let override: KeepApi | null = null;

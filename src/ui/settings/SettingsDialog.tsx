@@ -3,7 +3,8 @@
 // thirteen spaces' thresholds and weights, the recall defaults, the language model on this
 // computer that deeper search may ask, off by default) folded under "Advanced".
 // On a phone it fills the screen and nothing in it scrolls sideways.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { ModalDialog } from '../components/ModalDialog';
 import { RecallOptionsPanel, SimilaritySettings } from '../explore/panels';
 import type { RecallOptionsInput } from '../../core/recall';
 import { saveRecallDefaults, saveSimilarityConfig, useRecallDefaults, useSimilarityConfig } from '../app/use-settings';
@@ -11,6 +12,7 @@ import { errorMessage } from '../app/format';
 import { mergeOptions } from '../explore/explore-store';
 import { LanguageModelSettings } from '../explore/panels/LanguageModelSettings';
 import { EverydaySettings } from './EverydaySettings';
+import { DeepSearchDashboard } from './DeepSearchDashboard';
 import './settings.css';
 
 export interface SettingsDialogProps {
@@ -22,7 +24,6 @@ export interface SettingsDialogProps {
 }
 
 export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: SettingsDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const config = useSimilarityConfig();
   const saved = useRecallDefaults();
   // The recall defaults as edited here; null = as saved.
@@ -31,11 +32,6 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
   const [notice, setNotice] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const loadError = config.error ?? saved.error;
-
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal?.();
-  }, []);
 
   const saveDefaults = async () => {
     setSaveError(null);
@@ -48,16 +44,7 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="xs-dialog settings-dialog"
-      aria-labelledby="settings-title"
-      data-testid="settings-dialog"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <ModalDialog className="xs-dialog settings-dialog" labelledBy="settings-title" testId="settings-dialog" onClose={onClose}>
       <header className="xs-dialog__head settings-dialog__head">
         <h2 id="settings-title">Settings</h2>
         <button type="button" className="btn btn--ghost" onClick={onClose} data-testid="settings-close">
@@ -75,6 +62,7 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
           onClose();
         }}
       />
+      <DeepSearchSection />
       <details className="settings-advanced" data-testid="settings-advanced" open={advancedOpen}>
         <summary>Advanced: how each kind of similarity counts, recall options, a language model on this computer</summary>
         <p className="field__hint">
@@ -128,6 +116,17 @@ export function SettingsDialog({ onClose, onGuide, advancedOpen = false }: Setti
           <LanguageModelSettings />
         </section>
       </details>
-    </dialog>
+    </ModalDialog>
+  );
+}
+
+/** "How deeper search is doing": the dashboard, read from the log only when unfolded. */
+function DeepSearchSection() {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="settings-advanced" data-testid="deep-dash-section" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>How deeper search is doing</summary>
+      {open && <DeepSearchDashboard />}
+    </details>
   );
 }

@@ -3,6 +3,7 @@
 // focus stays in the box), Enter runs it, Escape closes. Focus goes back where it was, unless the
 // action moved it on purpose.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ModalDialog } from '../components/ModalDialog';
 import { COMMANDS, filterCommands, moveActive, type CommandId } from './commands';
 
 export interface CommandPaletteProps {
@@ -11,7 +12,6 @@ export interface CommandPaletteProps {
 }
 
 export function CommandPalette({ onClose, onRun }: CommandPaletteProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const listId = useId();
   const [typed, setTyped] = useState('');
@@ -20,16 +20,7 @@ export function CommandPalette({ onClose, onRun }: CommandPaletteProps) {
   const current = active >= 0 && active < shown.length ? shown[active] : undefined;
   const optionId = (id: CommandId) => `${listId}-${id}`;
 
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const d = ref.current;
-    if (d && !d.open) d.showModal?.();
-    inputRef.current?.focus();
-    return () => {
-      // back where the person was, unless the action put focus somewhere on purpose
-      if (before && (document.activeElement === document.body || document.activeElement === null)) before.focus?.();
-    };
-  }, []);
+  useEffect(() => inputRef.current?.focus(), []);
 
   useEffect(() => {
     if (current) document.getElementById(optionId(current.id))?.scrollIntoView?.({ block: 'nearest' });
@@ -43,19 +34,7 @@ export function CommandPalette({ onClose, onRun }: CommandPaletteProps) {
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="palette"
-      aria-label="Command palette"
-      data-testid="command-palette"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onClick={(e) => {
-        if (e.target === ref.current) onClose(); // a click on the backdrop
-      }}
-    >
+    <ModalDialog className="palette" label="Command palette" testId="command-palette" onClose={onClose} closeOnBackdrop>
       <div className="palette__box">
         <input
           ref={inputRef}
@@ -119,6 +98,6 @@ export function CommandPalette({ onClose, onRun }: CommandPaletteProps) {
           <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to run · <kbd>Esc</kbd> to close
         </p>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,26 +1,12 @@
 // "?": the keyboard shortcuts, in a small modal dialog.
-import { useEffect, useRef } from 'react';
+import { ModalDialog } from '../components/ModalDialog';
 import { shortcutList } from './keys';
 
 export const isMac = (): boolean => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '');
 
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal?.();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      className="xs-dialog shortcuts"
-      aria-labelledby="shortcuts-title"
-      data-testid="shortcuts-dialog"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <ModalDialog className="xs-dialog shortcuts" labelledBy="shortcuts-title" testId="shortcuts-dialog" onClose={onClose}>
       <header className="xs-dialog__head">
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <button type="button" className="btn btn--ghost" onClick={onClose} data-testid="shortcuts-close">
@@ -43,6 +29,6 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
         ))}
       </dl>
       <p className="field__hint">“/” and “?” do nothing while you type in a text field: there they are just characters.</p>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -4,6 +4,7 @@
 // are in the details.
 import { useId } from 'react';
 import type { RecallOptionsInput } from '../../../core/recall';
+import { DeepSearchFields } from './DeepSearchFields';
 
 export interface DeepRecallFieldsProps {
   value: RecallOptionsInput;
@@ -59,12 +60,15 @@ export function DeepRecallFields({ value, onChange }: DeepRecallFieldsProps) {
           <span className="mg-muted mg-small">(needs a language model on this computer, in Settings; without one it does nothing)</span>
         </span>
       </label>
+      <DeepSearchFields value={value} onChange={onChange} />
       <details className="mg-details mg-small">
         <summary>Details</summary>
         <p className="mg-muted">
           expandHops 1: the memories sharing a named entity with the best results are added as one more candidate list. multiQuery N: up to
           N − 1 rewordings (from the built-in word lists and the best results, or from your language model), each searched by words and
-          meaning, fused by reciprocal rank. hyde: the model writes a short hypothetical answer; memories close to it in meaning are fused in.
+          meaning, fused by reciprocal rank. hyde: the model writes a short hypothetical answer; memories close to it in meaning are fused in. Deeper search (seed 003): when the first results look unsure (their confidence is below the threshold), the
+          memories said near them, sharing their names or in their group are read again and the best added; watch only logs it. Keep looking
+          (searchIterative): the results are graded; while none is good enough, it searches again in other words or one hop wider.
         </p>
       </details>
     </fieldset>

@@ -11,6 +11,7 @@ import { MemoryTags } from './MemoryTags';
 import { MemoryRetrieval } from './MemoryRetrieval';
 import { MemoryFeedback } from './MemoryFeedback';
 import { SourceLink } from '../../components/SourceLink';
+import { MemoryPicture } from '../../memories/pictures';
 import './panels.css';
 
 export interface MemoryPanelProps {
@@ -145,6 +146,7 @@ export function MemoryPanel(props: MemoryPanelProps) {
       </header>
 
       <div className="mg-panel__body">
+        <MemoryPicture media={memory.media} />
         <section aria-label="Text">
           <div id={textId} className="mg-panel__text" data-testid="memory-text">
             {shownText}

@@ -131,8 +131,8 @@ describe('RecallOptionsPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back to profile defaults' }));
     const last = onChange.mock.calls.at(-1)![0] as RecallOptionsInput;
     expect(Object.keys(last).sort()).toEqual(
-      // the Deeper search options (expandHops, multiQuery, hyde) go back to their defaults too
-      ['assocHops', 'beamWidth', 'expandHops', 'hopDecay', 'hyde', 'lateralDistanceThreshold', 'lateralMaxResults', 'lateralMinTagOverlap', 'lateralMode', 'minCosine', 'multiQuery', 'topK'].sort(),
+      // the Deeper search options (expandHops, multiQuery, hyde, deepSearch, iterative) go back to their defaults too
+      ['assocHops', 'beamWidth', 'deepSearch', 'expandHops', 'hopDecay', 'hyde', 'iterative', 'lateralDistanceThreshold', 'lateralMaxResults', 'lateralMinTagOverlap', 'lateralMode', 'minCosine', 'multiQuery', 'topK'].sort(),
     );
     expect(Object.values(last).every((v) => v === undefined)).toBe(true);
   });

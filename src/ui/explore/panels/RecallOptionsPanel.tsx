@@ -137,7 +137,7 @@ export function RecallOptionsPanel(props: RecallOptionsPanelProps) {
   };
 
   const resetAdvanced = () => {
-    const partial: RecallOptionsInput = { lateralMode: undefined, expandHops: undefined, multiQuery: undefined, hyde: undefined };
+    const partial: RecallOptionsInput = { lateralMode: undefined, expandHops: undefined, multiQuery: undefined, hyde: undefined, deepSearch: undefined, iterative: undefined };
     for (const f of ADVANCED_FIELDS) partial[f.name] = undefined;
     setErrors({});
     onChange(partial);

@@ -1,0 +1,308 @@
+// The scale benchmark (issue 13): `npm run bench:scale -- --n 100000 --json`. For each N in
+// 1k / 10k / 30k / 100k up to --n, in Chromium (/usr/bin/chromium, headless, --disable-gpu)
+// against the production build with the bench page (MNEMOGRAPH_BENCH=1 vite build -> dist-bench/,
+// served by `vite preview`): the seeded corpus (scripts/bench/scale-corpus.ts) restored through
+// the app's own import service, a reload timed to the first answer and to warm, then queries
+// through the services and the real workers, memory, IndexedDB bytes, and the baselines (a JS f32
+// scan, hnswlib-wasm, Orama hybrid) in the same page over the same corpus. The ingest rate (full
+// app path at batch 1 and batched, beside the encoder alone) is measured once, at the smallest N.
+// Prints a table (or one JSON object with --json); never fails on a timing.
+//
+//   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
+//                          [--no-baselines] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
+//                          [--sizes 30000,100000]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import type { BaselineQuery } from '../../src/diagnostics/scale-baselines';
+import type { StartupTimes, TimedRun } from '../../src/diagnostics/scale-page';
+import { maxOf, percentile, ratio, round } from '../lib/scale-stats';
+import { ensureCorpus, type Corpus, type CorpusQuery } from './scale-corpus';
+import { sampleTexts } from '../../src/diagnostics/bench';
+
+const ROOT = resolve(import.meta.dirname ?? '.', '../..');
+const DIST = join(ROOT, 'dist-bench');
+const ALL_SIZES = [1000, 10_000, 30_000, 100_000];
+
+const argv = process.argv.slice(2);
+const flag = (k: string) => argv.includes(k);
+const num = (k: string, d: number) => {
+  const i = argv.indexOf(k);
+  return i >= 0 && i + 1 < argv.length ? Number(argv[i + 1]) : d;
+};
+const opts = {
+  n: num('--n', 10_000),
+  seed: num('--seed', 13),
+  queries: num('--queries', 30),
+  port: num('--port', 4184),
+  json: flag('--json'),
+  build: !flag('--no-build'),
+  baselines: !flag('--no-baselines'),
+  oramaMax: num('--orama-max', 100_000),
+  /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
+  sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
+  startupTimeoutS: num('--startup-timeout', 600),
+};
+const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
+
+function build(): void {
+  if (!opts.build && existsSync(join(DIST, 'bench.html'))) return;
+  log('building the bench build (MNEMOGRAPH_BENCH=1 vite build --outDir dist-bench)');
+  const r = spawnSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, MNEMOGRAPH_BENCH: '1' } });
+  if (r.status !== 0 || !existsSync(join(DIST, 'bench.html'))) throw new Error('the bench build failed; see the output above');
+}
+
+async function preview(): Promise<{ url: string; child: ChildProcess }> {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const child = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(opts.port), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${url}/bench.html`)).ok) return { url, child };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`vite preview did not answer on ${url}`);
+}
+
+/** The memories' texts, in corpus order (for Orama and the probe), extracted once and cached. */
+function corpusTexts(c: Corpus): string[] {
+  const file = join(c.dir, 'texts.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as string[];
+  const texts = c.chunks.flatMap((name) => (JSON.parse(readFileSync(join(c.dir, name), 'utf8')) as { memories: { text: string }[] }).memories.map((m) => m.text));
+  writeFileSync(file, JSON.stringify(texts));
+  return texts;
+}
+
+/** Serves the corpus files at /bench-corpus/ on the app's origin (Playwright answers; nothing leaves the machine). */
+async function serveCorpus(ctx: BrowserContext, url: string, dir: string): Promise<void> {
+  await ctx.route(`${url}/bench-corpus/*`, (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop()!;
+    const file = join(dir, name);
+    if (!/^[\w.-]+$/.test(name) || !existsSync(file)) return route.fulfill({ status: 404 });
+    return route.fulfill({ status: 200, body: readFileSync(file), contentType: name.endsWith('.json') ? 'application/json' : 'application/octet-stream' });
+  });
+}
+
+const LONGTASKS = `window.__longTasks = [];
+try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch {}`;
+
+const ms = (xs: readonly number[], p: number) => round(percentile(xs, p), 1);
+const mib = (b: number | null | undefined) => (b === null || b === undefined ? null : round(b / 2 ** 20, 1));
+
+async function timedKind(page: Page, kind: 'search' | 'recall', qs: string[], options: Record<string, unknown> = {}): Promise<TimedRun> {
+  const warm = qs.slice(0, 3);
+  if (kind === 'search') {
+    await page.evaluate((q) => window.__scaleBench.search(q), warm);
+    return page.evaluate((q) => window.__scaleBench.search(q), qs.slice(3));
+  }
+  await page.evaluate(([q, o]) => window.__scaleBench.recall(q, o), [warm, options] as const);
+  return page.evaluate(([q, o]) => window.__scaleBench.recall(q, o), [qs.slice(3), options] as const);
+}
+
+async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: boolean): Promise<Record<string, unknown>> {
+  const corpus = await ensureCorpus(n, opts.seed, log);
+  const texts = corpusTexts(corpus);
+  const queries = JSON.parse(readFileSync(join(corpus.dir, 'queries.json'), 'utf8')) as CorpusQuery[];
+  await serveCorpus(ctx, url, corpus.dir);
+  await ctx.addInitScript(LONGTASKS);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => log(`page error: ${e.message}`));
+  await page.goto(`${url}/bench.html`);
+  log(`n=${n}: restoring ${corpus.chunks.length} backup chunks through the import service`);
+  const seed = await page.evaluate((urls) => window.__scaleBench.restore(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
+  const stored = await page.evaluate(() => window.__scaleBench.count());
+  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored); reloading`);
+
+  // the reload: the two longest words of a stored memory are the probe, so keyword search has an answer
+  const probe = texts[Math.floor(n / 2)]!.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).sort((a, b) => b.length - a.length).slice(0, 2).join(' ');
+  await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const giveUp = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), opts.startupTimeoutS * 1000)));
+  const startup: StartupTimes =
+    (await Promise.race([page.evaluate(() => window.__scaleBench.startup), giveUp])) ??
+    (await page.evaluate((s) => ({ ...window.__scaleBench.progress(), error: `not warm after ${s} s` }), opts.startupTimeoutS));
+  clearTimeout(timer);
+  const longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
+  log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
+
+  const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
+  // the machine's load while measuring (2 cores shared with other work: read the figures with it)
+  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms), loadAvg1mAtReload: round(loadavg()[0]!, 1) };
+  if (!startup.error) {
+    const search = await timedKind(page, 'search', qs);
+    const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });
+    const divergent = await timedKind(page, 'recall', qs, { profile: 'DIVERGENT' });
+    const assoc = await timedKind(page, 'recall', qs, { profile: 'BALANCED', assocHops: 3 });
+    Object.assign(row, {
+      recallP50Ms: ms(recall.times, 50),
+      recallP95Ms: ms(recall.times, 95),
+      divergentP50Ms: ms(divergent.times, 50),
+      assocHops3P50Ms: ms(assoc.times, 50),
+      searchP50Ms: ms(search.times, 50),
+      inEngine: {
+        recallP50Ms: ms(recall.inEngine, 50),
+        recallP95Ms: ms(recall.inEngine, 95),
+        divergentP50Ms: ms(divergent.inEngine, 50),
+        assocHops3P50Ms: ms(assoc.inEngine, 50),
+        searchP50Ms: ms(search.inEngine, 50),
+      },
+      meanResults: { recall: round(recall.results.reduce((s, x) => s + x, 0) / recall.results.length, 1), search: round(search.results.reduce((s, x) => s + x, 0) / search.results.length, 1) },
+    });
+  }
+  const memory = await page.evaluate(() => window.__scaleBench.memory());
+  const idb = await page.evaluate(() => window.__scaleBench.idbBytes());
+  Object.assign(row, {
+    firstQueryAfterReloadMs: startup.firstKeywordMs,
+    firstSemanticQueryAfterReloadMs: startup.firstSemanticMs,
+    warmMs: startup.warmMs,
+    encoderReadyMs: startup.encoderReadyMs,
+    ...(startup.error && { startupError: startup.error, startupFailedAfterMs: startup.failedMs ?? null }),
+    engineMiB: mib(memory?.engineBytes),
+    pageAndWorkersMiB: mib(memory?.totalBytes),
+    workersMiB: memory ? Object.fromEntries(Object.entries(memory.byWorker).map(([k, v]) => [k, mib(v)])) : null,
+    idbBytesPerMemory: idb.indexedDB !== null ? Math.round(idb.indexedDB / stored) : null,
+    idbMiB: mib(idb.indexedDB),
+    longestMainThreadTaskMs: round(maxOf(longWarm), 0),
+    longTasksOver100Ms: longWarm.filter((d) => d > 100).length,
+  });
+
+  if (withIngest && !startup.error) {
+    log(`n=${n}: ingest (20 captures, then a 200-line plain-text import, then the encoder alone)`);
+    try {
+      const ing = await page.evaluate((t) => window.__scaleBench.ingest(t, 20), sampleTexts(220).map((t) => `Ingest ${t}`));
+      row.ingest = {
+        fullPathBatch1PerSec: round(ing.batch1PerSec, 1),
+        fullPathImportPerSec: round(ing.importPerSec, 1),
+        importBatch: ing.importBatch,
+        encoderBatch1PerSec: round(ing.encoderBatch1PerSec, 1),
+        encoderBatch32PerSec: round(ing.encoderBatchedPerSec, 1),
+      };
+    } catch (e) {
+      row.ingestError = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  await page.close();
+  return row;
+}
+
+/**
+ * The baselines, after the app's profile is closed (its workers gone), in a context of their own
+ * with the page's CSP bypassed: hnswlib-wasm's glue (emscripten embind) compiles with `new Function`,
+ * which the app's policy (no 'unsafe-eval') refuses. The app does not start on this page.
+ */
+async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Record<string, unknown>): Promise<void> {
+  const corpus = await ensureCorpus(n, opts.seed, log);
+  const queries = JSON.parse(readFileSync(join(corpus.dir, 'queries.json'), 'utf8')) as CorpusQuery[];
+  corpusTexts(corpus);
+  await serveCorpus(ctx, url, corpus.dir);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => log(`baseline page error: ${e.message}`));
+  await page.goto(`${url}/bench.html?baselines`);
+  log(`n=${n}: baselines (f32 scan, hnswlib-wasm${n <= opts.oramaMax ? ', Orama' : ''})`);
+  const bq: BaselineQuery[] = queries.slice(0, opts.queries);
+  const oramaQueries = n >= 30_000 ? 5 : Math.min(20, opts.queries);
+  const b = (await page.evaluate(
+    ([q, o]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, o),
+    [bq, { hnsw: true, orama: n <= opts.oramaMax, oramaQueries }] as const,
+  )) as { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
+  const brute = ms(b.bruteForce, 50);
+  const engine = row.inEngine as { searchP50Ms: number | null; recallP50Ms: number | null } | undefined;
+  const hnswP50 = b.hnsw ? ms(b.hnsw.times, 50) : null;
+  const oramaP50 = b.orama ? ms(b.orama.times, 50) : null;
+  Object.assign(row, {
+    bruteForceF32P50Ms: brute,
+    hnswP50Ms: hnswP50,
+    hnsw: b.hnsw && { where: 'page (hnswlib-wasm 0.8.2, main thread)', buildMs: Math.round(b.hnsw.buildMs), recallAt10: round(b.hnsw.recallAt10, 3), ...b.hnsw.params },
+    oramaHybridP50Ms: oramaP50,
+    orama: b.orama && { where: 'page (@orama/orama 3.1.18, main thread)', buildMs: Math.round(b.orama.buildMs), queries: b.orama.times.length },
+    // baseline / ours, ours timed inside the engine (the baselines do not embed a query either)
+    ratios: {
+      bruteForceF32ToSearch: ratio(brute, engine?.searchP50Ms),
+      hnswToSearch: ratio(hnswP50, engine?.searchP50Ms),
+      oramaHybridToSearch: ratio(oramaP50, engine?.searchP50Ms),
+      bruteForceF32ToRecall: ratio(brute, engine?.recallP50Ms),
+      hnswToRecall: ratio(hnswP50, engine?.recallP50Ms),
+      oramaHybridToRecall: ratio(oramaP50, engine?.recallP50Ms),
+      oramaHybridToSearchEndToEnd: ratio(oramaP50, row.searchP50Ms as number | undefined),
+    },
+  });
+  await page.close();
+}
+
+async function main(): Promise<void> {
+  const sizes = opts.sizes ?? ALL_SIZES.filter((s) => s <= opts.n);
+  if (sizes.length === 0) throw new Error(`--n ${opts.n}: the smallest size is 1000`);
+  build();
+  const { url, child } = await preview();
+  const stop = () => {
+    if (child.pid) process.kill(-child.pid);
+  };
+  process.once('exit', stop);
+  process.once('SIGTERM', () => process.exit(143));
+  process.once('SIGINT', () => process.exit(130));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    // precise-memory-info / ForceEagerMeasureMemory: measureUserAgentSpecificMemory answers now
+    args: ['--disable-gpu', '--no-sandbox', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
+  });
+  const out: Record<string, unknown> = {
+    chromium: browser.version(),
+    cpus: cpus().length,
+    seed: opts.seed,
+    queries: opts.queries,
+    url: `${url}/bench.html`,
+    sizes: {} as Record<string, unknown>,
+  };
+  try {
+    for (const [i, n] of sizes.entries()) {
+      const ctx = await browser.newContext(); // a fresh profile: an empty database per size
+      let row: Record<string, unknown> = { n };
+      try {
+        row = await runSize(ctx, url, n, i === 0);
+      } catch (e) {
+        log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
+        row.error = e instanceof Error ? e.message : String(e);
+      } finally {
+        await ctx.close();
+      }
+      if (opts.baselines) {
+        const ctx2 = await browser.newContext({ bypassCSP: true });
+        try {
+          await runBaselines(ctx2, url, n, row);
+        } catch (e) {
+          log(`n=${n} baselines failed: ${e instanceof Error ? e.message : String(e)}`);
+          row.baselineError = e instanceof Error ? e.message : String(e);
+        } finally {
+          await ctx2.close();
+        }
+      }
+      (out.sizes as Record<string, unknown>)[String(n)] = row;
+    }
+  } finally {
+    await browser.close();
+    stop();
+    process.removeListener('exit', stop);
+  }
+  if (opts.json) console.log(JSON.stringify(out, null, 2));
+  else printTable(out);
+}
+
+function printTable(out: Record<string, unknown>): void {
+  const rows = Object.values(out.sizes as Record<string, Record<string, unknown>>);
+  const keys = ['recallP50Ms', 'recallP95Ms', 'divergentP50Ms', 'assocHops3P50Ms', 'searchP50Ms', 'firstQueryAfterReloadMs', 'warmMs', 'engineMiB', 'idbBytesPerMemory', 'longestMainThreadTaskMs', 'bruteForceF32P50Ms', 'hnswP50Ms', 'oramaHybridP50Ms'];
+  console.log(`Chromium ${String(out.chromium)}, ${String(out.cpus)} cores, seed ${String(out.seed)}, ${String(out.queries)} queries per kind`);
+  console.log(['field'.padEnd(26), ...rows.map((r) => String(r.n).padStart(10))].join(' '));
+  for (const k of keys) console.log([k.padEnd(26), ...rows.map((r) => String(r[k] ?? r.error ?? '-').padStart(10))].join(' '));
+  for (const r of rows) if (r.ingest) console.log(`ingest at n=${String(r.n)}: ${JSON.stringify(r.ingest)}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

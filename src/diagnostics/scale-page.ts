@@ -1,0 +1,242 @@
+// bench.html (issue 13's scale benchmark, `npm run bench:scale`): the app's own start-up (boot():
+// the services on the app's database with the real engine, embed and import workers, no React)
+// and a small typed hook, window.__scaleBench, for scripts/bench/scale.ts. Only the bench build
+// has this page (vite.config.ts adds the entry when MNEMOGRAPH_BENCH=1); the production app never
+// ships it. Everything written goes through the services: a corpus arrives as JSON backups and is
+// restored by previewImport / runImport, exactly what a person's restore does.
+//
+// Start-up probes (from the module's first line, i.e. right after navigation): the first plain
+// search with results (`semantic: false`, which needs no encoder: keyword results first), the
+// first semantic search with results, the encoder ready, and "warm": the services resolved
+// (initServices fills the engine before it resolves) and the engine's stats say loaded (plus a
+// `warm` / `phase` field if a later engine reports one).
+import { boot, bootStatus } from '../ui/app/boot';
+import { services } from '../services';
+import type { BaselineQuery } from './scale-baselines';
+import type { EngineLoadProgress } from '../protocol/engine';
+
+export interface StartupTimes {
+  firstKeywordMs: number | null;
+  firstSemanticMs: number | null;
+  servicesReadyMs: number | null;
+  encoderReadyMs: number | null;
+  warmMs: number | null;
+  /** When the app's boot failed (navigation -> failure), if it did. */
+  failedMs?: number;
+  error?: string;
+}
+
+export interface MemoryBreakdown {
+  totalBytes: number;
+  engineBytes: number;
+  workerBytes: number;
+  /** Each worker's bytes by its script's name (engine, embed, io, …). */
+  byWorker: Record<string, number>;
+}
+
+export interface TimedRun {
+  /** Through the services, as the UI calls them (query featurized by the embed worker). */
+  times: number[];
+  /** The engine's own time for the same calls (engine stats). */
+  inEngine: number[];
+  results: number[];
+}
+
+export interface ScaleBenchApi {
+  startup: Promise<StartupTimes>;
+  /** The start-up times so far (for a driver that gives up waiting), with the boot state. */
+  progress(): StartupTimes & { boot: string; probes: number };
+  count(): Promise<number>;
+  restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number }>;
+  search(queries: string[]): Promise<TimedRun>;
+  recall(queries: string[], options: Record<string, unknown>): Promise<TimedRun>;
+  memory(): Promise<MemoryBreakdown | null>;
+  idbBytes(): Promise<{ indexedDB: number | null; usage: number | null }>;
+  longTasks(): number[];
+  ingest(texts: string[], batchOne: number): Promise<{ batch1PerSec: number; importPerSec: number; encoderBatch1PerSec: number; encoderBatchedPerSec: number; importBatch: number }>;
+  baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
+}
+
+declare global {
+  interface Window {
+    __scaleBench: ScaleBenchApi;
+    /** Long tasks seen since navigation (durations, ms), collected by the driver's init script. */
+    __longTasks?: number[];
+  }
+}
+
+const since = () => Math.round(performance.now());
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const params = new URLSearchParams(location.search);
+const probeQuery = params.get('probe');
+
+// ?baselines: only the baselines run here (a context of its own, see scripts/bench/scale.ts); the
+// app does not start
+const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot();
+
+let probes = 0;
+async function probe(semantic: boolean): Promise<number | null> {
+  if (!probeQuery) return null;
+  for (;;) {
+    probes++;
+    try {
+      const hits = await services().search(probeQuery, semantic ? { topK: 10 } : { topK: 10, semantic: false });
+      if (hits.length > 0) return since();
+    } catch {
+      // not started yet (NOT_READY) unless the boot itself failed: then its own error, not the probe's
+      const s = bootStatus.get();
+      if (s.state === 'failed') {
+        out.failedMs = since();
+        throw s.error;
+      }
+    }
+    await tick(20);
+  }
+}
+
+/** True once the engine has everything; accepts a staged engine that reports `warm` or `phase`. */
+/** Warm = the engine's staged start (schema v9: keywords, then the feature blocks) has attached everything. */
+function isWarm(stats: { loaded: boolean }, load: EngineLoadProgress | null): boolean {
+  return stats.loaded && (load === null || load.stage === 'warm');
+}
+
+const out: StartupTimes = { firstKeywordMs: null, firstSemanticMs: null, servicesReadyMs: null, encoderReadyMs: null, warmMs: null };
+const startup: Promise<StartupTimes> = (async () => {
+  const encoder = app.ready.then(() => (out.encoderReadyMs = since()));
+  const servicesUp = new Promise<void>((ok, fail) => {
+    const check = () => {
+      const s = bootStatus.get();
+      if (s.state === 'ready') {
+        out.servicesReadyMs = since();
+        ok();
+      } else if (s.state === 'failed') {
+        out.failedMs = since();
+        fail(s.error);
+      }
+    };
+    bootStatus.subscribe(check);
+    check();
+  });
+  try {
+    out.firstKeywordMs = await probe(false);
+    await servicesUp;
+    for (;;) {
+      if (isWarm(await services().engineStats(), services().engineLoad())) break;
+      await tick(20);
+    }
+    out.warmMs = since();
+    await encoder;
+    out.firstSemanticMs = await probe(true);
+  } catch (e) {
+    out.error = e instanceof Error ? `${(e as { code?: string }).code ?? 'ERROR'}: ${e.message}` : String(e);
+  }
+  return out;
+})();
+
+async function timed(run: () => Promise<number>, stat: 'lastSearchMs' | 'lastRecallMs', into: TimedRun): Promise<void> {
+  const t0 = performance.now();
+  into.results.push(await run());
+  into.times.push(performance.now() - t0);
+  into.inEngine.push((await services().engineStats())[stat]);
+}
+
+async function measureMemory(): Promise<MemoryBreakdown | null> {
+  type M = { bytes: number; breakdown: { bytes: number; attribution: { url?: string; scope?: string }[] }[] };
+  const p = performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<M> };
+  if (typeof p.measureUserAgentSpecificMemory !== 'function' || !crossOriginIsolated) return null;
+  const m = await p.measureUserAgentSpecificMemory();
+  const byWorker: Record<string, number> = {};
+  for (const b of m.breakdown)
+    for (const a of b.attribution)
+      if (a.scope === 'DedicatedWorkerGlobalScope') {
+        const name = (a.url ?? '').split('/').pop()?.replace(/[-.].*$/, '') || 'worker';
+        byWorker[name] = (byWorker[name] ?? 0) + b.bytes / b.attribution.length;
+      }
+  const workerBytes = Object.values(byWorker).reduce((s, x) => s + x, 0);
+  return { totalBytes: m.bytes, engineBytes: byWorker.engine ?? 0, workerBytes, byWorker };
+}
+
+async function fetchBytes(url: string): Promise<Uint8Array> {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+window.__scaleBench = {
+  startup,
+  progress: () => ({ ...out, boot: bootStatus.get().state, probes }),
+  count: async () => {
+    await app.ready;
+    return services().countMemories();
+  },
+  async restore(urls) {
+    await app.ready;
+    const t0 = performance.now();
+    let written = 0;
+    let skipped = 0;
+    for (const url of urls) {
+      const bytes = await fetchBytes(url);
+      const name = url.split('/').pop() ?? 'backup.json';
+      const preview = await services().previewImport({ files: [{ name, bytes }], format: 'backup' });
+      const res = await services().runImport(preview.planId);
+      written += res.written;
+      skipped += res.skipped;
+    }
+    return { written, skipped, ms: performance.now() - t0 };
+  },
+  async search(queries) {
+    const out: TimedRun = { times: [], inEngine: [], results: [] };
+    for (const q of queries) await timed(async () => (await services().search(q, { topK: 10 })).length, 'lastSearchMs', out);
+    return out;
+  },
+  async recall(queries, options) {
+    const out: TimedRun = { times: [], inEngine: [], results: [] };
+    for (const q of queries) await timed(async () => (await services().recall(q, { topK: 10, ...options })).results.length, 'lastRecallMs', out);
+    return out;
+  },
+  memory: measureMemory,
+  async idbBytes() {
+    const e = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
+    return { indexedDB: e.usageDetails?.indexedDB ?? null, usage: e.usage ?? null };
+  },
+  longTasks: () => (window.__longTasks ?? []).slice(),
+  async ingest(texts, batchOne) {
+    await app.ready;
+    const s = services();
+    // full path at batch 1: what a capture does (encoder + featurizers + write + index + entities)
+    let t0 = performance.now();
+    for (const text of texts.slice(0, batchOne)) await s.addMemory({ text });
+    const batch1PerSec = batchOne / ((performance.now() - t0) / 1000);
+    // full path batched: a plain-text import of the rest, one memory per line (preview + run)
+    const rest = texts.slice(batchOne);
+    const bytes = new TextEncoder().encode(rest.join('\n'));
+    t0 = performance.now();
+    const preview = await s.previewImport({ files: [{ name: 'bench-ingest.txt', bytes }], format: 'text', text: { mode: 'line' } });
+    const res = await s.runImport(preview.planId);
+    const importPerSec = res.written / ((performance.now() - t0) / 1000);
+    // the encoder alone, the same texts
+    const enc = s.currentEncoder().embedder;
+    const fresh = texts.map((t) => `${t} (again)`);
+    t0 = performance.now();
+    for (const t of fresh.slice(0, batchOne)) await enc.embed([t]);
+    const encoderBatch1PerSec = batchOne / ((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    for (let i = 0; i < rest.length; i += 32) await enc.embed(fresh.slice(batchOne + i, batchOne + i + 32));
+    const encoderBatchedPerSec = rest.length / ((performance.now() - t0) / 1000);
+    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, importBatch: 200 };
+  },
+  async baselines(e1Url, textsUrl, queries, opts) {
+    const { bruteForce, hnsw, orama } = await import('./scale-baselines');
+    const raw = await fetchBytes(e1Url);
+    const data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
+    const dim = queries[0]?.vector.length ?? 384;
+    const brute = bruteForce(data, dim, queries);
+    const out: Record<string, unknown> = { bruteForce: brute.times };
+    if (opts.hnsw) out.hnsw = await hnsw(data, dim, queries, brute.top);
+    if (opts.orama) {
+      const texts = JSON.parse(new TextDecoder().decode(await fetchBytes(textsUrl))) as string[];
+      out.orama = await orama(texts, data, dim, queries.slice(0, opts.oramaQueries));
+    }
+    return out;
+  },
+};

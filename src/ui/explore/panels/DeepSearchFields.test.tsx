@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+// Deeper search's options in the recall drawer, and the dashboard's plain-words summary.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { DeepSearchFields } from './DeepSearchFields';
+import { deepSummary } from '../../settings/DeepSearchDashboard';
+
+afterEach(cleanup);
+
+describe('DeepSearchFields', () => {
+  it('sets the mode, keeps the other deepSearch fields, and off removes the mode', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<DeepSearchFields value={{}} onChange={onChange} />);
+    fireEvent.change(screen.getByLabelText('Deeper search when unsure'), { target: { value: 'shadow' } });
+    expect(onChange).toHaveBeenLastCalledWith({ deepSearch: { mode: 'shadow' } });
+    rerender(<DeepSearchFields value={{ deepSearch: { mode: 'active', threshold: 1 } }} onChange={onChange} />);
+    fireEvent.change(screen.getByLabelText('Deeper search when unsure'), { target: { value: 'off' } });
+    expect(onChange).toHaveBeenLastCalledWith({ deepSearch: { threshold: 1 } });
+  });
+
+  it('refuses a threshold outside 0..1 with the core message, and commits a good one on Enter', () => {
+    const onChange = vi.fn();
+    render(<DeepSearchFields value={{ deepSearch: { mode: 'active' } }} onChange={onChange} />);
+    const f = screen.getByTestId('recall-option-deepSearch-threshold');
+    fireEvent.change(f, { target: { value: '2' } });
+    fireEvent.keyDown(f, { key: 'Enter' });
+    expect(screen.getByRole('alert').textContent).toBe('Recall option "deepSearch.threshold" must be a number from 0 to 1; got 2.');
+    expect(onChange).not.toHaveBeenCalled();
+    fireEvent.change(f, { target: { value: '0.7' } });
+    fireEvent.keyDown(f, { key: 'Enter' });
+    expect(onChange).toHaveBeenLastCalledWith({ deepSearch: { mode: 'active', threshold: 0.7 } });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('"Keep looking" switches iterative search on and off', () => {
+    const onChange = vi.fn();
+    render(<DeepSearchFields value={{}} onChange={onChange} />);
+    fireEvent.click(screen.getByTestId('recall-option-iterative'));
+    expect(onChange).toHaveBeenLastCalledWith({ iterative: true });
+  });
+});
+
+describe('the dashboard summary', () => {
+  it('in plain words, with the share found and the time taken', () => {
+    expect(deepSummary({ invocations: 4, hits: 1, hitRate: 0.25, meanMs: 1500, rateLimited: 1 })).toBe(
+      'In the last 14 days deeper search ran 4 times and found something your first search had missed 1 time (25%). It took 1.5 s on average. It was held back 1 time by the limit per session.',
+    );
+    expect(deepSummary({ invocations: 0, hits: 0, hitRate: null, meanMs: null, rateLimited: 0 })).toContain('has not run in the last 14 days');
+  });
+});
