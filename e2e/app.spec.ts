@@ -68,6 +68,8 @@ test.describe('main screen', () => {
     await page.keyboard.press('ArrowRight'); // 0.5 -> 0.55
     await expect(page.getByTestId('capture-importance-value')).toHaveText('0.55');
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Attach a picture' })).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(app.save).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(app.memoryCount).toHaveText('1', { timeout: 60_000 });
