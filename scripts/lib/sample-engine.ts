@@ -1,5 +1,5 @@
 // The sample collection (src/sample) in the app's engine, in Node: every memory featurized in the
-// thirteen spaces by the embed worker's own code (featurize-core) over the real USE-lite encoder
+// thirteen spaces by the embed worker's own code (featurize-core) over the app's default encoder (SAMPLE_ENCODER=use-lite for USE-lite)
 // (encoder calls cached on disk, so a second run takes seconds), loaded into EngineCore. Used by
 // the divergence and chain measurements (scripts/measure-explore.ts).
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import type { TextEncoder } from '../../src/features';
 import { EngineCore } from '../../workers/engine-core';
 import { featurizeItems, featurizeQueryText } from '../../workers/featurize-core';
 import { embedCached } from './embedding-cache';
-import { loadNodeEncoder, type NodeEncoder } from './node-encoder';
+import { loadNodeEmbedder, type NodeEmbedder } from './node-embedder';
 import { loadNodeResources } from './resources-node';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -23,7 +23,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export interface SampleEngine {
   core: EngineCore;
   memories: (SampleMemory & { id: string; at: number })[];
-  encoder: NodeEncoder;
+  encoder: NodeEmbedder;
   resources: LexicalResources;
   cached: TextEncoder;
   /** A text's content spaces as a query (serialised, as the services send it). */
@@ -38,7 +38,7 @@ export function sampleMemories(): SampleMemory[] {
 }
 
 export async function loadSampleEngine(log: (m: string) => void = () => {}): Promise<SampleEngine> {
-  const encoder = await loadNodeEncoder();
+  const encoder = await loadNodeEmbedder(process.env.SAMPLE_ENCODER); // the app's default encoder unless SAMPLE_ENCODER names another
   const resources = await loadNodeResources();
   const cached: TextEncoder = { embed: (texts) => embedCached(encoder, texts) };
   const raw = sampleMemories();
@@ -66,7 +66,7 @@ export async function loadSampleEngine(log: (m: string) => void = () => {}): Pro
     features: featurized[i].spaces,
   }));
   const core = new EngineCore();
-  core.load(docs, { dim: encoder.info().dim });
+  core.load(docs, { dim: encoder.info().dim, encoder: encoder.info().id });
   const byId = new Map(memories.map((m, i) => [m.id, deserializeFeatures(featurized[i].spaces)]));
   return {
     core,
