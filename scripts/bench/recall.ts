@@ -147,6 +147,22 @@ export async function interleaved(variants: Variant[], rounds: number, queryCoun
 const fmt = (x: number, w = 9) => x.toFixed(3).padStart(w);
 
 /** Every memory's thirteen spaces (or E1 alone), serialised as the embed worker sends them. */
+/** The corpus as the engine's docs: its features, and the memory's vector as its E1 feature (as the services send it). */
+export function engineDocsOf(c: Corpus, docs: SerializedFeatures[]): EngineDoc[] {
+  return c.docs.map((d, i) => ({
+    id: d.id,
+    text: d.text,
+    tags: d.tags,
+    importance: d.importance,
+    createdAt: d.createdAt,
+    validFrom: d.createdAt,
+    validTo: null,
+    status: 'active',
+    sessionId: d.sessionId,
+    features: { ...docs[i], E1: serializeSpace('E1', d.vector) },
+  }));
+}
+
 export async function featuresOf(c: Corpus, withSpaces: boolean, dim = DIM): Promise<{ docs: SerializedFeatures[]; queries: SpaceFeatures[]; ms: number }> {
   if (!withSpaces) return { docs: c.docs.map(() => ({})), queries: c.queries.map((q) => ({ E1: q.vector })), ms: Number.NaN };
   const resources = await loadNodeResources();
@@ -180,19 +196,7 @@ async function benchSize(n: number, withSpaces: boolean): Promise<Record<string,
   const c = corpus(n, 400);
   const feats = await featuresOf(c, withSpaces);
   const featurizeMs = feats.ms;
-  const engineDocs: EngineDoc[] = c.docs.map((d, i) => ({
-    id: d.id,
-    text: d.text,
-    tags: d.tags,
-    importance: d.importance,
-    createdAt: d.createdAt,
-    validFrom: d.createdAt,
-    validTo: null,
-    status: 'active',
-    sessionId: d.sessionId,
-    // the memory's vector is its E1 feature, as the services send it
-    features: { ...feats.docs[i], E1: serializeSpace('E1', d.vector) },
-  }));
+  const engineDocs = engineDocsOf(c, feats.docs);
   const t0 = performance.now();
   const engine = new EngineCore();
   engine.load(engineDocs, { dim: DIM });

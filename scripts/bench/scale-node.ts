@@ -15,12 +15,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deserializeFeatures, serializeFeatures, serializeSpace } from '../../src/core/spaces';
+import { deserializeFeatures, serializeFeatures } from '../../src/core/spaces';
 import { EngineCore } from '../../workers/engine-core';
-import type { EngineDoc, SerializedFeatures } from '../../src/protocol/engine';
+import type { SerializedFeatures } from '../../src/protocol/engine';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import { median, percentile } from '../lib/metrics';
-import { corpus, featuresOf, interleaved, type Corpus, type Variant } from './recall';
+import { corpus, engineDocsOf, featuresOf, interleaved, type Corpus, type Variant } from './recall';
 
 const DIM = 384;
 const SIZES = [1000, 10_000, 30_000, 100_000];
@@ -94,18 +94,7 @@ async function benchSize(n: number): Promise<Record<string, number>> {
   const tf = performance.now();
   const feats = await features(c, n);
   const featMs = performance.now() - tf;
-  const engineDocs: EngineDoc[] = c.docs.map((d, i) => ({
-    id: d.id,
-    text: d.text,
-    tags: d.tags,
-    importance: d.importance,
-    createdAt: d.createdAt,
-    validFrom: d.createdAt,
-    validTo: null,
-    status: 'active',
-    sessionId: d.sessionId,
-    features: { ...feats.docs[i], E1: serializeSpace('E1', d.vector) },
-  }));
+  const engineDocs = engineDocsOf(c, feats.docs);
   const t0 = performance.now();
   const engine = new EngineCore();
   engine.load(engineDocs, { dim: DIM });

@@ -11,7 +11,11 @@ export function dot(a: Float32Array, b: Float32Array): number {
 
 /** Dot product of `q` with row `row` of a row-major matrix with `dim` columns. */
 export function dotRow(q: Float32Array, matrix: Float32Array, row: number, dim: number): number {
-  const off = row * dim;
+  return dotAt(q, matrix, row * dim, dim);
+}
+
+/** Σ q[j] · data[off + j] over `dim` components (the one f32 dot loop: dotRow and the dense store). */
+export function dotAt(q: Float32Array, data: Float32Array, off: number, dim: number): number {
   // Four independent accumulators: shorter dependency chains for the JIT.
   let s0 = 0;
   let s1 = 0;
@@ -21,12 +25,12 @@ export function dotRow(q: Float32Array, matrix: Float32Array, row: number, dim: 
   const end = dim - (dim & 3);
   for (; i < end; i += 4) {
     const o = off + i;
-    s0 += q[i] * matrix[o];
-    s1 += q[i + 1] * matrix[o + 1];
-    s2 += q[i + 2] * matrix[o + 2];
-    s3 += q[i + 3] * matrix[o + 3];
+    s0 += q[i] * data[o];
+    s1 += q[i + 1] * data[o + 1];
+    s2 += q[i + 2] * data[o + 2];
+    s3 += q[i + 3] * data[o + 3];
   }
-  for (; i < dim; i++) s0 += q[i] * matrix[off + i];
+  for (; i < dim; i++) s0 += q[i] * data[off + i];
   return s0 + s1 + s2 + s3;
 }
 

@@ -23,24 +23,8 @@ export function dotI8(q: Int8Array, codes: Int8Array, off: number, dim: number):
   return (s0 + s1 + s2 + s3) | 0;
 }
 
-/** Σ q[j] · data[off + j] over `dim` f32 components; the same summation as `dotRow` in ../vector. */
-export function dotF32(q: Float32Array, data: Float32Array, off: number, dim: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  const end = dim - (dim & 3);
-  for (; i < end; i += 4) {
-    const o = off + i;
-    s0 += q[i] * data[o];
-    s1 += q[i + 1] * data[o + 1];
-    s2 += q[i + 2] * data[o + 2];
-    s3 += q[i + 3] * data[o + 3];
-  }
-  for (; i < dim; i++) s0 += q[i] * data[off + i];
-  return s0 + s1 + s2 + s3;
-}
+/** The f32 dot at an offset: the core's one loop (../vector), named here for the store. */
+export { dotAt as dotF32 } from '../vector';
 
 /** A min-heap of doubles of fixed capacity: the k-th largest value seen, in O(log k) per offer. */
 export class KthLargest {

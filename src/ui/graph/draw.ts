@@ -7,6 +7,7 @@ import type { GraphTheme } from './theme';
 import type { Scene, Transform } from './scene';
 import { sprite } from './sprites';
 import { chooseSpot, labelSpots } from './labels';
+import { drawPictures } from './draw-pictures';
 
 export interface FrameState {
   scene: Scene;
@@ -69,38 +70,6 @@ export interface FrameStats {
   importantLabelled: number;
   /** Nodes drawn with their picture's thumbnail. */
   picturesDrawn: number;
-}
-
-/** Below this radius on screen (CSS px) a thumbnail would be a smudge: the node's colour says enough. */
-const PICTURE_MIN_RADIUS = 5;
-
-/**
- * Each memory's thumbnail inside its node: a circle clipped a little inside the node's own shape
- * (so the kind's colour stays as a rim), the picture scaled to cover it (centre crop).
- */
-function drawPictures(ctx: CanvasRenderingContext2D, f: FrameState, b: ReturnType<typeof visibleBounds>, stats: FrameStats): void {
-  const { scene, positions: p, transform: t, dpr } = f;
-  const nodes = scene.model.nodes;
-  for (let i = 0; i < nodes.length; i++) {
-    const id = nodes[i].memoryId;
-    const bmp = id ? f.pictures!.get(id) : undefined;
-    if (!bmp || !circleInBounds(b, p[2 * i], p[2 * i + 1], scene.radii[i])) continue;
-    const r = scene.radii[i] * t.k * 0.82;
-    if (r < PICTURE_MIN_RADIUS) continue;
-    const cx = (p[2 * i] * t.k + t.x) * dpr;
-    const cy = (p[2 * i + 1] * t.k + t.y) * dpr;
-    const rr = r * dpr;
-    const k = (2 * rr) / Math.min(bmp.width, bmp.height);
-    const w = bmp.width * k;
-    const h = bmp.height * k;
-    ctx.save();
-    ctx.beginPath();
-    ctx.arc(cx, cy, rr, 0, Math.PI * 2);
-    ctx.clip();
-    ctx.drawImage(bmp, cx - w / 2, cy - h / 2, w, h);
-    ctx.restore();
-    stats.picturesDrawn++;
-  }
 }
 
 export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameStats {
@@ -235,7 +204,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   nodePass(false);
   ctx.globalAlpha = 1;
   if (lit) nodePass(true);
-  if (!dense && f.pictures?.size) drawPictures(ctx, f, b, stats);
+  if (!dense && f.pictures?.size) stats.picturesDrawn += drawPictures(ctx, f.scene, f.positions, f.transform, f.dpr, f.pictures, b);
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
 
   // The query: a halo ring so it reads as the centre of everything.
