@@ -5,7 +5,7 @@
 // worker answers queries; 'warm' when everything is in. A write that reaches the engine meanwhile
 // (upsert / remove) wins over the stored features read later: those ids are skipped.
 
-import { AppError } from '../src/core/errors';
+import { AppError, toAppError } from '../src/core/errors';
 import type { HybridQuery } from '../src/core/hybrid';
 import type { RecallOptionsInput } from '../src/core/recall';
 import type { SerializedFeatures, SimilarityConfig } from '../src/core/spaces';
@@ -24,12 +24,16 @@ import {
 import { guardApi } from '../src/protocol/guard';
 import { EngineCore } from './engine-core';
 import { blockData, currentHeads, memoryPages, openStore } from './engine-store/read';
+import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
+import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter } from './engine-lexical';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per slice of work (then the worker yields to queued queries). */
 const ATTACH_CHUNK = 1000;
 /** Blocks read per IndexedDB request. */
 const BLOCKS_PER_READ = 8;
+/** Quiet time after the last write before the keyword snapshot is rewritten. */
+const SAVE_IDLE_MS = 5000;
 
 type Progress = (p: EngineLoadProgress) => unknown;
 
@@ -41,6 +45,16 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   let warm: Promise<void> = Promise.resolve();
   const touch = (ids: MemoryId[]) => {
     if (!core.warm) for (const id of ids) touched.add(id);
+    if (words) {
+      words.changes += ids.length;
+      if (core.warm) scheduleSave();
+    }
+  };
+  /** A burst of writes (an import) saves once, after it. */
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  const scheduleSave = () => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => maybeSaveWords(), SAVE_IDLE_MS);
   };
   const tell = (onProgress: Progress | undefined, p: EngineLoadProgress) => {
     try {
@@ -50,36 +64,103 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
   };
 
+  /** The keyword snapshot's state: the log seq the engine's words cover, changes since, texts still to read. */
+  let words: { source: EngineStoreSource; base: number; changes: number; pending: Map<MemoryId, number> | null } | null = null;
+  let saving: Promise<unknown> = Promise.resolve();
+
   async function loadFromStore(source: EngineStoreSource, opts: EngineLoadOptions, onProgress?: Progress): Promise<{ size: number }> {
     const gen = ++generation;
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
     const db = await openStore(source);
+    let pending: Map<MemoryId, number> | null = null;
     try {
-      const total = await db.memories.count();
-      let done = 0;
-      let first = true;
-      for await (const page of memoryPages(db)) {
-        if (gen !== generation) throw new AppError('ABORTED');
-        const docs = page.filter((m) => m.deletedAt === null).map((m) => toIndexDoc(m));
-        if (first) core.load(docs, opts);
-        else core.upsertMany(docs);
-        first = false;
-        done += page.length;
-        tell(onProgress, { stage: 'memories', done, total, ms: ms() });
-        await nextTask();
+      const start = await readWordsStart(db, maxChangesAtStart);
+      words = { source, base: start.lastSeq, changes: Number.POSITIVE_INFINITY, pending: null };
+      if (start.problem === null) {
+        try {
+          const adopted = adoptSnapshot(core, start.snapshot, opts);
+          applyChanged(core, start.changed, adopted.pending);
+          fillTexts(core, start.versions.map((m) => toIndexDoc(m)), adopted.pending);
+          pending = adopted.pending;
+          words.changes = start.changed.size;
+        } catch (e) {
+          console.warn(`The keyword index's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); it is rebuilt from the memories.`);
+        }
       }
-      if (first) core.load([], opts);
+      if (!pending) await loadPages(gen, db, opts, onProgress, ms);
     } catch (e) {
       db.close();
       throw e;
     }
     core.warm = false;
     touched = new Set();
+    words.pending = pending;
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
-    warm = attachStored(gen, db, source, onProgress, ms).finally(() => db.close());
+    warm = (async () => {
+      if (pending) await readTexts(gen, db, pending, onProgress, ms);
+      await attachStored(gen, db, source, onProgress, ms);
+    })().finally(() => db.close());
+    warm.then(() => gen === generation && maybeSaveWords(), () => undefined);
     warm.catch(() => undefined); // a failure is reported by whenWarm / stats; the keyword engine stays
     return { size: core.stats().size };
+  }
+
+  /** No usable snapshot: every memory read and tokenised, page by page. */
+  async function loadPages(gen: number, db: Awaited<ReturnType<typeof openStore>>, opts: EngineLoadOptions, onProgress: Progress | undefined, ms: () => number): Promise<void> {
+    const total = await db.memories.count();
+    let done = 0;
+    let first = true;
+    for await (const page of memoryPages(db)) {
+      if (gen !== generation) throw new AppError('ABORTED');
+      const docs = page.filter((m) => m.deletedAt === null).map((m) => toIndexDoc(m));
+      if (first) core.load(docs, opts);
+      else core.upsertMany(docs);
+      first = false;
+      done += page.length;
+      tell(onProgress, { stage: 'memories', done, total, ms: ms() });
+      await nextTask();
+    }
+    if (first) core.load([], opts);
+  }
+
+  /** After a start from the snapshot: the docs' texts from the memory rows (no tokenising unless one differs); a doc no live row has is removed. */
+  async function readTexts(gen: number, db: Awaited<ReturnType<typeof openStore>>, pending: Map<MemoryId, number>, onProgress: Progress | undefined, ms: () => number): Promise<void> {
+    const total = pending.size;
+    let repaired = 0;
+    for await (const page of memoryPages(db)) {
+      if (gen !== generation) return;
+      const docs = page.filter((m) => m.deletedAt === null && !touched.has(m.id)).map((m) => toIndexDoc(m));
+      repaired += fillTexts(core, docs, pending);
+      tell(onProgress, { stage: 'memories', done: total - pending.size, total, ms: ms() });
+      await nextTask();
+    }
+    const gone = [...pending.keys()].filter((id) => !touched.has(id));
+    if (gone.length) core.removeMany(gone);
+    pending.clear();
+    if (words && repaired + gone.length > 0) words.changes = Number.POSITIVE_INFINITY;
+  }
+
+  /** Writes a new snapshot once enough changed since the last (or none was usable), in the background. */
+  function maybeSaveWords(): void {
+    const w = words;
+    if (!w || !core.warm || w.changes < rewriteAfter(core.stats().size)) return;
+    const gen = generation;
+    saving = saving.then(async () => {
+      if (gen !== generation || !core.warm) return;
+      const db = await openStore(w.source);
+      try {
+        const since = await readChangedSince(db, w.base);
+        if (!since || gen !== generation) return;
+        applyChanged(core, since.changed);
+        const snapshot = packWords(core); // synchronous after the read: no message lands between
+        w.changes = 0;
+        w.base = since.seq;
+        await writeWords(db, snapshot, since.seq);
+      } finally {
+        db.close();
+      }
+    }).catch((e) => console.warn(`The keyword index's snapshot was not saved (${toAppError(e).message}).`));
   }
 
   async function attachStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, source: EngineStoreSource, onProgress: Progress | undefined, ms: () => number): Promise<void> {
@@ -125,12 +206,21 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     {
       load: (docs: EngineDoc[], opts: EngineLoadOptions) => {
         generation++;
+        words = null;
         core.warm = true;
         return core.load(docs, opts);
       },
       loadFromStore,
       /** Resolves when a staged load has attached every stored feature (rejects if that failed). */
       whenWarm: () => warm,
+      /** Resolves when a keyword snapshot being written is stored (tests, the bench). */
+      whenSaved: () => saving.then(() => undefined),
+      /** Writes the keyword snapshot now if anything changed since the last (tests, the bench). */
+      saveWords: () => {
+        if (words) words.changes = Math.max(words.changes, Number.POSITIVE_INFINITY);
+        maybeSaveWords();
+        return saving.then(() => undefined);
+      },
       upsert: (doc: EngineDoc) => {
         touch([doc.id]);
         core.upsert(doc);

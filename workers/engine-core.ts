@@ -25,18 +25,7 @@ import {
 } from '../src/core/recall';
 import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeatures, type SerializedFeatures, type SimilarityConfig, type SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId, ScoredHit } from '../src/core/types';
-import type {
-  EngineDivergenceOutcome,
-  EngineDivergenceQuery,
-  EngineDoc,
-  EngineFeedbackEvent,
-  EngineFeedbackOutcome,
-  EngineLoadOptions,
-  EngineRecallOutcome,
-  EngineRecallQuery,
-  EngineSearchOptions,
-  EngineStats,
-} from '../src/protocol/engine';
+import type { EngineDivergenceOutcome, EngineDivergenceQuery, EngineDoc, EngineFeedbackEvent, EngineFeedbackOutcome, EngineLoadOptions, EngineRecallOutcome, EngineRecallQuery, EngineSearchOptions, EngineStats } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
 import { memoryCommunities } from './communities';
 import { escalate } from './engine-deep';
@@ -177,6 +166,19 @@ export class EngineCore {
     this.matrix = null;
     this.communities = null;
   }
+
+  /** The hybrid index itself, for the keyword snapshot (workers/engine-lexical.ts): it packs the words and adopts them into it. */
+  get hybrid(): HybridIndex {
+    return this.require();
+  }
+
+  /** Session meta of docs that entered `hybrid` from a keyword snapshot (no tokenising); the memory's session when packing one. */
+  setMeta(docs: readonly { id: MemoryId; createdAt: number; sessionId?: string }[]): void {
+    for (const d of docs) this.meta.set(d.id, { createdAt: d.createdAt, sessionId: d.sessionId ?? '' });
+    this.matrix = null;
+    this.communities = this.sessions = null;
+  }
+  sessionOf = (id: MemoryId): string => this.meta.get(id)?.sessionId ?? '';
 
   /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
   removeMany(ids: MemoryId[]): void {

@@ -50,6 +50,20 @@ export interface Bm25SearchOptions {
   params?: Partial<Bm25Params>;
 }
 
+/**
+ * The index as packed arrays (a lexical snapshot, src/core/lexical-snapshot.ts): live documents
+ * only, slot = position in `ids`; term t's postings are `docs` / `tfs` from `termStart[t]` to
+ * `termStart[t + 1]`, slots ascending. `lengths`: each document's analysed token count.
+ */
+export interface PackedBm25 {
+  terms: string[];
+  termStart: Uint32Array;
+  docs: Int32Array;
+  tfs: Uint32Array;
+  lengths: Uint32Array;
+  ids: MemoryId[];
+}
+
 export function validateBm25Params(p: Partial<Bm25Params>): void {
   if (p.k1 !== undefined && !(Number.isFinite(p.k1) && p.k1 >= 0)) {
     throw new AppError('INVALID_CONFIG', `BM25 k1 must be a finite number >= 0 (got ${p.k1}).`);
@@ -60,8 +74,8 @@ export function validateBm25Params(p: Partial<Bm25Params>): void {
 }
 
 class Postings {
-  docs = new Int32Array(4);
-  tfs = new Uint32Array(4);
+  docs: Int32Array = new Int32Array(4);
+  tfs: Uint32Array = new Uint32Array(4);
   len = 0;
   df = 0; // live documents only
 
@@ -150,6 +164,84 @@ export class Bm25Index {
     }
     this.totalLen += length;
     this.idToSlot.set(id, slot);
+  }
+
+  /** The live index as packed arrays (compacts first: no dead slot is written). */
+  pack(): PackedBm25 {
+    this.compact();
+    const n = this.slotIds.length;
+    const terms: string[] = [];
+    const termStart: number[] = [0];
+    let total = 0;
+    for (const p of this.postings) total += p.df > 0 ? p.len : 0;
+    const docs = new Int32Array(total);
+    const tfs = new Uint32Array(total);
+    let w = 0;
+    for (const [term, t] of this.termIds) {
+      const p = this.postings[t];
+      if (p.df <= 0) continue;
+      docs.set(p.docs.subarray(0, p.len), w);
+      tfs.set(p.tfs.subarray(0, p.len), w);
+      w += p.len;
+      terms.push(term);
+      termStart.push(w);
+    }
+    const lengths = new Uint32Array(n);
+    for (let s = 0; s < n; s++) lengths[s] = this.slotLen[s];
+    return { terms, termStart: Uint32Array.from(termStart), docs, tfs, lengths, ids: this.slotIds as MemoryId[] };
+  }
+
+  /**
+   * The index of a packed snapshot, without tokenising anything. Refuses (SNAPSHOT_INVALID) arrays
+   * that do not describe an index: offsets out of order or range, a slot out of range or repeated
+   * in a list, a zero frequency, a length that is not its document's token count, repeated ids or
+   * terms. A snapshot that passes is an index `pack` could have written.
+   */
+  static unpack(p: PackedBm25, params: Partial<Bm25Params> = {}, analyzeOpts: AnalyzeOptions = {}): Bm25Index {
+    const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index: ${why}`);
+    const n = p.ids.length;
+    const T = p.terms.length;
+    if (p.termStart.length !== T + 1 || p.termStart[0] !== 0 || p.termStart[T] !== p.docs.length || p.tfs.length !== p.docs.length || p.lengths.length !== n) throw bad('array sizes');
+    const index = new Bm25Index(params, analyzeOpts);
+    const sums = new Float64Array(n);
+    const perSlot = new Uint32Array(n + 1);
+    for (let t = 0; t < T; t++) {
+      const from = p.termStart[t];
+      const to = p.termStart[t + 1];
+      if (to <= from) throw bad('an empty or reversed postings list');
+      let prev = -1;
+      for (let r = from; r < to; r++) {
+        const s = p.docs[r];
+        if (!(s > prev && s < n) || p.tfs[r] === 0) throw bad('a posting out of order or range');
+        prev = s;
+        sums[s] += p.tfs[r];
+        perSlot[s + 1]++;
+      }
+      if (index.termIds.has(p.terms[t])) throw bad('a repeated term');
+      index.termIds.set(p.terms[t], t);
+      const list = new Postings();
+      list.docs = p.docs.subarray(from, to);
+      list.tfs = p.tfs.subarray(from, to);
+      list.len = list.df = to - from;
+      index.postings.push(list);
+    }
+    // each slot's sorted term ids (term order is ascending, so each slot's list comes out sorted)
+    for (let s = 0; s < n; s++) perSlot[s + 1] += perSlot[s];
+    const flat = new Int32Array(p.docs.length);
+    const fill = perSlot.slice(0, n);
+    for (let t = 0; t < T; t++) for (let r = p.termStart[t]; r < p.termStart[t + 1]; r++) flat[fill[p.docs[r]]++] = t;
+    index.slotLen = new Float64Array(Math.max(16, n));
+    for (let s = 0; s < n; s++) {
+      const id = p.ids[s];
+      if (typeof id !== 'string' || id.length === 0 || index.idToSlot.has(id)) throw bad('a missing or repeated id');
+      if (sums[s] !== p.lengths[s]) throw bad('a document length');
+      index.idToSlot.set(id, s);
+      index.slotLen[s] = p.lengths[s];
+      index.totalLen += p.lengths[s];
+      index.slotTerms.push(flat.subarray(perSlot[s], perSlot[s + 1]));
+    }
+    index.slotIds = [...p.ids];
+    return index;
   }
 
   /** Remove `id`; returns false when it was not indexed. */

@@ -39,6 +39,7 @@ import {
 import { createDbStatusStore, type DbStatusStore } from './status';
 import { STORES_V10, upgradeMemoryV8toV10, type ImageRow } from './images';
 import { migrateVectorsToBlocks } from './migrate-v9';
+import { LOG_ALL, lexicalLogMiddleware, STORES_V11, type LexicalLogRow, type LexicalSnapshotRow } from './lexical-snapshot';
 
 export class MnemographDb extends Dexie {
   memories!: Table<MemoryRow, string>;
@@ -55,6 +56,9 @@ export class MnemographDb extends Dexie {
   entityMentions!: Table<EntityMentionRow, [string, string]>;
   deepSearchLog!: Table<DeepSearchLogRow, number>;
   images!: Table<ImageRow, string>;
+  /** Since v11: the keyword index's snapshot (derived, never backed up) and the log of memories written since. */
+  lexicalSnapshot!: Table<LexicalSnapshotRow, string>;
+  lexicalLog!: Table<LexicalLogRow, number>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -159,6 +163,15 @@ export class MnemographDb extends Dexie {
             .toCollection()
             .modify((row: Record<string, unknown>) => void upgradeMemoryV8toV10(row)),
         );
+    }
+    // v11 (issue 13): the keyword index's snapshot and the log of memories written since it. No
+    // snapshot yet: the engine's next start builds one from the memories. The log starts with one
+    // LOG_ALL row, so a snapshot can never be taken for one written before the log existed.
+    if (upTo >= 11) {
+      this.version(11)
+        .stores(STORES_V11)
+        .upgrade((tx) => tx.table('lexicalLog').add({ id: LOG_ALL }));
+      this.use(lexicalLogMiddleware);
     }
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.

@@ -1,0 +1,114 @@
+// Schema v11 (issue 13): the keyword index's snapshot and the change log that keeps it correct.
+//
+// - `lexicalSnapshot`: three rows written together by the engine worker (derived data: never in a
+//   backup, rebuilt whenever it is missing, damaged or of another format):
+//     'head'  { format, analyzer, checksum, seq, dbVersion, size, writtenAt }
+//     'words' the packed BM25 index (src/core/bm25.ts `PackedBm25`)
+//     'docs'  the packed doc fields (src/core/lexical-snapshot.ts `PackedDocs`)
+//   `seq`: every change logged up to it is in the snapshot.
+// - `lexicalLog` (`++seq`): one row `{ id }` per memory written (added, edited, trashed,
+//   restored, purged), appended by a DBCore middleware inside the write's own transaction, so no
+//   write path can forget it; `'*'` when a whole range was deleted (the snapshot is then rebuilt).
+//   A start applies the rows after the snapshot's `seq` (re-reading those memories); writing a
+//   snapshot deletes the rows it covers.
+// Why a log and not an update of the snapshot in every write: the snapshot is a few large rows
+// (~30 MB at 100k), so rewriting it per save would cost more than the save; a log row is a few
+// bytes, and a start re-tokenises only the memories written since the snapshot.
+
+import type { DBCore, DBCoreMutateRequest, DBCoreTransaction, Middleware } from 'dexie';
+import type { LexicalSnapshot, PackedDocs } from '../core/lexical-snapshot';
+import type { PackedBm25 } from '../core/bm25';
+
+export const STORES_V11 = {
+  lexicalSnapshot: 'key',
+  lexicalLog: '++seq',
+} as const;
+
+/** The log's mark for "a range of memories was deleted": every memory is re-read. */
+export const LOG_ALL = '*';
+
+export interface LexicalLogRow {
+  seq?: number;
+  id: string;
+}
+
+export interface LexicalHeadRow {
+  key: 'head';
+  format: number;
+  analyzer: number;
+  checksum: number;
+  /** Every logged change up to this seq is in the snapshot. */
+  seq: number;
+  /** The schema version it was written under (an upgrade may change memories without logging). */
+  dbVersion: number;
+  size: number;
+  writtenAt: number;
+}
+export type LexicalSnapshotRow = LexicalHeadRow | { key: 'words'; bm25: PackedBm25 } | { key: 'docs'; docs: PackedDocs };
+
+/** The snapshot's rows (head first) for `seq`. */
+export function snapshotRows(s: LexicalSnapshot, seq: number, dbVersion: number, now: number): LexicalSnapshotRow[] {
+  return [
+    { key: 'head', format: s.format, analyzer: s.analyzer, checksum: s.checksum, seq, dbVersion, size: s.bm25.ids.length, writtenAt: now },
+    { key: 'words', bm25: s.bm25 },
+    { key: 'docs', docs: s.docs },
+  ];
+}
+
+/** The snapshot the rows hold (undefined when one is missing), with its head. */
+export function snapshotOfRows(rows: (LexicalSnapshotRow | undefined)[]): { snapshot: LexicalSnapshot; head: LexicalHeadRow } | undefined {
+  const head = rows.find((r): r is LexicalHeadRow => r?.key === 'head');
+  const words = rows.find((r) => r?.key === 'words') as { bm25: PackedBm25 } | undefined;
+  const docs = rows.find((r) => r?.key === 'docs') as { docs: PackedDocs } | undefined;
+  if (!head || !words?.bm25 || !docs?.docs) return undefined;
+  return { head, snapshot: { format: head.format, analyzer: head.analyzer, checksum: head.checksum, bm25: words.bm25, docs: docs.docs } };
+}
+
+function idsOf(req: DBCoreMutateRequest): string[] {
+  if (req.type === 'deleteRange') return [LOG_ALL];
+  if (req.type === 'delete') return req.keys.map(String);
+  const ids = new Set<string>();
+  for (const v of req.values) if (v && typeof (v as { id?: unknown }).id === 'string') ids.add((v as { id: string }).id);
+  for (const k of req.keys ?? []) ids.add(String(k));
+  if (req.type === 'put') for (const k of req.updates?.keys ?? []) ids.add(String(k));
+  return [...ids];
+}
+
+function holdsLog(trans: DBCoreTransaction): boolean {
+  const names = (trans as unknown as { objectStoreNames?: DOMStringList }).objectStoreNames;
+  return !!names && names.contains('lexicalLog');
+}
+
+/**
+ * Every write to `memories` appends its ids to `lexicalLog` in the same transaction: a read-write
+ * transaction over memories takes the log in too (as dexie-cloud's mutation tracking does).
+ * Upgrades that run before the log exists are not logged (the head's `dbVersion` covers them).
+ */
+export const lexicalLogMiddleware: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'lexicalLog',
+  create(down) {
+    return {
+      ...down,
+      transaction(stores, mode, options) {
+        const widen = mode === 'readwrite' && stores.includes('memories') && !stores.includes('lexicalLog');
+        return down.transaction(widen ? [...stores, 'lexicalLog'] : stores, mode, options);
+      },
+      table(name) {
+        const table = down.table(name);
+        if (name !== 'memories') return table;
+        return {
+          ...table,
+          async mutate(req) {
+            const res = await table.mutate(req);
+            const ids = idsOf(req);
+            if (ids.length && holdsLog(req.trans)) {
+              await down.table('lexicalLog').mutate({ type: 'add', trans: req.trans, values: ids.map((id) => ({ id })) });
+            }
+            return res;
+          },
+        };
+      },
+    };
+  },
+};

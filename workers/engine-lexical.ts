@@ -1,0 +1,87 @@
+// The engine's side of the keyword index's snapshot (issue 13; the store's side is
+// workers/engine-store/lexical.ts, the format src/core/lexical-snapshot.ts): adopt a snapshot
+// into a fresh engine (no tokenising), apply the memories written since, fill the docs' texts from
+// the memory rows later (checking each against the snapshot's hash), and pack the engine's words
+// into a new snapshot.
+
+import { AppError } from '../src/core/errors';
+import { packSnapshot, snapshotProblem, textHash, unpackDocs, type LexicalSnapshot } from '../src/core/lexical-snapshot';
+import type { Memory, MemoryId } from '../src/core/types';
+import { toIndexDoc, type EngineDoc, type EngineLoadOptions } from '../src/protocol/engine';
+import type { EngineCore } from './engine-core';
+
+/** At most this many memories written since a snapshot are applied at a start; more = rebuild. */
+export const maxChangesAtStart = (size: number): number => Math.max(5000, Math.floor(size / 5));
+/** This many memories applied at a start, or written since the last snapshot, make the engine write a new one. */
+export const rewriteAfter = (size: number): number => Math.max(500, Math.floor(size / 50));
+
+export interface AdoptedWords {
+  /** Text hashes of the docs whose texts have not been read yet. */
+  pending: Map<MemoryId, number>;
+  size: number;
+}
+
+/**
+ * Fills `core` (after `core.load([], opts)`) from a snapshot: its words and docs, texts empty.
+ * Throws SNAPSHOT_INVALID (the engine left empty) when the snapshot is unusable or damaged.
+ */
+export function adoptSnapshot(core: EngineCore, snapshot: LexicalSnapshot | undefined, opts: EngineLoadOptions): AdoptedWords {
+  const problem = snapshotProblem(snapshot);
+  if (problem) throw new AppError('SNAPSHOT_INVALID', undefined, problem);
+  const docs = unpackDocs(snapshot!);
+  core.load([], opts);
+  core.hybrid.adoptWords(snapshot!.bm25, docs.map((d) => ({ ...d, text: '', vector: null })));
+  core.setMeta(docs);
+  return { pending: new Map(docs.map((d) => [d.id, d.textHash])), size: docs.length };
+}
+
+/** The memories written since the snapshot (or read at a save): live ones indexed again, the rest removed. */
+export function applyChanged(core: EngineCore, changed: Map<string, Memory | undefined>, pending?: Map<MemoryId, number>): void {
+  const gone: MemoryId[] = [];
+  const live: EngineDoc[] = [];
+  for (const [id, m] of changed) {
+    pending?.delete(id);
+    if (m && m.deletedAt === null) live.push(toIndexDoc(m));
+    else if (core.hybrid.has(id)) gone.push(id);
+  }
+  if (gone.length) core.removeMany(gone);
+  for (const d of live) core.upsert(d);
+}
+
+/**
+ * Texts for docs adopted from the snapshot, from their memory rows: a doc whose text hash and
+ * tags match is refreshed (no tokenising); one that does not (the snapshot missed a write) is
+ * indexed again. Returns how many were repaired.
+ */
+export function fillTexts(core: EngineCore, docs: EngineDoc[], pending: Map<MemoryId, number>): number {
+  let repaired = 0;
+  const refreshed: EngineDoc[] = [];
+  for (const d of docs) {
+    const hash = pending.get(d.id);
+    if (hash === undefined) continue; // not from the snapshot (written since): the engine has it
+    pending.delete(d.id);
+    const held = core.hybrid.peek(d.id);
+    if (held && hash === textHash(d.text) && sameList(held.tags, d.tags)) {
+      core.hybrid.refreshDoc({ ...d, vector: null });
+      refreshed.push(d);
+    } else {
+      core.upsert(d);
+      repaired++;
+    }
+  }
+  core.setMeta(refreshed);
+  return repaired;
+}
+
+/** The engine's words as a snapshot (its docs' texts must all be filled). */
+export function packWords(core: EngineCore): LexicalSnapshot {
+  const { bm25, docs } = core.hybrid.packWords();
+  return packSnapshot(
+    bm25,
+    docs.map((d) => ({ ...d, sessionId: core.sessionOf(d.id), textHash: textHash(d.text) })),
+  );
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
