@@ -1,0 +1,178 @@
+// The keyword index's snapshot through the engine's staged start (schema v11, fake-indexeddb):
+// the first start builds it from the memories and saves it; the next answers from it before
+// reading a memory row, with every write since applied; a stale, damaged, missing or foreign
+// snapshot is rebuilt from the memories, and the answers are always those of an engine filled
+// from the memories themselves.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { openDb, type MnemographDb } from '../src/db/db';
+import { LOG_ALL, type LexicalHeadRow } from '../src/db/lexical-snapshot';
+import { insertMemories, modifyMemory, tombstoneMemory, restoreMemoryRow } from '../src/db/repo';
+import { purgeMemories, trashMemories, writeVersion } from '../src/db/keep';
+import type { MemoryRow } from '../src/db/schema';
+import type { PackedBm25 } from '../src/core/bm25';
+import { toIndexDoc, type EngineLoadProgress } from '../src/protocol/engine';
+import { freshDbName } from '../src/testing/db';
+import { EngineCore } from './engine-core';
+import { createEngineApi } from './engine-api';
+import { maxChangesAtStart } from './engine-lexical';
+
+const head = async (db: MnemographDb) => (await db.lexicalSnapshot.get('head')) as LexicalHeadRow;
+const SRC = (dbName: string) => ({ dbName, producers: { encoder: 'enc/v1', lexical: 'lex/v1' } });
+const WORDS = 'apple orchard river stone garden music piano violin tea coffee mountain walk dog cat bird train ticket meeting project budget'.split(' ');
+
+function memory(i: number): MemoryRow {
+  const w = (k: number) => WORDS[(i * 7 + k * 3 + (i % 5) * k) % WORDS.length];
+  const text = `${w(0)} ${w(1)} ${w(2)} note ${i}${i % 4 === 0 ? ` ${w(3)} ${w(4)}` : ''}`;
+  return {
+    id: `m${String(i).padStart(5, '0')}`, text, tags: i % 6 === 0 ? ['kept'] : [], suggestedTags: [], importance: 0.5,
+    createdAt: 1000 + i, updatedAt: 1000 + i, validFrom: 1000 + i, validTo: null, sessionId: `s${i % 9}`,
+    status: i % 10 === 0 ? 'archived' : 'active', deletedAt: null, embedTruncated: false,
+  };
+}
+
+async function seeded(n: number): Promise<{ db: MnemographDb; name: string; ms: MemoryRow[] }> {
+  const name = freshDbName();
+  const db = await openDb(name);
+  const ms = Array.from({ length: n }, (_, i) => memory(i));
+  await insertMemories(db, ms, []);
+  return { db, name, ms };
+}
+
+async function start(name: string) {
+  const core = new EngineCore();
+  const api = createEngineApi(core);
+  const seen: EngineLoadProgress[] = [];
+  await api.loadFromStore(SRC(name), { dim: 3 }, (p) => void seen.push(p));
+  /** The stages told before the load call returned (the first answers). */
+  const before = seen.map((p) => p.stage);
+  return { core, api, seen, before };
+}
+
+const QUERIES = ['apple', 'orchard river', 'kept', 'violin tea coffee', 'note 7', 'budget meeting project', 'edited harbour', 'nothing-here'];
+type Api = Awaited<ReturnType<typeof start>>['api'];
+async function answers(api: Api) {
+  const out: unknown[] = [];
+  for (const q of QUERIES) {
+    for (const opts of [{ topK: 15 }, { topK: 40, includeArchived: true }]) {
+      out.push((await api.search({ text: q, vector: null }, opts)).map((h) => [h.id, h.score, h.why.matchedTerms]));
+    }
+  }
+  return out;
+}
+
+/** What an engine filled from the memories alone answers (the truth). */
+async function truth(db: MnemographDb) {
+  const core = new EngineCore();
+  core.load((await db.memories.toArray()).filter((m) => m.deletedAt === null).map((m) => toIndexDoc(m)), { dim: 3 });
+  return answers(createEngineApi(core));
+}
+
+async function snapshotSaved(name: string): Promise<{ api: Api; head: LexicalHeadRow }> {
+  const first = await start(name);
+  await first.api.whenWarm();
+  await first.api.whenSaved();
+  const db = await openDb(name);
+  const head = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow;
+  db.close();
+  return { api: first.api, head };
+}
+
+describe('the keyword snapshot at start-up', () => {
+  it('is built by the first start, then answers the next start before any memory row is read', async () => {
+    const { db, name } = await seeded(300);
+    const first = await start(name);
+    expect(first.before).toEqual(['memories', 'keyword']); // no snapshot yet: every memory tokenised
+    await first.api.whenWarm();
+    await first.api.whenSaved();
+    const head = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow;
+    expect(head).toMatchObject({ size: 300 });
+    expect(head.seq).toBeGreaterThan(0);
+    expect(await db.lexicalLog.count()).toBe(0); // the rows it covers are gone
+
+    const next = await start(name);
+    expect(next.before).toEqual(['keyword']); // from the snapshot: no page of memories first
+    const want = await truth(db);
+    expect(await answers(next.api)).toEqual(want); // before the texts are read
+    await next.api.whenWarm();
+    expect(await answers(next.api)).toEqual(want);
+    expect((await next.api.stats()).size).toBe(300);
+    db.close();
+  });
+
+  it('applies every write made after the snapshot: add, edit, new version, trash, restore, purge, status', async () => {
+    const { db, name, ms } = await seeded(200);
+    const { head } = await snapshotSaved(name);
+    await insertMemories(db, [{ ...memory(500), id: 'new-1', text: 'edited harbour ferry apple' }], []);
+    await modifyMemory(db, ms[3].id, (r) => ({ ...r, text: 'edited harbour text', tags: ['kept'] }));
+    await writeVersion(db, ms[4].id, 'v-4', 5000, (r) => ({ ...r, text: 'edited harbour again' }), null, () => 5000);
+    await tombstoneMemory(db, ms[5].id, 5000);
+    await trashMemories(db, [ms[6].id, ms[7].id], 5000);
+    await restoreMemoryRow(db, ms[5].id, 5001);
+    await purgeMemories(db, { ids: [ms[7].id] });
+    await modifyMemory(db, ms[8].id, (r) => ({ ...r, status: 'quarantined' }));
+    expect(await db.lexicalLog.where(':id').above(head.seq).count()).toBeGreaterThanOrEqual(8);
+
+    const next = await start(name);
+    expect(next.before).toEqual(['keyword']);
+    const want = await truth(db);
+    const got = await answers(next.api);
+    expect(got).toEqual(want);
+    expect(JSON.stringify(got)).toContain('new-1'); // the new memory is found
+    expect(JSON.stringify(got)).not.toContain(ms[6].id); // the trashed one is not
+    await next.api.whenWarm();
+    expect(await answers(next.api)).toEqual(want);
+    db.close();
+  });
+
+  it('writes made while the engine runs reach the next snapshot (saved after the writes)', async () => {
+    const { db, name, ms } = await seeded(100);
+    const { api } = await snapshotSaved(name);
+    const added = Array.from({ length: 600 }, (_, i) => ({ ...memory(1000 + i), id: `late-${i}` }));
+    await insertMemories(db, added, []);
+    await trashMemories(db, [ms[1].id], 7000);
+    // the page tells the engine (sync.index); the engine saves once enough changed
+    await api.upsertMany(added.map((m) => toIndexDoc(m)));
+    await api.remove(ms[1].id);
+    await api.saveWords();
+    const head = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow;
+    expect(head.size).toBe(699);
+    expect(await db.lexicalLog.count()).toBe(0);
+    const next = await start(name);
+    expect(next.before).toEqual(['keyword']);
+    expect(await answers(next.api)).toEqual(await truth(db));
+    db.close();
+  });
+
+  it.each([
+    ['missing', async (db: MnemographDb) => void (await db.lexicalSnapshot.clear())],
+    ['damaged', async (db: MnemographDb) => {
+      const words = (await db.lexicalSnapshot.get('words')) as { key: 'words'; bm25: PackedBm25 };
+      words.bm25.tfs[0] += 1;
+      await db.lexicalSnapshot.put(words);
+    }],
+    ['written by another format', async (db: MnemographDb) => void (await db.lexicalSnapshot.put({ ...(await head(db)), format: 99 }))],
+    ['written under another schema version', async (db: MnemographDb) => void (await db.lexicalSnapshot.put({ ...(await head(db)), dbVersion: 10 }))],
+    ['stale after a range delete', async (db: MnemographDb) => void (await db.lexicalLog.add({ id: LOG_ALL }))],
+    ['stale beyond repair (too many writes since)', async (db: MnemographDb) => {
+      const many = Array.from({ length: maxChangesAtStart(100) + 1 }, (_, i) => ({ ...memory(2000 + i), id: `bulk-${i}` }));
+      await insertMemories(db, many, []);
+    }],
+  ])('a snapshot %s is rebuilt from the memories, with the right answers', async (_what, spoil) => {
+    const { db, name } = await seeded(100);
+    await snapshotSaved(name);
+    await spoil(db);
+    const next = await start(name);
+    expect(next.before[0]).toBe('memories'); // rebuilt: every memory read and tokenised (page by page)
+    expect(next.before.at(-1)).toBe('keyword');
+    const want = await truth(db);
+    expect(await answers(next.api)).toEqual(want);
+    await next.api.whenWarm();
+    await next.api.whenSaved();
+    // a good snapshot replaces it, and the start after that uses it
+    const again = await start(name);
+    expect(again.before).toEqual(['keyword']);
+    expect(await answers(again.api)).toEqual(want);
+    db.close();
+  });
+});
