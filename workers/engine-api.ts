@@ -25,7 +25,7 @@ import { guardApi } from '../src/protocol/guard';
 import { EngineCore } from './engine-core';
 import { blockData, currentHeads, memoryPages, openStore } from './engine-store/read';
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
-import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter } from './engine-lexical';
+import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per slice of work (then the worker yields to queued queries). */
@@ -65,7 +65,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   };
 
   /** The keyword snapshot's state: the log seq the engine's words cover, changes since, texts still to read. */
-  let words: { source: EngineStoreSource; base: number; changes: number; pending: Map<MemoryId, number> | null } | null = null;
+  let words: { source: EngineStoreSource; base: number; changes: number } | null = null;
   let saving: Promise<unknown> = Promise.resolve();
 
   async function loadFromStore(source: EngineStoreSource, opts: EngineLoadOptions, onProgress?: Progress): Promise<{ size: number }> {
@@ -73,32 +73,31 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
     const db = await openStore(source);
-    let pending: Map<MemoryId, number> | null = null;
+    let adopted = false;
     try {
       const start = await readWordsStart(db, maxChangesAtStart);
-      words = { source, base: start.lastSeq, changes: Number.POSITIVE_INFINITY, pending: null };
+      words = { source, base: start.lastSeq, changes: Number.POSITIVE_INFINITY };
       if (start.problem === null) {
         try {
-          const adopted = adoptSnapshot(core, start.snapshot, opts);
-          applyChanged(core, start.changed, adopted.pending);
-          fillTexts(core, start.versions.map((m) => toIndexDoc(m)), adopted.pending);
-          pending = adopted.pending;
+          adoptSnapshot(core, start.snapshot, opts);
+          applyChanged(core, start.changed);
+          fillTexts(core, start.versions.map((m) => toIndexDoc(m)));
+          adopted = true;
           words.changes = start.changed.size;
         } catch (e) {
           console.warn(`The keyword index's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); it is rebuilt from the memories.`);
         }
       }
-      if (!pending) await loadPages(gen, db, opts, onProgress, ms);
+      if (!adopted) await loadPages(gen, db, opts, onProgress, ms);
     } catch (e) {
       db.close();
       throw e;
     }
     core.warm = false;
     touched = new Set();
-    words.pending = pending;
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
     warm = (async () => {
-      if (pending) await readTexts(gen, db, pending, onProgress, ms);
+      if (adopted) await readTexts(gen, db, onProgress, ms);
       await attachStored(gen, db, source, onProgress, ms);
     })().finally(() => db.close());
     warm.then(() => gen === generation && maybeSaveWords(), () => undefined);
@@ -125,19 +124,20 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   }
 
   /** After a start from the snapshot: the docs' texts from the memory rows (no tokenising unless one differs); a doc no live row has is removed. */
-  async function readTexts(gen: number, db: Awaited<ReturnType<typeof openStore>>, pending: Map<MemoryId, number>, onProgress: Progress | undefined, ms: () => number): Promise<void> {
-    const total = pending.size;
+  async function readTexts(gen: number, db: Awaited<ReturnType<typeof openStore>>, onProgress: Progress | undefined, ms: () => number): Promise<void> {
+    const total = await db.memories.count();
+    let done = 0;
     let repaired = 0;
     for await (const page of memoryPages(db)) {
       if (gen !== generation) return;
-      const docs = page.filter((m) => m.deletedAt === null && !touched.has(m.id)).map((m) => toIndexDoc(m));
-      repaired += fillTexts(core, docs, pending);
-      tell(onProgress, { stage: 'memories', done: total - pending.size, total, ms: ms() });
+      repaired += fillTexts(core, page.filter((m) => m.deletedAt === null).map((m) => toIndexDoc(m)));
+      done += page.length;
+      tell(onProgress, { stage: 'memories', done, total, ms: ms() });
       await nextTask();
     }
-    const gone = [...pending.keys()].filter((id) => !touched.has(id));
+    if (gen !== generation) return;
+    const gone = stillPending(core);
     if (gone.length) core.removeMany(gone);
-    pending.clear();
     if (words && repaired + gone.length > 0) words.changes = Number.POSITIVE_INFINITY;
   }
 

@@ -5,7 +5,8 @@
 // into a new snapshot.
 
 import { AppError } from '../src/core/errors';
-import { packSnapshot, snapshotProblem, textHash, unpackDocs, type LexicalSnapshot } from '../src/core/lexical-snapshot';
+import type { IndexDoc } from '../src/core/hybrid';
+import { packSnapshot, snapshotProblem, textHash, unpackDocs, type LexicalSnapshot, type SnapshotDoc } from '../src/core/lexical-snapshot';
 import type { Memory, MemoryId } from '../src/core/types';
 import { toIndexDoc, type EngineDoc, type EngineLoadOptions } from '../src/protocol/engine';
 import type { EngineCore } from './engine-core';
@@ -15,32 +16,36 @@ export const maxChangesAtStart = (size: number): number => Math.max(5000, Math.f
 /** This many memories applied at a start, or written since the last snapshot, make the engine write a new one. */
 export const rewriteAfter = (size: number): number => Math.max(500, Math.floor(size / 50));
 
-export interface AdoptedWords {
-  /** Text hashes of the docs whose texts have not been read yet. */
-  pending: Map<MemoryId, number>;
-  size: number;
-}
-
 /**
- * Fills `core` (after `core.load([], opts)`) from a snapshot: its words and docs, texts empty.
- * Throws SNAPSHOT_INVALID (the engine left empty) when the snapshot is unusable or damaged.
+ * Fills `core` (after `core.load([], opts)`) from a snapshot: its words and docs, texts empty
+ * (each doc keeps its `textHash` until `fillTexts` gives it its text). Returns the size. Throws
+ * SNAPSHOT_INVALID (the engine left empty) when the snapshot is unusable or damaged.
  */
-export function adoptSnapshot(core: EngineCore, snapshot: LexicalSnapshot | undefined, opts: EngineLoadOptions): AdoptedWords {
+export function adoptSnapshot(core: EngineCore, snapshot: LexicalSnapshot | undefined, opts: EngineLoadOptions): number {
   const problem = snapshotProblem(snapshot);
   if (problem) throw new AppError('SNAPSHOT_INVALID', undefined, problem);
   const docs = unpackDocs(snapshot!);
   core.load([], opts);
-  core.hybrid.adoptWords(snapshot!.bm25, docs.map((d) => ({ ...d, text: '', vector: null })));
+  core.hybrid.adoptWords(snapshot!.bm25, docs);
   core.setMeta(docs);
-  return { pending: new Map(docs.map((d) => [d.id, d.textHash])), size: docs.length };
+  return docs.length;
+}
+
+/** The text hash of a doc adopted from a snapshot whose text is not read yet (undefined: it has its text). */
+const pendingHash = (d: Readonly<IndexDoc> | undefined): number | undefined => (d as Partial<SnapshotDoc> | undefined)?.textHash;
+
+/** The docs adopted from a snapshot that no memory row has filled yet. */
+export function stillPending(core: EngineCore): MemoryId[] {
+  const out: MemoryId[] = [];
+  core.hybrid.forEachDoc((d, id) => void (pendingHash(d) !== undefined && out.push(id)));
+  return out;
 }
 
 /** The memories written since the snapshot (or read at a save): live ones indexed again, the rest removed. */
-export function applyChanged(core: EngineCore, changed: Map<string, Memory | undefined>, pending?: Map<MemoryId, number>): void {
+export function applyChanged(core: EngineCore, changed: Map<string, Memory | undefined>): void {
   const gone: MemoryId[] = [];
   const live: EngineDoc[] = [];
   for (const [id, m] of changed) {
-    pending?.delete(id);
     if (m && m.deletedAt === null) live.push(toIndexDoc(m));
     else if (core.hybrid.has(id)) gone.push(id);
   }
@@ -53,15 +58,14 @@ export function applyChanged(core: EngineCore, changed: Map<string, Memory | und
  * tags match is refreshed (no tokenising); one that does not (the snapshot missed a write) is
  * indexed again. Returns how many were repaired.
  */
-export function fillTexts(core: EngineCore, docs: EngineDoc[], pending: Map<MemoryId, number>): number {
+export function fillTexts(core: EngineCore, docs: EngineDoc[]): number {
   let repaired = 0;
   const refreshed: EngineDoc[] = [];
   for (const d of docs) {
-    const hash = pending.get(d.id);
-    if (hash === undefined) continue; // not from the snapshot (written since): the engine has it
-    pending.delete(d.id);
     const held = core.hybrid.peek(d.id);
-    if (held && hash === textHash(d.text) && sameList(held.tags, d.tags)) {
+    const hash = pendingHash(held);
+    if (hash === undefined) continue; // not from the snapshot (written since) or filled: the engine has it
+    if (hash === textHash(d.text) && sameList(held!.tags, d.tags)) {
       core.hybrid.refreshDoc({ ...d, vector: null });
       refreshed.push(d);
     } else {
@@ -78,7 +82,7 @@ export function packWords(core: EngineCore): LexicalSnapshot {
   const { bm25, docs } = core.hybrid.packWords();
   return packSnapshot(
     bm25,
-    docs.map((d) => ({ ...d, sessionId: core.sessionOf(d.id), textHash: textHash(d.text) })),
+    docs.map((d) => ({ ...d, sessionId: core.sessionOf(d.id), textHash: pendingHash(d) ?? textHash(d.text) })),
   );
 }
 

@@ -104,6 +104,8 @@ export class Bm25Index {
   private slotLen = new Float64Array(16);
   /** Sorted unique term ids per slot (for removal and matched-term lookup). */
   private slotTerms: Int32Array[] = [];
+  /** After `unpack`: the unpacked slots' sorted term ids in one array (`termsOf` views them on demand). */
+  private packedTerms: { flat: Int32Array; start: Uint32Array } | null = null;
   private totalLen = 0;
   private deadSlots = 0;
   private scratch = new Float64Array(16);
@@ -238,10 +240,19 @@ export class Bm25Index {
       index.idToSlot.set(id, s);
       index.slotLen[s] = p.lengths[s];
       index.totalLen += p.lengths[s];
-      index.slotTerms.push(flat.subarray(perSlot[s], perSlot[s + 1]));
     }
+    index.slotTerms = new Array<Int32Array>(n); // holes: viewed on demand (termsOf), not 100k views at a start
+    index.packedTerms = { flat, start: perSlot };
     index.slotIds = [...p.ids];
     return index;
+  }
+
+  /** The sorted unique term ids of `slot`. */
+  private termsOf(slot: number): Int32Array {
+    const held = this.slotTerms[slot];
+    if (held !== undefined) return held;
+    const p = this.packedTerms!;
+    return (this.slotTerms[slot] = p.flat.subarray(p.start[slot], p.start[slot + 1]));
   }
 
   /** Remove `id`; returns false when it was not indexed. */
@@ -251,7 +262,7 @@ export class Bm25Index {
     this.idToSlot.delete(id);
     this.slotIds[slot] = null;
     this.totalLen -= this.slotLen[slot];
-    for (const t of this.slotTerms[slot]) this.postings[t].df--;
+    for (const t of this.termsOf(slot)) this.postings[t].df--;
     this.slotTerms[slot] = EMPTY;
     this.deadSlots++;
     if (this.deadSlots > 64 && this.deadSlots > this.idToSlot.size) this.compact();
@@ -269,7 +280,7 @@ export class Bm25Index {
       if (id === null) continue;
       remap[s] = ids.length;
       lens[ids.length] = this.slotLen[s];
-      terms.push(this.slotTerms[s]);
+      terms.push(this.termsOf(s));
       this.idToSlot.set(id, ids.length);
       ids.push(id);
     }
@@ -287,6 +298,7 @@ export class Bm25Index {
     this.slotIds = ids;
     this.slotLen = lens;
     this.slotTerms = terms;
+    this.packedTerms = null;
     this.deadSlots = 0;
   }
 
@@ -367,7 +379,7 @@ export class Bm25Index {
   }
 
   private matched(slot: number, qTerms: { id: number; surface: string; idf: number }[]): { terms: string[]; matchedIdf: number } {
-    const held = this.slotTerms[slot];
+    const held = this.termsOf(slot);
     const terms: string[] = [];
     let matchedIdf = 0;
     for (const q of qTerms) {

@@ -171,9 +171,9 @@ export class HybridIndex {
 
   /**
    * A start from a lexical snapshot: `packed` (its ids = the docs') replaces the words' index and
-   * `docs` the stored docs, with no tokenising; the vectors come later (`setVector`). Throws
-   * (SNAPSHOT_INVALID, or upsert's codes for a bad doc), changing nothing, on arrays that do not
-   * form an index or ids that differ.
+   * `docs` the stored docs (taken as they are, not copied: the caller gives them up), with no
+   * tokenising; the vectors come later (`setVector`). Throws (SNAPSHOT_INVALID, or upsert's codes
+   * for a bad doc), changing nothing, on arrays that do not form an index or ids that differ.
    */
   adoptWords(packed: PackedBm25, docs: IndexDoc[]): void {
     const bm25 = Bm25Index.unpack(packed, { k1: this.config.k1, b: this.config.b });
@@ -182,7 +182,7 @@ export class HybridIndex {
     for (const id of [...this.docs.keys()]) this.removeRow(id);
     this.docs.clear();
     this.bm25 = bm25;
-    for (const d of docs) this.docs.set(d.id, { ...d, tags: [...d.tags], vector: null });
+    for (const d of docs) this.docs.set(d.id, d.vector === null ? d : { ...d, vector: null });
   }
 
   /** Replaces a doc whose words the index already holds (the same text and tags): no tokenising. */

@@ -22,6 +22,8 @@ export const LEXICAL_FORMAT = 1;
 
 /** A doc as the snapshot holds it: the index doc without its text and vector, plus the session. */
 export type LexicalDoc = Omit<IndexDoc, 'vector' | 'text'> & { sessionId?: string; textHash: number };
+/** A doc unpacked from a snapshot: an index doc whose text is not read yet ('', `textHash` says what it will be). */
+export type SnapshotDoc = IndexDoc & { sessionId?: string; textHash: number };
 
 export interface PackedDocs {
   /** Per slot: 0 active, 1 quarantined, 2 archived; bit 4: has suggested tags; bit 5: has a session. */
@@ -133,7 +135,7 @@ export function snapshotProblem(s: LexicalSnapshot | undefined): string | null {
  * unpacked by `HybridIndex.adoptWords`); throws SNAPSHOT_INVALID on arrays that do not fit
  * together (the checksum cannot vouch for a snapshot written by faulty code).
  */
-export function unpackDocs(s: LexicalSnapshot): LexicalDoc[] {
+export function unpackDocs(s: LexicalSnapshot): SnapshotDoc[] {
   const d = s.docs;
   const n = s.bm25.ids.length;
   const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index docs: ${why}`);
@@ -149,15 +151,17 @@ export function unpackDocs(s: LexicalSnapshot): LexicalDoc[] {
     for (let r = from; r < to; r++) out.push(str(d.refs[r]));
     return out;
   };
-  const docs: LexicalDoc[] = [];
+  const docs: SnapshotDoc[] = [];
   for (let i = 0; i < n; i++) {
     const f = d.flags[i];
     const status = STATUS_OF[f & 15];
     if (!status) throw bad('a status');
     const num = (j: number) => d.numbers[i * NUMBERS_PER_DOC + j];
     const opt = (j: number) => (Number.isNaN(num(j)) ? undefined : num(j));
-    const doc: LexicalDoc = {
+    const doc: SnapshotDoc = {
       id: s.bm25.ids[i] as MemoryId,
+      text: '',
+      vector: null,
       status,
       importance: num(0),
       createdAt: num(1),

@@ -16,6 +16,7 @@
 // bytes, and a start re-tokenises only the memories written since the snapshot.
 
 import type { DBCore, DBCoreMutateRequest, DBCoreTransaction, Middleware } from 'dexie';
+import { AppError } from '../core/errors';
 import type { LexicalSnapshot, PackedDocs } from '../core/lexical-snapshot';
 import type { PackedBm25 } from '../core/bm25';
 
@@ -44,24 +45,36 @@ export interface LexicalHeadRow {
   size: number;
   writtenAt: number;
 }
-export type LexicalSnapshotRow = LexicalHeadRow | { key: 'words'; bm25: PackedBm25 } | { key: 'docs'; docs: PackedDocs };
+/** A string list as one string (one structured-clone item instead of 100k): each element after a NUL. */
+type Joined = string;
+const SEP = '\u0000';
+function join(list: readonly string[]): Joined {
+  for (const x of list) if (x.includes(SEP)) throw new AppError('SNAPSHOT_INVALID', undefined, 'a string with a NUL character');
+  return list.length ? SEP + list.join(SEP) : '';
+}
+const split = (s: unknown): string[] => (typeof s === 'string' ? s.split(SEP).slice(1) : []);
 
-/** The snapshot's rows (head first) for `seq`. */
+type StoredBm25 = Omit<PackedBm25, 'ids' | 'terms'> & { ids: Joined; terms: Joined };
+type StoredDocs = Omit<PackedDocs, 'strings'> & { strings: Joined };
+export type LexicalSnapshotRow = LexicalHeadRow | { key: 'words'; bm25: StoredBm25 } | { key: 'docs'; docs: StoredDocs };
+
+/** The snapshot's rows (head first) for `seq`; SNAPSHOT_INVALID for a string it cannot store (a NUL in an id or tag). */
 export function snapshotRows(s: LexicalSnapshot, seq: number, dbVersion: number, now: number): LexicalSnapshotRow[] {
   return [
     { key: 'head', format: s.format, analyzer: s.analyzer, checksum: s.checksum, seq, dbVersion, size: s.bm25.ids.length, writtenAt: now },
-    { key: 'words', bm25: s.bm25 },
-    { key: 'docs', docs: s.docs },
+    { key: 'words', bm25: { ...s.bm25, ids: join(s.bm25.ids), terms: join(s.bm25.terms) } },
+    { key: 'docs', docs: { ...s.docs, strings: join(s.docs.strings) } },
   ];
 }
 
 /** The snapshot the rows hold (undefined when one is missing), with its head. */
 export function snapshotOfRows(rows: (LexicalSnapshotRow | undefined)[]): { snapshot: LexicalSnapshot; head: LexicalHeadRow } | undefined {
   const head = rows.find((r): r is LexicalHeadRow => r?.key === 'head');
-  const words = rows.find((r) => r?.key === 'words') as { bm25: PackedBm25 } | undefined;
-  const docs = rows.find((r) => r?.key === 'docs') as { docs: PackedDocs } | undefined;
+  const words = rows.find((r) => r?.key === 'words') as { bm25: StoredBm25 } | undefined;
+  const docs = rows.find((r) => r?.key === 'docs') as { docs: StoredDocs } | undefined;
   if (!head || !words?.bm25 || !docs?.docs) return undefined;
-  return { head, snapshot: { format: head.format, analyzer: head.analyzer, checksum: head.checksum, bm25: words.bm25, docs: docs.docs } };
+  const bm25 = { ...words.bm25, ids: split(words.bm25.ids), terms: split(words.bm25.terms) };
+  return { head, snapshot: { format: head.format, analyzer: head.analyzer, checksum: head.checksum, bm25, docs: { ...docs.docs, strings: split(docs.docs.strings) } } };
 }
 
 function idsOf(req: DBCoreMutateRequest): string[] {

@@ -1,0 +1,91 @@
+// The keyword stage of a start, with and without the keyword snapshot (issue 13), in Node with the
+// engine's own code: per N, interleaved rounds of
+//   A  today's keyword stage: `EngineCore.load` of every memory (tokenising every text);
+//   B  the snapshot's: structuredClone of the stored rows (what an IndexedDB read costs to
+//      deserialise) + `adoptSnapshot` (checksum, unpack, checks, no tokenising);
+// and, once, the background work the snapshot path adds (filling the texts from the memory rows,
+// hash-checked) and the cost of writing one (pack). The IndexedDB read itself is not in these
+// figures (Chromium: `npm run bench:scale`). Checks that both engines answer the same.
+//
+//   node --expose-gc --import tsx scripts/bench/lexical-snapshot.ts [--sizes 10000,100000] [--rounds 5] [--json]
+import { loadavg } from 'node:os';
+import { EngineCore } from '../../workers/engine-core';
+import { adoptSnapshot, fillTexts, packWords } from '../../workers/engine-lexical';
+import { snapshotOfRows, snapshotRows } from '../../src/db/lexical-snapshot';
+import type { LexicalSnapshot } from '../../src/core/lexical-snapshot';
+import type { EngineDoc } from '../../src/protocol/engine';
+import { median } from '../lib/metrics';
+import { corpus } from './recall';
+
+const argv = process.argv.slice(2);
+const arg = (k: string, d: string) => (argv.includes(k) ? argv[argv.indexOf(k) + 1]! : d);
+const sizes = arg('--sizes', '10000,100000').split(',').map(Number);
+const rounds = Number(arg('--rounds', '5'));
+const json = argv.includes('--json');
+const OPTS = { dim: 8 };
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+
+function docsOf(n: number): EngineDoc[] {
+  const c = corpus(n, 0, 8);
+  return c.docs.map((d) => ({ id: d.id, text: d.text, tags: d.tags, importance: d.importance, createdAt: d.createdAt, validFrom: d.createdAt, validTo: null, status: 'active', deletedAt: null, sessionId: d.sessionId }));
+}
+
+function bytesOf(x: unknown): number {
+  if (ArrayBuffer.isView(x)) return x.byteLength;
+  if (typeof x === 'string') return x.length * 2;
+  if (Array.isArray(x)) return x.reduce((a: number, y) => a + bytesOf(y), 0);
+  if (x && typeof x === 'object') return Object.values(x).reduce((a: number, y) => a + bytesOf(y), 0);
+  return 8;
+}
+
+const QUERIES = ['time people', 'year work way', 'good day', 'world life hand', 'part place', 'case week company', 'system program question', 'government number night'];
+const answers = async (core: EngineCore) => JSON.stringify(await Promise.all(QUERIES.map(async (q) => (await core.search({ text: q, vector: null }, { topK: 20 })).map((h) => `${h.id}:${h.score.toFixed(9)}`))));
+
+const out: Record<string, Record<string, number | boolean>> = {};
+for (const n of sizes) {
+  const docs = docsOf(n);
+  const built = new EngineCore();
+  built.load(docs, OPTS);
+  const tp = performance.now();
+  const snapshot = packWords(built);
+  const rows = snapshotRows(snapshot, 1, 11, 0);
+  const packMs = performance.now() - tp;
+  /** What a start gets from IndexedDB: the stored rows deserialised (structuredClone), then parsed. */
+  const read = (): LexicalSnapshot => snapshotOfRows(structuredClone(rows))!.snapshot;
+  const a: number[] = [];
+  const b: number[] = [];
+  let same = true;
+  for (let r = 0; r < rounds; r++) {
+    for (const variant of r % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
+      gc();
+      const core = new EngineCore();
+      const t0 = performance.now();
+      if (variant === 'A') core.load(docs, OPTS);
+      else adoptSnapshot(core, read(), OPTS);
+      (variant === 'A' ? a : b).push(performance.now() - t0);
+      if (r === 0 && variant === 'B') same &&= (await answers(core)) === (await answers(built));
+    }
+  }
+  // the background work the snapshot adds: the texts filled from the memory rows (hash-checked)
+  const core = new EngineCore();
+  adoptSnapshot(core, read(), OPTS);
+  const tf = performance.now();
+  const repaired = fillTexts(core, docs);
+  const fillMs = performance.now() - tf;
+  same &&= repaired === 0 && (await answers(core)) === (await answers(built));
+  const row = {
+    keywordStageTokeniseMs: Math.round(median(a)),
+    keywordStageSnapshotMs: Math.round(median(b)),
+    speedup: Math.round((median(a) / median(b)) * 10) / 10,
+    fillTextsMs: Math.round(fillMs),
+    packMs: Math.round(packMs),
+    snapshotMiB: Math.round((bytesOf(rows) / 2 ** 20) * 10) / 10,
+    bytesPerMemory: Math.round(bytesOf(rows) / n),
+    sameAnswers: same,
+  };
+  out[String(n)] = row;
+  if (!json) console.log(`n=${n}: keyword stage ${row.keywordStageTokeniseMs} ms tokenising vs ${row.keywordStageSnapshotMs} ms from the snapshot (x${row.speedup}); fill texts ${row.fillTextsMs} ms; pack ${row.packMs} ms; ${row.snapshotMiB} MiB (${row.bytesPerMemory} B/memory); same answers: ${row.sameAnswers}`);
+}
+const load = loadavg().map((x) => Math.round(x * 10) / 10);
+if (json) console.log(JSON.stringify({ rounds, loadAverage: load, sizes: out }, null, 1));
+else console.log(`load average ${load.join(' / ')}, ${rounds} interleaved rounds, medians`);
