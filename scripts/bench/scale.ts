@@ -20,6 +20,7 @@ import type { BaselineQuery } from '../../src/diagnostics/scale-baselines';
 import type { StartupTimes, TimedRun } from '../../src/diagnostics/scale-page';
 import { maxOf, percentile, ratio, round } from '../lib/scale-stats';
 import { ensureCorpus, type Corpus, type CorpusQuery } from './scale-corpus';
+import { snapshotAB } from './scale-snapshot-ab';
 import { sampleTexts } from '../../src/diagnostics/bench';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
@@ -44,6 +45,8 @@ const opts = {
   /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
   sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
   startupTimeoutS: num('--startup-timeout', 600),
+  /** --snapshot-ab R: R alternating reloads with and without the keyword snapshot (scale-snapshot-ab.ts). */
+  snapshotAB: num('--snapshot-ab', 0),
 };
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
 
@@ -129,9 +132,10 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   const longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
   log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
 
+  const snapshotAb = opts.snapshotAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.snapshotAB, log) : undefined;
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
   // the machine's load while measuring (2 cores shared with other work: read the figures with it)
-  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms), loadAvg1mAtReload: round(loadavg()[0]!, 1) };
+  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms), loadAvg1mAtReload: round(loadavg()[0]!, 1), ...(snapshotAb && { snapshotAb }) };
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });

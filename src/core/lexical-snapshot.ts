@@ -140,42 +140,45 @@ export function unpackDocs(s: LexicalSnapshot): SnapshotDoc[] {
   const n = s.bm25.ids.length;
   const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index docs: ${why}`);
   if (d.flags.length !== n || d.numbers.length !== n * NUMBERS_PER_DOC || d.tagStart.length !== n + 1 || d.sugStart.length !== n + 1 || d.session.length !== n || d.superseded.length !== n) throw bad('array sizes');
-  const str = (r: number) => {
-    const v = d.strings[r];
+  const strings = d.strings;
+  const str = (r: number): string => {
+    const v = strings[r];
     if (typeof v !== 'string') throw bad('a string ref out of range');
     return v;
   };
-  const list = (from: number, to: number) => {
+  const list = (from: number, to: number): string[] => {
     if (!(from <= to && to <= d.refs.length)) throw bad('tag offsets');
     const out: string[] = [];
     for (let r = from; r < to; r++) out.push(str(d.refs[r]));
     return out;
   };
+  const nums = d.numbers;
   const docs: SnapshotDoc[] = [];
   for (let i = 0; i < n; i++) {
     const f = d.flags[i];
     const status = STATUS_OF[f & 15];
     if (!status) throw bad('a status');
-    const num = (j: number) => d.numbers[i * NUMBERS_PER_DOC + j];
-    const opt = (j: number) => (Number.isNaN(num(j)) ? undefined : num(j));
+    const at = i * NUMBERS_PER_DOC;
+    const validTo = nums[at + 3];
+    const deletedAt = nums[at + 7];
     const doc: SnapshotDoc = {
       id: s.bm25.ids[i] as MemoryId,
       text: '',
       vector: null,
       status,
-      importance: num(0),
-      createdAt: num(1),
-      validFrom: num(2),
-      validTo: opt(3) ?? null,
-      textHash: num(6),
-      deletedAt: opt(7) ?? null,
+      importance: nums[at],
+      createdAt: nums[at + 1],
+      validFrom: nums[at + 2],
+      validTo: Number.isNaN(validTo) ? null : validTo,
+      textHash: nums[at + 6],
+      deletedAt: Number.isNaN(deletedAt) ? null : deletedAt,
       tags: list(d.tagStart[i], d.sugStart[i]),
     };
     if (f & HAS_SUGGESTED) doc.suggestedTags = list(d.sugStart[i], d.tagStart[i + 1]);
     if (f & HAS_SESSION) doc.sessionId = str(d.session[i]);
     if (d.superseded[i] >= 0) doc.supersededBy = str(d.superseded[i]);
-    if (opt(4) !== undefined) doc.lastAccessedAt = opt(4);
-    if (opt(5) !== undefined) doc.strength = opt(5);
+    if (!Number.isNaN(nums[at + 4])) doc.lastAccessedAt = nums[at + 4];
+    if (!Number.isNaN(nums[at + 5])) doc.strength = nums[at + 5];
     docs.push(doc);
   }
   return docs;
