@@ -41,16 +41,46 @@ export function stillPending(core: EngineCore): MemoryId[] {
   return out;
 }
 
-/** The memories written since the snapshot (or read at a save): live ones indexed again, the rest removed. */
+/**
+ * The memories written since the snapshot (at a start) or since the last save: a live one whose
+ * words the engine holds (the same text, or text hash, and tags) is refreshed without tokenising,
+ * and skipped when nothing differs (the page's own upsert got there first); another live one is
+ * indexed again; the rest are removed.
+ */
 export function applyChanged(core: EngineCore, changed: Map<string, Memory | undefined>): void {
   const gone: MemoryId[] = [];
-  const live: EngineDoc[] = [];
+  const refreshed: EngineDoc[] = [];
   for (const [id, m] of changed) {
-    if (m && m.deletedAt === null) live.push(toIndexDoc(m));
-    else if (core.hybrid.has(id)) gone.push(id);
+    if (!m || m.deletedAt !== null) {
+      if (core.hybrid.has(id)) gone.push(id);
+      continue;
+    }
+    const d = toIndexDoc(m);
+    const held = core.hybrid.peek(id);
+    if (!held || !sameWords(held, d)) core.upsert(d);
+    else if (!sameFields(held, d) || core.sessionOf(id) !== (d.sessionId ?? '')) {
+      core.hybrid.refreshDoc({ ...d, vector: null });
+      refreshed.push(d);
+    }
   }
   if (gone.length) core.removeMany(gone);
-  for (const d of live) core.upsert(d);
+  core.setMeta(refreshed);
+}
+
+function sameWords(held: Readonly<IndexDoc>, d: EngineDoc): boolean {
+  const hash = pendingHash(held);
+  return (hash === undefined ? held.text === d.text : hash === textHash(d.text)) && sameList(held.tags, d.tags);
+}
+
+/** Every field of the doc but its words (a pending doc differs: its text is still to be filled). */
+function sameFields(held: Readonly<IndexDoc>, d: EngineDoc): boolean {
+  return (
+    pendingHash(held) === undefined &&
+    held.status === d.status && held.importance === d.importance && held.createdAt === d.createdAt &&
+    held.validFrom === d.validFrom && held.validTo === d.validTo && (held.deletedAt ?? null) === (d.deletedAt ?? null) &&
+    held.supersededBy === d.supersededBy && held.lastAccessedAt === d.lastAccessedAt && held.strength === d.strength &&
+    sameList(held.suggestedTags ?? [], d.suggestedTags ?? [])
+  );
 }
 
 /**

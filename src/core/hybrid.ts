@@ -189,9 +189,9 @@ export class HybridIndex {
   refreshDoc(doc: IndexDoc): void {
     this.validate(doc);
     if (!this.docs.has(doc.id)) return this.upsert(doc);
-    const v = this.vectorOf(doc.id);
     this.docs.set(doc.id, { ...doc, tags: [...doc.tags], vector: null });
-    if (v) this.putRow(doc, Float32Array.from(v));
+    const row = this.dense.slotOf(doc.id);
+    if (row !== undefined) this.writeRowMeta(row, doc); // the vector stays where it is
   }
 
   /** A document's vector alone (null: none), its words untouched: a staged start attaches stored vectors after the words. */
