@@ -7,7 +7,7 @@
 // hash-checked) and the cost of writing one (pack). The IndexedDB read itself is not in these
 // figures (Chromium: `npm run bench:scale`). Checks that both engines answer the same.
 //
-//   node --expose-gc --import tsx scripts/bench/lexical-snapshot.ts [--sizes 10000,100000] [--rounds 5] [--json]
+//   npm run bench:lexical -- [--sizes 10000,100000] [--rounds 5] [--json]
 import { loadavg } from 'node:os';
 import { EngineCore } from '../../workers/engine-core';
 import { adoptSnapshot, fillTexts, packWords } from '../../workers/engine-lexical';
