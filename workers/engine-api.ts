@@ -130,13 +130,13 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     let repaired = 0;
     for await (const page of memoryPages(db)) {
       if (gen !== generation) return;
-      repaired += fillTexts(core, page.filter((m) => m.deletedAt === null).map((m) => toIndexDoc(m)));
+      repaired += fillTexts(core, page.filter((m) => m.deletedAt === null && !touched.has(m.id)).map((m) => toIndexDoc(m)));
       done += page.length;
       tell(onProgress, { stage: 'memories', done, total, ms: ms() });
       await nextTask();
     }
     if (gen !== generation) return;
-    const gone = stillPending(core);
+    const gone = stillPending(core).filter((id) => !touched.has(id));
     if (gone.length) core.removeMany(gone);
     if (words && repaired + gone.length > 0) words.changes = Number.POSITIVE_INFINITY;
   }

@@ -147,6 +147,24 @@ describe('the keyword snapshot at start-up', () => {
     db.close();
   });
 
+  it('a write the log never saw (made behind Dexie) is repaired once the texts are read, and saved', async () => {
+    const { db, name, ms } = await seeded(120);
+    await snapshotSaved(name);
+    await insertMemories(db, [{ ...memory(4000), id: 'ghost-1', text: 'edited harbour ghost' }], []);
+    await modifyMemory(db, ms[9].id, (r) => ({ ...r, text: 'edited harbour behind the back' }));
+    await db.lexicalLog.clear(); // as if those writes had bypassed the log
+    const next = await start(name);
+    expect(next.before).toEqual(['keyword']); // the snapshot looks current
+    await next.api.whenWarm(); // the texts pass sees the new row and the changed text
+    const want = await truth(db);
+    expect(await answers(next.api)).toEqual(want);
+    await next.api.whenSaved(); // repaired: a new snapshot is written
+    const again = await start(name);
+    expect(again.before).toEqual(['keyword']);
+    expect(await answers(again.api)).toEqual(want);
+    db.close();
+  });
+
   it.each([
     ['missing', async (db: MnemographDb) => void (await db.lexicalSnapshot.clear())],
     ['damaged', async (db: MnemographDb) => {

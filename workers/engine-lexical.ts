@@ -84,18 +84,24 @@ function sameFields(held: Readonly<IndexDoc>, d: EngineDoc): boolean {
 }
 
 /**
- * Texts for docs adopted from the snapshot, from their memory rows: a doc whose text hash and
- * tags match is refreshed (no tokenising); one that does not (the snapshot missed a write) is
- * indexed again. Returns how many were repaired.
+ * Texts for docs adopted from the snapshot, from their live memory rows (the caller leaves out
+ * the ids written through the engine meanwhile): a doc whose text hash and tags match is
+ * refreshed (no tokenising); one that does not, or a memory the engine lacks (the snapshot and
+ * the log both missed a write), is indexed again. Returns how many were repaired.
  */
 export function fillTexts(core: EngineCore, docs: EngineDoc[]): number {
   let repaired = 0;
   const refreshed: EngineDoc[] = [];
   for (const d of docs) {
     const held = core.hybrid.peek(d.id);
+    if (!held) {
+      core.upsert(d); // a live memory neither the snapshot nor the log knew (written behind the log's back)
+      repaired++;
+      continue;
+    }
     const hash = pendingHash(held);
-    if (hash === undefined) continue; // not from the snapshot (written since) or filled: the engine has it
-    if (hash === textHash(d.text) && sameList(held!.tags, d.tags)) {
+    if (hash === undefined) continue; // written since the snapshot, or filled already: the engine has it
+    if (hash === textHash(d.text) && sameList(held.tags, d.tags)) {
       core.hybrid.refreshDoc({ ...d, vector: null });
       refreshed.push(d);
     } else {

@@ -156,8 +156,11 @@ export class KeepPage {
           lastN.set(`${h.space}|${h.model}`, keys.length ? Math.max(...keys.map((k) => Number(k.slice(k.lastIndexOf('|') + 1)))) : 0);
         }
         if (!template || entries.length === 0) throw new Error('template memory not found');
-        const tx = db.transaction(['memories', 'featureHeads', 'featureData'], 'readwrite');
+        const tx = db.transaction(['memories', 'featureHeads', 'featureData', 'lexicalLog'], 'readwrite');
         const mem = tx.objectStore('memories');
+        // written behind Dexie's back: log them as the app's writes do (schema v11, src/db/lexical-snapshot.ts),
+        // so the engine's next start does not trust a keyword snapshot taken before them
+        tx.objectStore('lexicalLog').add({ id: '*' });
         const ids: string[] = [];
         items.forEach((it, i) => {
           const id = `0190${String(i).padStart(8, '0')}-seed-7000-8000-${crypto.randomUUID().slice(-12)}`;
