@@ -170,7 +170,7 @@ export class HybridIndex {
   }
 
   /**
-   * A start from a lexical snapshot: `packed` (its ids = the docs') replaces the words' index and
+   * A start from a lexical snapshot: `packed` (its ids = the docs', in order) replaces the words' index and
    * `docs` the stored docs (taken as they are, not copied: the caller gives them up), with no
    * tokenising; the vectors come later (`setVector`). Throws (SNAPSHOT_INVALID, or upsert's codes
    * for a bad doc), changing nothing, on arrays that do not form an index or ids that differ.
@@ -178,7 +178,7 @@ export class HybridIndex {
   adoptWords(packed: PackedBm25, docs: IndexDoc[]): void {
     const bm25 = Bm25Index.unpack(packed, { k1: this.config.k1, b: this.config.b });
     for (const d of docs) this.validate(d);
-    if (bm25.size !== docs.length || docs.some((d) => !bm25.has(d.id))) throw new AppError('SNAPSHOT_INVALID', undefined, 'the docs are not the indexed ones');
+    if (bm25.size !== docs.length || docs.some((d, i) => d.id !== packed.ids[i])) throw new AppError('SNAPSHOT_INVALID', undefined, 'the docs are not the indexed ones, in slot order');
     for (const id of [...this.docs.keys()]) this.removeRow(id);
     this.docs.clear();
     this.bm25 = bm25;
