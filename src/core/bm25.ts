@@ -201,15 +201,13 @@ export class Bm25Index {
    */
   static unpack(p: PackedBm25, params: Partial<Bm25Params> = {}, analyzeOpts: AnalyzeOptions = {}): Bm25Index {
     const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index: ${why}`);
-    const n = p.ids.length;
-    const T = p.terms.length;
+    const [n, T] = [p.ids.length, p.terms.length];
     if (p.termStart.length !== T + 1 || p.termStart[0] !== 0 || p.termStart[T] !== p.docs.length || p.tfs.length !== p.docs.length || p.lengths.length !== n) throw bad('array sizes');
     const index = new Bm25Index(params, analyzeOpts);
     const sums = new Float64Array(n);
     const perSlot = new Uint32Array(n + 1);
     for (let t = 0; t < T; t++) {
-      const from = p.termStart[t];
-      const to = p.termStart[t + 1];
+      const [from, to] = [p.termStart[t], p.termStart[t + 1]];
       if (to <= from) throw bad('an empty or reversed postings list');
       let prev = -1;
       for (let r = from; r < to; r++) {
@@ -221,11 +219,7 @@ export class Bm25Index {
       }
       if (index.termIds.has(p.terms[t])) throw bad('a repeated term');
       index.termIds.set(p.terms[t], t);
-      const list = new Postings();
-      list.docs = p.docs.subarray(from, to);
-      list.tfs = p.tfs.subarray(from, to);
-      list.len = list.df = to - from;
-      index.postings.push(list);
+      index.postings.push(Object.assign(new Postings(), { docs: p.docs.subarray(from, to), tfs: p.tfs.subarray(from, to), len: to - from, df: to - from }));
     }
     // each slot's sorted term ids (term order is ascending, so each slot's list comes out sorted)
     for (let s = 0; s < n; s++) perSlot[s + 1] += perSlot[s];
@@ -249,10 +243,8 @@ export class Bm25Index {
 
   /** The sorted unique term ids of `slot`. */
   private termsOf(slot: number): Int32Array {
-    const held = this.slotTerms[slot];
-    if (held !== undefined) return held;
     const p = this.packedTerms!;
-    return (this.slotTerms[slot] = p.flat.subarray(p.start[slot], p.start[slot + 1]));
+    return this.slotTerms[slot] ?? (this.slotTerms[slot] = p.flat.subarray(p.start[slot], p.start[slot + 1]));
   }
 
   /** Remove `id`; returns false when it was not indexed. */
