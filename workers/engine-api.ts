@@ -81,7 +81,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         try {
           adoptSnapshot(core, start.snapshot, opts);
           applyChanged(core, start.changed);
-          fillTexts(core, start.versions.map((m) => toIndexDoc(m)));
+          fillTexts(core, start.versions.filter((m) => m.deletedAt === null).map((m) => toIndexDoc(m)));
           adopted = true;
           words.changes = start.changed.size;
         } catch (e) {

@@ -105,6 +105,8 @@ describe('the keyword snapshot at start-up', () => {
     await insertMemories(db, [{ ...memory(500), id: 'new-1', text: 'edited harbour ferry apple' }], []);
     await modifyMemory(db, ms[3].id, (r) => ({ ...r, text: 'edited harbour text', tags: ['kept'] }));
     await writeVersion(db, ms[4].id, 'v-4', 5000, (r) => ({ ...r, text: 'edited harbour again' }), null, () => 5000);
+    await writeVersion(db, ms[11].id, 'v-11', 5000, (r) => ({ ...r, text: 'edited harbour, then trashed' }), null, () => 5000);
+    await trashMemories(db, [ms[11].id], 5000); // trashed with its earlier version: neither is indexed
     await tombstoneMemory(db, ms[5].id, 5000);
     await trashMemories(db, [ms[6].id, ms[7].id], 5000);
     await restoreMemoryRow(db, ms[5].id, 5001);
@@ -119,6 +121,8 @@ describe('the keyword snapshot at start-up', () => {
     expect(got).toEqual(want);
     expect(JSON.stringify(got)).toContain('new-1'); // the new memory is found
     expect(JSON.stringify(got)).not.toContain(ms[6].id); // the trashed one is not
+    const live = (await db.memories.toArray()).filter((m) => m.deletedAt === null).length;
+    expect((await next.api.stats()).size).toBe(live); // nothing trashed is held, not even hidden
     await next.api.whenWarm();
     expect(await answers(next.api)).toEqual(want);
     db.close();
