@@ -81,6 +81,11 @@ describe('schema v11: the keyword snapshot and its log', () => {
     expect(ids.slice(0, 3)).toEqual(['a', 'b-v1', 'b']); // the edit, then both rows of the new version
     expect(ids.filter((id) => id === 'a').length).toBeGreaterThanOrEqual(3); // edit, trash, restore
     expect(ids.slice(-2).sort()).toEqual(['b', 'b-v1']); // the purge takes the earlier version with it
+    // Dexie's own update paths (modify, update) are puts with keys: logged too
+    const before = (await db.lexicalLog.orderBy(':id').last())!.seq!;
+    await db.memories.update('a', { importance: 0.9 });
+    await db.memories.where('id').equals('a').modify({ importance: 0.8 });
+    expect(await logged(db, before)).toEqual(['a', 'a']);
     // a range delete cannot name its rows: it logs the mark that makes the next start rebuild
     await db.memories.clear();
     expect((await db.lexicalLog.orderBy(':id').last())!.id).toBe(LOG_ALL);

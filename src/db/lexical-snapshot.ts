@@ -81,7 +81,7 @@ function idsOf(req: DBCoreMutateRequest): string[] {
   if (req.type === 'deleteRange') return [LOG_ALL];
   if (req.type === 'delete') return req.keys.map(String);
   const ids = new Set<string>();
-  for (const v of req.values) if (v && typeof (v as { id?: unknown }).id === 'string') ids.add((v as { id: string }).id);
+  for (const v of req.values ?? []) if (v && typeof (v as { id?: unknown }).id === 'string') ids.add((v as { id: string }).id);
   for (const k of req.keys ?? []) ids.add(String(k));
   if (req.type === 'put') for (const k of req.updates?.keys ?? []) ids.add(String(k));
   return [...ids];
