@@ -1,7 +1,7 @@
 // The engine worker's reads of the database (schema v9), so nothing big crosses the page's
 // thread: the live memories in pages by primary key, then the current producers' feature blocks.
 // The one worker folder allowed to import src/db (eslint.config.js, docs/ARCHITECTURE.md); it
-// only reads memories (the page writes them); the keyword snapshot is written by ./lexical.ts.
+// only reads, the page writes.
 
 import { MnemographDb } from '../../src/db/db';
 import type { FeatureDataRow, FeatureHeadRow, MemoryRow } from '../../src/db/schema';
