@@ -47,14 +47,15 @@ describe('lateInteraction', () => {
     c: mat([8, 9], [[1, 0], [1, 0]]), // cosine 1, but below the depth
   };
   const query = mat([9], [[1, 0]]);
-  it('adds weight x maxSim to the top `depth` hits and re-sorts them; the rest stay as they were', () => {
+  it('adds weight x maxSim to the top `depth` hits, divides every score by 1 + weight, re-sorts the top', () => {
     const hits = [hit('a', 0.5), hit('b', 0.45), hit('c', 0.1)];
     const out = lateInteraction(hits, query, (id) => tokens[id], { weight: 1, depth: 2, idfDepth: 3 });
     // token 9 is in b and c of 3 candidates: idf ln(4 / 2.5) > 0; one query token -> maxSim = its best cosine
+    // b (0.45 + 1) / 2 = 0.725, a (0.5 + 0) / 2 = 0.25; c below the depth: 0.1 / 2 = 0.05 (its maxSim 1 is not read)
     expect(out.map((h) => [h.id, Number(h.score.toFixed(6))])).toEqual([
-      ['b', 1.45],
-      ['a', 0.5],
-      ['c', 0.1],
+      ['b', 0.725],
+      ['a', 0.25],
+      ['c', 0.05],
     ]);
   });
   it('is a no-op (the same array) at weight 0, without the query tokens or without a lookup', () => {
@@ -72,8 +73,8 @@ describe('lateInteraction', () => {
     const w2 = Math.log(6);
     // a: q1 best 1, q2 best 0 -> w1 / (w1 + w2) = 0.09231; b: q1 0.6, q2 0.8 -> (0.6 w1 + 0.8 w2) / (w1 + w2) = 0.78154
     expect(out.map((h) => h.id)).toEqual(['b', 'a']);
-    expect(out[0].score).toBeCloseTo(0.5 + (0.6 * w1 + 0.8 * w2) / (w1 + w2), 6);
-    expect(out[1].score).toBeCloseTo(0.5 + w1 / (w1 + w2), 6);
+    expect(out[0].score).toBeCloseTo((0.5 + (0.6 * w1 + 0.8 * w2) / (w1 + w2)) / 2, 6);
+    expect(out[1].score).toBeCloseTo((0.5 + w1 / (w1 + w2)) / 2, 6);
   });
 });
 
@@ -91,16 +92,17 @@ describe('speaker labels', () => {
     expect(namesLabel('When did Melanie paint a sunrise?', 'Caroline')).toBe(false);
     expect(namesLabel('what did Smith say', 'Dr Smith')).toBe(false);
   });
-  it('adds the weight to the memories whose label the query names, then re-sorts', () => {
+  it('adds the weight to the memories whose label the query names, divides by 1 + weight, re-sorts', () => {
     const text: Record<string, string> = { x: 'Melanie: I painted a lake', y: 'Caroline: I painted a sunrise', z: 'a plain note' };
     const out = speakerMatch([hit('x', 0.5), hit('y', 0.4), hit('z', 0.3)], 'What did Caroline paint?', (id) => text[id], 0.3);
+    // y (0.4 + 0.3) / 1.3 = 0.538462; x 0.5 / 1.3 = 0.384615; z 0.3 / 1.3 = 0.230769
     expect(out.map((h) => [h.id, Number(h.score.toFixed(6))])).toEqual([
-      ['y', 0.7],
-      ['x', 0.5],
-      ['z', 0.3],
+      ['y', 0.538462],
+      ['x', 0.384615],
+      ['z', 0.230769],
     ]);
     const hits = [hit('z', 0.3)];
-    expect(speakerMatch(hits, 'What did Caroline paint?', (id) => text[id], 0.3)).toBe(hits);
+    expect(speakerMatch(hits, 'What did Caroline paint?', (id) => text[id], 0)).toBe(hits);
   });
 });
 

@@ -9,13 +9,19 @@
 // over the query's tokens i and the memory's tokens j (special tokens already removed by the
 // producer), where w_i = max(0, ln((N + 1) / (df_i + 0.5))) is the query token's idf among the
 // first `idfDepth` candidates (N of them; df_i = how many hold token id i): a token every candidate
-// holds ("what", "did") weighs least (ln(101 / 100.5) = 0.005 among 100), the rare ones most. The top
-// `depth` candidates get `weight` × maxSim added to their score and are re-sorted; the rest are
-// untouched (they stay below, as before). No token matrix for the query, or weight 0 = a no-op.
+// holds ("what", "did") weighs least (ln(101 / 100.5) = 0.005 among 100), the rare ones most.
+//
+//   score'(m) = (score(m) + weight x maxSim(q, m)) / (1 + weight)   for the top `depth` candidates
+//   score'(m) = score(m) / (1 + weight)                              below them (maxSim not read)
+//
+// then re-sorted: dividing every candidate by the same 1 + weight keeps the scores on the hybrid's
+// 0..1 scale (the trigger and the strong / good / weak words read it) without changing the order.
+// No token matrix for the query, no lookup, or weight 0 = a no-op (the same array).
 //
 // Speaker labels: a memory whose text opens with a short capitalised label and a colon
-// ("Caroline: ...", a transcript's speaker) gains `speakerWeight` when the query names that label
-// ("When did Caroline ..."): the query is about what that person said or did.
+// ("Caroline: ...", a transcript's speaker) gains `weight` when the query names that label ("When
+// did Caroline ..."): the query is about what that person said or did. Likewise divided by
+// 1 + weight, for every candidate. Weight 0 = a no-op.
 //
 // README "Late interaction" has the figures that chose the weights per encoder.
 
@@ -104,11 +110,12 @@ export function lateInteraction(
     if (t) idfDocs.push(t);
   }
   const weights = tokenIdf(query.ids, idfDocs);
+  const scale = 1 / (1 + opts.weight);
   const head = hits.slice(0, opts.depth).map((h) => {
     const t = tokensOf(h.id);
-    return t ? { ...h, score: h.score + opts.weight * maxSim(query, t, weights) } : h;
+    return { ...h, score: (h.score + (t ? opts.weight * maxSim(query, t, weights) : 0)) * scale };
   });
-  return [...head.sort(compareRanked), ...hits.slice(opts.depth)];
+  return [...head.sort(compareRanked), ...hits.slice(opts.depth).map((h) => ({ ...h, score: h.score * scale }))];
 }
 
 const LABEL = /^([A-Z][\p{L}'’-]*(?: [A-Z][\p{L}'’-]*){0,2}):\s/u;
@@ -131,16 +138,17 @@ export function namesLabel(query: string, label: string): boolean {
 export function speakerMatch(hits: ScoredHit[], queryText: string, textOf: (id: MemoryId) => string | undefined, weight: number): ScoredHit[] {
   if (!(weight > 0) || hits.length === 0) return hits;
   const memo = new Map<string, boolean>();
-  let changed = false;
+  const scale = 1 / (1 + weight);
   const out = hits.map((h) => {
     const text = textOf(h.id);
     const label = text === undefined ? undefined : speakerLabel(text);
-    if (!label) return h;
-    let named = memo.get(label);
-    if (named === undefined) memo.set(label, (named = namesLabel(queryText, label)));
-    if (!named) return h;
-    changed = true;
-    return { ...h, score: h.score + weight };
+    let named = false;
+    if (label) {
+      const known = memo.get(label);
+      named = known ?? namesLabel(queryText, label);
+      if (known === undefined) memo.set(label, named);
+    }
+    return { ...h, score: (h.score + (named ? weight : 0)) * scale };
   });
-  return changed ? out.sort(compareRanked) : hits;
+  return out.sort(compareRanked);
 }
