@@ -33,8 +33,8 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // interaction", docs/research/quality.md; each half of both dev files tuned on the other): LoCoMo
     // R@10 70.0 -> 72.4, nDCG 54.0 -> 59.0; paraphrase MRR 71.1 -> 73.8, top-1 60.8 -> 62.9. Late
     // interaction needs token matrices (ctx.tokensOf, query.tokens): a no-op where none are given.
-    // Each stage divides by 1 + its weight (the 0..1 scale kept), so speaker 0.25 after late 3 ranks
-    // as score + 3 maxSim + 1 speaker.
+    // Late interaction divides by 1 + its weight (the 0..1 scale kept), so speaker 0.25 after it
+    // ranks as score + 3 maxSim + 1 speaker (the lab's form).
     ranking: { evidencePower: 1, sessionContext: 0.1, lateInteraction: 3, lateDepth: 30, lateIdfDepth: 100, speakerLabel: 0.25 },
     // P(the top 10 holds every evidence memory), logistic over top / gap / count / spread, both dev
     // files weighted equally (scripts/lab/fit-confidence.ts, LABEL=all): AUC paraphrase 0.751,

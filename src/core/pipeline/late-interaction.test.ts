@@ -92,17 +92,17 @@ describe('speaker labels', () => {
     expect(namesLabel('When did Melanie paint a sunrise?', 'Caroline')).toBe(false);
     expect(namesLabel('what did Smith say', 'Dr Smith')).toBe(false);
   });
-  it('adds the weight to the memories whose label the query names, divides by 1 + weight, re-sorts', () => {
+  it('adds the weight to the memories whose label the query names, then re-sorts', () => {
     const text: Record<string, string> = { x: 'Melanie: I painted a lake', y: 'Caroline: I painted a sunrise', z: 'a plain note' };
     const out = speakerMatch([hit('x', 0.5), hit('y', 0.4), hit('z', 0.3)], 'What did Caroline paint?', (id) => text[id], 0.3);
-    // y (0.4 + 0.3) / 1.3 = 0.538462; x 0.5 / 1.3 = 0.384615; z 0.3 / 1.3 = 0.230769
     expect(out.map((h) => [h.id, Number(h.score.toFixed(6))])).toEqual([
-      ['y', 0.538462],
-      ['x', 0.384615],
-      ['z', 0.230769],
+      ['y', 0.7],
+      ['x', 0.5],
+      ['z', 0.3],
     ]);
-    const hits = [hit('z', 0.3)];
-    expect(speakerMatch(hits, 'What did Caroline paint?', (id) => text[id], 0)).toBe(hits);
+    const hits = [hit('x', 0.5), hit('z', 0.3)];
+    expect(speakerMatch(hits, 'What did Caroline paint?', (id) => text[id], 0.3)).toBe(hits); // nothing named
+    expect(speakerMatch(hits, 'What did Melanie paint?', (id) => text[id], 0)).toBe(hits); // weight 0
   });
 });
 

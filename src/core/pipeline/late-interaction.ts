@@ -20,8 +20,8 @@
 //
 // Speaker labels: a memory whose text opens with a short capitalised label and a colon
 // ("Caroline: ...", a transcript's speaker) gains `weight` when the query names that label ("When
-// did Caroline ..."): the query is about what that person said or did. Likewise divided by
-// 1 + weight, for every candidate. Weight 0 = a no-op.
+// did Caroline ..."): the query is about what that person said or did. Added as it is, like session
+// context's share (a named memory may pass 1; nothing named, or weight 0 = the same array).
 //
 // README "Late interaction" has the figures that chose the weights per encoder.
 
@@ -138,17 +138,16 @@ export function namesLabel(query: string, label: string): boolean {
 export function speakerMatch(hits: ScoredHit[], queryText: string, textOf: (id: MemoryId) => string | undefined, weight: number): ScoredHit[] {
   if (!(weight > 0) || hits.length === 0) return hits;
   const memo = new Map<string, boolean>();
-  const scale = 1 / (1 + weight);
+  let changed = false;
   const out = hits.map((h) => {
     const text = textOf(h.id);
     const label = text === undefined ? undefined : speakerLabel(text);
-    let named = false;
-    if (label) {
-      const known = memo.get(label);
-      named = known ?? namesLabel(queryText, label);
-      if (known === undefined) memo.set(label, named);
-    }
-    return { ...h, score: (h.score + (named ? weight : 0)) * scale };
+    if (!label) return h;
+    let named = memo.get(label);
+    if (named === undefined) memo.set(label, (named = namesLabel(queryText, label)));
+    if (!named) return h;
+    changed = true;
+    return { ...h, score: h.score + weight };
   });
-  return out.sort(compareRanked);
+  return changed ? out.sort(compareRanked) : hits;
 }
