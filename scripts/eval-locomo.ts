@@ -28,7 +28,7 @@ import type { MemoryId } from '../src/core/types';
 import { loadLocomo, type Conversation, type ConvQuery } from './lib/locomo';
 import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './lib/metrics';
 import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, type EncoderCalibration } from '../src/core/pipeline';
-import { ablationSystems, assocSystems, featurizeAll, uncalibratedSystem } from './lib/eval-systems';
+import { ablationSystems, assocSystems, attachTokens, featurizeAll, uncalibratedSystem } from './lib/eval-systems';
 import { DEFAULT_ENCODER_ID } from '../src/embed/encoders';
 
 export const EVAL_K = 10;
@@ -267,6 +267,7 @@ export async function evaluatePipeline(
   calibration: EncoderCalibration = calibrationFor(undefined),
   embedQueries: EmbedFn = embed,
   deepOnly = false,
+  encoderId?: string,
 ): Promise<PipelineReports> {
   const [{ loadNodeResources }, { deepSystems }, { deepSearchRows }] = await Promise.all([
     import('./lib/resources-node'),
@@ -276,6 +277,11 @@ export async function evaluatePipeline(
   const resources = await loadNodeResources();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const feats = await featurizeAll(prepared, resources, embed, log);
+  if (encoderId) {
+    // the token matrices of late interaction (Transformers.js encoders; USE-lite has none)
+    const { resolveEncoder } = await import('./lib/node-embedder');
+    await attachTokens(prepared, feats, resolveEncoder(encoderId), log);
+  }
   const hops = assocHops ?? DEFAULT_PIPELINE_OPTIONS.assocHops ?? 0;
   // --deep-only: the shipped ranking and the deep rows, without the ablation, the other hops and the uncalibrated row
   const ablation = deepOnly ? {} : evaluate(prepared, ablationSystems(feats, calibration.ranking, calibration.hybrid));
@@ -340,7 +346,7 @@ async function main(): Promise<void> {
     const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
     const calibration = calibrationFor(enc?.id);
     const reports = evaluate(prepared, defaultSystems(args.dense, calibration));
-    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration, enc.embedQueries, args.deepOnly) : null;
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration, enc.embedQueries, args.deepOnly, enc.id) : null;
     if (args.json) {
       console.log(JSON.stringify({ encoder: enc?.id ?? null, calibration, ...reports, ...pipeline }));
     } else {

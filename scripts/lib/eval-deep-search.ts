@@ -93,7 +93,7 @@ export async function deepSearchRows(
       const communities = memoryCommunities(f.matrix, graph);
       log(`deepSearch: ${pc.conv.sampleId} ${new Set(communities.values()).size} communities in ${Math.round(performance.now() - t0)} ms`);
       const docs: PoolDoc[] = pc.conv.memories.map((m) => ({ id: m.id, sessionId: `S${m.session}`, createdAt: m.time, status: 'active', deletedAt: null, validFrom: m.time, validTo: null }));
-      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
+      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, tokensOf: f.tokensOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
       const text = new Map(pc.conv.memories.map((m) => [m.id, m]));
       const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
         const m = text.get(id);
@@ -110,7 +110,7 @@ export async function deepSearchRows(
   const alwaysRow = await score(prepared, async (pc, q) => {
     const c = per.get(pc)!;
     const features = c.f.queryFeatures.get(q)!;
-    const primary = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
+    const primary = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => ({ id: r.id, score: r.score }));
     const out = await deepSearch({
       query: { text: q.question, features },
       primary,
@@ -143,7 +143,7 @@ export async function deepSearchRows(
   const deepRow = await score(prepared, async (pc, q) => {
     const c = per.get(pc)!;
     const features = c.f.queryFeatures.get(q)!;
-    const primary = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
+    const primary = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => ({ id: r.id, score: r.score }));
     const t0 = performance.now();
     const out = await deepSearch({
       query: { text: q.question, features },
@@ -177,7 +177,7 @@ export async function deepSearchRows(
     const c = per.get(pc)!;
     const features = c.f.queryFeatures.get(q)!;
     const out = await searchIterative(q.question, {
-      retrieve: (text, pass) => runPipeline(c.ctx, { text, features }, { ...opts, expandHops: pass.expandHops }).map((r) => ({ id: r.id, score: r.score })),
+      retrieve: (text, pass) => runPipeline(c.ctx, { text, features, tokens: text === q.question ? c.f.queryTokens?.get(q) : undefined }, { ...opts, expandHops: pass.expandHops }).map((r) => ({ id: r.id, score: r.score })),
       candidateOf: c.candidateOf,
       reader,
       transformer,

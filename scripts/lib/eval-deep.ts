@@ -12,7 +12,7 @@ import { OfflineTransformer } from '../../src/core/query';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import { EntityGraph } from '../../workers/entity-graph';
 import type { EmbedFn, EvalQuery, PreparedConversation, RetrievalSystem } from '../eval-locomo';
-import type { FeaturizedConversation } from './eval-systems';
+import { pipelineQueryOf, type FeaturizedConversation } from './eval-systems';
 
 const EVAL_K = 10;
 const PRF_DOCS = 5;
@@ -25,6 +25,7 @@ function context(pc: PreparedConversation, f: FeaturizedConversation, calibratio
     matrix: f.matrix,
     sessionOf: f.sessionOf,
     neighboursOf: f.neighboursOf,
+    tokensOf: f.tokensOf,
     now: 0,
     ranking: { ...DEFAULT_RANKING, ...calibration.ranking },
     hybridConfig: calibration.hybrid,
@@ -56,7 +57,7 @@ export async function deepSystems(
   const opts: RecallOptionsInput = { ...DEFAULT_PIPELINE_OPTIONS, topK: EVAL_K };
   const graphs = new Map(prepared.map((pc) => [pc, entityGraphOf(pc, feats.get(pc)!)]));
   const t = new OfflineTransformer(resources);
-  const query = (pc: PreparedConversation, q: EvalQuery): PipelineQuery => ({ text: q.question, features: feats.get(pc)!.queryFeatures.get(q)! });
+  const query = (pc: PreparedConversation, q: EvalQuery): PipelineQuery => pipelineQueryOf(feats.get(pc)!, q);
   // the variants' vectors, embedded once up front
   const texts = new Set<string>();
   for (const pc of prepared) for (const q of pc.queries) for (const v of variantsOf(t, pc, q, 3)) texts.add(v);

@@ -17,8 +17,12 @@ import {
   sessionNeighbours,
   type NeighboursOf,
   type PipelineContext,
+  type PipelineQuery,
   type RankingConfig,
+  type TokenMatrix,
+  type TokensOf,
 } from '../../src/core/pipeline';
+import type { EncoderMeta } from '../../src/embed/encoders';
 import { planFeatures, planQueryFeatures, type FeaturePlan } from '../../src/features';
 import type { EmbedFn, EvalQuery, PreparedConversation, RetrievalSystem } from '../eval-locomo';
 
@@ -31,6 +35,37 @@ export interface FeaturizedConversation {
   /** Each turn's neighbours in its session (the engine's sessionNeighbours over its sessions and times). */
   neighboursOf: NeighboursOf;
   queryFeatures: Map<EvalQuery, SpaceFeatures>;
+  /** Token matrices (late interaction), when the encoder has them (attachTokens). */
+  tokensOf?: TokensOf;
+  queryTokens?: Map<EvalQuery, TokenMatrix>;
+}
+
+/** The pipeline query of `q`: its text, features and (when attached) token matrix. */
+export function pipelineQueryOf(f: FeaturizedConversation, q: EvalQuery): PipelineQuery {
+  return { text: q.question, features: f.queryFeatures.get(q)!, tokens: f.queryTokens?.get(q) };
+}
+
+/**
+ * Adds every turn's and question's token matrix (scripts/lib/token-cache.ts, cached on disk) to the
+ * featurised conversations, for a Transformers.js encoder; USE-lite has none (no-op).
+ */
+export async function attachTokens(
+  prepared: PreparedConversation[],
+  feats: Map<PreparedConversation, FeaturizedConversation>,
+  meta: EncoderMeta,
+  log: (m: string) => void = () => {},
+): Promise<void> {
+  if (meta.runtime !== 'transformers') return;
+  const { tokenMatrices } = await import('./token-cache');
+  const texts = [...new Set(prepared.flatMap((pc) => [...pc.conv.memories.map((m) => m.text), ...pc.queries.map((q) => q.question)]))];
+  const mats = await tokenMatrices(meta, texts, (d, t) => log(`tokens: ${d}/${t} uncached texts`));
+  const byText = new Map(texts.map((t, i) => [t, mats[i]]));
+  for (const pc of prepared) {
+    const f = feats.get(pc)!;
+    const byId = new Map(pc.conv.memories.map((m) => [m.id, byText.get(m.text)!]));
+    f.tokensOf = (id) => byId.get(id);
+    f.queryTokens = new Map(pc.queries.map((q) => [q, byText.get(q.question)!]));
+  }
 }
 
 const CAPTION = /\s\[image: (.*)\]$/;
@@ -118,11 +153,12 @@ export function pipelineSystem(
         matrix: f.matrix,
         sessionOf: f.sessionOf,
         neighboursOf: f.neighboursOf,
+        tokensOf: f.tokensOf,
         now: 0,
         ranking: { ...DEFAULT_RANKING, ...ranking },
         hybridConfig: hybrid,
       };
-      return runPipeline(ctx, { text: q.question, features: f.queryFeatures.get(q)! }, opts).map((r) => r.id);
+      return runPipeline(ctx, pipelineQueryOf(f, q), opts).map((r) => r.id);
     },
   };
 }

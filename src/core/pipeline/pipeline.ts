@@ -6,6 +6,9 @@
 //                     mean of max(0, sim - high threshold) over the non-temporal spaces)
 //   sessionContext    each candidate + a share of its best session neighbour's score (the
 //                     encoder's calibration; 0 = off)
+//   lateInteraction   the top candidates + weight x token-level MaxSim with the query (the
+//                     encoder's calibration; needs token vectors, else a no-op)
+//   speakerMatch      + weight when the query names the memory's speaker label ("Caroline: ...")
 //   standardPool      status gate, profile (DEBUGGING / CRITICAL), feedback factors, floors
 //   applyTime         decay-aware ranking (opt-in) and earlier versions below their successor
 //   lateralPass       standard top K [+ lateral top N: far (L2 > threshold) yet sharing the
@@ -40,6 +43,7 @@ import { mergeAssociative } from './associative';
 import { blend } from './blend';
 import { gatherCandidates } from './candidates';
 import { DEFAULT_DEEP_FUSION, expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
+import { lateInteraction, speakerMatch } from './late-interaction';
 import { lateralPass } from './lateral-pass';
 import { resolveRanking } from './ranking';
 import { sessionContext } from './session-context';
@@ -91,6 +95,11 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   // neighbour's score would outweigh several ranks, so the stage steps aside for them (README)
   const rankFused = extras.length > 0 && (ctx.deepFusion ?? DEFAULT_DEEP_FUSION).mode === 'rrf';
   if (!rankFused) scored = sessionContext(ctx, q, scored, r.sessionContext);
+  // late interaction and speaker labels add absolute amounts to hybrid-scale scores: likewise off under RRF
+  if (!rankFused) {
+    scored = lateInteraction(scored, q.tokens, ctx.tokensOf, { weight: r.lateInteraction, depth: r.lateDepth, idfDepth: r.lateIdfDepth });
+    scored = speakerMatch(scored, q.text, (id) => hybrid.peek(id)?.text, r.speakerLabel);
+  }
   const now = ctx.now ?? Date.now();
   // time: decay (opt-in) and earlier versions below the memories that replaced them; untouched otherwise
   const pool = applyTime(standardPool(scored, docOf, o, ctx.feedback), docOf, o, now);

@@ -16,6 +16,10 @@ export const DEFAULT_RANKING: RankingConfig = {
   zCap: 3,
   evidencePower: 0,
   sessionContext: 0,
+  lateInteraction: 0,
+  lateDepth: 30,
+  lateIdfDepth: 100,
+  speakerLabel: 0,
   assocFloor: 0,
   assocMaxResults: 100,
 };
@@ -33,9 +37,9 @@ export function resolveRanking(patch: Partial<RankingConfig> | undefined): Ranki
   if (r.spaceWeights === null || typeof r.spaceWeights !== 'object') throw bad('spaceWeights', r.spaceWeights, 'an object of space id -> weight');
   for (const [k, w] of Object.entries(r.spaceWeights))
     if (!(k in SPACES) || typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw bad(`spaceWeights.${k}`, w, 'a finite number >= 0 for a space id E1..E13');
-  for (const k of ['depth', 'spaceCandidates', 'assocMaxResults'] as const)
+  for (const k of ['depth', 'spaceCandidates', 'assocMaxResults', 'lateDepth', 'lateIdfDepth'] as const)
     if (!Number.isInteger(r[k]) || r[k] < 0) throw bad(k, r[k], 'a whole number >= 0');
-  for (const k of ['alpha', 'beta', 'zCap', 'assocFloor', 'evidencePower', 'sessionContext'] as const)
+  for (const k of ['alpha', 'beta', 'zCap', 'assocFloor', 'evidencePower', 'sessionContext', 'lateInteraction', 'speakerLabel'] as const)
     if (!Number.isFinite(r[k]) || r[k] < 0) throw bad(k, r[k], 'a finite number >= 0');
   return r;
 }

@@ -38,6 +38,16 @@ export interface RankingConfig {
    * its neighbours in its session (the memories right before and after it); 0 = off.
    */
   sessionContext: number;
+  /**
+   * Late interaction (late-interaction.ts): the top `lateDepth` candidates gain this weight x the
+   * idf-weighted MaxSim of the query's and the memory's token vectors (idf among the top
+   * `lateIdfDepth`); 0 = off, and a no-op without token matrices (ctx.tokensOf, query.tokens).
+   */
+  lateInteraction: number;
+  lateDepth: number;
+  lateIdfDepth: number;
+  /** A memory whose speaker label ("Caroline: ...") the query names gains this much; 0 = off. */
+  speakerLabel: number;
   /** Associative merge: a hop result enters only when its score >= assocFloor x the best standard score. */
   assocFloor: number;
   /** At most this many associative results among the returned ones (the rest are dropped). */
@@ -69,6 +79,8 @@ export interface PipelineContext {
   warn?: (message: string) => void;
   /** Each memory's neighbours in its session (sessionNeighbours); absent = the session-context stage is a no-op. */
   neighboursOf?: (id: MemoryId) => readonly MemoryId[];
+  /** Each memory's token vectors (the encoder's un-pooled outputs, special tokens removed); absent = no late interaction. */
+  tokensOf?: import('./late-interaction').TokensOf;
   /** The memory-entity graph (expandHops 1); absent = the expansion is a no-op. */
   entities?: EntityLookup;
   /** How the deep options' extra lists are fused (default DEFAULT_DEEP_FUSION; eval ablations). */
@@ -78,6 +90,8 @@ export interface PipelineContext {
 export interface PipelineQuery {
   text: string;
   features: SpaceFeatures; // E1 = the query vector; query tags travel as the option `queryTags`
+  /** The query's token vectors (late interaction); absent = the stage is a no-op. */
+  tokens?: import('./late-interaction').TokenMatrix;
   /** multiQuery: reworded queries with their vectors (the query transformer's output). */
   variants?: readonly { text: string; vector: Float32Array | null }[];
   /** hyde: the embedding of a hypothetical answer (absent = no model: a no-op). */

@@ -1,0 +1,112 @@
+// Token-level encoder outputs for the eval's late-interaction stage (src/core/pipeline/
+// late-interaction.ts): the un-pooled last hidden state of the same ONNX model the app runs,
+// through Transformers.js (pooling 'none'), in Node. Cached on disk beside the sentence vectors
+// (~/.cache/mnemograph/tokens/, MNEMOGRAPH_TOKEN_CACHE overrides), an append-only log of records
+// [32-byte sha256(model id + text)][u32 n][n x i32 token ids][n x dim f32], read fully on first use.
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { speakerLabel, type TokenMatrix } from '../../src/core/pipeline';
+import type { EncoderMeta } from '../../src/embed/encoders';
+import { MODELS_DIR } from './node-transformers';
+
+export const TOKEN_CACHE_DIR = process.env.MNEMOGRAPH_TOKEN_CACHE || join(homedir(), '.cache', 'mnemograph', 'tokens');
+
+/** BERT-family special tokens ([PAD], [UNK] kept, [CLS], [SEP], [MASK]) never take part in MaxSim. */
+const SPECIAL = new Set([0, 101, 102, 103]);
+/** The vocabulary id of ':' in the BERT uncased vocabulary (MiniLM's). */
+const COLON = 1024;
+
+/**
+ * The matrix MaxSim reads from a model's raw output for one text: special tokens dropped, and for
+ * a text that opens with a speaker label ("Caroline: ...") the label and its colon too (every turn
+ * of that speaker holds them: they say who spoke, not what about; the speaker stage weighs that).
+ */
+export function tokenMatrixOf(text: string, ids: readonly number[], data: Float32Array, dim: number): TokenMatrix {
+  let start = 0;
+  if (speakerLabel(text) !== undefined) {
+    const colon = ids.slice(0, 8).indexOf(COLON);
+    if (colon >= 0) start = colon + 1;
+  }
+  const keep: number[] = [];
+  for (let i = start; i < ids.length; i++) if (!SPECIAL.has(ids[i])) keep.push(i);
+  const vectors = new Float32Array(keep.length * dim);
+  keep.forEach((row, k) => vectors.set(data.subarray(row * dim, (row + 1) * dim), k * dim));
+  return { ids: keep.map((i) => ids[i]), vectors, dim };
+}
+
+interface Raw {
+  ids: number[];
+  data: Float32Array;
+}
+
+const stores = new Map<string, Map<string, Raw>>();
+
+function key(modelId: string, text: string): string {
+  return createHash('sha256').update(modelId).update('\u0000').update(text).digest('hex');
+}
+
+function open(file: string, dim: number): Map<string, Raw> {
+  let map = stores.get(file);
+  if (map) return map;
+  map = new Map();
+  if (existsSync(file)) {
+    const buf = readFileSync(file);
+    let at = 0;
+    while (at + 36 <= buf.length) {
+      const n = buf.readUInt32LE(at + 32);
+      const end = at + 36 + n * 4 + n * dim * 4;
+      if (end > buf.length) break; // a torn last record is ignored
+      const ids = Array.from({ length: n }, (_, i) => buf.readInt32LE(at + 36 + i * 4));
+      const data = new Float32Array(n * dim);
+      new Uint8Array(data.buffer).set(buf.subarray(at + 36 + n * 4, end));
+      map.set(buf.subarray(at, at + 32).toString('hex'), { ids, data });
+      at = end;
+    }
+  }
+  stores.set(file, map);
+  return map;
+}
+
+type Extractor = ((t: string[], o: unknown) => Promise<{ data: Float32Array; dims: number[] }>) & {
+  tokenizer: (t: string, o: unknown) => { input_ids: { data: ArrayLike<bigint | number> } };
+};
+
+/** Token matrices for `texts` under the Transformers.js model `meta` (native CPU), cached. */
+export async function tokenMatrices(meta: EncoderMeta, texts: readonly string[], onProgress?: (done: number, total: number) => void): Promise<TokenMatrix[]> {
+  const dim = meta.dim;
+  mkdirSync(TOKEN_CACHE_DIR, { recursive: true });
+  const file = join(TOKEN_CACHE_DIR, `${meta.id.replace(/[^A-Za-z0-9._-]+/g, '_')}.${dim}.tok`);
+  const map = open(file, dim);
+  const missing = [...new Set(texts.filter((t) => !map.has(key(meta.id, t))))];
+  if (missing.length > 0) {
+    const tjs = (await import('@huggingface/transformers')) as unknown as {
+      env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
+      pipeline: (t: string, m: string, o: unknown) => Promise<unknown>;
+    };
+    tjs.env.allowRemoteModels = false;
+    tjs.env.allowLocalModels = true;
+    tjs.env.localModelPath = MODELS_DIR + '/';
+    const fe = (await tjs.pipeline('feature-extraction', meta.folder ?? meta.id, { device: 'cpu', dtype: meta.dtype ?? 'fp32' })) as Extractor;
+    let done = 0;
+    for (const t of missing) {
+      const out = await fe([t], { pooling: 'none', normalize: false });
+      const n = out.dims[1];
+      const ids = Array.from(fe.tokenizer(t, { truncation: true, max_length: 256 }).input_ids.data, Number);
+      if (ids.length !== n) throw new Error(`token count ${ids.length} != ${n}`);
+      const data = out.data.slice(0, n * dim);
+      const head = Buffer.alloc(36 + n * 4);
+      Buffer.from(key(meta.id, t), 'hex').copy(head, 0);
+      head.writeUInt32LE(n, 32);
+      ids.forEach((id, i) => head.writeInt32LE(id, 36 + i * 4));
+      appendFileSync(file, Buffer.concat([head, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
+      map.set(key(meta.id, t), { ids, data });
+      if (++done % 250 === 0) onProgress?.(done, missing.length);
+    }
+  }
+  return texts.map((t) => {
+    const raw = map.get(key(meta.id, t))!;
+    return tokenMatrixOf(t, raw.ids, raw.data, dim);
+  });
+}
