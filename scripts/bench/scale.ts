@@ -113,9 +113,10 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
   await page.goto(`${url}/bench.html`);
   log(`n=${n}: restoring ${corpus.chunks.length} backup chunks through the import service`);
+  const seedLoad = round(loadavg()[0]!, 1);
   const seed = await page.evaluate((urls) => window.__scaleBench.restore(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
   const stored = await page.evaluate(() => window.__scaleBench.count());
-  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored); reloading`);
+  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored; per chunk ${seed.chunkMs.join(' ')} ms); reloading`);
 
   // the reload: the two longest words of a stored memory are the probe, so keyword search has an answer
   const probe = texts[Math.floor(n / 2)]!.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).sort((a, b) => b.length - a.length).slice(0, 2).join(' ');
@@ -131,7 +132,15 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
 
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
   // the machine's load while measuring (2 cores shared with other work: read the figures with it)
-  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms), loadAvg1mAtReload: round(loadavg()[0]!, 1) };
+  const row: Record<string, unknown> = {
+    n,
+    stored,
+    seedMs: Math.round(seed.ms),
+    seedPerSec: round(seed.written / (seed.ms / 1000), 1),
+    seedChunkMs: seed.chunkMs,
+    loadAvg1mAtSeed: seedLoad,
+    loadAvg1mAtReload: round(loadavg()[0]!, 1),
+  };
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });

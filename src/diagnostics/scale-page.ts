@@ -47,7 +47,7 @@ export interface ScaleBenchApi {
   /** The start-up times so far (for a driver that gives up waiting), with the boot state. */
   progress(): StartupTimes & { boot: string; probes: number };
   count(): Promise<number>;
-  restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number }>;
+  restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number; chunkMs: number[] }>;
   search(queries: string[]): Promise<TimedRun>;
   recall(queries: string[], options: Record<string, unknown>): Promise<TimedRun>;
   memory(): Promise<MemoryBreakdown | null>;
@@ -174,15 +174,18 @@ window.__scaleBench = {
     const t0 = performance.now();
     let written = 0;
     let skipped = 0;
+    const chunkMs: number[] = [];
     for (const url of urls) {
+      const c0 = performance.now();
       const bytes = await fetchBytes(url);
       const name = url.split('/').pop() ?? 'backup.json';
       const preview = await services().previewImport({ files: [{ name, bytes }], format: 'backup' });
       const res = await services().runImport(preview.planId);
       written += res.written;
       skipped += res.skipped;
+      chunkMs.push(Math.round(performance.now() - c0));
     }
-    return { written, skipped, ms: performance.now() - t0 };
+    return { written, skipped, ms: performance.now() - t0, chunkMs };
   },
   async search(queries) {
     const out: TimedRun = { times: [], inEngine: [], results: [] };
