@@ -10,7 +10,7 @@
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
-//                          [--sizes 30000,100000]
+//                          [--sizes 30000,100000] [--migrate-v8 30000]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -44,6 +44,8 @@ const opts = {
   /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
   sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
   startupTimeoutS: num('--startup-timeout', 600),
+  /** --migrate-v8 30000: only the v8 -> v9 upgrade of a v8 store of that many memories (no other size runs). */
+  migrateV8: num('--migrate-v8', 0),
 };
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
 
@@ -269,6 +271,19 @@ async function main(): Promise<void> {
     sizes: {} as Record<string, unknown>,
   };
   try {
+    if (opts.migrateV8 > 0) {
+      const corpus = await ensureCorpus(opts.migrateV8, opts.seed, log);
+      const ctx = await browser.newContext();
+      await serveCorpus(ctx, url, corpus.dir);
+      const page = await ctx.newPage();
+      await page.goto(`${url}/bench.html?baselines`); // the app does not start: the page only fills and opens the v8 store
+      log(`v8 store of ${opts.migrateV8}: filling, then opening it (the upgrade)`);
+      const load = round(loadavg()[0]!, 1);
+      const r = await page.evaluate((urls) => window.__scaleBench.migrateV8(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
+      out.migrateV8 = { ...r, fillMs: Math.round(r.fillMs), upgradeMs: Math.round(r.upgradeMs), loadAvg1mAtStart: load, loadAvg1mAtEnd: round(loadavg()[0]!, 1) };
+      await ctx.close();
+      sizes.length = 0;
+    }
     for (const [i, n] of sizes.entries()) {
       const ctx = await browser.newContext(); // a fresh profile: an empty database per size
       let row: Record<string, unknown> = { n };
