@@ -9,7 +9,7 @@
 // Prints a table (or one JSON object with --json); never fails on a timing.
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
-//                          [--no-baselines] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
+//                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
 //                          [--sizes 30000,100000] [--migrate-v8 30000]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +40,7 @@ const opts = {
   json: flag('--json'),
   build: !flag('--no-build'),
   baselines: !flag('--no-baselines'),
+  ingest: !flag('--no-ingest'),
   oramaMax: num('--orama-max', 100_000),
   /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
   sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
@@ -268,6 +269,8 @@ async function main(): Promise<void> {
     seed: opts.seed,
     queries: opts.queries,
     url: `${url}/bench.html`,
+    // the machine's 1 / 5 / 15-minute load averages when the run began (2 cores shared with other work)
+    loadAvgAtStart: loadavg().map((x) => round(x, 1)),
     sizes: {} as Record<string, unknown>,
   };
   try {
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
       const ctx = await browser.newContext(); // a fresh profile: an empty database per size
       let row: Record<string, unknown> = { n };
       try {
-        row = await runSize(ctx, url, n, i === 0);
+        row = await runSize(ctx, url, n, i === 0 && opts.ingest);
       } catch (e) {
         log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
         row.error = e instanceof Error ? e.message : String(e);
@@ -313,6 +316,7 @@ async function main(): Promise<void> {
     stop();
     process.removeListener('exit', stop);
   }
+  out.loadAvgAtEnd = loadavg().map((x) => round(x, 1));
   if (opts.json) console.log(JSON.stringify(out, null, 2));
   else printTable(out);
 }
