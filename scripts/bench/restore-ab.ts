@@ -67,7 +67,7 @@ async function restoreOnce(browser: Browser, url: string, dir: string, chunks: s
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
     await page.goto(`${url}/bench.html`);
     const r = await page.evaluate((urls) => window.__scaleBench.restore(urls), chunks.map((c) => `/bench-corpus/${c}`));
-    return { perSec: r.written / (r.ms / 1000), ms: Math.round(r.ms), written: r.written, chunkMs: r.chunkMs };
+    return { perSec: r.written / (r.ms / 1000), ms: Math.round(r.ms), written: r.written, chunkMs: (r.chunkMs as number[] | undefined) ?? [] }; // a build from before the per-chunk times has none
   } finally {
     await ctx.close();
   }
