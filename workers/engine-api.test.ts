@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeSpace, sparseFromEntries } from '../src/core/spaces';
 import { openDb } from '../src/db/db';
 import { insertMemories, tombstoneMemory } from '../src/db/repo';
+import { putFeatureRows } from '../src/db/feature-blocks';
 import type { MemoryRow } from '../src/db/schema';
 import { packSpace } from '../src/db/vectors';
 import type { EngineLoadProgress } from '../src/protocol/engine';
@@ -70,6 +71,29 @@ describe('loadFromStore', () => {
     const y = await api.search({ text: 'zzz', vector: new Float32Array([0, 1, 0]) }, { topK: 1 });
     expect(y.map((h) => h.id)).toEqual([ms[0].id]);
     expect((await api.stats()).size).toBe(49);
+    db.close();
+  });
+
+  it('a memory whose spaces sit in blocks of different numbers is attached once, with every space', async () => {
+    const name = freshDbName();
+    const db = await openDb(name);
+    // 600 memories with E1 and E6: blocks 1 (512) and 2 (88) of each space; then m0's E6 replaced
+    // (an edit): it leaves E6 block 1 for the last E6 block, so its spaces are in blocks 1 and 2
+    const ms = Array.from({ length: 600 }, (_, i) => memory(`m${String(i).padStart(6, '0')}`, `note ${i}`));
+    await insertMemories(db, ms, ms.flatMap((m) => [e1(m.id, [0, 0, 1]), e6(m.id)]));
+    const moved = packSpace(ms[0].id, 'E6', serializeSpace('E6', sparseFromEntries([[9, 1]])), LEX);
+    await db.transaction('rw', db.featureHeads, db.featureData, () => putFeatureRows(db, [moved]));
+    const core = new EngineCore();
+    const api = createEngineApi(core);
+    const seen: EngineLoadProgress[] = [];
+    await api.loadFromStore({ dbName: name, producers: { encoder: ENC, lexical: LEX } }, { dim: 3 }, (p) => void seen.push(p));
+    await api.whenWarm();
+    expect(seen.at(-1)).toMatchObject({ stage: 'warm', done: 600 });
+    const spaces = (core as unknown as { spaces: { features(id: string): Record<string, unknown> | undefined } }).spaces;
+    // m0 carries its new E6 (term 9) and its vector; a memory of block 2 its own E6
+    expect(spaces.features(ms[0].id)?.E6).toEqual(sparseFromEntries([[9, 1]]));
+    expect(spaces.features(ms[599].id)?.E6).toEqual(sparseFromEntries([[3, 1]]));
+    expect(core.stats().spaces).toBe(600);
     db.close();
   });
 

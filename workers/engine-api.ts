@@ -165,41 +165,71 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
 
   async function attachStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, source: EngineStoreSource, onProgress: Progress | undefined, ms: () => number): Promise<void> {
     const heads = await currentHeads(db, source.producers);
-    const features = new Map<MemoryId, SerializedFeatures>();
     const fresh = (id: MemoryId) => !touched.has(id);
+    // E1 first (dense search works before the other spaces are in), then the other spaces' blocks
+    // by block number: blocks of the same number cover about the same memories (they were written
+    // together), so a memory is attached as soon as its last space arrives and only the memories
+    // still waiting for a space are held, not every feature of the store at once
+    const e1 = heads.filter((h) => h.space === 'E1');
+    const rest = heads.filter((h) => h.space !== 'E1').sort((a, b) => a.n - b.n || (a.space < b.space ? -1 : a.space > b.space ? 1 : 0));
+    const expected = new Map<MemoryId, number>();
+    for (const h of rest) for (const id of h.ids) expected.set(id, (expected.get(id) ?? 0) + 1);
+    const waiting = new Map<MemoryId, SerializedFeatures>();
     let read = 0;
-    for (let i = 0; i < heads.length; i += BLOCKS_PER_READ) {
-      if (gen !== generation) return;
-      const part = heads.slice(i, i + BLOCKS_PER_READ);
-      const datas = await blockData(db, part);
-      const vectors: { id: MemoryId; features: SerializedFeatures }[] = [];
-      part.forEach((h, j) => {
-        const d = datas[j];
-        if (!d) return;
-        const spans = new Uint32Array(d.spans);
-        h.ids.forEach((id, k) => {
-          const buf = d.data.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]);
-          const f = features.get(id) ?? features.set(id, {}).get(id)!;
-          f[h.space as SpaceId] = buf;
-          if (h.space === 'E1' && fresh(id)) vectors.push({ id, features: { E1: buf } });
+    let attached = 0;
+    const entries = (h: (typeof heads)[number], d: NonNullable<Awaited<ReturnType<typeof blockData>>[number]>, each: (id: MemoryId, buf: ArrayBuffer) => void) => {
+      const spans = new Uint32Array(d.spans);
+      h.ids.forEach((id, k) => each(id, d.data.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1])));
+    };
+    for (const [group, isE1] of [[e1, true], [rest, false]] as const) {
+      for (let i = 0; i < group.length; i += BLOCKS_PER_READ) {
+        if (gen !== generation) return;
+        const part = group.slice(i, i + BLOCKS_PER_READ);
+        const datas = await blockData(db, part);
+        const vectors: { id: MemoryId; features: SerializedFeatures }[] = [];
+        const ready: { id: MemoryId; features: SerializedFeatures }[] = [];
+        part.forEach((h, j) => {
+          const d = datas[j];
+          if (!d) return;
+          entries(h, d, (id, buf) => {
+            if (isE1) {
+              // a memory with no other space is attached whole here (its slot in the space index)
+              if (fresh(id)) (expected.has(id) ? vectors : ready).push({ id, features: { E1: buf } });
+              return;
+            }
+            const f = waiting.get(id) ?? waiting.set(id, {}).get(id)!;
+            f[h.space as SpaceId] = buf;
+            const left = expected.get(id)! - 1;
+            expected.set(id, left);
+            if (left > 0) return;
+            waiting.delete(id);
+            if (fresh(id)) ready.push({ id, features: f });
+          });
         });
-      });
-      // the vectors first: dense search works before the other spaces are in
-      if (vectors.length) core.attachVectors(vectors);
-      read += part.length;
-      tell(onProgress, { stage: 'features', done: read, total: heads.length, ms: ms() });
-      await nextTask();
+        if (vectors.length) core.attachVectors(vectors);
+        // attached in slices, the worker answering queries between them
+        for (let k = 0; k < ready.length; k += ATTACH_CHUNK) {
+          if (k > 0) await nextTask();
+          if (gen !== generation) return;
+          core.attachFeatures(ready.slice(k, k + ATTACH_CHUNK).filter((x) => fresh(x.id)));
+        }
+        attached += ready.length;
+        read += part.length;
+        tell(onProgress, { stage: 'features', done: read, total: heads.length, ms: ms() });
+        await nextTask();
+      }
     }
-    const all = [...features];
-    for (let i = 0; i < all.length; i += ATTACH_CHUNK) {
+    // a block listed in a head but missing its data leaves memories waiting: attach what they have
+    const left = [...waiting].filter(([id]) => fresh(id));
+    for (let k = 0; k < left.length; k += ATTACH_CHUNK) {
       if (gen !== generation) return;
-      core.attachFeatures(all.slice(i, i + ATTACH_CHUNK).flatMap(([id, f]) => (fresh(id) ? [{ id, features: f }] : [])));
+      core.attachFeatures(left.slice(k, k + ATTACH_CHUNK).map(([id, features]) => ({ id, features })));
       await nextTask();
     }
     if (gen !== generation) return;
     core.warm = true;
     touched = new Set();
-    tell(onProgress, { stage: 'warm', done: all.length, total: all.length, ms: ms() });
+    tell(onProgress, { stage: 'warm', done: attached + left.length, total: attached + left.length, ms: ms() });
   }
 
   return guardApi(

@@ -159,7 +159,8 @@ export class EngineCore {
     for (const { id, features } of list) {
       if (!index.has(id)) continue;
       const f = deserializeFeatures(features);
-      index.setVector(id, f.E1 ?? null);
+      // E1 usually came first (attachVectors): not quantised a second time
+      if (f.E1) index.setVector(id, f.E1);
       if (Object.keys(f).length > 0) this.spaces.upsert(id, f);
       this.entities.setFromFeatures(id, f);
     }

@@ -9,8 +9,8 @@
 // Prints a table (or one JSON object with --json); never fails on a timing.
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
-//                          [--no-baselines] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
-//                          [--sizes 30000,100000]
+//                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
+//                          [--sizes 30000,100000] [--migrate-v8 30000]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -41,12 +41,15 @@ const opts = {
   json: flag('--json'),
   build: !flag('--no-build'),
   baselines: !flag('--no-baselines'),
+  ingest: !flag('--no-ingest'),
   oramaMax: num('--orama-max', 100_000),
   /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
   sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
   startupTimeoutS: num('--startup-timeout', 600),
   /** --snapshot-ab R: R alternating reloads with and without the keyword snapshot (scale-snapshot-ab.ts). */
   snapshotAB: num('--snapshot-ab', 0),
+  /** --migrate-v8 30000: only the v8 -> v9 upgrade of a v8 store of that many memories (no other size runs). */
+  migrateV8: num('--migrate-v8', 0),
 };
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
 
@@ -116,9 +119,10 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
   await page.goto(`${url}/bench.html`);
   log(`n=${n}: restoring ${corpus.chunks.length} backup chunks through the import service`);
+  const seedLoad = round(loadavg()[0]!, 1);
   const seed = await page.evaluate((urls) => window.__scaleBench.restore(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
   const stored = await page.evaluate(() => window.__scaleBench.count());
-  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored); reloading`);
+  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored; per chunk ${seed.chunkMs.join(' ')} ms); reloading`);
 
   // the reload: the two longest words of a stored memory are the probe, so keyword search has an answer
   const probe = texts[Math.floor(n / 2)]!.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).sort((a, b) => b.length - a.length).slice(0, 2).join(' ');
@@ -135,7 +139,16 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   const snapshotAb = opts.snapshotAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.snapshotAB, log) : undefined;
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
   // the machine's load while measuring (2 cores shared with other work: read the figures with it)
-  const row: Record<string, unknown> = { n, stored, seedMs: Math.round(seed.ms), loadAvg1mAtReload: round(loadavg()[0]!, 1), ...(snapshotAb && { snapshotAb }) };
+  const row: Record<string, unknown> = {
+    n,
+    stored,
+    seedMs: Math.round(seed.ms),
+    seedPerSec: round(seed.written / (seed.ms / 1000), 1),
+    seedChunkMs: seed.chunkMs,
+    loadAvg1mAtSeed: seedLoad,
+    loadAvg1mAtReload: round(loadavg()[0]!, 1),
+    ...(snapshotAb && { snapshotAb }),
+  };
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });
@@ -261,14 +274,29 @@ async function main(): Promise<void> {
     seed: opts.seed,
     queries: opts.queries,
     url: `${url}/bench.html`,
+    // the machine's 1 / 5 / 15-minute load averages when the run began (2 cores shared with other work)
+    loadAvgAtStart: loadavg().map((x) => round(x, 1)),
     sizes: {} as Record<string, unknown>,
   };
   try {
+    if (opts.migrateV8 > 0) {
+      const corpus = await ensureCorpus(opts.migrateV8, opts.seed, log);
+      const ctx = await browser.newContext();
+      await serveCorpus(ctx, url, corpus.dir);
+      const page = await ctx.newPage();
+      await page.goto(`${url}/bench.html?baselines`); // the app does not start: the page only fills and opens the v8 store
+      log(`v8 store of ${opts.migrateV8}: filling, then opening it (the upgrade)`);
+      const load = round(loadavg()[0]!, 1);
+      const r = await page.evaluate((urls) => window.__scaleBench.migrateV8(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
+      out.migrateV8 = { ...r, fillMs: Math.round(r.fillMs), upgradeMs: Math.round(r.upgradeMs), loadAvg1mAtStart: load, loadAvg1mAtEnd: round(loadavg()[0]!, 1) };
+      await ctx.close();
+      sizes.length = 0;
+    }
     for (const [i, n] of sizes.entries()) {
       const ctx = await browser.newContext(); // a fresh profile: an empty database per size
       let row: Record<string, unknown> = { n };
       try {
-        row = await runSize(ctx, url, n, i === 0);
+        row = await runSize(ctx, url, n, i === 0 && opts.ingest);
       } catch (e) {
         log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
         row.error = e instanceof Error ? e.message : String(e);
@@ -293,6 +321,7 @@ async function main(): Promise<void> {
     stop();
     process.removeListener('exit', stop);
   }
+  out.loadAvgAtEnd = loadavg().map((x) => round(x, 1));
   if (opts.json) console.log(JSON.stringify(out, null, 2));
   else printTable(out);
 }

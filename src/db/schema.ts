@@ -2,7 +2,7 @@
 // upgrade that migrates existing rows; a version, once shipped, is never edited.
 
 import { serializeSpace } from '../core/spaces';
-import type { EntityMentionRow, EntityNode } from '../core/entities';
+import type { EntityMentionRow, EntityNode, MentionCounts } from '../core/entities';
 import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
@@ -263,8 +263,12 @@ export function encoderOfRows(models: string[]): string {
   return best;
 }
 
-/** Since v8: a canonical entity node (src/core/entities: key, hash, name, aliases, mentionCount). */
-export type EntityRow = EntityNode;
+/**
+ * Since v8: a canonical entity node (src/core/entities: key, hash, name, aliases, mentionCount).
+ * `counts` (not indexed, so no schema version): the tallies the node is computed from, kept so a
+ * write adjusts them instead of re-reading every mention; absent on nodes written before them.
+ */
+export type EntityRow = EntityNode & { counts?: MentionCounts };
 /** Since v8: one (memory, entity) pair with the spelling the memory uses. */
 export type { EntityMentionRow };
 

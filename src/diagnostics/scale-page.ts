@@ -10,7 +10,11 @@
 // first semantic search with results, the encoder ready, and "warm": the services resolved
 // (initServices fills the engine before it resolves) and the engine's stats say loaded (plus a
 // `warm` / `phase` field if a later engine reports one).
+import Dexie from 'dexie';
 import { boot, bootStatus } from '../ui/app/boot';
+import { MnemographDb, openDb } from '../db/db';
+import type { VectorRow } from '../db/schema';
+import { parseBackup } from '../io';
 import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
@@ -47,13 +51,15 @@ export interface ScaleBenchApi {
   /** The start-up times so far (for a driver that gives up waiting), with the boot state. */
   progress(): StartupTimes & { boot: string; probes: number };
   count(): Promise<number>;
-  restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number }>;
+  restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number; chunkMs: number[] }>;
   search(queries: string[]): Promise<TimedRun>;
   recall(queries: string[], options: Record<string, unknown>): Promise<TimedRun>;
   memory(): Promise<MemoryBreakdown | null>;
   idbBytes(): Promise<{ indexedDB: number | null; usage: number | null }>;
   longTasks(): number[];
   ingest(texts: string[], batchOne: number): Promise<{ batch1PerSec: number; importPerSec: number; encoderBatch1PerSec: number; encoderBatchedPerSec: number; importBatch: number }>;
+  /** The v8 -> v9 (-> newest) upgrade at scale: a v8 store filled from the backup chunks (one `vectors` row per memory and space), then opened by the app. */
+  migrateV8(urls: string[]): Promise<{ memories: number; vectorRows: number; fillMs: number; upgradeMs: number; heads: number; error?: string }>;
   baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
 }
 
@@ -174,15 +180,18 @@ window.__scaleBench = {
     const t0 = performance.now();
     let written = 0;
     let skipped = 0;
+    const chunkMs: number[] = [];
     for (const url of urls) {
+      const c0 = performance.now();
       const bytes = await fetchBytes(url);
       const name = url.split('/').pop() ?? 'backup.json';
       const preview = await services().previewImport({ files: [{ name, bytes }], format: 'backup' });
       const res = await services().runImport(preview.planId);
       written += res.written;
       skipped += res.skipped;
+      chunkMs.push(Math.round(performance.now() - c0));
     }
-    return { written, skipped, ms: performance.now() - t0 };
+    return { written, skipped, ms: performance.now() - t0, chunkMs };
   },
   async search(queries) {
     const out: TimedRun = { times: [], inEngine: [], results: [] };
@@ -224,6 +233,39 @@ window.__scaleBench = {
     for (let i = 0; i < rest.length; i += 32) await enc.embed(fresh.slice(batchOne + i, batchOne + i + 32));
     const encoderBatchedPerSec = rest.length / ((performance.now() - t0) / 1000);
     return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, importBatch: 200 };
+  },
+  async migrateV8(urls) {
+    const name = `bench-v8-${Date.now()}`;
+    const v8 = new MnemographDb(name, { upTo: 8 });
+    await v8.open();
+    let t0 = performance.now();
+    let memories = 0;
+    let vectorRows = 0;
+    for (const url of urls) {
+      const parsed = parseBackup(await fetchBytes(url));
+      if (!parsed.ok) throw new Error(`${url}: ${parsed.errors.at(-1)?.message ?? 'not a backup'}`);
+      const rows: VectorRow[] = parsed.items.vectors.map((v) => ({ memoryId: v.memoryId, space: v.space, dim: v.dim, dtype: v.dtype, model: v.model, data: v.data }));
+      await v8.transaction('rw', v8.memories, v8.vectors, async () => {
+        await v8.memories.bulkAdd(parsed.items.memories);
+        await v8.vectors.bulkAdd(rows);
+      });
+      memories += parsed.items.memories.length;
+      vectorRows += rows.length;
+    }
+    v8.close();
+    const fillMs = performance.now() - t0;
+    t0 = performance.now();
+    try {
+      const db = await openDb(name);
+      const upgradeMs = performance.now() - t0;
+      const heads = await db.featureHeads.count();
+      db.close();
+      return { memories, vectorRows, fillMs, upgradeMs, heads };
+    } catch (e) {
+      return { memories, vectorRows, fillMs, upgradeMs: performance.now() - t0, heads: 0, error: e instanceof Error ? e.message : String(e) };
+    } finally {
+      await Dexie.delete(name);
+    }
   },
   async baselines(e1Url, textsUrl, queries, opts) {
     const { bruteForce, hnsw, orama } = await import('./scale-baselines');

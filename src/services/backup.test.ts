@@ -216,3 +216,32 @@ describe('backup reminder', () => {
     expect(await next(live)).toEqual({ lastBackupAt: T0, reminderDays: null, due: false });
   });
 });
+
+describe('a large restore', () => {
+  it('reusing every stored feature, it writes 1,024 memories a transaction, shows progress after each, and the engine has them all when it returns', async () => {
+    const first = await fill();
+    const doc = JSON.parse(new TextDecoder().decode((await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'b.json')).bytes)) as {
+      memories: { id: string; text: string; deletedAt: number | null }[];
+      vectors: { memoryId: string }[];
+      feedback: unknown[];
+      links: unknown[];
+    };
+    // 1,100 live copies of the first memory, each with its own id, text and the stored vectors
+    const [tpl] = doc.memories;
+    const vecs = doc.vectors.filter((v) => v.memoryId === tpl.id);
+    const ids = Array.from({ length: 1100 }, (_, i) => `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`);
+    doc.memories = ids.map((id, i) => ({ ...tpl, id, text: `${tpl.text} ${i}` }));
+    doc.vectors = ids.flatMap((id) => vecs.map((v) => ({ ...v, memoryId: id })));
+    doc.feedback = [];
+    doc.links = [];
+    const { s, embedder } = await startServices();
+    const preview = await s.previewImport({ files: [{ name: 'big.json', bytes: new TextEncoder().encode(JSON.stringify(doc)) }] });
+    expect(preview).toMatchObject({ total: 1100, fresh: 1100, vectorsReused: 1100 });
+    const progress: number[] = [];
+    expect(await s.runImport(preview.planId, { onProgress: (p) => progress.push(p.written) })).toEqual({ written: 1100, skipped: 0, batches: 2, cancelled: false });
+    expect(progress).toEqual([1024, 1100]);
+    expect(embedder.calls).toEqual([]);
+    expect((await s.engineStats()).size).toBe(1100); // both batches followed before it returned
+    expect(await s.countMemories()).toBe(1100);
+  }, 60_000);
+});

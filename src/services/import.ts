@@ -23,6 +23,15 @@ import type { EngineSync } from './sync';
 import type { ImportOutcome, ImportPreview, ImportPreviewProblem, ImportRequest, RunImportOptions } from './types';
 
 export const DEFAULT_IMPORT_BATCH = 200;
+/**
+ * A restore whose every memory reuses its stored features (nothing to featurize) writes this many
+ * per transaction: two feature blocks' worth (BLOCK_SIZE 512), so each block is written about
+ * once instead of rewritten by every batch of 200 that fills it, and the engine and the entity
+ * index take fewer, larger messages. Progress still comes after every batch.
+ */
+export const REUSED_RESTORE_BATCH = 1024;
+
+const restoreBatchSize = (plan: BackupPlan): number => (plan.vectorsReused === plan.memories.length ? REUSED_RESTORE_BATCH : DEFAULT_IMPORT_BATCH);
 const SAMPLES = 5;
 const SAMPLE_CHARS = 400;
 
@@ -202,7 +211,8 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
     },
 
     /**
-     * Writes a previewed plan in batches of `batchSize` (default 200), ONE transaction each,
+     * Writes a previewed plan in batches of `batchSize` (default 200; a restore reusing every
+     * memory's stored features: REUSED_RESTORE_BATCH), ONE transaction each,
      * featurizing each batch before its transaction. Progress after each batch; an abort stops
      * between batches (`cancelled`: the committed batches stay, whole). The plan is kept until it
      * has run to the end, so a cancelled or failed run can be run again (what is there is skipped).
@@ -216,7 +226,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
       running.add(planId);
       try {
         if (plan.kind === 'drafts') return await runDrafts(planId, plan, opts, size);
-        const out = await restore.run(plan, opts, size);
+        const out = await restore.run(plan, opts, opts.batchSize ?? restoreBatchSize(plan));
         if (!out.cancelled) plans.delete(planId);
         return out;
       } finally {

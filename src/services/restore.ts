@@ -124,49 +124,61 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         const b = Math.max(batchOf.get(l.fromId) ?? -1, batchOf.get(l.toId) ?? -1);
         linksOf.set(b, [...(linksOf.get(b) ?? []), l]);
       }
-      for (const [b, g] of groups.entries()) {
-        if (opts.signal?.aborted) return { ...out, cancelled: true };
-        // the trash is not indexed nor featurized (the backfill skips it too); a live memory is
-        // featurized only when its stored vectors are not all there to reuse
-        const need = g.filter((m) => m.deletedAt === null && !complete(plan.reuse.get(m.id)));
-        let got: Featurized[];
-        try {
-          got = await stored.featurizeAll(
-            need.map((m) => ({ text: m.text, createdAt: m.createdAt, sessionPosition: plan.positions.get(m.id) ?? 0, media: m.media })),
-            { signal: opts.signal },
-          );
-        } catch (e) {
+      // sync.index never rejects (a failure to follow is reported; the database stays the truth)
+      let following: Promise<void> = Promise.resolve();
+      try {
+        for (const [b, g] of groups.entries()) {
           if (opts.signal?.aborted) return { ...out, cancelled: true };
-          throw e;
-        }
-        const fresh = new Map(need.map((m, i) => [m.id, got[i]]));
-        const vectors = g.flatMap((m) => {
-          const f = fresh.get(m.id);
-          return f ? stored.rowsOf(m.id, f) : (plan.reuse.get(m.id) ?? []).map(toRow);
-        });
-        const feedback = g.flatMap((m) => plan.feedback.get(m.id) ?? []);
-        const images = g.flatMap((m) => (plan.images.get(m.id) ?? []).map(toImageRow));
-        const written = await writeImportBatch(db, { memories: g, vectors, feedback, links: linksOf.get(b), images });
-        out.written += written.length;
-        out.skipped += g.length - written.length;
-        out.batches++;
-        const docs: EngineDoc[] = written
-          .filter((m) => m.deletedAt === null)
-          .map((m) => {
+          // the trash is not indexed nor featurized (the backfill skips it too); a live memory is
+          // featurized only when its stored vectors are not all there to reuse
+          const need = g.filter((m) => m.deletedAt === null && !complete(plan.reuse.get(m.id)));
+          let got: Featurized[];
+          try {
+            got = await stored.featurizeAll(
+              need.map((m) => ({ text: m.text, createdAt: m.createdAt, sessionPosition: plan.positions.get(m.id) ?? 0, media: m.media })),
+              { signal: opts.signal },
+            );
+          } catch (e) {
+            if (opts.signal?.aborted) return { ...out, cancelled: true };
+            throw e;
+          }
+          const fresh = new Map(need.map((m, i) => [m.id, got[i]]));
+          const vectors = g.flatMap((m) => {
             const f = fresh.get(m.id);
-            if (f) return stored.freshDoc(m, f);
-            const features: SerializedFeatures = {};
-            // copies: the stored rows keep theirs, the engine takes these by transfer
-            for (const v of plan.reuse.get(m.id) ?? []) if (v.dtype === 'space') features[v.space] = v.data.slice(0);
-            return toIndexDoc(m, features);
+            return f ? stored.rowsOf(m.id, f) : (plan.reuse.get(m.id) ?? []).map(toRow);
           });
-        await sync.index(
-          written.map((m) => m.id),
-          () => engine.upsertMany(docs),
-        );
-        const rows = written.flatMap((m) => plan.feedback.get(m.id) ?? []).sort((a, b) => a.at - b.at);
-        for (const row of rows) await sync.index([], () => engine.recordFeedback(toFeedbackEvent(row)), { feedback: row });
-        opts.onProgress?.({ written: out.written, total: todo.length });
+          const feedback = g.flatMap((m) => plan.feedback.get(m.id) ?? []);
+          const images = g.flatMap((m) => (plan.images.get(m.id) ?? []).map(toImageRow));
+          const written = await writeImportBatch(db, { memories: g, vectors, feedback, links: linksOf.get(b), images });
+          out.written += written.length;
+          out.skipped += g.length - written.length;
+          out.batches++;
+          const docs: EngineDoc[] = written
+            .filter((m) => m.deletedAt === null)
+            .map((m) => {
+              const f = fresh.get(m.id);
+              if (f) return stored.freshDoc(m, f);
+              const features: SerializedFeatures = {};
+              // copies: the stored rows keep theirs, the engine takes these by transfer
+              for (const v of plan.reuse.get(m.id) ?? []) if (v.dtype === 'space') features[v.space] = v.data.slice(0);
+              return toIndexDoc(m, features);
+            });
+          const rows = written.flatMap((m) => plan.feedback.get(m.id) ?? []).sort((a, b) => a.at - b.at);
+          // the engine and the entity index take this batch while the next one is read and written
+          // (they run in the workers and IndexedDB's own process); one batch followed at a time, in order
+          await following;
+          following = (async () => {
+            await sync.index(
+              written.map((m) => m.id),
+              () => engine.upsertMany(docs),
+            );
+            for (const row of rows) await sync.index([], () => engine.recordFeedback(toFeedbackEvent(row)), { feedback: row });
+          })();
+          opts.onProgress?.({ written: out.written, total: todo.length });
+        }
+      } finally {
+        // the engine and the entity index have every written batch before the restore returns
+        await following;
       }
       if (linksOf.has(-1)) await writeImportBatch(db, { memories: [], vectors: [], links: linksOf.get(-1) });
       await putSettings(db, plan.settings);

@@ -64,17 +64,46 @@ export function mentionRows(memoryId: MemoryId, mentions: readonly EntityMention
  */
 export function entityNodeOf(key: string, rows: readonly EntityMentionRow[]): EntityNode | undefined {
   const mine = rows.filter((r) => r.entityKey === key);
-  if (mine.length === 0) return undefined;
-  const spellings = new Map<string, number>();
-  const types = new Map<string, number>();
-  const memories = new Set<MemoryId>();
-  for (const r of mine) {
-    spellings.set(r.surface, (spellings.get(r.surface) ?? 0) + 1);
-    types.set(r.type, (types.get(r.type) ?? 0) + 1);
-    memories.add(r.memoryId);
+  return entityNodeOfCounts(key, { ...mentionCounts(mine), rows: new Set(mine.map((r) => r.memoryId)).size });
+}
+
+/**
+ * A node's tallies over its mention rows: how many use each spelling and each type, and how many
+ * rows there are (one per memory: a memory mentions an entity once). Kept with the stored node, so
+ * a write adjusts them by its own rows instead of re-reading every mention of a common entity.
+ */
+export interface MentionCounts {
+  spellings: [string, number][];
+  types: [string, number][];
+  rows: number;
+}
+
+/** The tallies of some mention rows (all of one key). */
+export function mentionCounts(rows: readonly EntityMentionRow[]): MentionCounts {
+  return addMentionCounts({ spellings: [], types: [], rows: 0 }, rows, 1);
+}
+
+/** `counts` with `rows` added (sign 1) or taken out (sign -1); entries that reach 0 are dropped. */
+export function addMentionCounts(counts: MentionCounts, rows: readonly EntityMentionRow[], sign: 1 | -1): MentionCounts {
+  const spellings = new Map(counts.spellings);
+  const types = new Map(counts.types);
+  const bump = (m: Map<string, number>, k: string) => {
+    const n = (m.get(k) ?? 0) + sign;
+    if (n > 0) m.set(k, n);
+    else m.delete(k);
+  };
+  for (const r of rows) {
+    bump(spellings, r.surface);
+    bump(types, r.type);
   }
-  const byCount = (m: Map<string, number>) =>
+  return { spellings: [...spellings], types: [...types], rows: Math.max(0, counts.rows + sign * rows.length) };
+}
+
+/** The node of `key` from its tallies; undefined when no mention is left. Same node as entityNodeOf over the rows. */
+export function entityNodeOfCounts(key: string, counts: MentionCounts): EntityNode | undefined {
+  if (counts.rows === 0) return undefined;
+  const byCount = (m: readonly [string, number][]) =>
     [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([s]) => s);
-  const aliases = byCount(spellings);
-  return { key, hash: entityHash(key), name: aliases[0], aliases, type: byCount(types)[0], mentionCount: memories.size };
+  const aliases = byCount(counts.spellings);
+  return { key, hash: entityHash(key), name: aliases[0], aliases, type: byCount(counts.types)[0], mentionCount: counts.rows };
 }
