@@ -243,15 +243,17 @@ window.__scaleBench = {
     // the encoder alone, the same texts
     const rt = s.currentEncoder();
     const enc = rt.embedder;
-    const fresh = texts.map((t) => `${t} (again)`);
+    // (on at most 200 of the import's texts: the rate is the encoder's, whatever the import's length)
+    const fresh = texts.slice(0, batchOne + 200).map((t) => `${t} (again)`);
+    const alone = fresh.slice(batchOne);
     t0 = performance.now();
     for (const t of fresh.slice(0, batchOne)) await enc.embed([t]);
     const encoderBatch1PerSec = batchOne / ((performance.now() - t0) / 1000);
     t0 = performance.now();
-    for (let i = 0; i < rest.length; i += 32) await enc.embed(fresh.slice(batchOne + i, batchOne + i + 32));
-    const encoderBatchedPerSec = rest.length / ((performance.now() - t0) / 1000);
+    for (let i = 0; i < alone.length; i += 32) await enc.embed(alone.slice(i, i + 32));
+    const encoderBatchedPerSec = alone.length / ((performance.now() - t0) / 1000);
     // as the import calls it: every text in one call; then with the featurizers (no write)
-    const again = fresh.slice(batchOne).map((t) => `${t}!`);
+    const again = alone.map((t) => `${t}!`);
     t0 = performance.now();
     await enc.embed(again);
     const encoderOneCallPerSec = again.length / ((performance.now() - t0) / 1000);
