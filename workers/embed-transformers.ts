@@ -42,6 +42,11 @@ export function wasmThreads(isolated: boolean, cores: number | undefined): numbe
   return isolated ? Math.max(1, Math.min(4, cores ?? 1)) : 1;
 }
 
+/** onnxruntime session config entries asked for in the init options (comparisons), if any. */
+function sessionConfigOf(opts: EmbedInitOptions): Record<string, string> | undefined {
+  return opts.spinning === undefined ? undefined : { 'intra_op.allow_spinning': opts.spinning ? '1' : '0' };
+}
+
 /** Imports Transformers.js once (its own chunk: pages running USE-lite never load it) and points it at our origin. */
 function transformers(opts: EmbedInitOptions, base: string, build: 'asyncify' | 'plain'): Promise<TransformersModule> {
   module ??= import('@huggingface/transformers').then((m) => {
@@ -94,16 +99,16 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   async function onBatchError(error: unknown): Promise<boolean> {
     if (!encoder || !onWebGpu) return false;
     console.warn('embed worker: WebGPU failed, switching to WASM:', error);
-    encoder.replaceExtractor(await loadExtractor(tjs, meta, 'wasm', undefined, opts.graphOptimization), 'wasm');
+    encoder.replaceExtractor(await loadExtractor(tjs, meta, 'wasm', undefined, opts.graphOptimization, sessionConfigOf(opts)), 'wasm');
     onWebGpu = false;
     report({ phase: 'ready', backend: 'wasm', encoder: meta.id, message: 'WebGPU failed; switched to WASM.' });
     return true;
   }
   async function buildOn(device: 'webgpu' | 'wasm', why?: string): Promise<TransformersEncoder> {
-    const extractor = await loadExtractor(tjs, meta, device, undefined, opts.graphOptimization);
+    const extractor = await loadExtractor(tjs, meta, device, undefined, opts.graphOptimization, device === 'wasm' ? sessionConfigOf(opts) : undefined);
     mark(`session-created-${device}`);
     report({ phase: 'warming-up', backend: device, encoder: meta.id, ...(why && { message: fallbackMessage(why) }) });
-    const enc = createTransformersEncoder({ extractor, meta, backend: device, batchSize: opts.batchSize, onBatchError });
+    const enc = createTransformersEncoder({ extractor, meta, backend: device, batchSize: opts.batchSize, tokenBudget: opts.tokenBudget, onBatchError });
     try {
       await enc.embed(WARM_UP);
       mark(`warmed-up-${device}`);

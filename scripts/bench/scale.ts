@@ -197,6 +197,8 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
         importBatch: ing.importBatch,
         encoderBatch1PerSec: round(ing.encoderBatch1PerSec, 1),
         encoderBatch32PerSec: round(ing.encoderBatchedPerSec, 1),
+        encoderOneCallPerSec: round(ing.encoderOneCallPerSec, 1),
+        featurizePerSec: round(ing.featurizePerSec, 1),
       };
     } catch (e) {
       row.ingestError = e instanceof Error ? e.message : String(e);

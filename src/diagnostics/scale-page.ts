@@ -18,6 +18,7 @@ import { parseBackup } from '../io';
 import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
+import type { EmbedInitOptions } from '../protocol/embed';
 
 export interface StartupTimes {
   firstKeywordMs: number | null;
@@ -46,6 +47,23 @@ export interface TimedRun {
   results: number[];
 }
 
+/** Memories per second through each path (see `ingest`). */
+export interface IngestRates {
+  /** The full path at batch 1: captures, one at a time (encoder + featurizers + write + index + entities). */
+  batch1PerSec: number;
+  /** The full path batched: a plain-text import (preview + run) of the texts after the first `batchOne`. */
+  importPerSec: number;
+  /** The encoder alone, one text per call. */
+  encoderBatch1PerSec: number;
+  /** The encoder alone, 32 texts per call (each call sorted by length inside). */
+  encoderBatchedPerSec: number;
+  /** The encoder alone, all the import's texts in one call (as the import's featurizing calls it). */
+  encoderOneCallPerSec: number;
+  /** Encoder + the lexical featurizers of the import's texts (the embed worker's `featurize`), no write. */
+  featurizePerSec: number;
+  importBatch: number;
+}
+
 export interface ScaleBenchApi {
   startup: Promise<StartupTimes>;
   /** The start-up times so far (for a driver that gives up waiting), with the boot state. */
@@ -57,7 +75,7 @@ export interface ScaleBenchApi {
   memory(): Promise<MemoryBreakdown | null>;
   idbBytes(): Promise<{ indexedDB: number | null; usage: number | null }>;
   longTasks(): number[];
-  ingest(texts: string[], batchOne: number): Promise<{ batch1PerSec: number; importPerSec: number; encoderBatch1PerSec: number; encoderBatchedPerSec: number; importBatch: number }>;
+  ingest(texts: string[], batchOne: number): Promise<IngestRates>;
   /** The v8 -> v9 (-> newest) upgrade at scale: a v8 store filled from the backup chunks (one `vectors` row per memory and space), then opened by the app. */
   migrateV8(urls: string[]): Promise<{ memories: number; vectorRows: number; fillMs: number; upgradeMs: number; heads: number; error?: string }>;
   baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
@@ -78,7 +96,15 @@ const probeQuery = params.get('probe');
 
 // ?baselines: only the baselines run here (a context of its own, see scripts/bench/scale.ts); the
 // app does not start
-const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot();
+// ?threads=1&batch=16&budget=512&spin=0: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants)
+const num = (k: string) => (params.has(k) ? Number(params.get(k)) : undefined);
+const embedInit: EmbedInitOptions = {
+  wasmThreads: num('threads'),
+  batchSize: num('batch'),
+  tokenBudget: num('budget'),
+  spinning: params.has('spin') ? params.get('spin') !== '0' : undefined,
+};
+const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot({ embedInit });
 
 let probes = 0;
 async function probe(semantic: boolean): Promise<number | null> {
@@ -224,15 +250,27 @@ window.__scaleBench = {
     const res = await s.runImport(preview.planId);
     const importPerSec = res.written / ((performance.now() - t0) / 1000);
     // the encoder alone, the same texts
-    const enc = s.currentEncoder().embedder;
-    const fresh = texts.map((t) => `${t} (again)`);
+    const rt = s.currentEncoder();
+    const enc = rt.embedder;
+    // (on at most 200 of the import's texts: the rate is the encoder's, whatever the import's length)
+    const fresh = texts.slice(0, batchOne + 200).map((t) => `${t} (again)`);
+    const alone = fresh.slice(batchOne);
     t0 = performance.now();
     for (const t of fresh.slice(0, batchOne)) await enc.embed([t]);
     const encoderBatch1PerSec = batchOne / ((performance.now() - t0) / 1000);
     t0 = performance.now();
-    for (let i = 0; i < rest.length; i += 32) await enc.embed(fresh.slice(batchOne + i, batchOne + i + 32));
-    const encoderBatchedPerSec = rest.length / ((performance.now() - t0) / 1000);
-    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, importBatch: 200 };
+    for (let i = 0; i < alone.length; i += 32) await enc.embed(alone.slice(i, i + 32));
+    const encoderBatchedPerSec = alone.length / ((performance.now() - t0) / 1000);
+    // as the import calls it: every text in one call; then with the featurizers (no write)
+    const again = alone.map((t) => `${t}!`);
+    t0 = performance.now();
+    await enc.embed(again);
+    const encoderOneCallPerSec = again.length / ((performance.now() - t0) / 1000);
+    const now = Date.now();
+    t0 = performance.now();
+    await rt.featurizer.featurize(again.map((text, i) => ({ text: `${text}?`, createdAt: now, sessionPosition: i })));
+    const featurizePerSec = again.length / ((performance.now() - t0) / 1000);
+    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, encoderOneCallPerSec, featurizePerSec, importBatch: 200 };
   },
   async migrateV8(urls) {
     const name = `bench-v8-${Date.now()}`;

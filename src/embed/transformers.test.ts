@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
 import { MINILM, USE_LITE, encoderMeta, onEncoderScale, withPrefix, type EncoderMeta } from './encoders';
-import { createTransformersEncoder, keepSepWhenTruncating, loadExtractor, type FeatureExtractor } from './transformers';
+import { createTransformersEncoder, keepSepWhenTruncating, loadExtractor, planBatches, tokenCounts, type FeatureExtractor } from './transformers';
 import { MAX_EMBED_CHARS } from './types';
 
 const DIM = 4;
@@ -57,6 +57,19 @@ describe('createTransformersEncoder', () => {
     // each vector owns its buffer (transferable alone)
     expect(out[0].buffer).not.toBe(out[1].buffer);
     expect(out[0].buffer.byteLength).toBe(DIM * 4);
+  });
+
+  it("sorts and batches by the tokenizer's counts, not by characters", async () => {
+    const calls: string[][] = [];
+    // a "tokenizer" counting words (+2 for [CLS] / [SEP]): 'aaaaaaaa' is one token, 'b b b' three
+    const extractor = Object.assign(fakeExtractor(calls), { tokenizer: { encode: (t: string) => new Array(t.split(' ').length + 2).fill(0) } });
+    const enc = createTransformersEncoder({ extractor, meta: { ...META, documentPrefix: '' }, backend: 'wasm', batchSize: 2 });
+    const out = await enc.embed(['b b b', 'aaaaaaaa', 'c c']);
+    // counts 5, 3, 4: aaaaaaaa (3), c c (4), then b b b (5)
+    expect(calls).toEqual([['aaaaaaaa', 'c c'], ['b b b']]);
+    // results back in the input order: row 0 is 'b b b' ([5, 3] before normalising)
+    expect(out[0][0]).toBeCloseTo(5 / Math.sqrt(34), 6);
+    expect(out[1][0]).toBeCloseTo(8 / Math.sqrt(73), 6);
   });
 
   it('cuts texts to the bounded prefix before the model sees them', async () => {
@@ -112,6 +125,32 @@ describe('createTransformersEncoder', () => {
   it("reports the model's id and dimension", () => {
     const enc = createTransformersEncoder({ extractor: fakeExtractor([]), meta: MINILM, backend: 'wasm' });
     expect(enc.info()).toEqual({ id: 'all-MiniLM-L6-v2-int8', name: 'all-MiniLM-L6-v2 (int8)', dim: 384, backend: 'wasm', maxInputChars: MAX_EMBED_CHARS });
+  });
+});
+
+describe('planBatches', () => {
+  it('cuts the sorted texts at the batch size and at the padded-token budget', () => {
+    // counts: 10, 30, 10, 12, 40, 11 -> sorted 0 (10), 2 (10), 5 (11), 3 (12), 1 (30), 4 (40)
+    const counts = [10, 30, 10, 12, 40, 11];
+    expect(planBatches(counts, 3, 1000)).toEqual([[0, 2, 5], [3, 1, 4]]);
+    // budget 60: [0, 2, 5] pads to 3 x 11 = 33; adding 3 (12) would be 4 x 12 = 48, still in;
+    // then 1 (30): 5 x 30 > 60 -> new batch; [1] + 4 (40): 2 x 40 = 80 > 60 -> alone
+    expect(planBatches(counts, 8, 60)).toEqual([[0, 2, 5, 3], [1], [4]]);
+    // one text longer than the budget still goes, alone
+    expect(planBatches([500], 32, 100)).toEqual([[0]]);
+    expect(planBatches([], 32, 100)).toEqual([]);
+  });
+
+  it('keeps equal counts in input order (a stable plan)', () => {
+    expect(planBatches([7, 7, 7, 7], 2, 1000)).toEqual([[0, 1], [2, 3]]);
+  });
+});
+
+describe('tokenCounts', () => {
+  it("uses the pipeline's tokenizer, capped at the window; characters without one", () => {
+    const withTok = Object.assign(fakeExtractor([]), { tokenizer: { encode: (t: string) => new Array(t.length * 2).fill(0) } });
+    expect(tokenCounts(withTok, ['ab', 'x'.repeat(400)], 512)).toEqual([4, 512]);
+    expect(tokenCounts(fakeExtractor([]), ['ab', 'xyz'])).toEqual([2, 3]);
   });
 });
 

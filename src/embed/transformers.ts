@@ -17,14 +17,21 @@ export interface TensorLike {
 export interface FeatureExtractor {
   (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }): Promise<TensorLike>;
   dispose?(): Promise<unknown> | unknown;
+  /** The pipeline's tokenizer: `encode` gives a text's token ids (special tokens included), used to sort and batch by tokens. */
+  tokenizer?: { encode?(text: string): ArrayLike<number> };
 }
 
 export interface TransformersEncoderOptions {
   extractor: FeatureExtractor;
   meta: EncoderMeta;
   backend: EmbedBackend;
-  /** Texts per model call (default 32). Texts are sorted by length first: a call pads to its longest. */
+  /** Texts per model call at most (default 32). Texts are sorted by token count first: a call pads to its longest. */
   batchSize?: number;
+  /**
+   * Padded tokens per model call at most (rows x the longest row; default 1024): short texts go
+   * `batchSize` at a time, long ones in smaller calls (a call's cost and memory grow with it).
+   */
+  tokenBudget?: number;
   /** 'document' (default) or 'query': which of the model's prefixes goes before each text. */
   role?: 'query' | 'document';
   /** As in the USE-lite wrapper: resolve true after `replaceExtractor` and the failed batch is re-run once. */
@@ -40,6 +47,38 @@ export interface TransformersEncoder extends Embedder {
 }
 
 export const DEFAULT_BATCH_SIZE = 32;
+export const DEFAULT_TOKEN_BUDGET = 1024;
+
+/**
+ * Tokens of each text as the model will see them (capped at its window), from the pipeline's own
+ * tokenizer; the text's length in characters where the pipeline has none (a fake in tests).
+ */
+export function tokenCounts(extractor: FeatureExtractor, texts: readonly string[], max = 512): number[] {
+  const encode = extractor.tokenizer?.encode?.bind(extractor.tokenizer);
+  if (!encode) return texts.map((t) => t.length);
+  return texts.map((t) => Math.min(max, encode(t).length));
+}
+
+/**
+ * The model calls for texts of these token counts: indices sorted by count (then position), cut
+ * into runs of at most `batchSize` whose padded size (rows x the last, longest count) stays within
+ * `tokenBudget` (one text alone may exceed it). Sorting keeps padding small: a call's cost is its
+ * rows times its longest row.
+ */
+export function planBatches(counts: readonly number[], batchSize: number, tokenBudget: number): number[][] {
+  const order = counts.map((_, i) => i).sort((a, b) => counts[a] - counts[b] || a - b);
+  const out: number[][] = [];
+  let cur: number[] = [];
+  for (const i of order) {
+    if (cur.length > 0 && (cur.length >= batchSize || (cur.length + 1) * counts[i] > tokenBudget)) {
+      out.push(cur);
+      cur = [];
+    }
+    cur.push(i);
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
 
 function isRetryable(e: unknown): boolean {
   return !(e instanceof AppError) || e.code === 'INVALID_EMBEDDING' || e.code === 'MODEL_LOAD_FAILED';
@@ -49,6 +88,7 @@ export function createTransformersEncoder(opts: TransformersEncoderOptions): Tra
   const { meta } = opts;
   const state = { extractor: opts.extractor, backend: opts.backend };
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
+  const tokenBudget = Math.max(1, Math.floor(opts.tokenBudget ?? DEFAULT_TOKEN_BUDGET));
   const info = (): EmbedderInfo => ({ id: meta.id, name: meta.name, dim: meta.dim, backend: state.backend, maxInputChars: MAX_EMBED_CHARS });
 
   async function runBatch(texts: string[]): Promise<Float32Array[]> {
@@ -88,11 +128,10 @@ export function createTransformersEncoder(opts: TransformersEncoderOptions): Tra
         if (t.length === 0) throw new AppError('EMPTY_TEXT', undefined, `text ${i} is empty`);
         return withPrefix(meta, prepareForEmbedding(t).text, role);
       });
-      const order = prepared.map((_, i) => i).sort((a, b) => prepared[a].length - prepared[b].length);
       const result: Float32Array[] = new Array(texts.length);
-      for (let start = 0; start < order.length; start += batchSize) {
+      const counts = prepared.length > 1 ? tokenCounts(state.extractor, prepared) : [0];
+      for (const slice of planBatches(counts, batchSize, tokenBudget)) {
         if (signal?.aborted) throw new AppError('ABORTED');
-        const slice = order.slice(start, start + batchSize);
         const batch = slice.map((i) => prepared[i]);
         let vectors: Float32Array[];
         try {
@@ -144,13 +183,19 @@ export async function loadExtractor(
   device: string,
   executionProviders?: string[],
   graphOptimizationLevel?: string,
+  /** onnxruntime session config entries (e.g. { 'intra_op.allow_spinning': '0' }), under `session.`. */
+  sessionConfig?: Record<string, string>,
 ): Promise<FeatureExtractor> {
   if (meta.runtime !== 'transformers' || !meta.folder) throw new AppError('MODEL_LOAD_FAILED', undefined, `${meta.id} is not a Transformers.js model`);
   try {
     const fe = await tjs.pipeline('feature-extraction', meta.folder, {
       device,
       dtype: meta.dtype ?? 'fp32',
-      session_options: { ...(executionProviders && { executionProviders }), ...(graphOptimizationLevel && { graphOptimizationLevel }) },
+      session_options: {
+        ...(executionProviders && { executionProviders }),
+        ...(graphOptimizationLevel && { graphOptimizationLevel }),
+        ...(sessionConfig && { extra: { session: { ...sessionConfig } } }),
+      },
     });
     keepSepWhenTruncating(fe as PipelineLike);
     return fe as FeatureExtractor;

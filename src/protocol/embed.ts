@@ -56,7 +56,11 @@ export interface EmbedInitOptions {
   graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all';
   /** 'auto' (default): WebGPU if it works here, else WASM. */
   backend?: 'auto' | 'webgpu' | 'wasm';
+  /** Transformers.js: texts per model call at most (default 32) and padded tokens per call at most (default 1024); set for comparisons. */
   batchSize?: number;
+  tokenBudget?: number;
+  /** Transformers.js on WASM with threads: whether onnxruntime's pool threads spin between ops (default: onnxruntime's, on); set for comparisons. */
+  spinning?: boolean;
   /**
    * A WebGPU warm-up slower than this falls back to WASM ('auto', default 30 s) or fails
    * ('webgpu', default 120 s: asked for explicitly, a slow adapter is still what was wanted).

@@ -130,6 +130,24 @@ describe('batches, cancel and failure', () => {
     expect(await s.db.memories.count()).toBe(5);
   });
 
+  it('featurizes the next batch while one is written and indexed, and writes them in order', async () => {
+    const { s, embedder } = await startServices();
+    const preview = await s.previewImport({ files: [lines(5)] });
+    const atProgress: string[][] = [];
+    const out = await s.runImport(preview.planId, { batchSize: 2, onProgress: () => atProgress.push([...embedder.calls]) });
+    expect(out).toEqual({ written: 5, skipped: 0, batches: 3, cancelled: false });
+    // when batch 1 (lines 1-2) was written and indexed, batch 2 had already gone to the encoder;
+    // when batch 2 was, batch 3 had
+    expect(atProgress).toEqual([
+      ['line 1', 'line 2', 'line 3', 'line 4'],
+      ['line 1', 'line 2', 'line 3', 'line 4', 'line 5'],
+      ['line 1', 'line 2', 'line 3', 'line 4', 'line 5'],
+    ]);
+    // each line featurized once; ids (UUIDv7, by time of the batch) follow the file's order
+    const rows = (await s.db.memories.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(rows.map((m) => m.text)).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5']);
+  });
+
   it('a failure in the second batch transaction leaves the first batch whole and nothing of the second', async () => {
     const { s } = await startServices();
     const preview = await s.previewImport({ files: [lines(5)] });

@@ -115,37 +115,55 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
     groups.forEach((g, b) => g.forEach((x) => (batchOfKey.set(x.item.key, b), idOfKey.set(x.item.key, x.id))));
     const links = linksByBatch(plan, batchOfKey, idOfKey);
     const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview + plan.toWrite.length - todo.length, batches: 0, cancelled: false };
-    for (let b = 0; b < groups.length; b++) {
-      if (opts.signal?.aborted) return { ...out, cancelled: true };
-      const g = groups[b];
-      let got;
-      try {
-        got = await stored.featurizeAll(
-          g.map((x) => ({ text: x.item.draft.text, createdAt: x.item.draft.createdAt ?? t, sessionPosition: x.place.position, media: x.item.draft.media })),
-          { signal: opts.signal },
-        );
-      } catch (e) {
-        if (opts.signal?.aborted) return { ...out, cancelled: true }; // nothing of this batch was written
-        throw e;
-      }
-      const memories: MemoryRow[] = g.map((x, i) => {
-        const m = newMemoryRow({ newId: () => x.id }, x.item.draft, got[i].item.truncated, t, x.place.id);
-        return { ...m, ...(plan.quarantine ? { status: 'quarantined' as const } : {}), importKey: x.item.key };
-      });
-      const written = await writeImportBatch(db, {
-        memories,
-        vectors: memories.flatMap((m, i) => stored.rowsOf(m.id, got[i])),
-        links: links.get(b),
-      });
-      const kept = new Set(written.map((m) => m.id));
-      out.written += written.length;
-      out.skipped += g.length - written.length;
-      out.batches++;
-      await sync.index(
-        written.map((m) => m.id),
-        () => engine.upsertMany(memories.flatMap((m, i) => (kept.has(m.id) ? [stored.freshDoc(m, got[i])] : []))),
+    // Pipelined: the embed worker featurizes batch b + 1 while batch b is written and indexed (the
+    // encoder is the slow step; the write, the engine and the entity index then cost no encoder
+    // time). Batch b + 1 is still written after batch b, each in its own transaction.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    opts.signal?.addEventListener('abort', onAbort);
+    const featurize = (g: (typeof groups)[number]) => {
+      const p = stored.featurizeAll(
+        g.map((x) => ({ text: x.item.draft.text, createdAt: x.item.draft.createdAt ?? t, sessionPosition: x.place.position, media: x.item.draft.media })),
+        { signal: stop.signal },
       );
-      opts.onProgress?.({ written: out.written, total: todo.length });
+      p.catch(() => undefined); // awaited below; a failure while the previous batch is written waits for it
+      return p;
+    };
+    let ahead = groups.length > 0 && !opts.signal?.aborted ? featurize(groups[0]) : undefined;
+    try {
+      for (let b = 0; b < groups.length; b++) {
+        if (opts.signal?.aborted || !ahead) return { ...out, cancelled: true };
+        const g = groups[b];
+        let got;
+        try {
+          got = await ahead;
+        } catch (e) {
+          if (opts.signal?.aborted) return { ...out, cancelled: true }; // nothing of this batch was written
+          throw e;
+        }
+        ahead = b + 1 < groups.length && !opts.signal?.aborted ? featurize(groups[b + 1]) : undefined;
+        const memories: MemoryRow[] = g.map((x, i) => {
+          const m = newMemoryRow({ newId: () => x.id }, x.item.draft, got[i].item.truncated, t, x.place.id);
+          return { ...m, ...(plan.quarantine ? { status: 'quarantined' as const } : {}), importKey: x.item.key };
+        });
+        const written = await writeImportBatch(db, {
+          memories,
+          vectors: memories.flatMap((m, i) => stored.rowsOf(m.id, got[i])),
+          links: links.get(b),
+        });
+        const kept = new Set(written.map((m) => m.id));
+        out.written += written.length;
+        out.skipped += g.length - written.length;
+        out.batches++;
+        await sync.index(
+          written.map((m) => m.id),
+          () => engine.upsertMany(memories.flatMap((m, i) => (kept.has(m.id) ? [stored.freshDoc(m, got[i])] : []))),
+        );
+        opts.onProgress?.({ written: out.written, total: todo.length });
+      }
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      stop.abort(); // a batch featurized ahead for a run that stopped (failure, cancel) is not needed
     }
     await session.persist();
     plans.delete(planId);

@@ -5,7 +5,8 @@ import type { EmbedBridge } from '../../bridge/embed-bridge';
 import type { EmbedLoadProgress } from '../../embed/types';
 import type { EngineLoadProgress } from '../../protocol/engine';
 import { toAppError, type AppError } from '../../core/errors';
-import { initServices, services, type EncoderRuntime } from '../../services';
+import { bridgeEncoderFactory, initServices, services, type EncoderRuntime } from '../../services';
+import type { EmbedInitOptions } from '../../protocol/embed';
 import { logError } from './report';
 import { setActiveEncoder } from './encoder-scale';
 import { DEFAULT_ENCODER_ID } from '../../embed/catalogue';
@@ -77,10 +78,11 @@ function markOnce(name: string, detail?: unknown): void {
   performance.mark(full, { detail });
 }
 
-export function boot(): MnemographTestApi {
+/** `embedInit`: options for the embed workers (the bench page's comparisons); the app passes none. */
+export function boot(opts: { embedInit?: EmbedInitOptions } = {}): MnemographTestApi {
   if (typeof window !== 'undefined' && window.__mnemograph) return window.__mnemograph;
   // the services start the encoder in use (recorded by the last switch of encoders, else the default)
-  const servicesReady = initServices({ dbName: DB_NAME }).then(
+  const servicesReady = initServices({ dbName: DB_NAME, ...(opts.embedInit && { encoders: bridgeEncoderFactory({ init: opts.embedInit }) }) }).then(
     (s) => {
       markOnce('services-ready');
       bootStatus.set({ state: 'ready' });
