@@ -57,10 +57,12 @@ describe('EngineCore: the fusion calibrated for the encoder that made the vector
     const hits = await core.search({ text: 'red car', vector: new Float32Array([0, 1]) }, { topK: 2 });
     return hits.find((h) => h.id === 'a')!.why.lexical;
   };
-  it('MiniLM (and any encoder without its own record): coverage^1.5', async () => {
+  it('MiniLM (and no encoder named: the default): coverage^1.5', async () => {
     expect(await lexicalOf({ encoder: 'all-MiniLM-L6-v2-int8' })).toBeCloseTo(0.5 * share ** 1.5, 10);
-    expect(await lexicalOf({ encoder: 'some-hub-model' })).toBeCloseTo(0.5 * share ** 1.5, 10);
     expect(await lexicalOf({})).toBeCloseTo(0.5 * share ** 1.5, 10);
+  });
+  it('an encoder without its own record: the neutral min-max (the one lexical hit scores 1)', async () => {
+    expect(await lexicalOf({ encoder: 'hub:some/model@abc/q8' })).toBe(0.5);
   });
   it('USE-lite: its own calibration (coverage^1); an explicit config still wins', async () => {
     expect(await lexicalOf({ encoder: 'use-lite-en/v1' })).toBeCloseTo(0.5 * share, 10);
