@@ -77,5 +77,6 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
     hours: config.recentWindowHours,
     recent,
     ...(scaled.meaningLine !== undefined ? { meaningLine: scaled.meaningLine } : {}),
+    ...(scaled.lines ? { lines: scaled.lines } : {}),
   };
 }

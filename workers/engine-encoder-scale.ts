@@ -8,6 +8,7 @@
 //   (src/core/spaces/README.md).
 import { BASE_DEFAULTS, type RecallOptionsInput } from '../src/core/recall';
 import { DEFAULT_SIMILARITY_CONFIG, DIVERGENCE_GATE, type SimilarityConfig } from '../src/core/spaces';
+import type { SpaceId } from '../src/core/types';
 import { encoderMeta, onEncoderScale } from '../src/embed/encoders';
 import { ENCODER_SPACES } from '../src/protocol/embed';
 
@@ -31,7 +32,10 @@ export const SCALED_MEANING_MARGIN = 0.02;
  * The similarity settings the divergence runs with on `encoder`'s scale, and the gate's meaning
  * line there (undefined: nothing moved, the gate uses threshold - margin on USE-lite's scale).
  */
-export function divergenceOnEncoderScale(config: SimilarityConfig, encoder: string | undefined): { config: SimilarityConfig; meaningLine?: number } {
+export function divergenceOnEncoderScale(
+  config: SimilarityConfig,
+  encoder: string | undefined,
+): { config: SimilarityConfig; meaningLine?: number; lines?: Partial<Record<SpaceId, number>> } {
   const meta = encoder ? encoderMeta(encoder) : undefined;
   if (!meta?.cosineKnots) return { config };
   const base = DEFAULT_SIMILARITY_CONFIG.lowThresholds;
@@ -40,6 +44,7 @@ export function divergenceOnEncoderScale(config: SimilarityConfig, encoder: stri
   const moved = low[DIVERGENCE_GATE.meaningSpace] !== config.lowThresholds[DIVERGENCE_GATE.meaningSpace];
   return {
     config: { ...config, lowThresholds: low },
+    lines: Object.fromEntries(ENCODER_SPACES.map((s) => [s, low[s]])),
     ...(moved ? { meaningLine: onEncoderScale(meta, base[DIVERGENCE_GATE.meaningSpace] - SCALED_MEANING_MARGIN) } : {}),
   };
 }

@@ -178,6 +178,8 @@ export interface EngineDivergenceOutcome {
    * the engine moved the encoder spaces' lines there; absent = USE-lite's scale.
    */
   meaningLine?: number;
+  /** The encoder spaces' low thresholds the alerts used, when moved to the encoder's scale (for "details"). */
+  lines?: Partial<Record<import('../core/types').SpaceId, number>>;
 }
 
 export type EngineFeedbackEvent = FeedbackEvent;

@@ -66,6 +66,8 @@ export function createDivergence(ctx: ServiceContext, engine: EngineClient, sess
       best: out.best ?? {},
       topic: out.topic?.words ?? '',
       windowHours: out.hours ?? 2,
+      ...(out.lines ? { lines: out.lines } : {}),
+      ...(out.meaningLine !== undefined ? { meaningLine: out.meaningLine } : {}),
     };
     topics.set(view, topic);
     return view;

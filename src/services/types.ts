@@ -248,6 +248,10 @@ export interface DivergenceView {
   /** The recent work in a few words ("sourdough and fermentation"), and how many hours the window spans. */
   topic: string;
   windowHours: number;
+  /** The lines "details" shows where the engine moved them to its encoder's cosine scale (else the settings' low thresholds). */
+  lines?: Partial<Record<SpaceId, number>>;
+  /** The meaning's line for the gate on that scale (else its low threshold minus the gate's margin). */
+  meaningLine?: number;
 }
 
 /** Everything a recall shows, from one engine call: the view needs no further read. */
