@@ -10,7 +10,9 @@ import type { ImageChange, ImageInput } from './images';
 import type { ImportFormat, ParseRequest } from '../protocol/io';
 
 /** What a person captures (the core's NewMemoryInput minus the import-only fields). */
-export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'> & {
+export type AddMemoryInput = Omit<NewMemoryInput, 'sessionId'> & {
+  /** When it happened (epoch ms; the capture form's "When did this happen?"), default now; the memory is true from it. */
+  createdAt?: number;
   /** A picture (prepareImage) and its caption, saved with the memory in its transaction (schema v10). */
   image?: ImageInput;
 };

@@ -9,6 +9,26 @@ function systemDark(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
+/**
+ * Puts the theme on <html>. Buttons and fields fade their background (`transition: background`):
+ * on a switch each would fade from the old palette, and one that is not on screen at that moment
+ * (a closed menu, a panel further down, the Settings dialog's own fields) starts its fade only when
+ * it is next drawn, so it was still light well after the switch to dark. The switch therefore
+ * turns every transition off (`html.theme-switching`, app.css) until two frames later.
+ */
+export function applyTheme(root: HTMLElement, theme: 'light' | 'dark'): () => void {
+  if (root.dataset.theme === theme) return () => undefined;
+  root.classList.add('theme-switching');
+  root.dataset.theme = theme;
+  root.style.colorScheme = theme;
+  void getComputedStyle(root).backgroundColor; // the new palette computed now, without transitions
+  let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => root.classList.remove('theme-switching'))));
+  return () => {
+    cancelAnimationFrame(frame);
+    root.classList.remove('theme-switching');
+  };
+}
+
 /** Applies the theme to <html data-theme> and cycles system -> light -> dark. */
 export function ThemeToggle() {
   const [theme, setTheme] = useThemeChoice();
@@ -21,10 +41,7 @@ export function ThemeToggle() {
     return () => mq.removeEventListener('change', on);
   }, []);
   const effective = theme === 'system' ? (sysDark ? 'dark' : 'light') : theme;
-  useEffect(() => {
-    document.documentElement.dataset.theme = effective;
-    document.documentElement.style.colorScheme = effective;
-  }, [effective]);
+  useEffect(() => applyTheme(document.documentElement, effective), [effective]);
   return (
     <button
       type="button"
