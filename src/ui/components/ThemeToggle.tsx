@@ -10,11 +10,12 @@ function systemDark(): boolean {
 }
 
 /**
- * Puts the theme on <html>. Buttons and fields fade their background (`transition: background`):
- * on a switch each would fade from the old palette, and one that is not on screen at that moment
- * (a closed menu, a panel further down, the Settings dialog's own fields) starts its fade only when
- * it is next drawn, so it was still light well after the switch to dark. The switch therefore
- * turns every transition off (`html.theme-switching`, app.css) until two frames later.
+ * Puts the theme on <html>. Buttons and fields used to fade their background: on a switch each
+ * faded from the old palette, and one whose style the browser had not recomputed yet (inside a
+ * closed <details>, whose content Chromium skips) began its fade only when it was next looked at,
+ * so buttons and fields were still light after a switch to dark. Backgrounds no longer fade
+ * (app.css, panels.css), and the switch turns every other transition off (`html.theme-switching`)
+ * until two frames later, so the whole page changes at once.
  */
 export function applyTheme(root: HTMLElement, theme: 'light' | 'dark'): () => void {
   if (root.dataset.theme === theme) return () => undefined;
