@@ -51,7 +51,7 @@ describe('schema v5 -> v7', () => {
 });
 
 describe('storeEncoder', () => {
-  it('reads the recorded encoder, else records the producer of most E1 vectors as found by an upgrade', async () => {
+  it('reads the recorded encoder, else the producer of most E1 vectors as found by an upgrade (writing nothing)', async () => {
     const db = await openDb(freshDbName());
     expect(await storeEncoder(db)).toEqual({ id: '', byUpgrade: false }); // no vectors: the default applies
     expect(await db.settings.get(ENCODER_SETTING)).toBeUndefined();
@@ -60,7 +60,7 @@ describe('storeEncoder', () => {
       await putFeatureRows(db, [e1('a', 'minilm', 4), e1('b', 'use-lite', 8), e1('c', 'use-lite', 8)]);
     });
     expect(await storeEncoder(db)).toEqual({ id: 'use-lite', byUpgrade: true });
-    expect((await db.settings.get(ENCODER_SETTING))?.value).toEqual({ id: 'use-lite', recordedBy: 'upgrade' });
+    expect(await db.settings.get(ENCODER_SETTING)).toBeUndefined(); // read only
     // a choice the person made (a finished switch) is read as it is, never re-guessed
     await db.settings.put({ key: ENCODER_SETTING, value: { id: 'minilm' } });
     expect(await storeEncoder(db)).toEqual({ id: 'minilm', byUpgrade: false });

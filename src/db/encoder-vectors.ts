@@ -54,19 +54,36 @@ export function readEncoderSetting(raw: unknown): string {
 /**
  * The encoder the store's vectors belong to (issue 8: the one path that moves a store to another
  * encoder is the switch, so the services start this one and search with it): setting `encoder`
- * when recorded; else the producer of most stored E1 vectors, recorded now as found by an upgrade
- * (`recordedBy: 'upgrade'`: not the person's choice, so the boot moves it to the current default
- * through a switch); '' for a store without vectors (the default applies). One transaction.
+ * when recorded (by a switch or the v7 upgrade); else the producer of most stored E1 vectors (the
+ * block heads only), counted as found by an upgrade (not the person's choice, so the boot moves it
+ * to the current default through a switch); '' for a store without vectors (the default applies).
+ * Read only: nothing is recorded, so a store keeps being read the same way until a switch says
+ * otherwise (and reading it never changes what an export holds). One transaction.
  */
 export async function storeEncoder(db: MnemographDb): Promise<{ id: string; byUpgrade: boolean }> {
   try {
-    return await db.transaction('rw', [db.settings, ...featureTables(db)], async () => {
+    return await db.transaction('r', [db.settings, ...featureTables(db)], async () => {
       const raw = (await db.settings.get(ENCODER_SETTING))?.value;
       const recorded = readEncoderSetting(raw);
       if (recorded) return { id: recorded, byUpgrade: recordedByUpgrade(raw) };
       const id = encoderOfRows([...(await producersInSpace(db, 'E1')).values()]);
-      if (id) await db.settings.put({ key: ENCODER_SETTING, value: { id, recordedBy: 'upgrade' } });
       return { id, byUpgrade: id !== '' };
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * Records the store's encoder found from its vectors (as found by an upgrade) unless one is
+ * recorded: for when another encoder runs (a fallback), whose captures would otherwise tip the
+ * count of E1 producers. One transaction.
+ */
+export async function keepStoreEncoder(db: MnemographDb, id: string): Promise<void> {
+  try {
+    await db.transaction('rw', db.settings, async () => {
+      if (readEncoderSetting((await db.settings.get(ENCODER_SETTING))?.value)) return;
+      await db.settings.put({ key: ENCODER_SETTING, value: { id, recordedBy: 'upgrade' } });
     });
   } catch (e) {
     throw db.fail(e);

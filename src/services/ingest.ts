@@ -9,7 +9,7 @@ import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
 import { sameText, textKey } from '../core/text-key';
 import { liveWithTextKey } from '../db/keep';
 import { insertMemories, insertMemory, listLiveMemoryRows, liveMemoryIds, replaceVectorsIfUnchanged } from '../db/repo';
-import { storeEncoder } from '../db/encoder-vectors';
+import { keepStoreEncoder, storeEncoder } from '../db/encoder-vectors';
 import { isSampleSession, SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
@@ -195,7 +195,11 @@ export function createIngest(ctx: ServiceContext, { images, engine, stored, sync
      */
     async featurizeMissing(opts: ImportOptions = {}): Promise<number> {
       const store = (await storeEncoder(db)).id;
-      if (store !== '' && store !== ctx.embedder.info().id) return 0;
+      if (store !== '' && store !== ctx.embedder.info().id) {
+        // the fallback's captures must not outvote the store's own vectors later: write the store's encoder down
+        await keepStoreEncoder(db, store);
+        return 0;
+      }
       // the usual start-up: nothing stale, found from keys and the blocks' heads, no memory row read
       if ((await stored.staleIds(await liveMemoryIds(db))).length === 0) return 0;
       const live = await listLiveMemoryRows(db);
