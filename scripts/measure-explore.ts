@@ -12,7 +12,9 @@
 //    b. the session scripts of scripts/lib/explore-sessions.ts (captures and queries of one
 //       sitting, each judged "about the same work" or "about something else").
 // 2. Chains: associative results per query with 3 hops, before / after the chain filter.
-// --dump prints every event's per-space best similarities (to choose the gate's numbers).
+// --dump prints every event's per-space best similarities (to choose the gate's numbers);
+// --variants the gate's window / margin / agreeing variants; --lines the meaning line's variants
+// on the encoder's scale (SAMPLE_ENCODER=use-lite for USE-lite, else the default encoder).
 import { CHAINS, LATERAL_PAIRS } from '../src/sample/design';
 import { DEFAULT_SIMILARITY_CONFIG, NON_TEMPORAL_SPACES, deserializeFeatures, divergenceSimilarities, type SpaceSims } from '../src/core/spaces';
 import { loadSampleEngine, type SampleEngine } from './lib/sample-engine';
@@ -21,6 +23,8 @@ import type { SpaceId } from '../src/core/types';
 import { DIVERGENCE_GATE, divergenceVerdict, sameTopic } from '../src/core/spaces/divergence-gate';
 import type { DivergenceAlert } from '../src/core/spaces';
 import { keepChains, MIN_STEP_COSINE, stepsClose } from '../src/ui/explore/chains';
+import { encoderMeta, onEncoderScale } from '../src/embed/encoders';
+import { SCALED_MEANING_MARGIN } from '../workers/engine-encoder-scale';
 
 const args = process.argv.slice(2);
 const DUMP = args.includes('--dump');
@@ -43,6 +47,8 @@ interface Event {
   ids: string[];
   script: string;
   best: SpaceSims;
+  /** The gate's meaning line on the encoder's scale (the engine's), if it moved it. */
+  meaningLine?: number;
 }
 
 function bestSims(env: SampleEngine, current: ReturnType<typeof deserializeFeatures>, ids: string[]): SpaceSims {
@@ -83,7 +89,7 @@ async function sampleQueries(env: SampleEngine): Promise<Event[]> {
         : inWindow.every((m) => !m.tags.some((t) => directTags.has(t)))
           ? 'off'
           : 'neither';
-      out.push({ scenario: `sample:${sid}`, label, text: q.text, windowSize: ids.length, earlier: 1, alerts: d.alerts.map((a) => a.embedder), raw: d.alerts, centroid: d.topic.centroid, ids, script: 'sample', best: bestSims(env, current, ids) });
+      out.push({ scenario: `sample:${sid}`, label, text: q.text, windowSize: ids.length, earlier: 1, alerts: d.alerts.map((a) => a.embedder), raw: d.alerts, centroid: d.topic.centroid, ids, script: 'sample', best: bestSims(env, current, ids), meaningLine: d.meaningLine });
     }
   }
   return out;
@@ -132,6 +138,7 @@ async function sessionScripts(env: SampleEngine): Promise<Event[]> {
         ids,
         script: script.name,
         best: bestSims(env, current, ids),
+        meaningLine: d.meaningLine,
       });
       earlier++;
     }
@@ -204,7 +211,7 @@ async function main() {
     }
   }
   const before = (e: Event) => e.alerts.length > 0;
-  const after = (e: Event) => divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier }).show;
+  const after = (e: Event) => divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier, meaningLine: e.meaningLine }).show;
   log('\nDivergence alert fired, a. sample queries x sample sessions (as the 2nd action of a sitting):');
   const ra = [rates('before', a, before), rates('after', a, after)];
   log('b. session scripts:');
@@ -218,13 +225,25 @@ async function main() {
     shownAfterDismiss.add(e);
   }
   rb.push(rates('+dismiss', b, (e) => shownAfterDismiss.has(e)));
-  if (DUMP) for (const e of b) if (after(e) !== (e.label === 'off')) console.log(`  ${after(e) ? 'FIRES ' : 'quiet '} ${e.label} ${e.text}: ${divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier }).reason}`);
+  if (DUMP) for (const e of b) if (after(e) !== (e.label === 'off')) console.log(`  ${after(e) ? 'FIRES ' : 'quiet '} ${e.label} ${e.text}: ${divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier, meaningLine: e.meaningLine }).reason}`);
   if (args.includes('--variants')) {
     log('\nVariants of the gate (window / margin / agreeing):');
     for (const minWindow of [1, 2]) for (const meaningMargin of [0, 0.05, 0.1]) for (const minAgreeing of [2, 3, 4]) {
       const rule = { ...DIVERGENCE_GATE, minWindow, meaningMargin, minAgreeing };
-      const f = (e: Event) => divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier }, rule).show;
+      const f = (e: Event) => divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier, meaningLine: e.meaningLine }, rule).show;
       log(`w>=${minWindow} margin ${meaningMargin} agree>=${minAgreeing}`);
+      rates('sample', a, f);
+      rates('scripts', b, f);
+    }
+  }
+  if (args.includes('--lines')) {
+    // the gate's meaning line moved on the encoder's scale: USE-lite's line at 0.30 - margin, mapped
+    log('\nMeaning lines (USE-lite cosine, on this encoder\'s scale):');
+    for (const margin of [0, SCALED_MEANING_MARGIN, 0.05, 0.08]) {
+      const meta = encoderMeta(env.encoder.info().id);
+      const line = meta ? onEncoderScale(meta, DEFAULT_SIMILARITY_CONFIG.lowThresholds.E1 - margin) : DEFAULT_SIMILARITY_CONFIG.lowThresholds.E1 - margin;
+      const f = (e: Event) => divergenceVerdict({ alerts: e.raw, windowSize: e.windowSize, earlierActions: e.earlier, meaningLine: line }).show;
+      log(`margin ${margin} -> line ${line.toFixed(3)}`);
       rates('sample', a, f);
       rates('scripts', b, f);
     }

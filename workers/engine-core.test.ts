@@ -57,10 +57,12 @@ describe('EngineCore: the fusion calibrated for the encoder that made the vector
     const hits = await core.search({ text: 'red car', vector: new Float32Array([0, 1]) }, { topK: 2 });
     return hits.find((h) => h.id === 'a')!.why.lexical;
   };
-  it('MiniLM (and any encoder without its own record): coverage^1.5', async () => {
+  it('MiniLM (and no encoder named: the default): coverage^1.5', async () => {
     expect(await lexicalOf({ encoder: 'all-MiniLM-L6-v2-int8' })).toBeCloseTo(0.5 * share ** 1.5, 10);
-    expect(await lexicalOf({ encoder: 'some-hub-model' })).toBeCloseTo(0.5 * share ** 1.5, 10);
     expect(await lexicalOf({})).toBeCloseTo(0.5 * share ** 1.5, 10);
+  });
+  it('an encoder without its own record: the neutral min-max (the one lexical hit scores 1)', async () => {
+    expect(await lexicalOf({ encoder: 'hub:some/model@abc/q8' })).toBe(0.5);
   });
   it('USE-lite: its own calibration (coverage^1); an explicit config still wins', async () => {
     expect(await lexicalOf({ encoder: 'use-lite-en/v1' })).toBeCloseTo(0.5 * share, 10);
@@ -202,6 +204,19 @@ describe('EngineCore with spaces', () => {
     expect(out.recent.map((r) => r.id)).toEqual(['r1']);
     expect(out.alerts.map((a) => [a.embedder, a.similarity, a.threshold])).toEqual([['E1', 0, 0.3]]); // E2 (cos 0) is temporal: no alert
     expect(out.alerts[0].recentMemorySummary).toBe('recent one');
+    expect(out.meaningLine).toBeUndefined(); // no encoder named: USE-lite's scale, the gate's own margin
+  });
+
+  it("divergence on MiniLM's cosine scale: an E1 of 0.2 is no alert there (line 0.145); the gate's line comes along", () => {
+    const core = new EngineCore();
+    const t = 10 * 3_600_000;
+    core.load([edoc('r1', 'recent one', [1, 0], { createdAt: t - 60_000 })], { dim: 2, encoder: 'all-MiniLM-L6-v2-int8' });
+    const at = (c: number) => core.divergence({ features: { E1: serializeSpace('E1', new Float32Array([c, Math.sqrt(1 - c * c)])) }, now: t, sessionId: 's' });
+    expect(at(0.2).alerts).toEqual([]); // on USE-lite's line (0.30) this alerted
+    const far = at(0.1);
+    expect(far.alerts.map((a) => a.embedder)).toEqual(['E1']);
+    expect(far.alerts[0].threshold).toBeCloseTo(0.145, 6);
+    expect(far.meaningLine).toBeCloseTo(0.1312, 6);
   });
 
   it('divergence: the recent window is gated like every read path (no quarantined, archived or earlier version)', () => {

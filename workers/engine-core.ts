@@ -325,7 +325,7 @@ export class EngineCore {
   }
 
   private divergenceOf(features: SpaceFeatures, q: { now: number; sessionId: string; excludeId?: MemoryId }): EngineDivergenceOutcome {
-    return recentDivergence({ hybrid: this.require(), spaces: this.spaces, meta: this.meta, similarity: this.similarity, context: (now) => this.context(false, now) }, features, q);
+    return recentDivergence({ hybrid: this.require(), spaces: this.spaces, meta: this.meta, similarity: this.similarity, context: (now) => this.context(false, now), encoder: this.encoder }, features, q);
   }
 
   /**

@@ -15,6 +15,7 @@ import {
 } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
 import type { EngineDivergenceOutcome } from '../src/protocol/engine';
+import { divergenceOnEncoderScale } from './engine-encoder-scale';
 
 /** Divergence compares content only: the temporal spaces stay excluded whatever the settings say. */
 function contentOnly(c: SimilarityConfig): SimilarityConfig {
@@ -30,6 +31,8 @@ export interface DivergenceSource {
   similarity: SimilarityConfig;
   /** The pipeline context at `now` (the engine's, without the neighbour matrix). */
   context: (now: number) => PipelineContext;
+  /** The encoder whose vectors the engine holds: the encoder spaces' lines move to its scale. */
+  encoder?: string;
 }
 
 /**
@@ -38,7 +41,8 @@ export interface DivergenceSource {
  */
 export function recentDivergence(src: DivergenceSource, features: SpaceFeatures, q: { now: number; sessionId: string; excludeId?: MemoryId }): EngineDivergenceOutcome {
   const hybrid = src.hybrid;
-  const config = contentOnly(src.similarity);
+  const scaled = divergenceOnEncoderScale(contentOnly(src.similarity), src.encoder);
+  const config = scaled.config;
   const since = q.now - config.recentWindowHours * 3_600_000;
   const candidates: { id: MemoryId; text: string; createdAt: number; sessionId: string }[] = [];
   // forEach, not for-of: no [id, meta] pair allocated per memory (this runs on every recall)
@@ -66,5 +70,13 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
   const best = bestSimilarities(current, rows);
   for (const s of TEMPORAL_SPACES) delete best[s];
   const centroid = topicCentroid(recentWork.flatMap((w) => (w.vector ? [w.vector] : [])));
-  return { alerts, best, topic: { words: topicWords(recentWork, centroid), centroid }, hours: config.recentWindowHours, recent };
+  return {
+    alerts,
+    best,
+    topic: { words: topicWords(recentWork, centroid), centroid },
+    hours: config.recentWindowHours,
+    recent,
+    ...(scaled.meaningLine !== undefined ? { meaningLine: scaled.meaningLine } : {}),
+    ...(scaled.lines ? { lines: scaled.lines } : {}),
+  };
 }

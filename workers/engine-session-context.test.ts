@@ -27,10 +27,12 @@ describe('EngineCore: session context', () => {
     expect(t.get('between')).toBeCloseTo(0.1, 9);
     expect(t.get('reply') ?? 0).toBeCloseTo(0, 9);
   });
-  it('USE-lite keeps the stage off', async () => {
-    const core = new EngineCore();
-    core.load([doc('ask', 'did you go to the lake festival', [1, 0], 's1', 1), doc('reply', 'yes last saturday with the kids', [0, 1], 's1', 2)], { dim: 2, encoder: 'use-lite-en/v1' });
-    const r = (await core.recall(q, { topK: 2 })).results;
-    expect(r.find((x) => x.id === 'reply')?.score ?? 0).toBeCloseTo(0, 9);
+  it('USE-lite, and an encoder nobody calibrated (neutral defaults), keep the stage off', async () => {
+    for (const encoder of ['use-lite-en/v1', 'folder:0123456789ab/q8']) {
+      const core = new EngineCore();
+      core.load([doc('ask', 'did you go to the lake festival', [1, 0], 's1', 1), doc('reply', 'yes last saturday with the kids', [0, 1], 's1', 2)], { dim: 2, encoder });
+      const r = (await core.recall(q, { topK: 2 })).results;
+      expect(r.find((x) => x.id === 'reply')?.score ?? 0).toBeCloseTo(0, 9);
+    }
   });
 });

@@ -64,6 +64,9 @@ export const MESSAGES = {
   /** A model file the hub did not give (404, 500, ...). */
   modelFileMissing: (file: string, status: number): string =>
     `The model file ${file} could not be downloaded (the server answered ${status}). Nothing broken was kept.`,
+  /** A picked folder that is not a model this app can run; `why` says what is missing or wrong. */
+  modelFolder: (why: string): string =>
+    `This folder does not hold a model this app can run: ${why}. It needs config.json, tokenizer.json and onnx/*.onnx, as the model hub lays them out. Nothing was added.`,
   /** A downloaded model file whose SHA-256 is not the pinned one. */
   modelChecksum: (file: string): string =>
     `The downloaded file ${file} is not the file expected (its checksum differs). It was not kept; try again later.`,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeSpace } from '../core/spaces';
 import { freshDbName } from '../testing/db';
 import { MnemographDb, openDb } from './db';
-import { encoderInputKey, flipEncoder, pendingWork, putPendingVectors } from './encoder-vectors';
+import { encoderInputKey, flipEncoder, pendingWork, putPendingVectors, storeEncoder } from './encoder-vectors';
 import { DB_VERSION, ENCODER_SETTING, ENCODER_SWITCH_SETTING, encoderOfRows, type MemoryRow, type VectorRow } from './schema';
 import { packSpace } from './vectors';
 import { featureTables, putFeatureRows } from './feature-blocks';
@@ -47,6 +47,24 @@ describe('schema v5 -> v7', () => {
     expect(encoderOfRows([])).toBe('');
     expect(encoderOfRows(['b', 'a', 'b', ''])).toBe('b');
     expect(encoderOfRows(['b', 'a'])).toBe('a'); // a tie: the id that sorts first
+  });
+});
+
+describe('storeEncoder', () => {
+  it('reads the recorded encoder, else the producer of most E1 vectors as found by an upgrade (writing nothing)', async () => {
+    const db = await openDb(freshDbName());
+    expect(await storeEncoder(db)).toEqual({ id: '', byUpgrade: false }); // no vectors: the default applies
+    expect(await db.settings.get(ENCODER_SETTING)).toBeUndefined();
+    await db.memories.bulkAdd([row('a'), row('b'), row('c')]);
+    await db.transaction('rw', featureTables(db), async () => {
+      await putFeatureRows(db, [e1('a', 'minilm', 4), e1('b', 'use-lite', 8), e1('c', 'use-lite', 8)]);
+    });
+    expect(await storeEncoder(db)).toEqual({ id: 'use-lite', byUpgrade: true });
+    expect(await db.settings.get(ENCODER_SETTING)).toBeUndefined(); // read only
+    // a choice the person made (a finished switch) is read as it is, never re-guessed
+    await db.settings.put({ key: ENCODER_SETTING, value: { id: 'minilm' } });
+    expect(await storeEncoder(db)).toEqual({ id: 'minilm', byUpgrade: false });
+    db.close();
   });
 });
 

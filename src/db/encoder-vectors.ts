@@ -7,10 +7,11 @@
 import { fnv1a } from '../core/features';
 import type { MemoryId, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
-import { deleteFeatureSpaces, featureTables, putFeatureRows } from './feature-blocks';
+import { deleteFeatureSpaces, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
 import {
   ENCODER_SETTING,
   ENCODER_SWITCH_SETTING,
+  encoderOfRows,
   type MemoryRow,
   type PendingVectorRow,
   type VectorRow,
@@ -48,6 +49,45 @@ export function recordedByUpgrade(raw: unknown): boolean {
 export function readEncoderSetting(raw: unknown): string {
   const id = (raw as { id?: unknown } | null | undefined)?.id;
   return typeof id === 'string' ? id : '';
+}
+
+/**
+ * The encoder the store's vectors belong to (issue 8: the one path that moves a store to another
+ * encoder is the switch, so the services start this one and search with it): setting `encoder`
+ * when recorded (by a switch or the v7 upgrade); else the producer of most stored E1 vectors (the
+ * block heads only), counted as found by an upgrade (not the person's choice, so the boot moves it
+ * to the current default through a switch); '' for a store without vectors (the default applies).
+ * Read only: nothing is recorded, so a store keeps being read the same way until a switch says
+ * otherwise (and reading it never changes what an export holds). One transaction.
+ */
+export async function storeEncoder(db: MnemographDb): Promise<{ id: string; byUpgrade: boolean }> {
+  try {
+    return await db.transaction('r', [db.settings, ...featureTables(db)], async () => {
+      const raw = (await db.settings.get(ENCODER_SETTING))?.value;
+      const recorded = readEncoderSetting(raw);
+      if (recorded) return { id: recorded, byUpgrade: recordedByUpgrade(raw) };
+      const id = encoderOfRows([...(await producersInSpace(db, 'E1')).values()]);
+      return { id, byUpgrade: id !== '' };
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * Records the store's encoder found from its vectors (as found by an upgrade) unless one is
+ * recorded: for when another encoder runs (a fallback), whose captures would otherwise tip the
+ * count of E1 producers. One transaction.
+ */
+export async function keepStoreEncoder(db: MnemographDb, id: string): Promise<void> {
+  try {
+    await db.transaction('rw', db.settings, async () => {
+      if (readEncoderSetting((await db.settings.get(ENCODER_SETTING))?.value)) return;
+      await db.settings.put({ key: ENCODER_SETTING, value: { id, recordedBy: 'upgrade' } });
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
 }
 
 /**

@@ -100,6 +100,7 @@ describe('a model from a picked folder', () => {
       } catch (e) {
         expect(e).toBeInstanceOf(AppError);
         expect((e as AppError).code).toBe('MODEL_FOLDER_INVALID');
+        expect((e as AppError).message).toContain(`: ${(e as AppError).detail}. It needs config.json`); // the person reads what is missing
         return (e as AppError).detail;
       }
       return 'accepted';

@@ -2,7 +2,7 @@
 // lays them out): its metadata read from the files themselves, its files checksummed and kept
 // in Cache Storage like a download, so it runs offline afterwards.
 
-import { AppError, describeError } from '../core/errors';
+import { AppError, describeError, MESSAGES } from '../core/errors';
 import { fnv1a } from '../core/features';
 import type { EncoderEntry, ModelDtype, Pooling } from './catalogue';
 import { MODEL_CACHE_NAME, modelFileUrl, putModelFile, sha256Hex, type ModelCacheStorage } from './model-store';
@@ -22,7 +22,7 @@ const ONNX_CHOICES: { file: string; dtype: ModelDtype }[] = [
 
 const KEEP = new Set(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']);
 
-const invalid = (why: string) => new AppError('MODEL_FOLDER_INVALID', undefined, why);
+const invalid = (why: string) => new AppError('MODEL_FOLDER_INVALID', MESSAGES.modelFolder(why), why);
 
 /** 'my-model/onnx/model.onnx' -> 'onnx/model.onnx' when every path shares the first folder. */
 export function stripTopFolder(paths: string[]): string[] {

@@ -173,6 +173,13 @@ export interface EngineDivergenceOutcome {
   hours: number;
   /** The recent window compared against, newest first. */
   recent: { id: MemoryId; text: string; createdAt: number; sessionId: string }[];
+  /**
+   * The gate's meaning line on the encoder's cosine scale (DivergenceEvidence.meaningLine), when
+   * the engine moved the encoder spaces' lines there; absent = USE-lite's scale.
+   */
+  meaningLine?: number;
+  /** The encoder spaces' low thresholds the alerts used, when moved to the encoder's scale (for "details"). */
+  lines?: Partial<Record<import('../core/types').SpaceId, number>>;
 }
 
 export type EngineFeedbackEvent = FeedbackEvent;

@@ -50,7 +50,7 @@ export function createDivergence(ctx: ServiceContext, engine: EngineClient, sess
     const topic = { centroid: out.topic?.centroid ?? null, ids: recentIds };
     // this capture or recall is already counted in the session's actions
     const earlierActions = Math.max(0, session.sessionState().actions - 1);
-    const verdict = divergenceVerdict({ alerts: out.alerts, windowSize: out.recent.length, earlierActions });
+    const verdict = divergenceVerdict({ alerts: out.alerts, windowSize: out.recent.length, earlierActions, meaningLine: out.meaningLine });
     const held = verdict.show && dismissed.some((d) => sameTopic(d, topic));
     const view: DivergenceView = {
       trigger: src.trigger,
@@ -66,6 +66,8 @@ export function createDivergence(ctx: ServiceContext, engine: EngineClient, sess
       best: out.best ?? {},
       topic: out.topic?.words ?? '',
       windowHours: out.hours ?? 2,
+      ...(out.lines ? { lines: out.lines } : {}),
+      ...(out.meaningLine !== undefined ? { meaningLine: out.meaningLine } : {}),
     };
     topics.set(view, topic);
     return view;

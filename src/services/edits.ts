@@ -43,13 +43,16 @@ function contentChanges(p: Patch, m: Memory) {
 }
 
 /**
- * The new version's valid time. Given by the person: theirs. Otherwise a new text is true from
- * the edit on (the earlier text stays the answer "as of" before it), unless the memory's validity
- * ended before the edit; any other change keeps the memory's validity.
+ * The new version's valid time. Given by the person: theirs. A new "when it happened" moves a
+ * validity that started with it (validFrom = createdAt: the capture's date, or none given) to the
+ * new time: a person's date means the memory's time everywhere, and the memory is true from it.
+ * Otherwise a new text is true from the edit on (the earlier text stays the answer "as of" before
+ * it), unless the memory's validity ended before the edit; any other change keeps the validity.
  */
 function nextValidity(p: Patch, row: MemoryRow, textChanged: boolean, t: number): { validFrom: number; validTo: number | null } {
   const validTo = p.validTo !== undefined ? p.validTo : row.validTo;
   if (p.validFrom !== undefined) return { validFrom: p.validFrom, validTo };
+  if (p.createdAt !== undefined && p.createdAt !== row.createdAt && row.validFrom === row.createdAt) return { validFrom: p.createdAt, validTo };
   const open = row.validTo === null || row.validTo > t;
   return { validFrom: textChanged && open && p.validTo === undefined ? Math.max(t, row.validFrom) : row.validFrom, validTo };
 }

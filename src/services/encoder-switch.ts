@@ -18,8 +18,8 @@ import {
   putPendingVectors,
   readEncoderSetting,
   readSwitchRecord,
-  recordedByUpgrade,
   setSwitchState,
+  storeEncoder,
   type EncoderSwitchRecord,
 } from '../db/encoder-vectors';
 import { ENCODER_SETTING, ENCODER_SWITCH_SETTING, type VectorRow } from '../db/schema';
@@ -269,13 +269,13 @@ export function createEncoderSwitch(ctx: ServiceContext, deps: EncoderSwitchDeps
     },
 
     /**
-     * A store made with an older default encoder (recorded by the v7 upgrade, not chosen by the
-     * person) moves to the current default in the background, like any switch: search keeps the
+     * A store made with an older default encoder (recorded by the v7 upgrade or found from its
+     * vectors, `storeEncoder`; not chosen by the person) moves to the current default in the background, like any switch: search keeps the
      * old vectors until the new ones are all there. Resolves true when it started one.
      */
     async upgradeToDefaultEncoder(defaultId: string): Promise<boolean> {
-      const raw = await getSetting(db, ENCODER_SETTING);
-      if (!recordedByUpgrade(raw) || readEncoderSetting(raw) === defaultId || active.current().embedder.info().id === defaultId) return false;
+      const stored = await storeEncoder(db);
+      if (!stored.byUpgrade || stored.id === defaultId || active.current().embedder.info().id === defaultId) return false;
       if (readSwitchRecord(await getSetting(db, ENCODER_SWITCH_SETTING))) return false;
       await switchEncoder(defaultId);
       return true;

@@ -17,9 +17,7 @@ import { logError } from './context';
 import type { SpaceFeaturizer } from './featurizer';
 import type { ImportParser } from '../protocol/io';
 import type { RecallOutcomeView, SearchOptions, SearchResultView } from './types';
-import { getSetting } from '../db/repo';
-import { ENCODER_SETTING } from '../db/schema';
-import { readEncoderSetting } from '../db/encoder-vectors';
+import { storeEncoder } from '../db/encoder-vectors';
 import { BUNDLED_ENCODERS, DEFAULT_ENCODER_ID } from '../embed/catalogue';
 import { browserCacheStorage, modelsBaseUrl } from '../embed/model-store';
 import type { EncoderFactory, EncoderRuntime } from './active-encoder';
@@ -134,8 +132,9 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
   const encoders = opts.encoders ?? bridgeEncoderFactory();
   let own: EncoderRuntime | undefined;
   if (!opts.embedder) {
-    // the encoder the stored vectors came from (recorded by the last switch), else the default
-    const id = readEncoderSetting(await getSetting(db, ENCODER_SETTING)) || DEFAULT_ENCODER_ID;
+    // the encoder the stored vectors came from (recorded by the last switch, else found from the
+    // vectors), else the default: a store moves to another encoder only through a switch
+    const id = (await storeEncoder(db)).id || DEFAULT_ENCODER_ID;
     const entry = (await findEncoderEntry(db, id)) ?? BUNDLED_ENCODERS.find((e) => e.id === DEFAULT_ENCODER_ID)!;
     own = encoders(entry);
     // start loading the model now, beside the engine's start (whoever awaits it sees a failure)

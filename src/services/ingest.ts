@@ -9,6 +9,7 @@ import { validateNewMemory, type ValidMemoryInput } from '../core/validate';
 import { sameText, textKey } from '../core/text-key';
 import { liveWithTextKey } from '../db/keep';
 import { insertMemories, insertMemory, listLiveMemoryRows, liveMemoryIds, replaceVectorsIfUnchanged } from '../db/repo';
+import { keepStoreEncoder, storeEncoder } from '../db/encoder-vectors';
 import { isSampleSession, SAMPLE_KEY_PREFIX, withV6Fields } from '../db/schema';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
@@ -183,12 +184,22 @@ export function createIngest(ctx: ServiceContext, { images, engine, stored, sync
 
     /**
      * The backfill: featurizes every live memory whose features are missing or stale (rows
-     * written by an older release, or before a model change) and indexes it. Every space is
-     * recomputed and the old rows replaced. Batches of `batchSize` (default 32), each in its own
-     * transaction; a memory edited meanwhile keeps its own features; abortable; returns how many
-     * were filled.
+     * written by an older release's featurizers, a crash mid-import, a capture made while the
+     * store's encoder could not load) and indexes it. Every space is recomputed and the old rows
+     * replaced. Batches of `batchSize` (default 32), each in its own transaction; a memory edited
+     * meanwhile keeps its own features; abortable; returns how many were filled.
+     * It runs only while the store's encoder (`storeEncoder`) is the one running: moving a store
+     * to another encoder is the switch's job alone (encoder-switch.ts: old vectors searched until
+     * the new set is complete), so with a fallback running it does nothing and the stored vectors
+     * stay as they are.
      */
     async featurizeMissing(opts: ImportOptions = {}): Promise<number> {
+      const store = (await storeEncoder(db)).id;
+      if (store !== '' && store !== ctx.embedder.info().id) {
+        // the fallback's captures must not outvote the store's own vectors later: write the store's encoder down
+        await keepStoreEncoder(db, store);
+        return 0;
+      }
       // the usual start-up: nothing stale, found from keys and the blocks' heads, no memory row read
       if ((await stored.staleIds(await liveMemoryIds(db))).length === 0) return 0;
       const live = await listLiveMemoryRows(db);

@@ -10,7 +10,9 @@ import type { ImageChange, ImageInput } from './images';
 import type { ImportFormat, ParseRequest } from '../protocol/io';
 
 /** What a person captures (the core's NewMemoryInput minus the import-only fields). */
-export type AddMemoryInput = Omit<NewMemoryInput, 'createdAt' | 'sessionId'> & {
+export type AddMemoryInput = Omit<NewMemoryInput, 'sessionId'> & {
+  /** When it happened (epoch ms; the capture form's "When did this happen?"), default now; the memory is true from it. */
+  createdAt?: number;
   /** A picture (prepareImage) and its caption, saved with the memory in its transaction (schema v10). */
   image?: ImageInput;
 };
@@ -248,6 +250,10 @@ export interface DivergenceView {
   /** The recent work in a few words ("sourdough and fermentation"), and how many hours the window spans. */
   topic: string;
   windowHours: number;
+  /** The lines "details" shows where the engine moved them to its encoder's cosine scale (else the settings' low thresholds). */
+  lines?: Partial<Record<SpaceId, number>>;
+  /** The meaning's line for the gate on that scale (else its low threshold minus the gate's margin). */
+  meaningLine?: number;
 }
 
 /** Everything a recall shows, from one engine call: the view needs no further read. */

@@ -71,7 +71,10 @@ describe('versions', () => {
     expect(embedder.calls.length).toBe(calls + 1);
     const h = await services().memoryHistory(m.id);
     expect(h.length).toBe(5);
-    expect(h[0].memory).toMatchObject({ tags: ['garden'], source: 'allotment log', createdAt: T0 - 3 * DAY, validFrom: T0 }); // validity kept
+    // the validity started with when it happened (the capture's time): it moves with it
+    expect(h[0].memory).toMatchObject({ tags: ['garden'], source: 'allotment log', createdAt: T0 - 3 * DAY, validFrom: T0 - 3 * DAY });
+    // the earlier version (a correction of the whole span: it started later) keeps its own time and stays open
+    expect(h[1].memory).toMatchObject({ createdAt: T0, validFrom: T0, validTo: null, supersededBy: m.id });
     expect(h[h.length - 1].memory.tags).toEqual(['garden']);
     // four earlier versions with the same words: a search lists the memory once
     expect((await services().search('planted garlic', { semantic: false })).map((x) => x.memory.id)).toEqual([m.id]);
@@ -87,6 +90,25 @@ describe('versions', () => {
     // earlier versions share the memory's session but are not members of their own (E4 positions)
     expect(await s.db.memories.where('sessionId').equals(m.sessionId).count()).toBe(5);
     expect(await services().importMemories([{ text: 'Watered the beds', sessionId: m.sessionId, createdAt: T0 }])).toHaveLength(1);
+  });
+
+  it("a person's date is the memory's time everywhere: a capture dated in the past is true from it; moving it later closes the earlier version there", async () => {
+    let t = T0;
+    await startServices({ now: () => t });
+    const out = await services().saveMemory({ text: 'Sowed the broad beans', createdAt: T0 - 10 * DAY }); // the capture form's "when did this happen"
+    expect(out.kind).toBe('saved');
+    const m = out.memory;
+    expect(m).toMatchObject({ createdAt: T0 - 10 * DAY, validFrom: T0 - 10 * DAY, validTo: null, recordedAt: T0 });
+    t = T0 + DAY;
+    // the editor's "when it happened", corrected to a later day: the validity that started with it follows
+    const u = await services().updateMemory(m.id, { createdAt: T0 - 4 * DAY });
+    expect(u).toMatchObject({ createdAt: T0 - 4 * DAY, validFrom: T0 - 4 * DAY, validTo: null, recordedAt: T0 + DAY });
+    const [, previous] = (await services().memoryHistory(m.id)).map((v) => v.memory);
+    expect(previous).toMatchObject({ createdAt: T0 - 10 * DAY, validFrom: T0 - 10 * DAY, validTo: T0 - 4 * DAY, supersededAt: T0 + DAY });
+    // a "true from" set apart from when it happened is the person's: a new time leaves it
+    await services().updateMemory(m.id, { validFrom: T0 - 20 * DAY });
+    t = T0 + 2 * DAY;
+    expect(await services().updateMemory(m.id, { createdAt: T0 - 3 * DAY })).toMatchObject({ createdAt: T0 - 3 * DAY, validFrom: T0 - 20 * DAY });
   });
 
   it('a correction of the whole span (validFrom given) keeps the earlier version valid; it ranks below', async () => {

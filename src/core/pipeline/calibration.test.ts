@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { confidenceOf } from '../deep/trigger';
 import { resolveHybridConfig, DEFAULT_HYBRID_CONFIG } from '../hybrid';
-import { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID } from './calibration';
-import { resolveRanking } from './ranking';
+import { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, NEUTRAL_CALIBRATION, USE_LITE_CALIBRATION_ID } from './calibration';
+import { DEFAULT_RANKING, resolveRanking } from './ranking';
 
 describe('calibrationFor', () => {
   it('gives each known encoder its own record', () => {
     expect(calibrationFor(USE_LITE_CALIBRATION_ID)).toBe(CALIBRATIONS[USE_LITE_CALIBRATION_ID]);
     expect(calibrationFor(MINILM_CALIBRATION_ID)).toBe(CALIBRATIONS[MINILM_CALIBRATION_ID]);
   });
-  it("falls back to MiniLM's for an unknown or absent encoder (never a prototype key)", () => {
-    for (const id of [undefined, 'bge-small-en-v1.5', 'toString', '__proto__']) expect(calibrationFor(id)).toBe(CALIBRATIONS[MINILM_CALIBRATION_ID]);
+  it("gives the default encoder's (MiniLM's) when no encoder is named", () => {
+    expect(calibrationFor(undefined)).toBe(CALIBRATIONS[MINILM_CALIBRATION_ID]);
+  });
+  it('gives an encoder without a record the neutral defaults: no session context, min-max BM25, the fixed trigger (never a prototype key)', () => {
+    for (const id of ['hub:Xenova/bge-small-en-v1.5@ea104dacec62/q8', 'folder:0123456789ab/q8', 'toString', '__proto__', '']) {
+      const c = calibrationFor(id);
+      expect(c).toBe(NEUTRAL_CALIBRATION);
+      expect(resolveRanking(c.ranking)).toEqual(DEFAULT_RANKING);
+      expect(resolveRanking(c.ranking).sessionContext).toBe(0); // session neighbours off (MiniLM's 0.1 is MiniLM's)
+      expect(resolveRanking(c.ranking).evidencePower).toBe(0);
+      expect(resolveHybridConfig(DEFAULT_HYBRID_CONFIG, c.hybrid)).toMatchObject({ lexicalScore: 'minmax', coveragePower: 1 });
+      expect(c.confidence).toBeUndefined(); // deep search's seed blend, not MiniLM's logistic fit
+    }
   });
   it('every record is a valid hybrid config and ranking', () => {
     for (const c of Object.values(CALIBRATIONS)) {

@@ -54,10 +54,21 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
 };
 
 /**
- * The calibration of `encoderId`. An encoder with none of its own (a hub model) gets MiniLM's:
- * a modern encoder, whose meaning list is far more trustworthy than USE-lite's, so it needs the
- * same strong discount of partial word matches rather than USE-lite's heavier reliance on words.
+ * An encoder nobody measured (a hub model, a model from a folder): the neutral defaults, i.e.
+ * DEFAULT_HYBRID_CONFIG and DEFAULT_RANKING as they are (BM25 min-max, no evidence scaling, no
+ * session context) and the seed's fixed deep-search trigger. Each of MiniLM's settings was chosen
+ * on MiniLM's own scores (the session neighbours' weight, the coverage discount, the logistic
+ * trigger over its score scale); carried to another encoder's scale they are guesses, so an
+ * unknown encoder runs what the design specifies until it is calibrated and given a record here.
+ */
+export const NEUTRAL_CALIBRATION: EncoderCalibration = Object.freeze({ hybrid: Object.freeze({}), ranking: Object.freeze({}) });
+
+/**
+ * The calibration of `encoderId`: its own record; absent (a caller that does not say, e.g. before
+ * the engine's first load) = the default encoder's, MiniLM's; an id without a record = the
+ * neutral defaults (NEUTRAL_CALIBRATION). Prototype keys ('toString') are ids without a record.
  */
 export function calibrationFor(encoderId: string | undefined): EncoderCalibration {
-  return (encoderId !== undefined && Object.hasOwn(CALIBRATIONS, encoderId) ? CALIBRATIONS[encoderId] : undefined) ?? CALIBRATIONS[MINILM_CALIBRATION_ID];
+  if (encoderId === undefined) return CALIBRATIONS[MINILM_CALIBRATION_ID];
+  return Object.hasOwn(CALIBRATIONS, encoderId) ? CALIBRATIONS[encoderId] : NEUTRAL_CALIBRATION;
 }

@@ -38,6 +38,13 @@ describe('divergenceVerdict (when an alert is shown)', () => {
     expect(divergenceVerdict(evidence({ E1: 0.55, E6: 0, E13: 0, E11: 0 }))).toMatchObject({ show: false, reason: 'meaning-close' });
   });
 
+  it("uses the engine's meaning line when it moved the lines to its encoder's scale", () => {
+    // E1 0.12 is below 0.30 (an alert) and below 0.25 on USE-lite's scale: shown; with MiniLM's line 0.131 also shown, 0.14 not
+    expect(divergenceVerdict({ ...evidence({ ...far, E1: 0.12 }), meaningLine: 0.131 }).show).toBe(true);
+    expect(divergenceVerdict({ ...evidence({ ...far, E1: 0.14 }), meaningLine: 0.131 })).toMatchObject({ show: false, reason: 'meaning-close' });
+    expect(divergenceVerdict({ ...evidence({ ...far, E1: 0.131 }), meaningLine: 0.131 }).show).toBe(false); // strictly below
+  });
+
   it('needs three semantic spaces agreeing; feelings, spelling and people do not count', () => {
     // E1 + E6 only (E13 0.25 >= 0.20), plus E8, E9, E11 below their lines: 2 agreeing
     const v = divergenceVerdict(evidence({ E1: 0.1, E6: 0, E13: 0.25, E8: -0.5, E9: 0.1, E11: 0 }));

@@ -72,6 +72,12 @@ export interface DivergenceEvidence {
   windowSize: number;
   /** Captures and recalls earlier in the current session (this one not counted). */
   earlierActions: number;
+  /**
+   * The meaning similarity below which condition 3 holds, when the engine moved the lines to its
+   * encoder's cosine scale (workers/engine-encoder-scale.ts: USE-lite's 0.25 is 0.11 on MiniLM's).
+   * Absent: the E1 alert's threshold minus `meaningMargin` (USE-lite's scale, where they were set).
+   */
+  meaningLine?: number;
 }
 
 /** The gate: show the alert only when the evidence is strong (see the rule above). */
@@ -82,8 +88,9 @@ export function divergenceVerdict(e: DivergenceEvidence, rule: DivergenceGateRul
   if (e.windowSize < rule.minWindow) return quiet('window-too-small');
   if (e.earlierActions < rule.minEarlierActions) return quiet('session-just-started');
   const meaning = e.alerts.find((a) => a.embedder === rule.meaningSpace);
-  // strictly below threshold - margin (0.25 itself is close with the defaults)
-  if (!meaning || !(meaning.similarity < meaning.threshold - rule.meaningMargin)) return quiet('meaning-close');
+  // strictly below threshold - margin (0.25 itself is close with the defaults), or the engine's line on its encoder's scale
+  const line = e.meaningLine ?? (meaning ? meaning.threshold - rule.meaningMargin : 0);
+  if (!meaning || !(meaning.similarity < line)) return quiet('meaning-close');
   if (agreeing.length < rule.minAgreeing) return quiet('too-few-spaces');
   return { show: true, reason: 'strong', agreeing };
 }

@@ -118,15 +118,9 @@ export function boot(opts: { embedInit?: EmbedInitOptions } = {}): MnemographTes
   api.ready.catch(() => {
     /* already shown (model status, boot banner); the test API's promise must not be an unhandled rejection */
   });
-  // Memories stored by an older encoder or older featurizers (or before a crash mid-import) get
-  // their vectors recomputed in the background once everything is up; search works meanwhile
-  // through whatever spaces they already have.
-  // If the encoder that loaded is not the one the engine was filled for (MiniLM's files absent:
-  // USE-lite runs), the engine is refilled first. A change of the default encoder (USE-lite ->
-  // MiniLM) lands here too: every memory without a MiniLM vector is re-embedded in the background,
-  // batch by batch; nothing else of it changes.
   // A switch of encoders interrupted by a reload carries on where it stopped (a paused one waits).
-  // A store made with an older default encoder moves to the current one the same way, in the background.
+  // A store made with an older default encoder (the services started it: its vectors' encoder)
+  // moves to the current one the same way, in the background: the one path that moves a store.
   api.ready
     .then(() => services().resumeEncoderSwitchAfterStart())
     .then(() => services().upgradeToDefaultEncoder(DEFAULT_ENCODER_ID))
@@ -135,6 +129,11 @@ export function boot(opts: { embedInit?: EmbedInitOptions } = {}): MnemographTes
         useUi.getState().pushToast({ kind: 'info', message: 'Preparing your memories for the new search model in the background. Search keeps working meanwhile.' });
     })
     .catch((e: unknown) => logError(e));
+  // Memories stored by older featurizers (or before a crash mid-import, or while a fallback ran)
+  // get their features recomputed in the background by the store's own encoder; search works
+  // meanwhile through whatever spaces they already have. If the encoder that loaded is not the
+  // one the engine was filled for (MiniLM's files absent: USE-lite runs), the engine is refilled
+  // first; the stored vectors are not moved to it (featurizeMissing leaves them).
   api.ready
     .then(() => services().syncEncoder())
     .then(async () => {

@@ -56,13 +56,21 @@ describe('CaptureForm', () => {
     expect(window.location.hash).toBe('#/memories?m=m-1');
   });
 
-  it('sends "when did this happen" as the start of the valid time (local midnight of that day)', async () => {
+  it('sends "when did this happen" as the memory\'s time, createdAt (local midnight of that day), as the editor does; today = now', async () => {
     render(<CaptureForm disabled={false} />);
     fireEvent.change(screen.getByLabelText('What do you want to remember?'), { target: { value: 'Planted the roses' } });
     fireEvent.change(screen.getByLabelText('When did this happen? (optional)'), { target: { value: '2024-03-05' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0]).toMatchObject({ text: 'Planted the roses', validFrom: new Date(2024, 2, 5).getTime() });
+    expect(calls[0]).toMatchObject({ text: 'Planted the roses', createdAt: new Date(2024, 2, 5).getTime() });
+    expect(calls[0]).not.toHaveProperty('validFrom'); // the services make it true from createdAt
+    const now = new Date();
+    const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    fireEvent.change(screen.getByLabelText('What do you want to remember?'), { target: { value: 'Watered them' } });
+    fireEvent.change(screen.getByLabelText('When did this happen? (optional)'), { target: { value: today } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]).not.toHaveProperty('createdAt');
   });
 
   it('plain Enter does not submit (multi-line text)', () => {

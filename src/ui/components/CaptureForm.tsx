@@ -1,7 +1,7 @@
 import { useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { keepApi } from '../memories/keep-api';
 import { useKeep } from '../memories/keep-store';
-import { dayStart } from '../memories/BrowseFilters';
+import { dayStart, dayValue } from '../memories/BrowseFilters';
 import { normaliseTags } from '../../core/validate';
 import { MAX_EMBED_CHARS } from '../../embed/types';
 import { isAppError } from '../../core/errors';
@@ -36,13 +36,17 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
     setError(null);
     setDuplicate(null);
     try {
-      const validFrom = dayStart(happened);
+      // "when did this happen" is the memory's time (createdAt), as in the editor: the list shows and
+      // sorts by it, and the services make the memory true from it (validFrom follows createdAt).
+      // Today's date means now (its midnight would move a note written today to before breakfast).
+      const day = dayStart(happened);
+      const createdAt = day !== undefined && day !== dayStart(dayValue(Date.now())) ? day : undefined;
       const out = await keepApi().saveMemory({
         text,
         tags: chips,
         importance,
         source: source.trim() || undefined,
-        ...(validFrom !== undefined ? { validFrom } : {}),
+        ...(createdAt !== undefined ? { createdAt } : {}),
         ...(picture.prepared ? { image: { prepared: picture.prepared, caption: picture.caption } } : {}),
       });
       if (out.kind === 'already-saved') {
@@ -147,7 +151,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             </label>
             <input id={`${id}-happened`} type="date" value={happened} onChange={(e) => setHappened(e.target.value)} data-testid="capture-happened" aria-describedby={`${id}-when`} />
             <span id={`${id}-when`} className="field__hint">
-              Leave empty for today. A past date says the memory has been true since then.
+              Leave empty for now. A past date dates the memory that day, and it counts as true since then.
             </span>
           </div>
         </div>

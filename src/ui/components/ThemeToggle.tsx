@@ -9,6 +9,27 @@ function systemDark(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
+/**
+ * Puts the theme on <html>. Buttons and fields used to fade their background: on a switch each
+ * faded from the old palette, and one whose style the browser had not recomputed yet (inside a
+ * closed <details>, whose content Chromium skips) began its fade only when it was next looked at,
+ * so buttons and fields were still light after a switch to dark. Backgrounds no longer fade
+ * (app.css, panels.css), and the switch turns every other transition off (`html.theme-switching`)
+ * until two frames later, so the whole page changes at once.
+ */
+export function applyTheme(root: HTMLElement, theme: 'light' | 'dark'): () => void {
+  if (root.dataset.theme === theme) return () => undefined;
+  root.classList.add('theme-switching');
+  root.dataset.theme = theme;
+  root.style.colorScheme = theme;
+  void getComputedStyle(root).backgroundColor; // the new palette computed now, without transitions
+  let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => root.classList.remove('theme-switching'))));
+  return () => {
+    cancelAnimationFrame(frame);
+    root.classList.remove('theme-switching');
+  };
+}
+
 /** Applies the theme to <html data-theme> and cycles system -> light -> dark. */
 export function ThemeToggle() {
   const [theme, setTheme] = useThemeChoice();
@@ -21,10 +42,7 @@ export function ThemeToggle() {
     return () => mq.removeEventListener('change', on);
   }, []);
   const effective = theme === 'system' ? (sysDark ? 'dark' : 'light') : theme;
-  useEffect(() => {
-    document.documentElement.dataset.theme = effective;
-    document.documentElement.style.colorScheme = effective;
-  }, [effective]);
+  useEffect(() => applyTheme(document.documentElement, effective), [effective]);
   return (
     <button
       type="button"

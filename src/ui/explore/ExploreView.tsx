@@ -125,6 +125,8 @@ function Explore() {
           hours={divergence.windowHours}
           best={divergence.best}
           agreeing={divergence.agreeing}
+          lines={divergence.lines}
+          meaningLine={divergence.meaningLine}
           trigger={divergence.trigger}
           recent={recent.map((r) => ({ id: r.id, label: labelOf(r.label, 80) }))}
           config={config}

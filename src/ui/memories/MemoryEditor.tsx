@@ -184,7 +184,8 @@ export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone():
         </label>
       </div>
       <p id={`${id}-valid`} className="field__hint">
-        Leave “True until” empty while it is still true. A changed text counts from today unless you set “True from”.
+        Leave “True until” empty while it is still true. A changed text counts from today unless you set “True from”; a
+        new “When it happened” moves “True from” with it when they were the same.
       </p>
       <PicturePicker value={picture} onChange={setPicture} error={pictureError} onError={setPictureError} testId="edit-picture" />
       {error && (

@@ -47,6 +47,14 @@ describe('DivergenceAlertBanner', () => {
     expect(details.textContent).toContain('Auth: refresh tokens rotate');
   });
 
+  it("shows the lines the engine moved to its encoder's scale, and the meaning's line", () => {
+    render(<DivergenceAlertBanner {...props} lines={{ E1: 0.145 }} meaningLine={0.131} />);
+    expect(screen.getByTestId('divergence-threshold-E1').textContent).toBe('0.14'); // fixed(): two decimals
+    expect(screen.getByTestId('divergence-E1').textContent).toMatch(/yes$/); // 0.12 < 0.145
+    expect(screen.getByTestId('divergence-threshold-E12').textContent).toBe('0.30'); // not an encoder space: as set
+    expect(screen.getByTestId('divergence-details').textContent).toContain('the meaning below 0.13,');
+  });
+
   it('a capture is "this memory"', () => {
     render(<DivergenceAlertBanner {...props} trigger="capture" />);
     expect(screen.getByTestId('divergence-title').textContent).toMatch(/^This memory is far from/);

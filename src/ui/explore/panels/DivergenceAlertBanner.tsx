@@ -31,6 +31,10 @@ export interface DivergenceAlertBannerProps {
   /** A capture or a question. */
   trigger?: 'capture' | 'search';
   config?: SimilarityConfig;
+  /** Lines moved to the encoder's cosine scale by the engine (else the config's low thresholds). */
+  lines?: Partial<Record<SpaceId, number>>;
+  /** The meaning's line for the gate on that scale (else its line minus the gate's margin). */
+  meaningLine?: number;
   /** "Show recent work": receives the recent memories' ids. */
   onShowRecent?: (ids: MemoryId[]) => void;
   onDismiss?: () => void;
@@ -89,8 +93,9 @@ export function DivergenceAlertBanner(props: DivergenceAlertBannerProps) {
           <p className="mg-small">
             Shown because the meaning and {others} other {others === 1 ? 'kind' : 'kinds'} of similarity agree that it is far from
             the {recent.length} recent {recent.length === 1 ? 'memory' : 'memories'}: in each, even the closest recent memory is
-            below the line. (An alert needs {DIVERGENCE_GATE.minAgreeing} agreeing kinds, the meaning at least{' '}
-            {fixed(DIVERGENCE_GATE.meaningMargin)} below its line, {DIVERGENCE_GATE.minWindow} or more recent memories, and
+            below the line. (An alert needs {DIVERGENCE_GATE.minAgreeing} agreeing kinds, the meaning{' '}
+            {props.meaningLine !== undefined ? `below ${fixed(props.meaningLine)}` : `at least ${fixed(DIVERGENCE_GATE.meaningMargin)} below its line`},{' '}
+            {DIVERGENCE_GATE.minWindow} or more recent memories, and
             not the first step of a sitting.)
           </p>
           <table className="mg-banner__table" data-testid="divergence-figures">
@@ -105,7 +110,7 @@ export function DivergenceAlertBanner(props: DivergenceAlertBannerProps) {
             <tbody>
               {rows.map((id) => {
                 const sim = best[id] ?? 0;
-                const line = config.lowThresholds[id];
+                const line = props.lines?.[id] ?? config.lowThresholds[id];
                 return (
                   <tr key={id} data-testid={`divergence-${id}`}>
                     <th scope="row">
