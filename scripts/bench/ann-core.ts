@@ -27,6 +27,8 @@ export interface AnnBenchConfig {
   extra?: (store: DenseStore) => Promise<{ name: string; buildMs: number; run: (q: Float32Array) => string[] } | null>;
   /** Bytes in use now (process or page), for the memory figures. */
   memory?: () => number;
+  /** A last measurement while the store and the index are still alive (the page's full memory). */
+  afterRun?: () => Promise<unknown>;
 }
 
 export interface MethodRow {
@@ -127,6 +129,8 @@ export async function runAnnBench(cfg: AnnBenchConfig) {
   };
   const exact10 = row('exact10');
   const ivf10 = row('ivf10');
+  const after = cfg.afterRun ? await cfg.afterRun() : null;
+  if (store.size !== cfg.n || ann.state !== 'ready') throw new Error('the store or the index changed during the run');
   return {
     n: cfg.n,
     dim: cfg.dim,
@@ -145,5 +149,6 @@ export async function runAnnBench(cfg: AnnBenchConfig) {
     fallbacksToExact: fallbacks,
     speedupIvf10: +(exact10.p50Ms / ivf10.p50Ms).toFixed(2),
     memoryMiB: { store: mib(memStore - mem0), ivf: mib(memAnn - memStore), total: mib(mem() - mem0) },
+    after,
   };
 }
