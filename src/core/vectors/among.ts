@@ -1,5 +1,5 @@
 // The store's search restricted to candidate slots (an approximate index's probed lists): the same
-// int8 pass (the SIMD kernel on each run of consecutive slots), the same certified short list and
+// int8 pass (the SIMD kernel reading the rows through the slot list, CHUNK slots per call), the same certified short list and
 // f32 rescoring as DenseStore.search, so the answer is exactly the f32 top k of the candidates.
 
 import { topKIndices } from '../topk';
@@ -10,6 +10,7 @@ import type { DenseHit, DenseScanOptions, DenseStore, PreparedQuery } from './st
 
 let approxScratch = new Float64Array(0);
 let orderScratch = new Int32Array(0);
+let errScratch = new Float32Array(0);
 
 /**
  * The best `k` of `slots[0 .. count)` (sorted here, in place) after `accept` / `minScore`: score
@@ -21,31 +22,42 @@ export function searchAmong(store: DenseStore, p: PreparedQuery, k: number, slot
   if (approxScratch.length < count) {
     approxScratch = new Float64Array(count);
     orderScratch = new Int32Array(count);
+    errScratch = new Float32Array(count);
   }
+  const errs = errScratch;
   const approx = approxScratch;
   const order = orderScratch;
-  const { codes, scales, errors, floats, arena, ids } = store.parts();
+  const { codes, scales, errors, arena } = store.parts();
   const { dim, stride } = store;
   const accept = opts.accept;
   const floor = opts.minScore ?? -Infinity;
   const eq = p.error;
   let m = 0;
   if (arena) arena.setQuery(p.codes);
-  for (let i = 0; i < count; ) {
-    const s = cand[i];
-    let run = 1; // consecutive slots: one kernel call
-    while (arena && i + run < count && cand[i + run] === s + run && run < CHUNK) run++;
-    const out = arena ? arena.chunk(s, run) : null;
-    for (let r = 0; r < run; r++) {
-      const t = s + r;
+  for (let from = 0; from < count; from += CHUNK) {
+    const c = Math.min(CHUNK, count - from);
+    const out = arena ? arena.gather(cand, from, c) : null; // one kernel call per chunk of slots
+    for (let i = 0; i < c; i++) {
+      const t = cand[from + i];
       if (accept && !accept(t)) continue;
-      const a = p.scale * scales[t] * (out ? out[r] : dotI8(p.codes, codes, t * stride, dim));
+      const a = p.scale * scales[t] * (out ? out[i] : dotI8(p.codes, codes, t * stride, dim));
       if (a + dotErrorBound(eq, errors[t]) < floor) continue;
       approx[m] = a;
+      errs[m] = errors[t];
       order[m++] = t;
     }
-    i += run;
   }
+  return rescore(store, p, k, approx, order, errs, m, floor);
+}
+
+/**
+ * From the int8 estimates `approx[i]` of the slots `order[i]` (rounding errors `errs[i]`, i < m): the best `k`, exactly (the
+ * certified short list rescored in f32) when the store keeps floats, else by the estimate.
+ */
+export function rescore(store: DenseStore, p: PreparedQuery, k: number, approx: Float64Array, order: Int32Array, errs: Float32Array, m: number, floor: number): DenseHit[] {
+  const { floats, ids } = store.parts();
+  const dim = store.dim;
+  const eq = p.error;
   const idOf = (slot: number) => ids[slot];
   if (!floats) {
     const sl = order.slice(0, m);
@@ -53,14 +65,14 @@ export function searchAmong(store: DenseStore, p: PreparedQuery, k: number, slot
     return topKIndices(sc, m, k, (i) => idOf(sl[i])).map((i) => ({ slot: sl[i], id: ids[sl[i]], score: sc[i] }));
   }
   const kth = new KthLargest(k);
-  for (let i = 0; i < m; i++) kth.offer(approx[i] - dotErrorBound(eq, errors[order[i]]));
+  for (let i = 0; i < m; i++) kth.offer(approx[i] - dotErrorBound(eq, errs[i]));
   const cut = kth.value;
   const short = new Int32Array(m);
   const scores = new Float64Array(m);
   let n = 0;
   for (let i = 0; i < m; i++) {
     const s = order[i];
-    if (approx[i] + dotErrorBound(eq, errors[s]) < cut) continue;
+    if (approx[i] + dotErrorBound(eq, errs[i]) < cut) continue;
     const sc = dotF32(p.unit, floats, s * dim, dim);
     if (sc < floor) continue;
     short[n] = s;

@@ -11,7 +11,6 @@ import { normalize } from '../vector';
 import { IvfModel } from './ivf';
 import { sampleSlots, seeded, trainCentroids, YIELD_EVERY } from './kmeans';
 import type { DenseHit, DenseScanOptions, DenseStore, DenseWatcher } from './store';
-import { searchAmong } from './among';
 
 /** Measured (docs/benchmarks.md, "Approximate index"): the exact int8 SIMD scan up to here. */
 export const DEFAULT_ANN_THRESHOLD = 200_000;
@@ -134,9 +133,7 @@ export class AnnIndex implements DenseWatcher {
     if (!m || this.needsRebuild(m)) this.start();
     if (!m || m.nprobe > this.params.maxProbedShare * m.lists) return null;
     const lists = Math.min(m.nprobeFor(k, WIDE_K), Math.max(m.nprobe, Math.floor(this.params.maxProbedShare * m.lists)));
-    const p = this.store.prepare(q, opts.encoder);
-    const cand = m.probe(p.unit, lists);
-    const hits = searchAmong(this.store, p, k, cand, cand.length, opts);
+    const hits = m.search(this.store.prepare(q, opts.encoder), k, lists, opts);
     return hits.length < k ? null : hits;
   }
 
@@ -194,7 +191,7 @@ export class AnnIndex implements DenseWatcher {
 
   private needsRebuild(m: IvfModel): boolean {
     const n = this.store.size;
-    return m.skew > 8 || n > 2 * m.trainedSize || 2 * n < m.trainedSize;
+    return m.skew > 8 || m.wasteShare > 0.5 || n > 2 * m.trainedSize || 2 * n < m.trainedSize;
   }
 
   private listsFor(n: number): number {

@@ -11,12 +11,22 @@
 //
 // The model follows the store (DenseWatcher via ann.ts): slots [0, covered) are in lists; a new
 // vector goes to its nearest list at once, a replaced one moves, a removed one leaves its list (and
-// the store's swap-remove is mirrored). Lists are growable Int32Arrays of slots (4 bytes per vector,
-// plus 8 for slot -> list / position): the codes are not copied (memory; see README.md).
+// the store's swap-remove is mirrored).
+//
+// Each list keeps a contiguous block of rows: the int8 codes (in its own WebAssembly memory, so one
+// SIMD kernel call scans a whole list), the scale and the rounding error, and the slot. A copy of the
+// codes (stride + 8 bytes per vector) because reading the store's rows by slot is random access: on
+// this machine gathering 11k rows spread over 38 MB took as long as scanning all 38 MB in order
+// (README.md). A full block moves to the end with twice the room; the holes count as waste, and a
+// rebuild (ann.ts) compacts them.
 
 import { dotAt } from '../vector';
+import { rescore } from './among';
+import { dotI8 } from './kernels';
 import { CodeBank, codesOf, groupVectors } from './kmeans';
-import type { DenseStore } from './store';
+import { dotErrorBound } from './quantize';
+import { CHUNK, SimdArena } from './simd';
+import type { DenseHit, DenseScanOptions, DenseStore, PreparedQuery } from './store';
 
 export interface IvfShape {
   lists: number;
@@ -35,6 +45,20 @@ export class IvfModel {
   private readonly groupProbe: number;
   private members: Int32Array[];
   readonly sizes: Int32Array;
+  // the blocks: list c's rows are [blockStart[c], blockStart[c] + sizes[c]) of rowCodes / rowScale / rowError
+  private readonly blockStart: Int32Array;
+  private readonly blockCap: Int32Array;
+  private rows = 0;
+  private rowCapacity = 0;
+  /** Rows left behind by moved blocks. */
+  waste = 0;
+  private readonly arena: SimdArena | null;
+  private rowCodes: Int8Array;
+  private rowScale = new Float32Array(0);
+  private rowError = new Float32Array(0);
+  private approx = new Float64Array(0);
+  private cand = new Int32Array(0);
+  private errs = new Float32Array(0);
   private listOf = new Int32Array(0);
   private posOf = new Int32Array(0);
   /** Slots [0, covered) are in lists. */
@@ -48,7 +72,6 @@ export class IvfModel {
   /** The store size the centroids were trained for. */
   readonly trainedSize: number;
   private largest = 0;
-  private scratch = new Int32Array(0);
   private readonly scores: Float64Array;
   private readonly order: Int32Array;
 
@@ -77,19 +100,87 @@ export class IvfModel {
     this.fine = new CodeBank(this.centroids, L, d, store.stride, simd);
     this.coarse = new CodeBank(gc, g, d, store.stride, simd);
     this.groupProbe = Math.min(g, Math.max(1, shape.groupProbe));
-    this.members = Array.from({ length: L }, () => new Int32Array(8));
+    this.members = Array.from({ length: L }, () => new Int32Array(0));
     this.sizes = new Int32Array(L);
+    this.blockStart = new Int32Array(L);
+    this.blockCap = new Int32Array(L);
+    this.arena = simd ? SimdArena.create(store.stride, 64) : null;
+    this.rowCodes = this.arena ? this.arena.codes : new Int8Array(0);
+    const per = Math.ceil((1.25 * store.size) / L) + 8; // room for each list at build: no move for most
+    this.reserveRows(per * L);
+    for (let c = 0; c < L; c++) {
+      this.blockStart[c] = c * per;
+      this.blockCap[c] = per;
+      this.members[c] = new Int32Array(per);
+    }
+    this.rows = per * L;
     this.nprobe = L;
     this.nprobeWide = L;
     this.scores = new Float64Array(L);
     this.order = new Int32Array(L);
   }
 
-  /** Bytes held beyond the store (centroids, their codes, lists, slot maps). */
+  /** Bytes held beyond the store (centroids, the lists' rows: codes, scales, errors, slots; slot maps). */
   get bytes(): number {
-    let b = this.centroids.byteLength * 1.25 + this.listOf.byteLength * 2;
+    let b = this.centroids.byteLength * 1.25 + this.listOf.byteLength * 2 + this.rowCapacity * (this.store.stride + 8);
     for (const m of this.members) b += m.byteLength;
     return b;
+  }
+
+  /** The share of block rows left as holes by moved blocks (a rebuild compacts them). */
+  get wasteShare(): number {
+    return this.rows === 0 ? 0 : this.waste / this.rows;
+  }
+
+  private reserveRows(n: number): void {
+    if (n <= this.rowCapacity) return;
+    const cap = Math.max(n, Math.ceil(this.rowCapacity * 1.5));
+    const st = this.store.stride;
+    if (this.arena) {
+      this.arena.grow(cap);
+      this.rowCodes = this.arena.codes;
+    } else {
+      const c = new Int8Array(cap * st);
+      c.set(this.rowCodes);
+      this.rowCodes = c;
+    }
+    const sc = new Float32Array(cap);
+    sc.set(this.rowScale);
+    this.rowScale = sc;
+    const er = new Float32Array(cap);
+    er.set(this.rowError);
+    this.rowError = er;
+    this.rowCapacity = cap;
+  }
+
+  /** Moves list c's block to the end with twice the room. */
+  private moveBlock(c: number): void {
+    const cap = this.blockCap[c] * 2 + 8;
+    const at = this.rows;
+    this.reserveRows(at + cap);
+    const from = this.blockStart[c];
+    const n = this.sizes[c];
+    const st = this.store.stride;
+    this.rowCodes.copyWithin(at * st, from * st, (from + n) * st);
+    this.rowScale.copyWithin(at, from, from + n);
+    this.rowError.copyWithin(at, from, from + n);
+    const m = new Int32Array(cap);
+    m.set(this.members[c].subarray(0, n));
+    this.members[c] = m;
+    this.waste += this.blockCap[c];
+    this.blockStart[c] = at;
+    this.blockCap[c] = cap;
+    this.rows = at + cap;
+  }
+
+  /** Copies the store's row of `slot` into list c's block at position `pos`. */
+  private writeRow(c: number, pos: number, slot: number): void {
+    const st = this.store.stride;
+    const row = this.blockStart[c] + pos;
+    const { codes, scales, errors } = this.store.parts();
+    this.rowCodes.set(codes.subarray(slot * st, slot * st + st), row * st);
+    this.rowScale[row] = scales[slot];
+    this.rowError[row] = errors[slot];
   }
 
   /** The largest list over the mean list: retrain when it grows (ann.ts). */
@@ -135,14 +226,10 @@ export class IvfModel {
   insert(slot: number): void {
     this.ensure(slot + 1);
     const c = this.nearestList(slot);
-    let m = this.members[c];
     const n = this.sizes[c];
-    if (n === m.length) {
-      const grown = new Int32Array(m.length * 2);
-      grown.set(m);
-      this.members[c] = m = grown;
-    }
-    m[n] = slot;
+    if (n === this.blockCap[c]) this.moveBlock(c);
+    this.members[c][n] = slot;
+    this.writeRow(c, n, slot);
     this.sizes[c] = n + 1;
     if (n + 1 > this.largest) this.largest = n + 1;
     this.listOf[slot] = c;
@@ -160,6 +247,13 @@ export class IvfModel {
     m[p] = moved;
     this.posOf[moved] = p;
     this.listOf[slot] = -1;
+    if (p !== last) {
+      const st = this.store.stride;
+      const b = this.blockStart[c];
+      this.rowCodes.copyWithin((b + p) * st, (b + last) * st, (b + last + 1) * st);
+      this.rowScale[b + p] = this.rowScale[b + last];
+      this.rowError[b + p] = this.rowError[b + last];
+    }
   }
 
   /** The store changed `slot` (DenseWatcher.written). */
@@ -218,22 +312,46 @@ export class IvfModel {
     return Math.max(this.nprobe, Math.ceil(this.nprobe + t * (this.nprobeWide - this.nprobe)));
   }
 
-  /** The candidate slots of the `lists` best lists for the unit `q`: a view into scratch, valid until the next call. */
-  probe(q: Float32Array, lists: number): Int32Array {
-    const order = this.rankLists(q);
-    let count = 0;
-    for (let i = 0; i < Math.min(lists, this.lists); i++) {
-      const c = order[i];
-      const n = this.sizes[c];
-      if (count + n > this.scratch.length) {
-        const grown = new Int32Array(Math.max(2 * this.scratch.length, count + n, 1024));
-        grown.set(this.scratch.subarray(0, count));
-        this.scratch = grown;
-      }
-      this.scratch.set(this.members[c].subarray(0, n), count);
-      count += n;
+  /**
+   * The best `k` among the members of the `lists` best lists for the prepared query: each list's
+   * block scanned by one SIMD call (int8), then the store's certified f32 rescoring (among.ts).
+   */
+  search(p: PreparedQuery, k: number, lists: number, opts: DenseScanOptions): DenseHit[] {
+    const order = this.rankLists(p.unit);
+    const probe = Math.min(lists, this.lists);
+    let total = 0;
+    for (let i = 0; i < probe; i++) total += this.sizes[order[i]];
+    if (this.approx.length < total) {
+      this.approx = new Float64Array(total);
+      this.cand = new Int32Array(total);
+      this.errs = new Float32Array(total);
     }
-    return this.scratch.subarray(0, count);
+    const { approx, cand, errs, rowScale, rowError, rowCodes, arena } = this;
+    const { dim, stride } = this.store;
+    const accept = opts.accept;
+    const floor = opts.minScore ?? -Infinity;
+    if (arena) arena.setQuery(p.codes);
+    let m = 0;
+    for (let i = 0; i < probe; i++) {
+      const c = order[i];
+      const members = this.members[c];
+      const b = this.blockStart[c];
+      for (let from = 0; from < this.sizes[c]; from += CHUNK) {
+        const n = Math.min(CHUNK, this.sizes[c] - from);
+        const out = arena ? arena.chunk(b + from, n) : null;
+        for (let r = 0; r < n; r++) {
+          const slot = members[from + r];
+          if (accept && !accept(slot)) continue;
+          const row = b + from + r;
+          const a = p.scale * rowScale[row] * (out ? out[r] : dotI8(p.codes, rowCodes, row * stride, dim));
+          if (a + dotErrorBound(p.error, rowError[row]) < floor) continue;
+          approx[m] = a;
+          errs[m] = rowError[row];
+          cand[m++] = slot;
+        }
+      }
+    }
+    return rescore(this.store, p, k, approx, cand, errs, m, floor);
   }
 
   private ensure(n: number): void {
