@@ -1,7 +1,9 @@
-// The int8 scan in WebAssembly SIMD: a 219-byte module written out here (no toolchain, nothing
+// The int8 scan in WebAssembly SIMD: a small module written out here (no toolchain, nothing
 // fetched), run wherever the engine runs (worker, main thread, Node). It computes, for `n` rows of
 // `stride` int8 codes, the int32 dot product with a query held as int16 (sign-extended once):
-// per 16 codes one v128 load, two sign extensions to i16x8 and two i32x4.dot_i16x8_s. Where
+// per 16 codes one v128 load, two sign extensions to i16x8 and two i32x4.dot_i16x8_s. Two entry
+// points (421 bytes in all): `dots` over consecutive rows, `gather` over rows named by a slot list
+// (an approximate index's candidates). Where
 // WebAssembly or its SIMD is missing (validate() says no), the store scans in JS (kernels.ts).
 //
 // Memory layout of the store's WebAssembly.Memory (grown by the store, never shrunk):
