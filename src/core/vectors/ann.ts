@@ -7,6 +7,8 @@
 // since training (the old index answers meanwhile).
 
 import { AppError } from '../errors';
+import { compareRanked } from '../topk';
+import { searchAmong } from './among';
 import { normalize } from '../vector';
 import { IvfModel } from './ivf';
 import { sampleSlots, seeded, trainCentroids, YIELD_EVERY } from './kmeans';
@@ -215,6 +217,26 @@ export class AnnIndex implements DenseWatcher {
   }
 }
 
+/** Slots scanned per step by the calibration's exact searches. */
+const EXACT_STEP = 32768;
+
+/**
+ * The store's exact top k, computed over ranges of EXACT_STEP slots with a pause between them (a
+ * step never blocks for a full scan of a large store): each range's exact top k, merged.
+ */
+function* exactInSteps(store: DenseStore, q: Float32Array, k: number): Generator<void, DenseHit[]> {
+  const p = store.prepare(q);
+  let best: DenseHit[] = [];
+  const range = new Int32Array(EXACT_STEP);
+  for (let from = 0; from < store.size; from += EXACT_STEP) {
+    const n = Math.min(EXACT_STEP, store.size - from);
+    for (let i = 0; i < n; i++) range[i] = from + i;
+    best = best.concat(searchAmong(store, p, k, range, n)).sort(compareRanked).slice(0, k);
+    yield;
+  }
+  return best;
+}
+
 /** The norm of the noise added to a stored vector to make a calibration query. */
 const QUERY_NOISE = 0.5;
 
@@ -241,8 +263,7 @@ function* calibrate(store: DenseStore, model: IvfModel, params: Required<AnnPara
     let nn = 0;
     for (let j = 0; j < d; j++) nn += (noise[j] = rand() - 0.5) ** 2;
     for (let j = 0; j < d; j++) q[j] += (noise[j] * QUERY_NOISE) / Math.sqrt(nn);
-    const exact = store.search(q, WIDE_K);
-    yield;
+    const exact = yield* exactInSteps(store, q, WIDE_K);
     if (exact.length === 0) continue;
     const rank = new Int32Array(L);
     model.rankLists(normalize(q)).forEach((c, i) => (rank[c] = i));
