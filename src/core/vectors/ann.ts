@@ -212,6 +212,8 @@ export class AnnIndex implements DenseWatcher {
       model.cover(model.covered + YIELD_EVERY);
       yield;
     }
+    model.compact();
+    yield;
     yield* calibrate(store, model, params, rand);
     return model;
   }

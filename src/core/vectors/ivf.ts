@@ -13,12 +13,9 @@
 // vector goes to its nearest list at once, a replaced one moves, a removed one leaves its list (and
 // the store's swap-remove is mirrored).
 //
-// Each list keeps a contiguous block of rows: the int8 codes (in its own WebAssembly memory, so one
-// SIMD kernel call scans a whole list), the scale and the rounding error, and the slot. A copy of the
-// codes (stride + 8 bytes per vector) because reading the store's rows by slot is random access: on
-// this machine gathering 11k rows spread over 38 MB took as long as scanning all 38 MB in order
-// (README.md). A full block moves to the end with twice the room; the holes count as waste, and a
-// rebuild (ann.ts) compacts them.
+// Each list keeps a contiguous block of rows (int8 codes in its own WebAssembly memory: one SIMD call
+// per list; scale, error, slot): a copy, because reading the store's rows by slot is random access
+// (README.md). A full block moves to the end with twice the room (the holes: `waste`).
 
 import { dotAt } from '../vector';
 import { rescore } from './among';
@@ -52,7 +49,7 @@ export class IvfModel {
   private rowCapacity = 0;
   /** Rows left behind by moved blocks. */
   waste = 0;
-  private readonly arena: SimdArena | null;
+  private arena: SimdArena | null;
   private rowCodes: Int8Array;
   private rowScale = new Float32Array(0);
   private rowError = new Float32Array(0);
@@ -151,6 +148,43 @@ export class IvfModel {
     er.set(this.rowError);
     this.rowError = er;
     this.rowCapacity = cap;
+  }
+
+  /**
+   * Lays the blocks out again, each sized to its list + 10% (+ 4): done once the bulk assignment
+   * is over (the build's even split left room where lists stayed small and moved the ones that
+   * grew). Into a new memory (a WebAssembly memory cannot shrink); the old one is let go.
+   */
+  compact(): void {
+    const st = this.store.stride;
+    const L = this.lists;
+    const cap = new Int32Array(L);
+    let total = 0;
+    for (let c = 0; c < L; c++) total += cap[c] = this.sizes[c] + Math.ceil(this.sizes[c] * 0.1) + 4;
+    const arena = this.arena ? SimdArena.create(st, total) : null;
+    const codes = arena ? arena.codes : new Int8Array(total * st);
+    const scale = new Float32Array(total);
+    const error = new Float32Array(total);
+    let at = 0;
+    for (let c = 0; c < L; c++) {
+      const from = this.blockStart[c];
+      const n = this.sizes[c];
+      codes.set(this.rowCodes.subarray(from * st, (from + n) * st), at * st);
+      scale.set(this.rowScale.subarray(from, from + n), at);
+      error.set(this.rowError.subarray(from, from + n), at);
+      const m = new Int32Array(cap[c]);
+      m.set(this.members[c].subarray(0, n));
+      this.members[c] = m;
+      this.blockStart[c] = at;
+      this.blockCap[c] = cap[c];
+      at += cap[c];
+    }
+    this.arena = arena;
+    this.rowCodes = codes;
+    this.rowScale = scale;
+    this.rowError = error;
+    this.rows = this.rowCapacity = total;
+    this.waste = 0;
   }
 
   /** Moves list c's block to the end with twice the room. */
