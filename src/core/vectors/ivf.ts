@@ -334,9 +334,7 @@ export class IvfModel {
   }
 
   /** Where `slot` sits: its list (-1 when not covered). */
-  listOfSlot(slot: number): number {
-    return slot < this.covered ? this.listOf[slot] : -1;
-  }
+  listOfSlot = (slot: number): number => (slot < this.covered ? this.listOf[slot] : -1);
 
   /** Lists to probe for a top `k`: nprobe up to 10, nprobeWide at `wide`, log-interpolated between. */
   nprobeFor(k: number, wide: number): number {
