@@ -145,6 +145,30 @@ describe('AnnIndex (IVF)', () => {
     expect(ids(ann.search(store.vectorOf('late3')!.slice(), 1))).toEqual(['late3']);
   });
 
+  it("answers the hybrid's E1 above the threshold once built, with the status gate applied", () => {
+    const { store } = fill(1500, 30);
+    const h = new HybridIndex(DIM, { candidateK: 50 }); // 500 would need more rows than 30% of the lists hold: exact
+    for (let i = 0; i < 1500; i++)
+      h.upsert({ id: `d${i}`, text: `note ${i}`, tags: [], vector: store.vectorAt(i).slice(), importance: 0.5, createdAt: 0, status: i % 10 === 0 ? 'archived' : 'active', validFrom: 0, validTo: null });
+    h.ann.threshold = 1000;
+    h.ann.buildNow();
+    expect(h.ann.state).toBe('ready');
+    const q = store.vectorAt(20).slice(); // d20 is archived: never a candidate
+    const spy: number[] = [];
+    const search = h.ann.search.bind(h.ann);
+    h.ann.search = (...a) => {
+      const r = search(...a);
+      spy.push(r ? r.length : -1);
+      return r;
+    };
+    const dense = h.candidates({ text: '', vector: q }, { topK: 10 }).dense;
+    expect(spy).toEqual([50]); // the index answered
+    expect(dense.map((d) => d.id)).not.toContain('d20');
+    expect(dense.every((d) => Number(d.id.slice(1)) % 10 !== 0)).toBe(true);
+    // its best are the exact best (same cluster as d20: every 30th memory)
+    expect(dense.slice(0, 5).map((d) => d.id)).toEqual(h.vectors.search(q, 5, { accept: (s) => Number(h.vectors.idAt(s).slice(1)) % 10 !== 0 }).map((x) => x.id));
+  });
+
   it('searchAmong over every slot is exactly the store search (scores, order, the filter)', () => {
     const { store } = fill(2000, 40);
     const all = Int32Array.from({ length: store.size }, (_, i) => store.size - 1 - i);
