@@ -74,6 +74,7 @@ export class AnnIndex implements DenseWatcher {
   private job: Generator<void, IvfModel> | null = null;
   private generation = 0;
   private builds = 0;
+  private readonly builtSkew = new WeakMap<IvfModel, number>();
 
   constructor(
     private readonly store: DenseStore,
@@ -193,7 +194,8 @@ export class AnnIndex implements DenseWatcher {
 
   private needsRebuild(m: IvfModel): boolean {
     const n = this.store.size;
-    return m.skew > 8 || m.wasteShare > 0.5 || n > 2 * m.trainedSize || 2 * n < m.trainedSize;
+    // skew: only when it grew since the build (a data set with one huge cluster would rebuild forever)
+    return m.skew > Math.max(8, 2 * (this.builtSkew.get(m) ?? 0)) || m.wasteShare > 0.5 || n > 2 * m.trainedSize || 2 * n < m.trainedSize;
   }
 
   private listsFor(n: number): number {
@@ -213,6 +215,7 @@ export class AnnIndex implements DenseWatcher {
       yield;
     }
     model.compact();
+    this.builtSkew.set(model, model.skew);
     yield;
     yield* calibrate(store, model, params, rand);
     return model;
