@@ -92,6 +92,7 @@ export class EngineCore {
     index.reserve(docs.length); // the dense store sized once: no doubling slack at 100k
     for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
+    this.index?.ann.cancel(); // the replaced index's background build (above the threshold) stops
     this.index = index;
     this.spaces = spaces;
     this.entities = entities;

@@ -7,6 +7,8 @@
 //
 //   npm run bench:vectors -- --n 100000 [--dim 384] [--queries 30] [--json]
 //   npm run bench:vectors -- --n 1000000 --int8-only   (the 1M plan: int8 codes only in memory)
+//   npm run bench:vectors -- --ann --n 1000000 --data random|clustered [--dim 512] [--hnsw]
+//     the approximate index (IVF) beside the exact scan: see vectors-ann.ts for its flags
 //
 // Data (seeded): clustered unit vectors (n / 50 random centres, each vector its centre plus uniform
 // noise, cosine to the centre ~0.7, like sentence embeddings of related notes; random unit vectors

@@ -4,7 +4,8 @@
 //
 // Vectors live in a DenseStore (src/core/vectors: slot-major int8 codes + unit f32 rows; delete is
 // a swap-remove), so the dense scan is an int8 pass with an exact f32 rescoring of its certified
-// short list: the same candidates and scores as a full f32 scan. Visibility (status, tombstone,
+// short list: the same candidates and scores as a full f32 scan (above AnnIndex's threshold, once
+// built, its IVF lists are the candidates: approximate, recall@10 calibrated). Visibility (status, tombstone,
 // validity interval) is mirrored into typed arrays per slot so the scan never touches a Map.
 
 import { AppError } from './errors';
@@ -15,7 +16,7 @@ import { DEFAULT_HYBRID_CONFIG, resolveHybridConfig, type HybridConfig } from '.
 export { DEFAULT_HYBRID_CONFIG, resolveHybridConfig, type HybridConfig } from './hybrid-config';
 import { fuseRRF, fuseWeighted, idfCoverage, type FusionInput } from './fusion';
 import { isRecallable, statusAllowed, type StatusGate } from './status';
-import { DenseStore } from './vectors';
+import { AnnIndex, DenseStore } from './vectors';
 import { dot, isFiniteVector, normalize } from './vector';
 
 export interface IndexDoc {
@@ -82,6 +83,8 @@ export class HybridIndex {
   private readonly docs = new Map<MemoryId, IndexDoc>();
   // Dense rows (slot = the store's slot; the typed rows below mirror its swap-removes).
   private readonly dense: DenseStore;
+  /** E1's approximate first stage: answers only above its threshold once built (else the exact scan). */
+  readonly ann: AnnIndex;
   private capacity: number;
   private rowStatus: Uint8Array;
   private rowDeleted: Uint8Array;
@@ -95,6 +98,7 @@ export class HybridIndex {
     this.bm25 = new Bm25Index({ k1: this.config.k1, b: this.config.b });
     this.capacity = 64;
     this.dense = new DenseStore({ dim, encoder });
+    this.ann = new AnnIndex(this.dense);
     this.rowStatus = new Uint8Array(this.capacity);
     this.rowDeleted = new Uint8Array(this.capacity);
     this.rowFrom = new Float64Array(this.capacity);
@@ -292,7 +296,7 @@ export class HybridIndex {
     const { rowDeleted, rowStatus, rowFrom, rowTo } = this;
     const accept = (r: number): boolean =>
       !rowDeleted[r] && allowed[rowStatus[r]] && (asOf == null || (rowFrom[r] <= asOf && asOf < rowTo[r])); // validAt (validTo null = Infinity)
-    return this.dense.search(vector, k, { accept }).map((h) => ({ id: h.id, score: h.score }));
+    return (this.ann.search(vector, k, { accept }) ?? this.dense.search(vector, k, { accept })).map((h) => ({ id: h.id, score: h.score }));
   }
 
   /** The one gate (status, tombstone, asOf) for the lexical list; the dense scan reads the same from its typed rows. */

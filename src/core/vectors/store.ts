@@ -58,6 +58,24 @@ export interface PreparedQuery {
   error: number;
 }
 
+/** The store's arrays as `parts()` hands them out (read only). */
+export interface StoreParts {
+  codes: Int8Array;
+  scales: Float32Array;
+  errors: Float32Array;
+  floats: Float32Array | null;
+  arena: SimdArena | null;
+  ids: readonly string[];
+}
+
+/** Told of every change, after it is made (an approximate index keeps its lists in step). */
+export interface DenseWatcher {
+  /** `slot` now holds a new (`added`) or replaced vector. */
+  written(slot: number, added: boolean): void;
+  /** `slot` was removed; `moved`: the last slot's vector now sits in `slot` (swap-remove). `size`: after. */
+  removed(slot: number, moved: { from: number; to: number } | null, size: number): void;
+}
+
 export class DenseStore {
   readonly dim: number;
   readonly encoder: string;
@@ -76,6 +94,7 @@ export class DenseStore {
   // per-scan scratch (reused, never escapes)
   private approx = new Float64Array(0);
   private order = new Int32Array(0);
+  private readonly watchers: DenseWatcher[] = [];
 
   constructor(opts: DenseStoreOptions) {
     if (!Number.isInteger(opts.dim) || opts.dim < 1)
@@ -167,6 +186,7 @@ export class DenseStore {
     this.validate(vec, encoder);
     const unit = normalize(vec);
     let slot = this.slots.get(id);
+    const added = slot === undefined;
     if (slot === undefined) {
       slot = this.ids.length;
       if (slot >= this.capacity) this.grow(this.capacity * 2);
@@ -175,6 +195,7 @@ export class DenseStore {
     }
     this.write(slot, unit);
     this.version++;
+    for (const w of this.watchers) w.written(slot, added);
     return slot;
   }
 
@@ -202,6 +223,7 @@ export class DenseStore {
       moved = { from: last, to: slot };
     }
     this.ids.pop();
+    for (const w of this.watchers) w.removed(slot, moved, this.ids.length);
     return moved;
   }
 
@@ -303,6 +325,19 @@ export class DenseStore {
     if (self === undefined) return [];
     const accept = opts.accept;
     return this.search(this.vectorAt(self).slice(), k, { ...opts, accept: (s) => s !== self && (!accept || accept(s)) });
+  }
+
+  /** Registers a watcher of every later change (see DenseWatcher). */
+  watch(w: DenseWatcher): void {
+    this.watchers.push(w);
+  }
+
+  /**
+   * The scan's arrays, for the approximate index in this folder (among.ts, ivf.ts): read only,
+   * valid until the next change (a growth replaces them).
+   */
+  parts(): StoreParts {
+    return { codes: this.codes, scales: this.scales, errors: this.errors, floats: this.floats, arena: this.arena, ids: this.ids };
   }
 
   private approximate(p: PreparedQuery, k: number, opts: DenseScanOptions): DenseHit[] {
