@@ -41,6 +41,7 @@ import { blend } from './blend';
 import { gatherCandidates } from './candidates';
 import { DEFAULT_DEEP_FUSION, expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
 import { lateralPass } from './lateral-pass';
+import { memoryTable } from './memory-table';
 import { resolveRanking } from './ranking';
 import { sessionContext } from './session-context';
 import { standardPool } from './standard';
@@ -103,6 +104,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     feedback: ctx.feedback,
     evaluator: ctx.evaluator,
     now,
+    table: () => memoryTable(hybrid),
   }).results;
   // SYSTEMATIZER: grouped before the hops, so associative results carry no group
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);
