@@ -54,10 +54,16 @@ async function main(): Promise<void> {
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
   const times: number[] = [];
+  // the neighbour lists' work per query (hops): lists computed / regrown / full-scan fallbacks
+  const stats = () => (engine as unknown as { matrix?: { neighbours?: { stats: Record<string, number> } } }).matrix?.neighbours?.stats;
+  const work: string[] = [];
   for (let i = 0; i < queries; i++) {
+    const before = { ...stats() };
     const t0 = performance.now();
     await run(5 + i);
     times.push(performance.now() - t0);
+    const after = stats();
+    if (after) work.push(`${after.computed - before.computed!}/${after.regrown - before.regrown!}/${after.fallbacks - before.fallbacks!}`);
   }
   const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
   const out = arg('out', `/tmp/scale-${variant}-${n}.cpuprofile`);
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
   const sorted = [...times].sort((a, b) => a - b);
   console.log(`${variant} at ${n}: ${queries} queries, p50 ${sorted[Math.floor(queries / 2)].toFixed(1)} ms, max ${sorted[queries - 1].toFixed(1)} ms; profile ${out}`);
   console.log(`  per query (ms, in order): ${times.map((t) => t.toFixed(0)).join(' ')}`);
+  if (work.length > 0) console.log(`  neighbour lists computed/regrown/fallbacks per query: ${work.join(' ')}`);
   const self = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {

@@ -108,7 +108,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   }).results;
   // SYSTEMATIZER: grouped before the hops, so associative results carry no group
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);
-  if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback }, o, r);
+  if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback, table: memoryTable(hybrid) }, o, r);
   const annotated = annotate(ctx, q, results, found.hits);
   return extras.length > 0 ? markFoundBy(annotated, firstTop, extras, via?.hits ?? []) : annotated;
 }
