@@ -156,8 +156,7 @@ export class HybridIndex {
   private rowDeleted: Uint8Array;
   private rowFrom: Float64Array;
   private rowTo: Float64Array;
-  /** Bumped by every upsert, setVector and remove: what was derived from the docs is stale. */
-  version = 0;
+  version = 0; // bumped by every upsert, setVector and remove (in removeRow): what was derived from the docs is stale
   /** `encoder`: the id of the model the vectors come from (the dense store refuses another's). */
   constructor(dim: number, config: Partial<HybridConfig> = {}, encoder = 'unspecified') {
     if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
@@ -227,7 +226,6 @@ export class HybridIndex {
   /** Add or replace a document; invalid input throws an AppError and leaves the index unchanged. */
   upsert(doc: IndexDoc): void {
     this.validate(doc);
-    this.version++;
     // Stored without its vector: the vector lives only in the dense store.
     const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
     this.bm25.upsert(doc.id, lexicalText(doc));
@@ -240,7 +238,6 @@ export class HybridIndex {
     const doc = this.docs.get(id);
     if (doc && vector) this.validate({ ...doc, vector });
     if (doc) this.putRow(doc, vector);
-    this.version++;
   }
 
   private putRow(doc: IndexDoc, vector: Float32Array | null): void {
@@ -254,7 +251,6 @@ export class HybridIndex {
 
   remove(id: MemoryId): void {
     if (!this.docs.has(id)) return;
-    this.version++;
     this.docs.delete(id);
     this.bm25.remove(id);
     this.removeRow(id);
@@ -368,6 +364,7 @@ export class HybridIndex {
 
   /** Swap-remove the dense row of `id`, if any: the last row moves into the hole (the store says which). */
   private removeRow(id: MemoryId): void {
+    this.version++;
     const moved = this.dense.remove(id);
     if (!moved) return;
     const { from, to } = moved;

@@ -90,3 +90,24 @@ describe('MemoryTable', () => {
     }
   });
 });
+
+describe('memoryTable over the hybrid index', () => {
+  it('follows every upsert, vector change and removal (the index version moves)', async () => {
+    const { HybridIndex } = await import('../hybrid');
+    const h = new HybridIndex(2);
+    const doc = (id: string, status: 'active' | 'archived') => ({ id, text: id, tags: ['t'], importance: 0.5, createdAt: NOW, validFrom: NOW, validTo: null, status, vector: null });
+    h.upsert(doc('a', 'active'));
+    h.upsert(doc('b', 'active'));
+    const t1 = memoryTable(h);
+    expect(t1.ids).toEqual(['a', 'b']);
+    h.upsert(doc('a', 'archived')); // a status change of a memory without a vector
+    const t2 = memoryTable(h);
+    expect(t2).not.toBe(t1);
+    expect(t2.recallable(t2.rowOf.get('a')!, {})).toBe(false);
+    h.setVector('b', Float32Array.of(1, 0));
+    const t3 = memoryTable(h);
+    expect(t3).not.toBe(t2);
+    h.remove('b');
+    expect(memoryTable(h).ids).toEqual(['a']);
+  });
+});
