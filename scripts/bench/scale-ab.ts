@@ -22,6 +22,8 @@ const arg = (name: string, dflt: string) => {
 };
 
 type Engine = Pick<EngineCore, 'load' | 'recall' | 'search'>;
+/** One clock for both engines (lateral recency decay reads it): the corpus's newest memory is a day older. */
+const NOW = Date.UTC(2026, 10, 2);
 
 async function main(): Promise<void> {
   const n = Number(arg('n', '100000'));
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
   c.docs.length = 0;
   const qVec = feats.queries.map((f) => (deserializeFeatures(f).E1 as Float32Array | undefined) ?? null);
   const recall = (e: Engine, o: RecallOptionsInput) => async (q: number) =>
-    (await e.recall({ text: c.queries[q].text, features: feats.queries[q] }, o)).results;
+    (await e.recall({ text: c.queries[q].text, features: feats.queries[q], now: NOW }, o)).results;
   const variants: Record<string, (e: Engine) => (q: number) => Promise<{ id: string; score: number; mode: string }[]>> = {
     search: (e) => (q) => e.search({ text: c.queries[q].text, vector: qVec[q] }, { topK: 10 }),
     recall: (e) => recall(e, { profile: 'BALANCED' }),
