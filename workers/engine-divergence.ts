@@ -45,14 +45,15 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
   const config = scaled.config;
   const since = q.now - config.recentWindowHours * 3_600_000;
   const candidates: { id: MemoryId; text: string; createdAt: number; sessionId: string }[] = [];
-  // forEach, not for-of: no [id, meta] pair allocated per memory (this runs on every recall)
-  src.meta.forEach((m, id) => {
-    if (id === q.excludeId || m.createdAt < since || m.createdAt > q.now) return;
+  // the memories created in [since, now], in meta's order (this runs on every recall: no pass over all of them)
+  for (const id of createdBetween(hybrid, src.meta, since, q.now)) {
+    if (id === q.excludeId) continue;
     const d = hybrid.peek(id); // read only, no copy
     // the status gate (never deleted, archived or quarantined), and no earlier version of an edited memory
-    if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) return;
+    if (!d || !isRecallable(d, {}) || d.supersededBy !== undefined) continue;
+    const m = src.meta.get(id)!;
     candidates.push({ id, text: d.text, createdAt: m.createdAt, sessionId: m.sessionId });
-  });
+  }
   const recent = selectRecentWindow(candidates, q.now, q.sessionId, config);
   // the temporal spaces never take part, whatever the settings say (a copy: the caller's set stays whole)
   const current: SpaceFeatures = { ...features };
@@ -79,4 +80,52 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
     ...(scaled.meaningLine !== undefined ? { meaningLine: scaled.meaningLine } : {}),
     ...(scaled.lines ? { lines: scaled.lines } : {}),
   };
+}
+
+/** meta's memories sorted by creation time (ties and NaN times in meta's order), per state of the index. */
+interface ByTime {
+  version: number;
+  meta: ReadonlyMap<MemoryId, { createdAt: number }>;
+  times: Float64Array;
+  /** Position in meta's order, by time. */
+  order: Int32Array;
+  ids: MemoryId[];
+  /** Positions whose time is NaN (every comparison false: the window never excluded them). */
+  untimed: number[];
+}
+
+const byTimeOf = new WeakMap<HybridIndex, ByTime>();
+
+/**
+ * The ids of meta created in [since, now] (NaN times too, as the comparisons they fail never
+ * excluded them), in meta's order: a binary search in a time-sorted index instead of a pass
+ * over every memory per recall (issue 13). The index is rebuilt after any change (the engine
+ * changes meta and the hybrid index together, and the index's version moves).
+ */
+export function createdBetween(hybrid: HybridIndex, meta: ReadonlyMap<MemoryId, { createdAt: number }>, since: number, now: number): MemoryId[] {
+  let t = byTimeOf.get(hybrid);
+  if (!t || t.version !== hybrid.version || t.meta !== meta) {
+    const ids = [...meta.keys()];
+    const all = ids.map((id) => meta.get(id)!.createdAt);
+    const untimed: number[] = [];
+    const timed: number[] = [];
+    all.forEach((x, i) => (Number.isNaN(x) ? untimed : timed).push(i));
+    timed.sort((a, b) => all[a] - all[b] || a - b);
+    t = { version: hybrid.version, meta, ids, untimed, order: Int32Array.from(timed), times: Float64Array.from(timed, (i) => all[i]) };
+    byTimeOf.set(hybrid, t);
+  }
+  const { times, order } = t;
+  // a NaN bound excludes nothing (its comparison is false), as in a pass over every memory
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi && !Number.isNaN(since)) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < since) lo = mid + 1;
+    else hi = mid;
+  }
+  const at: number[] = [...t.untimed];
+  const open = Number.isNaN(now);
+  for (let k = lo; k < times.length && (open || times[k] <= now); k++) at.push(order[k]);
+  at.sort((a, b) => a - b);
+  return at.map((i) => t.ids[i]);
 }

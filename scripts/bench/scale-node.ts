@@ -22,7 +22,7 @@ import type { RecallOptionsInput } from '../../src/core/recall';
 import { median, percentile } from '../lib/metrics';
 import { corpus, engineDocsOf, featuresOf, interleaved, type Corpus, type Variant } from './recall';
 
-const DIM = 384;
+export const DIM = 384;
 const SIZES = [1000, 10_000, 30_000, 100_000];
 const QUERIES = 200;
 const TARGETS: Record<string, number> = { recallP50Ms: 50, recallP95Ms: 120, divergentP50Ms: 80, assocHops3P50Ms: 150, searchP50Ms: 20, engineMiB: 600 };
@@ -36,7 +36,7 @@ const heapNow = () => {
 };
 
 /** Serialised features of every memory and query: computed once per (n, dim), then read from a cache file. */
-async function features(c: Corpus, n: number): Promise<{ docs: SerializedFeatures[]; queries: SerializedFeatures[] }> {
+export async function features(c: Corpus, n: number): Promise<{ docs: SerializedFeatures[]; queries: SerializedFeatures[] }> {
   const file = join(tmpdir(), `mnemograph-scale-${n}-${DIM}.bin`);
   if (existsSync(file) && !process.argv.includes('--no-cache')) {
     const buf = readFileSync(file);

@@ -90,6 +90,7 @@ export class HybridIndex {
   private rowDeleted: Uint8Array;
   private rowFrom: Float64Array;
   private rowTo: Float64Array;
+  version = 0; // bumped by every upsert, setVector and remove (in removeRow): what was derived from the docs is stale
   /** `encoder`: the id of the model the vectors come from (the dense store refuses another's). */
   constructor(dim: number, config: Partial<HybridConfig> = {}, encoder = 'unspecified') {
     if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
@@ -329,6 +330,7 @@ export class HybridIndex {
 
   /** Swap-remove the dense row of `id`, if any: the last row moves into the hole (the store says which). */
   private removeRow(id: MemoryId): void {
+    this.version++;
     const moved = this.dense.remove(id);
     if (!moved) return;
     const { from, to } = moved;

@@ -7,6 +7,7 @@ import { associate, type FeedbackState, type NeighbourMatrix, type RecallDoc, ty
 import { isRecallable } from '../status';
 import { isShadowed } from './temporal';
 import type { MemoryId, ScoredHit } from '../types';
+import type { MemoryTable } from './memory-table';
 import type { RankingConfig } from './types';
 
 export interface AssociativeSource {
@@ -17,6 +18,8 @@ export interface AssociativeSource {
   /** Associative results carry their cosine to the query when it is known. */
   queryVector: Float32Array | null;
   feedback?: FeedbackState | null;
+  /** The same memories as columns (the pipeline's index): the walk's closed rows without a lookup per memory. */
+  table?: MemoryTable | null;
 }
 
 /**
@@ -40,7 +43,9 @@ export function mergeAssociative(
   const lists = src.matrix.neighbours;
   // neighbours from the dense store's cached lists when the matrix is the store's (same rows)
   const neighbours = lists ? (p: number, k: number, c: number, closed: Uint8Array) => lists.pick(p, k, c, closed) : undefined;
-  const outcome = associate(results, { matrix: src.matrix, eligible, pool, queryVector: src.queryVector ?? undefined, neighbours }, o);
+  const table = src.table;
+  const closeIneligible = table ? (closed: Uint8Array) => closeRows(table, src, o, closed) : undefined;
+  const outcome = associate(results, { matrix: src.matrix, eligible, closeIneligible, pool, queryVector: src.queryVector ?? undefined, neighbours }, o);
   const standardBest = results.reduce((m, x) => (x.mode === 'standard' && x.score > m ? x.score : m), 0);
   const floor = r.assocFloor * standardBest;
   let kept = 0;
@@ -50,4 +55,27 @@ export function mergeAssociative(
     kept++;
     return true;
   });
+}
+
+/**
+ * `eligible` for every row of the matrix from the table: a row of a memory the gate refuses, a
+ * suppressed one, an earlier version shadowed by its memory, or one the table does not hold is
+ * closed (tested against the lookup per memory).
+ */
+export function closeRows(t: MemoryTable, src: Pick<AssociativeSource, 'matrix' | 'docOf' | 'feedback'>, o: RecallOptions, closed: Uint8Array): void {
+  const m = src.matrix;
+  closed.fill(1);
+  const rows = t.matrixRows(m);
+  for (let r = 0; r < t.size; r++) {
+    const row = rows[r];
+    if (row >= 0 && t.recallable(r, o)) closed[row] = 0;
+  }
+  for (const id of src.feedback?.suppressedIds() ?? []) {
+    const row = m.indexOf.get(id);
+    if (row !== undefined) closed[row] = 1;
+  }
+  for (const r of t.superseded) {
+    const row = rows[r];
+    if (row >= 0 && isShadowed(t.docs[r], src.docOf, o)) closed[row] = 1;
+  }
 }

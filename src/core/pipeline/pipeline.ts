@@ -45,6 +45,7 @@ import { gatherCandidates } from './candidates';
 import { DEFAULT_DEEP_FUSION, expansionList, fuseExtraLists, queryLists, wantsExtraLists, type ExtraList } from './deep';
 import { lateInteraction, speakerMatch } from './late-interaction';
 import { lateralPass } from './lateral-pass';
+import { memoryTable } from './memory-table';
 import { resolveRanking } from './ranking';
 import { sessionContext } from './session-context';
 import { standardPool } from './standard';
@@ -112,10 +113,11 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
     feedback: ctx.feedback,
     evaluator: ctx.evaluator,
     now,
+    table: () => memoryTable(hybrid),
   }).results;
   // SYSTEMATIZER: grouped before the hops, so associative results carry no group
   if (o.groupBy === 'tag') results = assignGroups(results, docOf);
-  if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback }, o, r);
+  if (o.assocHops > 0) results = mergeAssociative(results, { matrix: getMatrix(), docOf, scored, queryVector, feedback: ctx.feedback, table: memoryTable(hybrid) }, o, r);
   const annotated = annotate(ctx, q, results, found.hits);
   return extras.length > 0 ? markFoundBy(annotated, firstTop, extras, via?.hits ?? []) : annotated;
 }

@@ -37,6 +37,11 @@ export interface AssocSource {
   matrix: NeighbourMatrix;
   /** False = never reached (archived / quarantined unless asked, deleted, suppressed). Default: all. */
   eligible?: (id: MemoryId) => boolean;
+  /**
+   * `eligible` for every row at once: sets closed[row] = 1 for each row it would refuse (the
+   * pipeline's memory table: typed columns instead of a lookup per memory). Given: used instead.
+   */
+  closeIneligible?: (closed: Uint8Array) => void;
   /** The engine's wider standard pool, for final = max(direct, assoc). */
   pool?: ReadonlyMap<MemoryId, ScoredHit>;
   /** When given, associative results carry their cosine to the query in `why.cosine`. */
@@ -128,7 +133,8 @@ export function associate(ranked: readonly RecallResult[], src: AssocSource, opt
   const n = m.ids.length;
   // closed = visited or ineligible: the scan skips both with one byte test
   const closed = new Uint8Array(n);
-  if (src.eligible) for (let i = 0; i < n; i++) if (!src.eligible(m.ids[i])) closed[i] = 1;
+  if (src.closeIneligible) src.closeIneligible(closed);
+  else if (src.eligible) for (let i = 0; i < n; i++) if (!src.eligible(m.ids[i])) closed[i] = 1;
   for (const r of ranked) {
     const row = m.indexOf.get(r.id);
     if (row !== undefined) closed[row] = 1;

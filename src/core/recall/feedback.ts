@@ -143,6 +143,15 @@ export class FeedbackState {
   get size(): number {
     return this.byId.size;
   }
+
+  /** The memories suppressed now (a walk never reaches them). */
+  suppressedIds(): MemoryId[] {
+    const out: MemoryId[] = [];
+    this.byId.forEach((f, id) => {
+      if (f.suppressed) out.push(id);
+    });
+    return out;
+  }
 }
 
 /**

@@ -24,6 +24,11 @@ export class TopKHeap<T extends Ranked> {
     return this.items.length;
   }
 
+  /** The worst kept item (the next one pushed out); undefined when empty. */
+  get worst(): T | undefined {
+    return this.items[0];
+  }
+
   push(x: T): void {
     if (this.capacity <= 0) return;
     const h = this.items;
