@@ -116,6 +116,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       await nextTask();
     }
     if (gen !== generation) return;
+    core.settle();
     core.warm = true;
     touched = new Set();
     tell(onProgress, { stage: 'warm', done: all.length, total: all.length, ms: ms() });

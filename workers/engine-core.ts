@@ -102,6 +102,7 @@ export class EngineCore {
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
     index.reserve(docs.length); // the dense store sized once: no doubling slack at 100k
     for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
+    spaces.trim(); // the feature columns without growth slack
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index = index;
     this.spaces = spaces;
@@ -178,6 +179,8 @@ export class EngineCore {
     this.communities = null;
   }
 
+  /** After a staged start has attached everything: the space index's columns without growth slack. */
+  settle = (): void => this.spaces.trim();
   /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
   removeMany(ids: MemoryId[]): void {
     const index = this.require();
