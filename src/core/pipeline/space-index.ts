@@ -191,6 +191,7 @@ export class SpaceIndex {
   /** Drops the feature columns' growth slack (after a load: the columns then hold their values exactly). */
   trim(): void {
     this.cols.trim();
+    for (const p of this.postings.values()) p.trim();
   }
 
   /** Bytes of the feature columns (capacity; benches). */
