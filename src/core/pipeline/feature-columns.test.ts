@@ -3,7 +3,7 @@ import { similarity, sparseFromEntries, type SpaceFeatures, type SpaceVector, ty
 import { FeatureColumns } from './feature-columns';
 import { MIN_DEAD, nextCapacity, Ragged } from './ragged';
 import { SpaceIndex } from './space-index';
-import { maxsimIds, TokenDict } from './token-dict';
+import { TokenDict, unitRowsInto } from './token-dict';
 import { packTokens, unitMaxsim, unitTokens, unpackTokens } from './unit-tokens';
 
 const f32 = (n: number) => new Float32Array(n);
@@ -93,7 +93,7 @@ describe('TokenDict', () => {
     expect(d.size).toBe(3);
   });
 
-  it('maxsimIds equals unitMaxsim of the unpacked rows, the query shorter, longer and of equal length', () => {
+  it('decodes a memory\'s rows to the unit rows of the unpacked matrix: unitMaxsim gives the same value, query shorter, longer or equal', () => {
     for (const [qRows, mRows] of [[2, 5], [6, 3], [4, 4]]) {
       const mem = steps(mRows, 8, 7 + qRows, 1);
       const query = unitTokens(steps(qRows, 8, 99 + mRows));
@@ -102,7 +102,11 @@ describe('TokenDict', () => {
       const ids = Uint32Array.from({ length: mRows }, (_, r) => d.add(p.q, r * 8));
       const padded = new Uint32Array(mRows + 2);
       padded.set(ids, 2);
-      expect(maxsimIds(query, d, padded, 2, mRows)).toBe(unitMaxsim(query, unitTokens(unpackTokens(p))));
+      const want = unitTokens(unpackTokens(p));
+      const got = unitRowsInto(d, padded, 2, mRows);
+      expect(arr(got.data.subarray(0, mRows * 8))).toEqual(arr(want.data));
+      expect(arr(got.live.subarray(0, mRows))).toEqual(arr(want.live));
+      expect(unitMaxsim(query, { ...got, data: got.data.subarray(0, mRows * 8) })).toBe(unitMaxsim(query, want));
     }
   });
 });

@@ -14,7 +14,7 @@
 import { SPACES, type EntityFeatures, type SpaceFeatures, type SparseVector, type SpaceVector, type TokenMatrix } from '../spaces';
 import type { SpaceId } from '../types';
 import { nextCapacity, Ragged } from './ragged';
-import { maxsimIds, TokenDict } from './token-dict';
+import { TokenDict, unitRowsInto } from './token-dict';
 import { packTokens, unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
 
 type Kind = 'dense' | 'sparse' | 'binary' | 'entity' | 'tokens';
@@ -59,6 +59,8 @@ export class FeatureColumns {
   private tokenIds = new Ragged<Uint32Array>(u32);
   private dict?: TokenDict;
   private readonly oddTokens = new Map<number, { m: TokenMatrix; unit: UnitTokens }>();
+  /** A memory's E12 decoded for one similarity at a time (reused). */
+  private scratch?: UnitTokens;
 
   /** Bytes of every pool (capacity), the token dictionary included (the odd matrices not). */
   get bytes(): number {
@@ -172,7 +174,8 @@ export class FeatureColumns {
     const odd = this.oddTokens.get(slot);
     if (odd) return unitMaxsim(q, odd.unit);
     if (!this.tokenIds.has(slot)) return undefined;
-    return maxsimIds(q, this.dict!, this.tokenIds.data(), this.tokenIds.offset(slot), this.tokenIds.length(slot));
+    this.scratch = unitRowsInto(this.dict!, this.tokenIds.data(), this.tokenIds.offset(slot), this.tokenIds.length(slot), this.scratch);
+    return unitMaxsim(q, this.scratch);
   }
 
   /** Every space the slot holds, as fresh arrays. */

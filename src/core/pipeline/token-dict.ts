@@ -3,9 +3,9 @@
 // (serializeSpace), so the same word gives the same bytes in every memory that uses it. Held per
 // memory they were the largest part of the engine at 100k (~1.7 KB a memory as int8: 165 MB); here
 // each distinct row is held once (refcounted, its slot reused when the last memory using it goes)
-// and a memory holds the ids of its rows (4 bytes a token). Each distinct row also keeps its unit
-// f32 form, computed with unitFromPacked's arithmetic, so MaxSim reads it with no per-use decode
-// and gives the very same value (maxsimIds vs unitMaxsim, tested).
+// and a memory holds the ids of its rows (4 bytes a token). MaxSim decodes a memory's rows into a
+// reused scratch with unitFromPacked's arithmetic (unitRowsInto), as it decoded the packed bytes
+// before, so it gives the very same value (tested against unitMaxsim of the unpacked rows).
 
 import type { TokenMatrix } from '../spaces';
 import type { UnitTokens } from './unit-tokens';
@@ -14,8 +14,6 @@ import { nextCapacity } from './ragged';
 export class TokenDict {
   readonly dim: number;
   private codes = new Int8Array(0);
-  /** The unit f32 form of each row (unitFromPacked's values), dim per row. */
-  unit = new Float32Array(0);
   /** 1 where the row is non-zero. */
   live = new Uint8Array(0);
   private refs = new Int32Array(0);
@@ -35,7 +33,7 @@ export class TokenDict {
   }
 
   get bytes(): number {
-    return this.codes.byteLength + this.unit.byteLength + this.live.byteLength + this.refs.byteLength * 3;
+    return this.codes.byteLength + this.live.byteLength + this.refs.byteLength * 3;
   }
 
   /** The id of the row `q[at .. at + dim)` (interned: one more reference). */
@@ -54,17 +52,9 @@ export class TokenDict {
     const id = this.free.pop() ?? this.count++;
     this.ensure(id + 1);
     this.codes.set(q.subarray(at, at + d), id * d);
-    // unitFromPacked's arithmetic, row by row (so the same f32 values)
-    let ss = 0;
-    for (let k = 0; k < d; k++) {
-      const x = Math.fround(q[at + k] / 127);
-      ss += x * x;
-    }
-    this.live[id] = ss > 0 ? 1 : 0;
-    if (ss > 0) {
-      const inv = 1 / Math.sqrt(ss);
-      for (let k = 0; k < d; k++) this.unit[id * d + k] = Math.fround(q[at + k] / 127) * inv;
-    } else this.unit.fill(0, id * d, id * d + d);
+    let nz = 0;
+    for (let k = 0; k < d; k++) nz |= q[at + k];
+    this.live[id] = nz !== 0 ? 1 : 0;
     this.refs[id] = 1;
     this.hashOf[id] = h;
     this.next[id] = this.heads.get(h) ?? -1;
@@ -87,6 +77,22 @@ export class TokenDict {
     this.free.push(id);
   }
 
+  /** Row `id` normalised as unitFromPacked does it, into `out` at `o`; its live flag into `live[r]`. */
+  unitRow(id: number, out: Float32Array, o: number, live: Uint8Array, r: number): void {
+    const d = this.dim;
+    const base = id * d;
+    let ss = 0;
+    for (let k = 0; k < d; k++) {
+      const x = Math.fround(this.codes[base + k] / 127);
+      ss += x * x;
+    }
+    live[r] = ss > 0 ? 1 : 0;
+    if (ss > 0) {
+      const inv = 1 / Math.sqrt(ss);
+      for (let k = 0; k < d; k++) out[o + k] = Math.fround(this.codes[base + k] / 127) * inv;
+    }
+  }
+
   /** The rows `ids` as unpackTokens gives them (q / 127 in f32). */
   matrix(ids: ArrayLike<number>): TokenMatrix {
     const d = this.dim;
@@ -105,7 +111,6 @@ export class TokenDict {
       return b;
     };
     this.codes = grow(this.codes, cap * d, (k) => new Int8Array(k));
-    this.unit = grow(this.unit, cap * d, (k) => new Float32Array(k));
     this.live = grow(this.live, cap, (k) => new Uint8Array(k));
     this.refs = grow(this.refs, cap, (k) => new Int32Array(k));
     this.next = grow(this.next, cap, (k) => new Int32Array(k));
@@ -114,51 +119,15 @@ export class TokenDict {
 }
 
 /**
- * unitMaxsim(query, memory) for a memory held as dictionary row ids `ids[at .. at + n)`: the same
- * loops in the same orientation (the side with fewer rows outside, the query on ties) and the
- * same summation, so the same value.
+ * The unit rows of a memory held as dictionary ids `ids[at .. at + n)`, decoded into `into` when it
+ * is large enough (a scratch reused per similarity), with unitFromPacked's arithmetic: the same
+ * f32 values as before the rows were interned, so unitMaxsim gives the same value.
  */
-export function maxsimIds(a: UnitTokens, dict: TokenDict, ids: Int32Array | Uint32Array, at: number, n: number): number {
-  if (a.rows === 0 || n === 0 || a.dim !== dict.dim) return 0;
-  if (!a.finite) return 0;
-  const dim = a.dim;
-  const u = dict.unit;
-  const live = dict.live;
-  let sum = 0;
-  let counted = 0;
-  if (n < a.rows) {
-    // the memory outside (unitMaxsim swaps when b.rows < a.rows)
-    for (let i = 0; i < n; i++) {
-      const r = ids[at + i];
-      if (!live[r]) continue;
-      let best = -1;
-      const qo = r * dim;
-      for (let j = 0; j < a.rows; j++) {
-        if (!a.live[j]) continue;
-        const doff = j * dim;
-        let dot = 0;
-        for (let k = 0; k < dim; k++) dot += u[qo + k] * a.data[doff + k];
-        if (dot > best) best = dot;
-      }
-      sum += Math.max(-1, Math.min(1, best));
-      counted++;
-    }
-  } else {
-    for (let i = 0; i < a.rows; i++) {
-      if (!a.live[i]) continue;
-      let best = -1;
-      const qo = i * dim;
-      for (let j = 0; j < n; j++) {
-        const r = ids[at + j];
-        if (!live[r]) continue;
-        const doff = r * dim;
-        let dot = 0;
-        for (let k = 0; k < dim; k++) dot += a.data[qo + k] * u[doff + k];
-        if (dot > best) best = dot;
-      }
-      sum += Math.max(-1, Math.min(1, best));
-      counted++;
-    }
-  }
-  return counted > 0 ? sum / counted : 0;
+export function unitRowsInto(dict: TokenDict, ids: Uint32Array, at: number, n: number, into?: UnitTokens): UnitTokens {
+  const dim = dict.dim;
+  const size = n * dim;
+  const data = into && into.data.length >= size ? into.data : new Float32Array(Math.max(size, 64 * dim));
+  const live = into && into.live.length >= n ? into.live : new Uint8Array(Math.max(n, 64));
+  for (let r = 0; r < n; r++) dict.unitRow(ids[at + r], data, r * dim, live, r);
+  return { rows: n, dim, data, live, finite: true };
 }
