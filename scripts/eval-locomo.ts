@@ -72,6 +72,27 @@ export type EmbedFn = (texts: string[]) => Promise<Float32Array[]>;
  * encoder's dimension (any width without an encoder); `embedQueries` embeds the questions (the
  * encoder's query prefix), default `embed`.
  */
+/**
+ * What-if (issue 13, engine memory): MNEMOGRAPH_WHATIF_E1_F16=1 stores every memory's E1 as its
+ * unit vector rounded to float16 (10-bit mantissa, nearest), as a dense store keeping f16 rows
+ * instead of f32 would rescore with; queries stay f32. Not the shipped path: it measures what the
+ * 77 MB such rows would save at 100k x 384 would cost in quality.
+ */
+const E1_F16 = process.env.MNEMOGRAPH_WHATIF_E1_F16 === '1';
+function halfRows(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
+  return v.map((x) => {
+    const a = Math.abs(x * inv);
+    if (a === 0 || !Number.isFinite(a)) return x * inv;
+    let e = Math.max(-14, Math.floor(Math.log2(a)));
+    if (e > -14 && 2 ** e > a) e--;
+    const ulp = 2 ** (e - 10);
+    return Math.sign(x) * Math.round(a / ulp) * ulp;
+  });
+}
+
 export async function prepare(
   data: Conversation[],
   embed: EmbedFn | null,
@@ -94,7 +115,7 @@ export async function prepare(
         validFrom: m.time,
         validTo: null,
         status: 'active',
-        vector: memVectors ? memVectors[i] : null,
+        vector: memVectors ? (E1_F16 ? halfRows(memVectors[i]) : memVectors[i]) : null,
       });
     });
     out.push({ conv, index, queries: conv.queries.map((q, i) => ({ ...q, vector: qVectors ? qVectors[i] : null })) });

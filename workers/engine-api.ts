@@ -227,6 +227,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       await nextTask();
     }
     if (gen !== generation) return;
+    core.settle();
     core.warm = true;
     touched = new Set();
     tell(onProgress, { stage: 'warm', done: attached + left.length, total: attached + left.length, ms: ms() });

@@ -91,6 +91,7 @@ export class EngineCore {
     const evaluator = opts.evaluator ? LateralEvaluator.fromJSON(opts.evaluator) : LateralEvaluator.forOptions(resolved);
     index.reserve(docs.length); // the dense store sized once: no doubling slack at 100k
     for (const d of docs) this.put(index, spaces, meta, d, entities); // throws on a bad doc: the old index stays in place
+    spaces.trim(); // the feature columns without growth slack
     const feedbackEvents = (opts.feedback ?? []) as FeedbackEvent[];
     this.index?.ann.cancel(); // the replaced index's background build (above the threshold) stops
     this.index = index;
@@ -170,17 +171,17 @@ export class EngineCore {
   }
 
   /** The hybrid index itself, for the keyword snapshot (workers/engine-lexical.ts): it packs the words and adopts them into it. */
-  get hybrid(): HybridIndex {
-    return this.require();
-  }
+  get hybrid(): HybridIndex { return this.require(); } // prettier-ignore
 
   /** Session meta of docs that entered `hybrid` from a keyword snapshot (no tokenising); the memory's session when packing one. */
   setMeta(docs: readonly { id: MemoryId; createdAt: number; sessionId?: string }[]): void {
     for (const d of docs) this.meta.set(d.id, { createdAt: d.createdAt, sessionId: d.sessionId ?? '' });
-    this.matrix = null;
-    this.communities = this.sessions = null;
+    this.matrix = this.communities = this.sessions = null;
   }
   sessionOf = (id: MemoryId): string => this.meta.get(id)?.sessionId ?? '';
+
+  /** After a staged start has attached everything: the space index's columns without growth slack. */
+  settle = (): void => this.spaces.trim();
 
   /** Many at once (a delete of a selection, "Delete all", a purge): one message instead of one per memory. */
   removeMany(ids: MemoryId[]): void {
@@ -191,8 +192,7 @@ export class EngineCore {
       this.entities.remove(id);
       this.meta.delete(id);
     }
-    this.matrix = null;
-    this.communities = this.sessions = null;
+    this.matrix = this.communities = this.sessions = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */

@@ -2,7 +2,8 @@
 // synthetic corpus of N memories (N in 1k / 10k / 30k / 100k, up to --n), with the real
 // featurizers for every space (E5 / E10 / E12 through a deterministic stand-in encoder, as
 // scripts/bench/recall.ts does) and random unit vectors for E1 at the default encoder's
-// dimension (384). Per N: engine load time, engine heap (after gc), then interleaved rounds of
+// dimension (384). Per N: engine load time, engine heap (after gc, settled:
+// heapUsed + external, scripts/lib/heap.ts), then interleaved rounds of
 // plain search, recall BALANCED (all spaces, top 10), DIVERGENT and assocHops 3 (median, p95).
 // Prints figures against the issue's targets; never fails on timings.
 //
@@ -19,6 +20,7 @@ import { deserializeFeatures, serializeFeatures } from '../../src/core/spaces';
 import { EngineCore } from '../../workers/engine-core';
 import type { SerializedFeatures } from '../../src/protocol/engine';
 import type { RecallOptionsInput } from '../../src/core/recall';
+import { hasGc, settledHeap } from '../lib/heap';
 import { median, percentile } from '../lib/metrics';
 import { corpus, engineDocsOf, featuresOf, interleaved, type Corpus, type Variant } from './recall';
 
@@ -27,13 +29,6 @@ const SIZES = [1000, 10_000, 30_000, 100_000];
 const QUERIES = 200;
 const TARGETS: Record<string, number> = { recallP50Ms: 50, recallP95Ms: 120, divergentP50Ms: 80, assocHops3P50Ms: 150, searchP50Ms: 20, engineMiB: 600 };
 
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
-const heapNow = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 
 /** Serialised features of every memory and query: computed once per (n, dim), then read from a cache file. */
 export async function features(c: Corpus, n: number): Promise<{ docs: SerializedFeatures[]; queries: SerializedFeatures[] }> {
@@ -89,7 +84,7 @@ function decodeAll(buf: Buffer): { docs: SerializedFeatures[]; queries: Serializ
 async function benchSize(n: number): Promise<Record<string, number>> {
   const big = n >= 30_000;
   // the baseline before the corpus exists: the engine keeps the feature buffers it is given
-  const heap0 = heapNow();
+  const heap0 = await settledHeap();
   const c = corpus(n, QUERIES, DIM);
   const tf = performance.now();
   const feats = await features(c, n);
@@ -103,7 +98,11 @@ async function benchSize(n: number): Promise<Record<string, number>> {
   engineDocs.length = 0;
   feats.docs.length = 0;
   c.docs.length = 0;
-  const engineMiB = (heapNow() - heap0) / 2 ** 20;
+  // heapUsed + external, settled (scripts/lib/heap.ts): the wasm codes counted, no unswept garbage
+  const loaded = await settledHeap();
+  const engineMiB = (loaded.bytes - heap0.bytes) / 2 ** 20;
+  // the figure as measured before (heapUsed + arrayBuffers: without the wasm memory), now settled
+  const engineJsMiB = (loaded.heapUsed + loaded.arrayBuffers - heap0.heapUsed - heap0.arrayBuffers) / 2 ** 20;
 
   const qVectors = feats.queries.map((f) => (deserializeFeatures(f).E1 as Float32Array | undefined) ?? null);
   const queryVector = (q: number) => qVectors[q];
@@ -114,7 +113,7 @@ async function benchSize(n: number): Promise<Record<string, number>> {
   await recall({ assocHops: 1 })(0);
   const firstHopMs = performance.now() - m0;
   // with the neighbour matrix the first hop built (lateral and hops keep it until the next change)
-  const engineWarmMiB = (heapNow() - heap0) / 2 ** 20;
+  const engineWarmMiB = ((await settledHeap()).bytes - heap0.bytes) / 2 ** 20;
   const block = 1;
 
   const variants: Variant[] = [
@@ -133,6 +132,7 @@ async function benchSize(n: number): Promise<Record<string, number>> {
     n,
     loadMs,
     engineMiB,
+    engineJsMiB,
     engineWarmMiB,
     firstHopMs,
     searchP50Ms: stat('search').p50,
@@ -147,7 +147,7 @@ async function benchSize(n: number): Promise<Record<string, number>> {
   const f = (x: number) => x.toFixed(1).padStart(9);
   const load = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ');
   console.log(
-    `n = ${n}: engine load ${(loadMs / 1000).toFixed(2)} s, engine heap +${engineMiB.toFixed(0)} MiB (+${engineWarmMiB.toFixed(0)} MiB with the neighbour matrix), first hop recall ${firstHopMs.toFixed(0)} ms` +
+    `n = ${n}: engine load ${(loadMs / 1000).toFixed(2)} s, engine heap +${engineMiB.toFixed(0)} MiB (without the wasm memory +${engineJsMiB.toFixed(0)}; +${engineWarmMiB.toFixed(0)} MiB with the neighbour matrix), first hop recall ${firstHopMs.toFixed(0)} ms` +
       ` (features ${(featMs / 1000).toFixed(1)} s; ${rounds} rounds; load average ${load})`,
   );
   console.log(`  ${'path'.padEnd(40)} ${'p50 ms'.padStart(9)} ${'p95 ms'.padStart(9)}`);
@@ -164,7 +164,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const max = at >= 0 ? Number(process.argv[at + 1]) : 10_000;
   const only = process.env.SCALE_SIZES?.split(',').map(Number);
   const sizes = only ?? SIZES.filter((s) => s <= max);
-  if (!(typeof gc === 'function') || !(globalThis as { gc?: unknown }).gc) console.log('(no --expose-gc: heap figures include garbage)');
+  if (!hasGc()) console.log('(no --expose-gc: heap figures include garbage)');
   const results: Record<string, number>[] = [];
   for (const n of sizes) results.push(await benchSize(n));
   return { dim: DIM, loadAverage: (await import('node:os')).loadavg(), sizes: results };

@@ -23,6 +23,29 @@ describe('SlotPostings (typed inverted lists)', () => {
     expect(sorted(p.get(7))).toEqual([0, 5]);
   });
 
+  it('keeps every list whole through moves, emptied keys (their list numbers reused) and compactions', () => {
+    const p = new SlotPostings();
+    const want = new Map<number, number[]>();
+    const add = (k: number, slot: number) => {
+      p.add(k, slot);
+      want.set(k, [...(want.get(k) ?? []), slot]);
+    };
+    for (let k = 0; k < 1000; k++) for (let s = 0; s <= k % 5; s++) add(k, k * 10 + s);
+    const full = p.bytes;
+    // empty 900 keys: their ranges turn dead
+    for (let k = 100; k < 1000; k++) {
+      for (const s of want.get(k)!) p.delete(k, s);
+      want.delete(k);
+    }
+    expect(p.keys).toBe(100);
+    expect(p.get(500).length).toBe(0);
+    // new keys and longer lists: the dead ranges are reclaimed by a compaction, not a larger pool
+    for (let k = 2000; k < 2050; k++) add(k, k);
+    for (let s = 0; s < 40; s++) add(7, 70_000 + s);
+    expect(p.bytes).toBeLessThanOrEqual(full);
+    for (const [k, slots] of want) expect(sorted(p.get(k))).toEqual([...slots].sort((x, y) => x - y));
+  });
+
   it('grows a list past its first capacity', () => {
     const p = new SlotPostings();
     for (let s = 0; s < 100; s++) p.add(1, s);

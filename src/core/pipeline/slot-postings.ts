@@ -1,8 +1,9 @@
 // Compact structures for SpaceIndex (issue 13): memories live in dense integer slots, and
 // everything hot is a typed array over slots instead of a Map / Set of id strings.
 //
-//   SlotPostings  key -> growable Int32Array of slots (an inverted list). At 100k memories the
-//                 Set<string> lists cost ~50 bytes per entry plus the Set's table; this costs 4.
+//   SlotPostings  key -> the slots holding it (an inverted list), every list a range of one pool.
+//                 At 100k memories the Set<string> lists cost ~50 bytes per entry plus the Set's
+//                 table, then a typed array per key ~250 bytes; this costs 4 a slot + 12 a key.
 //   SlotSet       a set of slots with O(1) add / delete / iteration (dense list + position index).
 //   Touched       per-query scratch: a score accumulator per slot and the list of slots touched,
 //                 reset after the query in O(touched), so candidate generation never clears N.
@@ -17,46 +18,122 @@ export function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, n:
   return b;
 }
 
-interface List {
-  slots: Int32Array;
-  len: number;
-}
-
+/**
+ * Every key's list is a range of ONE Int32Array pool (start, length, capacity per list; a Map from
+ * key to list number): at 100k memories a typed array and an object per key (~250 bytes, most keys
+ * rare) outweighed the 4-byte entries. A full list moves to the pool's end with twice the room
+ * (its old range dead); an emptied key's range turns dead and its list number is reused; when the
+ * dead outnumber the live the lists are copied together (each with its length as capacity).
+ */
 export class SlotPostings {
-  private readonly lists = new Map<number, List>();
+  private readonly listOf = new Map<number, number>();
+  private readonly freeLists: number[] = [];
+  private lists = 0;
+  private start = new Int32Array(0);
+  private len = new Int32Array(0);
+  private cap = new Int32Array(0);
+  private pool = new Int32Array(0);
+  private used = 0;
+  private dead = 0;
 
   /** Number of keys with at least one slot. */
   get keys(): number {
-    return this.lists.size;
+    return this.listOf.size;
+  }
+
+  /** Bytes of the pool and the per-list index (the Map of keys not counted). */
+  get bytes(): number {
+    return this.pool.byteLength + this.start.byteLength * 3;
   }
 
   add(key: number, slot: number): void {
-    let l = this.lists.get(key);
-    if (!l) this.lists.set(key, (l = { slots: new Int32Array(2), len: 0 }));
-    if (l.len === l.slots.length) l.slots = grown(l.slots, l.len + 1, (n) => new Int32Array(n));
-    l.slots[l.len++] = slot;
+    let l = this.listOf.get(key);
+    if (l === undefined) {
+      l = this.freeLists.pop() ?? this.lists++;
+      if (l >= this.start.length) {
+        const n = Math.max(16, this.start.length * 2);
+        this.start = grown(this.start, n, (k) => new Int32Array(k));
+        this.len = grown(this.len, n, (k) => new Int32Array(k));
+        this.cap = grown(this.cap, n, (k) => new Int32Array(k));
+      }
+      this.listOf.set(key, l);
+      this.len[l] = 0;
+      this.cap[l] = 0;
+    }
+    if (this.len[l] === this.cap[l]) this.move(l, Math.max(1, this.cap[l] * 2));
+    this.pool[this.start[l] + this.len[l]++] = slot;
   }
 
   /** Removes `slot` from `key`'s list (swap with the last: lists are unordered); an emptied key goes. */
   delete(key: number, slot: number): void {
-    const l = this.lists.get(key);
-    if (!l) return;
-    for (let i = 0; i < l.len; i++) {
-      if (l.slots[i] !== slot) continue;
-      l.slots[i] = l.slots[--l.len];
-      if (l.len === 0) this.lists.delete(key);
+    const l = this.listOf.get(key);
+    if (l === undefined) return;
+    const s = this.start[l];
+    const n = this.len[l];
+    for (let i = 0; i < n; i++) {
+      if (this.pool[s + i] !== slot) continue;
+      this.pool[s + i] = this.pool[s + n - 1];
+      this.len[l] = n - 1;
+      if (n === 1) {
+        this.dead += this.cap[l];
+        this.cap[l] = 0;
+        this.listOf.delete(key);
+        this.freeLists.push(l);
+      }
       return;
     }
   }
 
   /** The slots holding `key` (a view; valid until the next change), empty when none. */
   get(key: number): Int32Array {
-    const l = this.lists.get(key);
-    return l ? l.slots.subarray(0, l.len) : EMPTY;
+    const l = this.listOf.get(key);
+    return l === undefined ? EMPTY : this.pool.subarray(this.start[l], this.start[l] + this.len[l]);
+  }
+
+  /** Every list packed with its length as capacity (after a load: no growth slack, no dead ranges). */
+  trim(): void {
+    this.compact(0, () => 0);
+  }
+
+  /** List `l` moved to the pool's end with room for `room` slots. */
+  private move(l: number, room: number): void {
+    if (this.used + room > this.pool.length) {
+      if (this.dead > this.used >> 1) this.compact(room);
+      if (this.used + room > this.pool.length) {
+        let c = Math.max(64, this.pool.length);
+        while (c < this.used + room) c = c < 1 << 20 ? c * 2 : Math.ceil(c * 1.25);
+        this.pool = grown(this.pool, c, (k) => new Int32Array(k));
+      }
+    }
+    const from = this.start[l];
+    this.pool.copyWithin(this.used, from, from + this.len[l]);
+    this.dead += this.cap[l];
+    this.start[l] = this.used;
+    this.cap[l] = room;
+    this.used += room;
+  }
+
+  /** The live lists copied together (capacity = length), with `extra` free elements after them. */
+  private compact(extra: number, slack: (live: number) => number = live8): void {
+    let live = 0;
+    for (let l = 0; l < this.lists; l++) live += this.cap[l] > 0 ? this.len[l] : 0;
+    const next = new Int32Array(live + extra + slack(live));
+    let at = 0;
+    for (let l = 0; l < this.lists; l++) {
+      if (this.cap[l] === 0) continue;
+      next.set(this.pool.subarray(this.start[l], this.start[l] + this.len[l]), at);
+      this.start[l] = at;
+      this.cap[l] = this.len[l];
+      at += this.len[l];
+    }
+    this.pool = next;
+    this.used = at;
+    this.dead = 0;
   }
 }
 
 const EMPTY = new Int32Array(0);
+const live8 = (live: number) => live >> 3;
 
 export class SlotSet {
   private list = new Int32Array(4);

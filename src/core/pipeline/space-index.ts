@@ -20,12 +20,13 @@
 // per-slot scratch (Touched) and kept by a bounded heap (TopK), never a sort of every match.
 // E6 / E13 skip the exact weighted Jaccard of a memory whose upper bound (from the query weight
 // it shares and its own total weight, see jaccardBound) cannot enter the top k: the list of a
-// common word holds thousands of memories. E12 as the engine receives it (int8 steps) is kept once,
-// as those bytes, and decoded per use to the same values (PackedTokens); other E12 keeps its rows
-// and their unit form as before.
+// common word holds thousands of memories. The features themselves are held by FeatureColumns
+// (feature-columns.ts): per space a few large typed arrays with a range per slot, no object per
+// memory; E12's rows interned in one dictionary (token-dict.ts), each distinct word vector once.
 
 import {
   similarity,
+  SPACE_IDS,
   type EntityFeatures,
   type SpaceFeatures,
   type SpaceSims,
@@ -35,7 +36,8 @@ import {
 import type { MemoryId, SpaceId } from '../types';
 import { TopK } from '../topk';
 import { grown, SlotPostings, SlotSet, Touched } from './slot-postings';
-import { packTokens, unitFromPacked, unitMaxsim, unitTokens, unpackTokens, type PackedTokens, type UnitTokens } from './unit-tokens';
+import { unitTokens, type UnitTokens } from './unit-tokens';
+import { FeatureColumns } from './feature-columns';
 
 export { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
 import { DenseStore } from '../vectors';
@@ -148,8 +150,8 @@ export class SpaceIndex {
   private readonly dense = new DenseSpaces();
   private readonly slotOf = new Map<MemoryId, number>();
   private idOf: (MemoryId | undefined)[] = [];
-  private feats: (SpaceFeatures | undefined)[] = [];
-  private tokens: (UnitTokens | PackedTokens | undefined)[] = [];
+  /** Every memory's features by slot, per space in a few large typed arrays (feature-columns.ts). */
+  private readonly cols = new FeatureColumns();
   private readonly free: number[] = [];
   private readonly postings = new Map<SpaceId, SlotPostings>(INVERTED.map((s) => [s, new SlotPostings()]));
   /** Per bounded space (E6, E13): each slot's total weight (NaN: no bound). */
@@ -157,8 +159,6 @@ export class SpaceIndex {
   /** Per scanned space: the slots holding it. */
   private readonly holders = new Map<SpaceId, SlotSet>(SCANNED.map((s) => [s, new SlotSet()]));
   private readonly touched = new Touched();
-  /** E12 decoded for one similarity at a time (reused). */
-  private unitScratch?: UnitTokens;
   private readonly e1?: (id: MemoryId) => Float32Array | undefined;
 
   /**
@@ -177,19 +177,26 @@ export class SpaceIndex {
   features(id: MemoryId): SpaceFeatures | undefined {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return undefined;
-    const f = this.feats[slot]!;
-    const t = this.tokens[slot];
+    // fresh arrays: the columns move when they change (a caller may hand them back to an upsert)
+    const out = this.cols.copy(slot, SPACE_IDS);
     const v = this.e1?.(id);
-    if (!v && !(t && 'q' in t)) return f;
-    const out: SpaceFeatures = { ...f };
-    // a copy: the holder's rows move when it changes (a caller may hand it back to an upsert)
     if (v) out.E1 = v.slice();
-    if (t && 'q' in t) out.E12 = unpackTokens(t);
     return out;
   }
 
   ids(): MemoryId[] {
     return this.idOf.filter((id): id is MemoryId => id !== undefined);
+  }
+
+  /** Drops the feature columns' growth slack (after a load: the columns then hold their values exactly). */
+  trim(): void {
+    this.cols.trim();
+    for (const p of this.postings.values()) p.trim();
+  }
+
+  /** Bytes of the feature columns (capacity; benches). */
+  get featureBytes(): number {
+    return this.cols.bytes;
   }
 
   upsert(id: MemoryId, features: SpaceFeatures): void {
@@ -203,16 +210,7 @@ export class SpaceIndex {
       const { E1: _held, ...rest } = f;
       f = rest;
     }
-    if (f.E12) {
-      const packed = packTokens(f.E12);
-      if (packed) {
-        // one int8 copy: features() and the ranking's MaxSim decode it (f32 raw was 4x, + unit rows)
-        const { E12: _raw, ...rest } = f;
-        f = rest;
-        this.tokens[slot] = packed;
-      } else this.tokens[slot] = unitTokens(f.E12);
-    }
-    this.feats[slot] = f;
+    this.cols.set(slot, f);
     for (const s of INVERTED) {
       const keys = keysOf(s, f);
       if (!keys) continue;
@@ -232,17 +230,15 @@ export class SpaceIndex {
   remove(id: MemoryId): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    const old = this.feats[slot]!;
     this.slotOf.delete(id);
     this.idOf[slot] = undefined;
-    this.feats[slot] = undefined;
-    this.tokens[slot] = undefined;
     for (const s of INVERTED) {
-      const keys = keysOf(s, old);
+      const keys = this.cols.keys(slot, s);
       if (!keys) continue;
       const p = this.postings.get(s)!;
       for (const k of keys) p.delete(k, slot);
     }
+    this.cols.delete(slot);
     for (const s of SCANNED) this.holders.get(s)!.delete(slot);
     this.free.push(slot);
     this.dense.remove(id);
@@ -257,16 +253,15 @@ export class SpaceIndex {
     const slot = this.slotOf.get(id);
     const out: SpaceSims = {};
     if (slot === undefined) return out;
-    const f = this.feats[slot]!;
     for (const s of spaces) {
       if (s === 'E12') {
-        const held = this.tokens[slot];
-        if (!query.E12 || !held) continue;
-        const mt = 'q' in held ? (this.unitScratch = unitFromPacked(held, this.unitScratch)) : held;
-        out.E12 = unitMaxsim(queryTokens ?? unitTokens(query.E12), mt);
+        if (!query.E12 || !this.cols.hasTokens(slot)) continue;
+        out.E12 = this.cols.maxsim(queryTokens ?? unitTokens(query.E12), slot);
         continue;
       }
-      const v = similarity(query[s] as SpaceVector | undefined, f[s] as SpaceVector | undefined, s, warn);
+      const q = query[s] as SpaceVector | undefined;
+      if (q === undefined) continue;
+      const v = similarity(q, this.cols.get(slot, s), s, warn);
       if (v !== undefined) out[s] = v;
     }
     return out;
@@ -291,7 +286,7 @@ export class SpaceIndex {
       const offer = (slot: number) => {
         const id = this.idOf[slot]!;
         if (!accept(id)) return;
-        const score = similarity(qv, this.feats[slot]![s] as SpaceVector | undefined, s, warn);
+        const score = similarity(qv, this.cols.get(slot, s), s, warn);
         if (score !== undefined && score > 0 && score >= heap.threshold()) heap.push(id, score, slot);
       };
       if (INVERTED.includes(s)) this.inverted(s, query, heap, offer);
