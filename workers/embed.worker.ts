@@ -28,7 +28,7 @@ type ProgressFn = (p: EmbedLoadProgress) => void;
 interface WorkerEncoder extends Embedder {
   forQueries?(): Embedder;
   /** Token matrices (late interaction): Transformers.js encoders only. */
-  tokens?(texts: string[], signal?: AbortSignal): Promise<TokenMatrix[]>;
+  tokens?(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[]>;
 }
 
 let encoder: WorkerEncoder | undefined;
@@ -146,12 +146,12 @@ const api = {
 
   /**
    * Each text's token matrix for late interaction (un-pooled, special tokens removed: the eval's
-   * src/embed/token-matrix.ts), transferred; null when the encoder has no token outputs (USE-lite).
+   * src/embed/token-matrix.ts; `idsOnly`: the tokenizer alone), transferred; null when the encoder has no token outputs (USE-lite).
    */
-  async tokens(texts: string[], requestId: number): Promise<TokenMatrix[] | null> {
+  async tokens(texts: string[], requestId: number, idsOnly = false): Promise<TokenMatrix[] | null> {
     return tracked(requestId, async (signal) => {
       if (!encoder!.tokens) return null;
-      const out = (await encoder!.tokens(texts, signal)).map((m) => ({ ids: Int32Array.from(m.ids), vectors: m.vectors, dim: m.dim }));
+      const out = (await encoder!.tokens(texts, signal, idsOnly)).map((m) => ({ ids: Int32Array.from(m.ids), vectors: m.vectors, dim: m.dim }));
       return Comlink.transfer(out, out.flatMap((m) => [m.ids.buffer as ArrayBuffer, m.vectors.buffer as ArrayBuffer]));
     });
   },

@@ -243,7 +243,12 @@ export class EngineCore {
     const before = this.evaluator.status().samples;
     const ctx = this.context(lateral || o.assocHops > 0, q.now ?? Date.now());
     if (q.spaceWeights) ctx.ranking = { ...ctx.ranking, spaceWeights: { ...ctx.ranking?.spaceWeights, ...q.spaceWeights } }; // learned (deep/learn.ts)
-    const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
+    // late interaction: the first pass's candidates go back to the services, who return with their token matrices
+    let lateCandidates: MemoryId[] | undefined;
+    const tokens = q.tokens;
+    if (tokens) ctx.tokensOf = (id) => tokens.memories[id];
+    else if ((ctx.ranking?.lateInteraction ?? 0) > 0) ctx.lateCandidates = (ids) => void (lateCandidates ??= [...ids]);
+    const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: tokens?.query };
     // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default: no work)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
     const deep = await escalate(ctx, pq, iter.results, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
@@ -276,6 +281,7 @@ export class EngineCore {
       labels,
       ...(deep.report ? { deepSearch: deep.report } : {}),
       ...(iter.report ? { iterative: iter.report } : {}),
+      ...(lateCandidates ? { lateCandidates } : {}),
     };
   }
 

@@ -158,12 +158,12 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
         onAbort: (remote) => cancelInWorker(remote, requestId),
       });
     },
-    async tokens(texts, signal) {
+    async tokens(texts, signal, idsOnly = false) {
       if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', 'tokens() takes an array of texts');
       if (signal?.aborted) throw new AppError('ABORTED');
       if (texts.length === 0) return [];
       const requestId = nextRequestId++;
-      const got = await life.call((remote) => remote.tokens(texts, requestId), { signal, onAbort: (remote) => cancelInWorker(remote, requestId) });
+      const got = await life.call((remote) => remote.tokens(texts, requestId, idsOnly), { signal, onAbort: (remote) => cancelInWorker(remote, requestId) });
       if (got !== null && (!Array.isArray(got) || got.length !== texts.length))
         throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('token matrices', got?.length ?? 0, texts.length));
       return got;

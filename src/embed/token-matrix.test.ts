@@ -40,6 +40,12 @@ describe('tokenMatricesOf', () => {
     expect(Array.from(a.vectors)).toEqual([97, 970, 98, 980]);
     expect(Array.from(b.vectors)).toEqual([99, 990]);
   });
+  it('idsOnly: the tokenizer alone (no model call), the same ids, no vectors', async () => {
+    const calls: string[][] = [];
+    const [a] = await tokenMatricesOf(fakeExtractor(calls), ['ab'], 2, undefined, true);
+    expect(calls).toEqual([]);
+    expect([Array.from(a.ids), a.vectors.length, a.dim]).toEqual([[97, 98], 0, 2]);
+  });
   it('refuses a wrong width and an aborted signal (AppError codes)', async () => {
     await expect(tokenMatricesOf(fakeExtractor([]), ['ab'], 3)).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
     const ac = new AbortController();

@@ -54,12 +54,21 @@ export async function rawTokens(fe: TokenExtractor, text: string, dim: number): 
   }
 }
 
-/** The token matrices of `texts` (one model call each), as the eval computes them. */
-export async function tokenMatricesOf(fe: TokenExtractor, texts: readonly string[], dim: number, signal?: AbortSignal): Promise<TokenMatrix[]> {
+/**
+ * The token matrices of `texts` (one model call each), as the eval computes them. `idsOnly`: the
+ * tokenizer alone (no model call), vectors empty: enough for the idf of late interaction's query
+ * tokens over candidates it does not re-score.
+ */
+export async function tokenMatricesOf(fe: TokenExtractor, texts: readonly string[], dim: number, signal?: AbortSignal, idsOnly = false): Promise<TokenMatrix[]> {
   const out: TokenMatrix[] = [];
   for (const t of texts) {
     if (signal?.aborted) throw new AppError('ABORTED');
     if (typeof t !== 'string' || t.length === 0) throw new AppError('EMPTY_TEXT', undefined, 'token matrices need non-empty texts');
+    if (idsOnly) {
+      const ids = Array.from(fe.tokenizer(t, { truncation: true, max_length: TOKEN_MAX_LENGTH }).input_ids.data, Number);
+      out.push({ ...tokenMatrixOf(t, ids, new Float32Array(0), 0), dim });
+      continue;
+    }
     const raw = await rawTokens(fe, t, dim);
     out.push(tokenMatrixOf(t, raw.ids, raw.data, dim));
   }

@@ -39,7 +39,7 @@ export interface TransformersEncoder extends Embedder {
   /** Swap the pipeline (e.g. rebuilt on WASM after a WebGPU failure); the old one is disposed. */
   replaceExtractor(extractor: FeatureExtractor, backend: EmbedBackend): void;
   /** Each text's token matrix (late interaction; src/embed/token-matrix.ts, as the eval computes it). */
-  tokens(texts: string[], signal?: AbortSignal): Promise<TokenMatrix[]>;
+  tokens(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[]>;
   dispose(): Promise<void>;
 }
 
@@ -120,7 +120,7 @@ export function createTransformersEncoder(opts: TransformersEncoderOptions): Tra
     embedQueries,
     info,
     forQueries: () => ({ embed: embedQueries, info }),
-    tokens: (texts, signal) => tokenMatricesOf(state.extractor as unknown as TokenExtractor, texts, meta.dim, signal),
+    tokens: (texts, signal, idsOnly) => tokenMatricesOf(state.extractor as unknown as TokenExtractor, texts, meta.dim, signal, idsOnly),
     replaceExtractor(next, backend) {
       const old = state.extractor;
       state.extractor = next;

@@ -101,9 +101,10 @@ export interface SpaceFeaturizer {
   /**
    * Late interaction (src/core/pipeline/late-interaction.ts): each text's token matrix, computed
    * as the eval does (src/embed/token-matrix.ts); null when the encoder has no token outputs
-   * (USE-lite). Absent: the app ranks without late interaction.
+   * (USE-lite). `idsOnly`: the tokenizer alone, vectors empty (the idf of the query's tokens).
+   * Absent: the app ranks without late interaction.
    */
-  tokens?(texts: string[], signal?: AbortSignal): Promise<TokenMatrix[] | null>;
+  tokens?(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[] | null>;
 }
 
 /** One recognised entity mention (src/core/features EntityMention). */
