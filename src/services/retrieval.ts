@@ -21,6 +21,8 @@ import type { Session } from './session';
 import { readRecallDefaults, SETTING_KEYS } from './settings';
 import type { StoredFeatures } from './stored-features';
 import type { RecallOutcomeView, RecallQuery, RecallRequestOptions, RecallView, SearchOptions, SearchResultView } from './types';
+import { calibrationFor, DEFAULT_RANKING } from '../core/pipeline';
+import { createLateRefiner } from './late-refine';
 
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
@@ -86,6 +88,12 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
   const aborted = (signal?: AbortSignal) => {
     if (signal?.aborted) throw new AppError('ABORTED');
   };
+  // late interaction at query time (./late-refine.ts): token matrices cached in memory
+  const late = createLateRefiner({
+    featurizer: () => ctx.featurizer,
+    encoderId: () => ctx.embedder.info().id,
+    textsOf: async (ids) => (await bulkGetMemories(db, [...ids])).map((m) => (m && m.deletedAt === null ? m.text : undefined)),
+  });
 
   /** Embeds the bounded prefix of `text` (search's query vector); checks dimension and finiteness. */
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
@@ -172,7 +180,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       if (given === null || typeof given !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
       // asOf as a date string ("2026-05-01", from a date control) becomes epoch ms here; numbers go to the core's check
-      const { keywordsOnly, ...rest } = given;
+      const { keywordsOnly, refine, ...rest } = given;
       const options: RecallOptionsInput =
         typeof rest.asOf === 'string' ? { ...rest, asOf: parseAsOf(rest.asOf) ?? null } : (rest as RecallOptionsInput);
       const tags = queryTagsOf(q, options);
@@ -192,11 +200,24 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const at = ctx.now();
       const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
       aborted(signal);
-      const outcome = await engine.recall(
-        { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) },
-        prepared.asked,
-        signal,
-      );
+      const engineQuery: EngineRecallQuery = { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) };
+      const first = await engine.recall(engineQuery, prepared.asked, signal);
+      // refine: late interaction over the first pass's candidates; any failure but a newer query's keeps the first answer
+      let refined = false;
+      let outcome = first;
+      if (refine && !keywordsOnly && first.lateCandidates) {
+        try {
+          const depth = calibrationFor(ctx.embedder.info().id).ranking.lateDepth ?? DEFAULT_RANKING.lateDepth;
+          const tokens = await late.tokensFor(q.text, first.lateCandidates, depth, signal);
+          if (tokens) {
+            outcome = await engine.recall({ ...engineQuery, tokens }, prepared.asked, signal);
+            refined = true;
+          }
+        } catch (e) {
+          if (isAborted(e) || signal?.aborted) throw new AppError('ABORTED');
+          ctx.report(e);
+        }
+      }
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
       // seed 003: every escalation is logged (shadow mode's whole purpose), the adaptive history and
@@ -223,6 +244,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         lateralStatus: outcome.lateralStatus,
         labels: outcome.labels,
         ...(keywordsOnly || outcome.partial ? { partial: true } : {}),
+        // the first answer of a query late interaction can refine: the view asks again with `refine`
+        ...(!refine && !keywordsOnly && !outcome.partial && outcome.lateCandidates && ctx.featurizer.tokens ? { refinable: true } : {}),
+        ...(refined ? { refined: true } : {}),
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
         ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),
