@@ -27,6 +27,10 @@ export interface RecallSnapshot {
   iterative?: RecallOutcomeView['iterative'];
   /** Keyword results while the rest loads (the search model, or the stored features after a start). */
   partial: boolean;
+  /** Late interaction can refine this answer (the view asks for it at once: `run` with `refine`). */
+  refinable: boolean;
+  /** This answer is the refined one (late interaction over the first answer's candidates). */
+  refined: boolean;
 }
 
 export interface RecallState {
@@ -38,7 +42,11 @@ export interface RecallState {
 
 export interface UseRecall extends RecallState {
   /** Resolves with the outcome when its results were committed (null: empty query, superseded, failed). */
-  run(text: string, tags: string, options: RecallOptionsInput, how?: { keywordsOnly?: boolean }): Promise<RecallOutcomeView | null>;
+  /**
+   * `refine`: the refinement of the answer shown (not pending meanwhile: the answer stays on
+   * screen; a failure keeps it, silently; a newer run cancels it).
+   */
+  run(text: string, tags: string, options: RecallOptionsInput, how?: { keywordsOnly?: boolean; refine?: boolean }): Promise<RecallOutcomeView | null>;
   /** A memory changed (e.g. its tags): the results show the new version. */
   replaceMemory(m: Memory): void;
 }
@@ -51,14 +59,14 @@ export function useRecall(): UseRecall {
   useEffect(() => () => controller.abort(), [controller]);
 
   const run = useCallback(
-    async (text: string, tags: string, options: RecallOptionsInput, how: { keywordsOnly?: boolean } = {}): Promise<RecallOutcomeView | null> => {
+    async (text: string, tags: string, options: RecallOptionsInput, how: { keywordsOnly?: boolean; refine?: boolean } = {}): Promise<RecallOutcomeView | null> => {
       const query = text.trim();
       if (!query) return null;
-      setState((s) => ({ ...s, pending: true, error: null }));
+      if (!how.refine) setState((s) => ({ ...s, pending: true, error: null }));
       try {
         const queryTags = normaliseTags(tags);
         const asked = queryTags.length ? { ...options, queryTags } : options;
-        const out = await controller.run(query, how.keywordsOnly ? { ...asked, keywordsOnly: true } : asked);
+        const out = await controller.run(query, how.keywordsOnly ? { ...asked, keywordsOnly: true } : how.refine ? { ...asked, refine: true } : asked);
         if (out.status !== 'fresh') return null;
         const outcome = out.results;
         const extraLabels = new Map(Object.entries(outcome.labels).map(([id, label]) => [id, labelOf(label, 48)] as const));
@@ -66,10 +74,10 @@ export function useRecall(): UseRecall {
         const { kept, hidden } = keepChainViews(outcome.results, { ...CHAIN_FILTER, minStepCosine: onActiveScale(CHAIN_FILTER.minStepCosine) });
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
-        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true } });
+        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true } });
         return outcome;
       } catch (e) {
-        if (isAborted(e)) return null;
+        if (isAborted(e) || how.refine) return null; // a failed refinement keeps the answer shown
         setState((s) => ({ ...s, pending: false, error: errorMessage(e) }));
         return null;
       }
