@@ -205,6 +205,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       // refine: late interaction over the first pass's candidates; any failure but a newer query's keeps the first answer
       let refined = false;
       let outcome = first;
+      const t0 = performance.now();
       if (refine && !keywordsOnly && first.lateCandidates) {
         try {
           const depth = calibrationFor(ctx.embedder.info().id).ranking.lateDepth ?? DEFAULT_RANKING.lateDepth;
@@ -246,7 +247,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         ...(keywordsOnly || outcome.partial ? { partial: true } : {}),
         // the first answer of a query late interaction can refine: the view asks again with `refine`
         ...(!refine && !keywordsOnly && !outcome.partial && outcome.lateCandidates && ctx.featurizer.tokens ? { refinable: true } : {}),
-        ...(refined ? { refined: true } : {}),
+        ...(refined ? { refined: true, refineMs: Math.round(performance.now() - t0) } : {}),
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
         ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),

@@ -272,6 +272,8 @@ export interface RecallOutcomeView {
   refinable?: boolean;
   /** true: this answer was refined by late interaction (token matrices of the first pass's candidates). */
   refined?: boolean;
+  /** How long the refinement took (token matrices + the second engine call), ms. */
+  refineMs?: number;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
   /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */

@@ -126,7 +126,7 @@ function Explore() {
   const sampleCard = <SampleCard hero={empty} />;
 
   return (
-    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined}>
+    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined} data-refine-ms={recall.snapshot?.refineMs}>
       {divergence?.show && (
         <DivergenceAlertBanner
           topic={divergence.topic}

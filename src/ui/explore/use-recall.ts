@@ -31,6 +31,8 @@ export interface RecallSnapshot {
   refinable: boolean;
   /** This answer is the refined one (late interaction over the first answer's candidates). */
   refined: boolean;
+  /** The refinement's time (ms), for diagnostics and the e2e. */
+  refineMs?: number;
 }
 
 export interface RecallState {
@@ -74,7 +76,7 @@ export function useRecall(): UseRecall {
         const { kept, hidden } = keepChainViews(outcome.results, { ...CHAIN_FILTER, minStepCosine: onActiveScale(CHAIN_FILTER.minStepCosine) });
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
-        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true } });
+        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true, refineMs: outcome.refineMs } });
         return outcome;
       } catch (e) {
         if (isAborted(e) || how.refine) return null; // a failed refinement keeps the answer shown
