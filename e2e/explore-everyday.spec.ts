@@ -58,6 +58,10 @@ test('chains: a visible switch, only the chains worth showing, and a "Chains" co
   await expect(explore.chainsSwitch).not.toBeChecked();
   await expect(page.getByTestId('explore-depth')).toHaveCount(0); // no chains, nothing to step through
   await explore.recall(CHAIN_QUERY);
+  // late interaction (MiniLM): the answer shown is refined over its top candidates' token matrices
+  const view = page.getByTestId('graph-view');
+  await expect(view).toHaveAttribute('data-recall-refined', 'true', { timeout: 60_000 });
+  console.log(`late-interaction refinement: ${await view.getAttribute('data-refine-ms')} ms`);
   await expect(explore.nodesOfKind('associative')).toHaveCount(0);
 
   await explore.setChains(true, CHAIN_QUERY);

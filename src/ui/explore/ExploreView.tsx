@@ -126,7 +126,7 @@ function Explore() {
   const sampleCard = <SampleCard hero={empty} />;
 
   return (
-    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined} data-refine-ms={recall.snapshot?.refineMs}>
+    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined} data-refine-ms={recall.snapshot?.refineMs} data-recall-refining={recall.refining ? 'true' : undefined}>
       {divergence?.show && (
         <DivergenceAlertBanner
           topic={divergence.topic}

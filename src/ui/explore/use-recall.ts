@@ -37,6 +37,8 @@ export interface RecallSnapshot {
 
 export interface RecallState {
   pending: boolean;
+  /** A refinement of the answer shown is under way (late interaction; the answer stays meanwhile). */
+  refining: boolean;
   /** Message of the last recall's failure, shown under the form. */
   error: string | null;
   snapshot: RecallSnapshot | null;
@@ -53,7 +55,7 @@ export interface UseRecall extends RecallState {
   replaceMemory(m: Memory): void;
 }
 
-const EMPTY: RecallState = { pending: false, error: null, snapshot: null };
+const EMPTY: RecallState = { pending: false, refining: false, error: null, snapshot: null };
 
 export function useRecall(): UseRecall {
   const controller = useMemo(() => createRecallController(), []);
@@ -64,22 +66,27 @@ export function useRecall(): UseRecall {
     async (text: string, tags: string, options: RecallOptionsInput, how: { keywordsOnly?: boolean; refine?: boolean } = {}): Promise<RecallOutcomeView | null> => {
       const query = text.trim();
       if (!query) return null;
-      if (!how.refine) setState((s) => ({ ...s, pending: true, error: null }));
+      setState((s) => (how.refine ? { ...s, refining: true } : { ...s, pending: true, refining: false, error: null }));
       try {
         const queryTags = normaliseTags(tags);
         const asked = queryTags.length ? { ...options, queryTags } : options;
         const out = await controller.run(query, how.keywordsOnly ? { ...asked, keywordsOnly: true } : how.refine ? { ...asked, refine: true } : asked);
-        if (out.status !== 'fresh') return null;
+        if (out.status !== 'fresh') return null; // superseded: the newer run owns the state
         const outcome = out.results;
         const extraLabels = new Map(Object.entries(outcome.labels).map(([id, label]) => [id, labelOf(label, 48)] as const));
         // only the chains worth showing; a hidden result may still be a step of a kept chain: keep its label
         const { kept, hidden } = keepChainViews(outcome.results, { ...CHAIN_FILTER, minStepCosine: onActiveScale(CHAIN_FILTER.minStepCosine) });
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
-        setState({ pending: false, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true, refineMs: outcome.refineMs } });
+        // a refinable answer is refining from this commit on (the view starts it at once): no gap a reader could see
+        setState({ pending: false, refining: outcome.refinable === true, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true, refineMs: outcome.refineMs } });
         return outcome;
       } catch (e) {
-        if (isAborted(e) || how.refine) return null; // a failed refinement keeps the answer shown
+        if (isAborted(e)) return null;
+        if (how.refine) {
+          setState((s) => ({ ...s, refining: false })); // a failed refinement keeps the answer shown
+          return null;
+        }
         setState((s) => ({ ...s, pending: false, error: errorMessage(e) }));
         return null;
       }
