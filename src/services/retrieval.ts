@@ -12,7 +12,7 @@ import { normaliseTags } from '../core/validate';
 import { bulkGetMemories, putSetting } from '../db/repo';
 import type { EngineClient } from '../bridge/engine-bridge';
 import { embedQueries, prepareForEmbedding } from '../embed/types';
-import type { ServiceContext } from './context';
+import { logError, type ServiceContext } from './context';
 import type { createDivergence } from './divergence';
 import { explainHit } from './explain';
 import type { DeepRecall } from './deep-recall';
@@ -216,7 +216,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
           }
         } catch (e) {
           if (isAborted(e) || signal?.aborted) throw new AppError('ABORTED');
-          ctx.report(e);
+          logError(e, 'late interaction could not refine this answer; the first one stays');
         }
       }
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)

@@ -37,9 +37,9 @@ describe('calibrationFor', () => {
     expect(calibrationFor(USE_LITE_CALIBRATION_ID).ranking.sessionContext ?? 0).toBe(0);
     expect(calibrationFor(MINILM_CALIBRATION_ID).ranking.sessionContext).toBe(0.1);
   });
-  it('MiniLM ships speaker labels (0.25) with late interaction off until the app supplies token matrices (depth 30 kept); USE-lite the labels only', () => {
+  it('MiniLM ships late interaction (3 over the top 30, refined at query time in the app) and speaker labels (0.25); USE-lite the labels only (no token outputs)', () => {
     const m = resolveRanking(calibrationFor(MINILM_CALIBRATION_ID).ranking);
-    expect([m.lateInteraction, m.lateDepth, m.lateIdfDepth, m.speakerLabel]).toEqual([0, 30, 100, 0.25]);
+    expect([m.lateInteraction, m.lateDepth, m.lateIdfDepth, m.speakerLabel]).toEqual([3, 30, 100, 0.25]);
     const u = resolveRanking(calibrationFor(USE_LITE_CALIBRATION_ID).ranking);
     expect([u.lateInteraction, u.speakerLabel]).toEqual([0, 0.25]);
   });
