@@ -9,6 +9,7 @@ import { DEFAULT_ENCODER_ID, encoderMeta, MINILM } from '../embed/encoders';
 import type { EmbedWorkerApi } from '../../workers/embed.worker';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type SpaceFeaturizer } from '../protocol/embed';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
+import type { TokenMatrix } from '../core/pipeline';
 
 export type * from '../protocol/embed';
 
@@ -28,6 +29,8 @@ export interface EmbedBridgeOptions {
 }
 
 export interface EmbedBridge extends Embedder, SpaceFeaturizer {
+  /** Each text's token matrix (late interaction); null when the running encoder has none (USE-lite). */
+  tokens(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[] | null>;
   /** Starts the worker and loads the model now; resolves with the final info. */
   ready(): Promise<EmbedderInfo>;
   /** Current load state; `listener` is called at once with it, then on every change. Returns unsubscribe. */
