@@ -11,6 +11,7 @@ import { embedderFeaturizer } from './featurizer';
 import { createFakeEmbedder } from '../testing/encoder';
 import { createChannelEngine } from '../testing/engine';
 import { initTestServices } from '../testing/services';
+import type { EngineClient } from '../bridge/engine-bridge';
 
 const TART = 'lemon tart with a crisp base';
 const CURD = 'lemon curd needs more zest';
@@ -28,11 +29,21 @@ function tokensBridge(calls: string[][], fail = { now: false }) {
   };
 }
 
-async function setup(fail = { now: false }) {
+/** Token-bridge calls; `recalls` counts the engine's recall messages. */
+async function setup(fail = { now: false }, recalls = { n: 0 }) {
   const calls: string[][] = [];
   const embedder = createFakeEmbedder();
   const featurizer = { ...embedderFeaturizer(embedder), tokens: tokensBridge(calls, fail) };
-  await initTestServices({ embedder, featurizer, engine: createChannelEngine().factory });
+  const engine = createChannelEngine();
+  const counted = (source: Parameters<typeof engine.factory>[0]): EngineClient => {
+    const client = engine.factory(source);
+    const recall: EngineClient['recall'] = (...args) => {
+      recalls.n++;
+      return client.recall(...args);
+    };
+    return Object.assign(Object.create(client) as EngineClient, { recall });
+  };
+  await initTestServices({ embedder, featurizer, engine: counted });
   await services().addMemory({ text: TART });
   await services().addMemory({ text: CURD });
   return calls;
@@ -40,8 +51,10 @@ async function setup(fail = { now: false }) {
 
 describe('recall refined by late interaction', () => {
   it('the first answer is refinable; refine re-scores the candidates with their token matrices', async () => {
-    const calls = await setup();
+    const recalls = { n: 0 };
+    const calls = await setup(undefined, recalls);
     const first = await services().recall('lemon tart');
+    expect(recalls.n).toBe(1);
     expect(first.results[0].memory.text).toBe(TART); // by words and meaning alone
     expect([first.refinable, first.refined]).toEqual([true, undefined]);
     expect(calls).toEqual([]); // the first answer never waits for the encoder's token outputs
@@ -50,6 +63,7 @@ describe('recall refined by late interaction', () => {
     // tart (s - 3) / 4 against curd (s' + 3) / 4: the curd first now
     expect(refined.results.map((v) => v.memory.text)).toEqual([CURD, TART]);
     expect([refined.refined, refined.refinable]).toEqual([true, undefined]);
+    expect(recalls.n).toBe(2); // the first pass's candidates were remembered: one engine call more, not two
     expect(calls[0]).toEqual(['lemon tart']); // the query, then both candidates in full (depth 30)
     expect([...calls[1]].sort()).toEqual([CURD, TART]);
 
@@ -61,6 +75,7 @@ describe('recall refined by late interaction', () => {
   it('a failing embed bridge keeps the first answer (not refined, no error)', async () => {
     const fail = { now: true };
     await setup(fail);
+    await services().recall('lemon tart'); // the answer shown: its candidates remembered
     const out = await services().recall('lemon tart', { refine: true });
     expect(out.results[0].memory.text).toBe(TART);
     expect(out.refined).toBeUndefined();

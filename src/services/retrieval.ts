@@ -5,6 +5,7 @@ import { AppError, isAborted, toAppError } from '../core/errors';
 import { deserializeSpace } from '../core/spaces';
 import { entitiesByHash } from '../db/entities';
 import type { EngineRecallQuery } from '../protocol/engine';
+import type { MemoryId } from '../core/types';
 import type { LanguageModel } from './language-model';
 import { isShownHit } from '../core/hybrid';
 import { MAX_AS_OF, MAX_DECAY_TAU_DAYS, MIN_AS_OF, resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
@@ -89,6 +90,8 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
     if (signal?.aborted) throw new AppError('ABORTED');
   };
   // late interaction at query time (./late-refine.ts): token matrices cached in memory
+  /** The late-interaction candidates of the last few answers shown (query + options -> ids), for their refinement. */
+  const lateMemo = new Map<string, MemoryId[]>();
   const late = createLateRefiner({
     featurizer: () => ctx.featurizer,
     encoderId: () => ctx.embedder.info().id,
@@ -201,15 +204,24 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
       aborted(signal);
       const engineQuery: EngineRecallQuery = { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) };
-      const first = await engine.recall(engineQuery, prepared.asked, signal);
+      // a refinement follows the answer shown: its candidates are remembered, so the engine runs once more, not twice
+      const memoKey = JSON.stringify([q.text, prepared.asked, prepared.spaceWeights ?? null, extras]);
+      const remembered = refine && !keywordsOnly ? lateMemo.get(memoKey) : undefined;
+      const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal);
+      const candidates = remembered ?? first?.lateCandidates;
+      if (!refine && candidates) {
+        lateMemo.delete(memoKey);
+        lateMemo.set(memoKey, candidates);
+        if (lateMemo.size > 8) lateMemo.delete(lateMemo.keys().next().value as string);
+      }
       // refine: late interaction over the first pass's candidates; any failure but a newer query's keeps the first answer
       let refined = false;
       let outcome = first;
       const t0 = performance.now();
-      if (refine && !keywordsOnly && first.lateCandidates) {
+      if (refine && !keywordsOnly && candidates) {
         try {
           const depth = calibrationFor(ctx.embedder.info().id).ranking.lateDepth ?? DEFAULT_RANKING.lateDepth;
-          const tokens = await late.tokensFor(q.text, first.lateCandidates, depth, signal);
+          const tokens = await late.tokensFor(q.text, candidates, depth, signal);
           if (tokens) {
             outcome = await engine.recall({ ...engineQuery, tokens }, prepared.asked, signal);
             refined = true;
@@ -219,6 +231,8 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
           logError(e, 'late interaction could not refine this answer; the first one stays');
         }
       }
+      // a remembered first pass whose refinement failed: the first answer, run now
+      outcome ??= await engine.recall(engineQuery, prepared.asked, signal);
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
       // seed 003: every escalation is logged (shadow mode's whole purpose), the adaptive history and
