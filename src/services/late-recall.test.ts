@@ -30,9 +30,9 @@ function tokensBridge(calls: string[][], fail = { now: false }) {
 }
 
 /** Token-bridge calls; `recalls` counts the engine's recall messages. */
-async function setup(fail = { now: false }, recalls = { n: 0 }) {
+async function setup(fail = { now: false }, recalls = { n: 0 }, encoderId?: string) {
   const calls: string[][] = [];
-  const embedder = createFakeEmbedder();
+  const embedder = createFakeEmbedder(32, encoderId);
   const featurizer = { ...embedderFeaturizer(embedder), tokens: tokensBridge(calls, fail) };
   const engine = createChannelEngine();
   const counted = (source: Parameters<typeof engine.factory>[0]): EngineClient => {
@@ -87,5 +87,14 @@ describe('recall refined by late interaction', () => {
     const p = services().recall('lemon tart', { refine: true }, ac.signal);
     ac.abort();
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('USE-lite (its calibration has no late interaction): nothing refinable, refine asks for no token', async () => {
+    const calls = await setup(undefined, undefined, 'use-lite-en/v1');
+    const first = await services().recall('lemon tart');
+    expect(first.refinable).toBeUndefined();
+    const again = await services().recall('lemon tart', { refine: true });
+    expect([again.refined, calls]).toEqual([undefined, []]);
+    expect(again.results[0].memory.text).toBe(TART);
   });
 });
