@@ -3,6 +3,7 @@
 // "ready" and give the vectors of the independent Python reference (onnxruntime + tokenizers from
 // PyPI, e2e/fixtures/minilm-reference.json) that Node's vectors match too; USE-lite, still
 // selectable and the fallback, must agree with its Node encoder.
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { cosine, minilmReference } from '../scripts/lib/minilm-reference';
 import { nodeVector, SENTENCE } from './fixtures/encoder-reference';
@@ -35,6 +36,19 @@ test('MiniLM loads on WASM from our origin and matches the Python reference', as
   vs.forEach((v, i) => {
     expect(v).toHaveLength(384);
     expect(cosine(v, ref[i].vector), ref[i].text).toBeGreaterThan(0.9999);
+  });
+  // late interaction's token matrices: the worker's equal Node's (the eval's, scripts/lab/late-node-tokens.ts),
+  // one shared function (src/embed/token-matrix.ts): the same token ids, every row the same vector
+  const nodeTokens = JSON.parse(readFileSync(new URL('./fixtures/minilm-tokens.json', import.meta.url), 'utf8')) as { text: string; ids: number[]; dim: number; vectors: string }[];
+  const ms = await page.evaluate(async (texts) => window.__diag.tokens(texts), nodeTokens.map((t) => t.text));
+  nodeTokens.forEach((n, i) => {
+    const b = Buffer.from(n.vectors, 'base64');
+    const want = new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+    expect(ms?.[i].ids, n.text).toEqual(n.ids);
+    for (let r = 0; r < n.ids.length; r++) {
+      const row = (v: ArrayLike<number>) => Array.from({ length: n.dim }, (_, k) => v[r * n.dim + k]);
+      expect(cosine(row(ms![i].vectors), row(want)), `${n.text} token ${r}`).toBeGreaterThan(0.999);
+    }
   });
   expect(outside).toEqual([]); // nothing from a hub or a CDN
 });

@@ -58,6 +58,14 @@ test('chains: a visible switch, only the chains worth showing, and a "Chains" co
   await expect(explore.chainsSwitch).not.toBeChecked();
   await expect(page.getByTestId('explore-depth')).toHaveCount(0); // no chains, nothing to step through
   await explore.recall(CHAIN_QUERY);
+  // late interaction (MiniLM): the answer shown is refined over its top candidates' token matrices
+  const view = page.getByTestId('graph-view');
+  await expect(view).toHaveAttribute('data-recall-refined', 'true', { timeout: 60_000 });
+  const cold = await view.getAttribute('data-refine-ms');
+  // the same query again: every token matrix is cached, the refinement is the second engine call
+  await explore.recall(CHAIN_QUERY);
+  await expect(view).toHaveAttribute('data-recall-refined', 'true');
+  console.log(`late-interaction refinement: ${cold} ms cold, ${await view.getAttribute('data-refine-ms')} ms cached`);
   await expect(explore.nodesOfKind('associative')).toHaveCount(0);
 
   await explore.setChains(true, CHAIN_QUERY);

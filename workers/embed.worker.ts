@@ -10,6 +10,7 @@ import { failureText } from '../src/embed/webgpu-choice';
 import type { LexicalResources } from '../src/core/features';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SerializedFeatures, type EntityMentionOut, type QueryVariant } from '../src/protocol/embed';
 import { mark, startupTimings } from './startup-marks';
+import type { TokenMatrix } from '../src/core/pipeline';
 
 // Start-up (issue 12, point 11): the worker's own code is small; the featurizers (wink-nlp and its
 // English model, ~2 MB of script), USE-lite's tfjs and Transformers.js are each imported when first
@@ -26,6 +27,8 @@ type ProgressFn = (p: EmbedLoadProgress) => void;
 /** What the worker runs: an Embedder, the encoder for queries (the model's query prefix), and its disposal. */
 interface WorkerEncoder extends Embedder {
   forQueries?(): Embedder;
+  /** Token matrices (late interaction): Transformers.js encoders only. */
+  tokens?(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[]>;
 }
 
 let encoder: WorkerEncoder | undefined;
@@ -138,6 +141,18 @@ const api = {
     return tracked(requestId, async (signal) => {
       const vectors = await (encoder!.forQueries?.() ?? encoder!).embed(texts, signal);
       return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+    });
+  },
+
+  /**
+   * Each text's token matrix for late interaction (un-pooled, special tokens removed: the eval's
+   * src/embed/token-matrix.ts; `idsOnly`: the tokenizer alone), transferred; null when the encoder has no token outputs (USE-lite).
+   */
+  async tokens(texts: string[], requestId: number, idsOnly = false): Promise<TokenMatrix[] | null> {
+    return tracked(requestId, async (signal) => {
+      if (!encoder!.tokens) return null;
+      const out = (await encoder!.tokens(texts, signal, idsOnly)).map((m) => ({ ids: Int32Array.from(m.ids), vectors: m.vectors, dim: m.dim }));
+      return Comlink.transfer(out, out.flatMap((m) => [m.ids.buffer as ArrayBuffer, m.vectors.buffer as ArrayBuffer]));
     });
   },
 

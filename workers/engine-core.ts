@@ -7,6 +7,7 @@
 //   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
+import { wireLateInteraction } from './engine-late';
 import { AppError, toEnvelope } from '../src/core/errors';
 import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
@@ -245,7 +246,8 @@ export class EngineCore {
     const before = this.evaluator.status().samples;
     const ctx = this.context(lateral || o.assocHops > 0, q.now ?? Date.now());
     if (q.spaceWeights) ctx.ranking = { ...ctx.ranking, spaceWeights: { ...ctx.ranking?.spaceWeights, ...q.spaceWeights } }; // learned (deep/learn.ts)
-    const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde };
+    const late = wireLateInteraction(ctx, q.tokens); // late interaction at query time (engine-late.ts)
+    const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: q.tokens?.query };
     // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default: no work)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
     const deep = await escalate(ctx, pq, iter.results, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
@@ -277,7 +279,7 @@ export class EngineCore {
       lateralStatus: this.evaluator.status(),
       labels,
       ...(deep.report ? { deepSearch: deep.report } : {}),
-      ...(iter.report ? { iterative: iter.report } : {}),
+      ...(iter.report ? { iterative: iter.report } : {}), ...late(), // + lateCandidates, when the services may refine
     };
   }
 

@@ -82,6 +82,8 @@ export class ExplorePage {
     await this.recallButton.click();
     // This recall finished (the same query's heading may still be up from an earlier one).
     await expect(this.recallButton).toHaveText('Recall', { timeout: 60_000 });
+    // and its late-interaction refinement (MiniLM), if one runs: the final answer is the one asserted
+    await expect(this.page.getByTestId('graph-view')).not.toHaveAttribute('data-recall-refining', 'true', { timeout: 60_000 });
     await expect(this.page.getByRole('heading', { name: `Graph for “${text}”` })).toBeVisible({ timeout: 60_000 });
     if (opts.graph !== false) await expect(this.graph).toHaveAttribute('data-ready', 'true');
   }

@@ -7,34 +7,14 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { speakerLabel, type TokenMatrix } from '../../src/core/pipeline';
+import type { TokenMatrix } from '../../src/core/pipeline';
+import { rawTokens, tokenMatrixOf, type TokenExtractor } from '../../src/embed/token-matrix';
 import type { EncoderMeta } from '../../src/embed/encoders';
 import { MODELS_DIR } from './node-transformers';
 
+export { tokenMatrixOf };
+
 export const TOKEN_CACHE_DIR = process.env.MNEMOGRAPH_TOKEN_CACHE || join(homedir(), '.cache', 'mnemograph', 'tokens');
-
-/** BERT-family special tokens ([PAD], [UNK] kept, [CLS], [SEP], [MASK]) never take part in MaxSim. */
-const SPECIAL = new Set([0, 101, 102, 103]);
-/** The vocabulary id of ':' in the BERT uncased vocabulary (MiniLM's). */
-const COLON = 1024;
-
-/**
- * The matrix MaxSim reads from a model's raw output for one text: special tokens dropped, and for
- * a text that opens with a speaker label ("Caroline: ...") the label and its colon too (every turn
- * of that speaker holds them: they say who spoke, not what about; the speaker stage weighs that).
- */
-export function tokenMatrixOf(text: string, ids: readonly number[], data: Float32Array, dim: number): TokenMatrix {
-  let start = 0;
-  if (speakerLabel(text) !== undefined) {
-    const colon = ids.slice(0, 8).indexOf(COLON);
-    if (colon >= 0) start = colon + 1;
-  }
-  const keep: number[] = [];
-  for (let i = start; i < ids.length; i++) if (!SPECIAL.has(ids[i])) keep.push(i);
-  const vectors = new Float32Array(keep.length * dim);
-  keep.forEach((row, k) => vectors.set(data.subarray(row * dim, (row + 1) * dim), k * dim));
-  return { ids: keep.map((i) => ids[i]), vectors, dim };
-}
 
 interface Raw {
   ids: number[];
@@ -69,10 +49,6 @@ function open(file: string, dim: number): Map<string, Raw> {
   return map;
 }
 
-type Extractor = ((t: string[], o: unknown) => Promise<{ data: Float32Array; dims: number[] }>) & {
-  tokenizer: (t: string, o: unknown) => { input_ids: { data: ArrayLike<bigint | number> } };
-};
-
 /** Token matrices for `texts` under the Transformers.js model `meta` (native CPU), cached. */
 export async function tokenMatrices(meta: EncoderMeta, texts: readonly string[], onProgress?: (done: number, total: number) => void): Promise<TokenMatrix[]> {
   const dim = meta.dim;
@@ -88,14 +64,12 @@ export async function tokenMatrices(meta: EncoderMeta, texts: readonly string[],
     tjs.env.allowRemoteModels = false;
     tjs.env.allowLocalModels = true;
     tjs.env.localModelPath = MODELS_DIR + '/';
-    const fe = (await tjs.pipeline('feature-extraction', meta.folder ?? meta.id, { device: 'cpu', dtype: meta.dtype ?? 'fp32' })) as Extractor;
+    const fe = (await tjs.pipeline('feature-extraction', meta.folder ?? meta.id, { device: 'cpu', dtype: meta.dtype ?? 'fp32' })) as TokenExtractor;
     let done = 0;
     for (const t of missing) {
-      const out = await fe([t], { pooling: 'none', normalize: false });
-      const n = out.dims[1];
-      const ids = Array.from(fe.tokenizer(t, { truncation: true, max_length: 256 }).input_ids.data, Number);
-      if (ids.length !== n) throw new Error(`token count ${ids.length} != ${n}`);
-      const data = out.data.slice(0, n * dim);
+      // the same function as the app's embed worker (src/embed/token-matrix.ts)
+      const { ids, data } = await rawTokens(fe, t, dim);
+      const n = ids.length;
       const head = Buffer.alloc(36 + n * 4);
       Buffer.from(key(meta.id, t), 'hex').copy(head, 0);
       head.writeUInt32LE(n, 32);

@@ -13,6 +13,7 @@ function fakeWorkers(calls: number[][] = []) {
     init: (o: unknown, p?: (x: EmbedLoadProgress) => void) => Promise<EmbedderInfo>;
     embed: (t: string[], id: number) => Promise<Float32Array[]>;
     embedQueries: (t: string[], id: number) => Promise<Float32Array[]>;
+    tokens: EmbedWorkerApi['tokens'];
   } = {
     async init(_o, onProgress) {
       await onProgress?.({ phase: 'fetching-model', loaded: 5, total: 10 });
@@ -29,6 +30,13 @@ function fakeWorkers(calls: number[][] = []) {
       calls.push([requestId, texts.length]);
       const vs = texts.map((t) => Float32Array.of(t.length, 1, 0, 0));
       return Comlink.transfer(vs, vs.map((v) => v.buffer));
+    },
+    // one token per text: id = its length, vector [its length] (ids only: none); USE-lite's id: null
+    async tokens(texts, requestId, idsOnly = false) {
+      calls.push([requestId, texts.length]);
+      if (texts[0] === 'use-lite') return null;
+      const ms = texts.map((t) => ({ ids: Int32Array.of(t.length), vectors: idsOnly ? new Float32Array(0) : Float32Array.of(t.length), dim: 1 }));
+      return Comlink.transfer(ms, ms.flatMap((m) => [m.ids.buffer, m.vectors.buffer]));
     },
     cancel: () => undefined,
     info: () => info,
@@ -52,6 +60,19 @@ describe('createEmbedBridge', () => {
     const late: string[] = [];
     bridge.onProgress((p) => late.push(`${p.phase}:${p.backend}`));
     expect(late).toEqual(['warming-up:webgpu']); // the last state, at once
+    bridge.dispose();
+  });
+
+  it('tokens(): one worker call for the batch, matrices in order; null passed through (no token outputs)', async () => {
+    const calls: number[][] = [];
+    const bridge = createEmbedBridge({ spawn: fakeWorkers(calls).spawn });
+    const ms = await bridge.tokens(['ab', 'c']);
+    expect(ms?.map((m) => [Array.from(m.ids), Array.from(m.vectors)])).toEqual([[[2], [2]], [[1], [1]]]);
+    const ids = await bridge.tokens(['ab'], undefined, true);
+    expect(ids?.[0].vectors.length).toBe(0);
+    expect(await bridge.tokens(['use-lite'])).toBeNull();
+    expect(await bridge.tokens([])).toEqual([]);
+    expect(calls.map((c) => c[1])).toEqual([2, 1, 1]);
     bridge.dispose();
   });
 

@@ -9,6 +9,7 @@ import { DEFAULT_ENCODER_ID, encoderMeta, MINILM } from '../embed/encoders';
 import type { EmbedWorkerApi } from '../../workers/embed.worker';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type SpaceFeaturizer } from '../protocol/embed';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
+import type { TokenMatrix } from '../core/pipeline';
 
 export type * from '../protocol/embed';
 
@@ -28,6 +29,8 @@ export interface EmbedBridgeOptions {
 }
 
 export interface EmbedBridge extends Embedder, SpaceFeaturizer {
+  /** Each text's token matrix (late interaction); null when the running encoder has none (USE-lite). */
+  tokens(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[] | null>;
   /** Starts the worker and loads the model now; resolves with the final info. */
   ready(): Promise<EmbedderInfo>;
   /** Current load state; `listener` is called at once with it, then on every change. Returns unsubscribe. */
@@ -157,6 +160,16 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
         signal,
         onAbort: (remote) => cancelInWorker(remote, requestId),
       });
+    },
+    async tokens(texts, signal, idsOnly = false) {
+      if (!Array.isArray(texts)) throw new AppError('INVALID_OPTION', 'tokens() takes an array of texts');
+      if (signal?.aborted) throw new AppError('ABORTED');
+      if (texts.length === 0) return [];
+      const requestId = nextRequestId++;
+      const got = await life.call((remote) => remote.tokens(texts, requestId, idsOnly), { signal, onAbort: (remote) => cancelInWorker(remote, requestId) });
+      if (got !== null && (!Array.isArray(got) || got.length !== texts.length))
+        throw new AppError('INVALID_EMBEDDING', undefined, MESSAGES.wrongCount('token matrices', got?.length ?? 0, texts.length));
+      return got;
     },
     embed: (texts, signal) => embedAll(texts, signal, 'document'),
     embedQueries: (texts, signal) => embedAll(texts, signal, 'query'),

@@ -7,6 +7,8 @@ import { engineBench, measureAgentMemory, type AgentMemory, type EngineBenchResu
 
 export interface DiagApi {
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** Late interaction's token matrices (ids and row-major vectors as plain arrays); null: none (USE-lite). */
+  tokens(texts: string[]): Promise<{ ids: number[]; vectors: number[]; dim: number }[] | null>;
   info(): EmbedderInfo;
   ready: Promise<EmbedderInfo>;
   loadMs(): number | null;
@@ -105,6 +107,7 @@ document.getElementById('bench')!.addEventListener('click', async () => {
 
 window.__diag = {
   embed: (texts) => bridge.embed(texts),
+  tokens: async (texts) => (await bridge.tokens(texts))?.map((m) => ({ ids: Array.from(m.ids), vectors: Array.from(m.vectors), dim: m.dim })) ?? null,
   info: () => bridge.info(),
   ready,
   loadMs: () => loadMs,

@@ -5,6 +5,8 @@
 import { AppError } from '../core/errors';
 import { withPrefix, type EncoderMeta } from './encoders';
 import { MAX_EMBED_CHARS, prepareForEmbedding, type EmbedBackend, type Embedder, type EmbedderInfo } from './types';
+import { tokenMatricesOf, type TokenExtractor } from './token-matrix';
+import type { TokenMatrix } from '../core/pipeline';
 
 /** The part of a Transformers.js Tensor the wrapper reads. */
 export interface TensorLike {
@@ -43,6 +45,8 @@ export interface TransformersEncoder extends Embedder {
   forQueries(): Embedder;
   /** Swap the pipeline (e.g. rebuilt on WASM after a WebGPU failure); the old one is disposed. */
   replaceExtractor(extractor: FeatureExtractor, backend: EmbedBackend): void;
+  /** Each text's token matrix (late interaction; src/embed/token-matrix.ts, as the eval computes it). */
+  tokens(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[]>;
   dispose(): Promise<void>;
 }
 
@@ -155,6 +159,7 @@ export function createTransformersEncoder(opts: TransformersEncoderOptions): Tra
     embedQueries,
     info,
     forQueries: () => ({ embed: embedQueries, info }),
+    tokens: (texts, signal, idsOnly) => tokenMatricesOf(state.extractor as unknown as TokenExtractor, texts, meta.dim, signal, idsOnly),
     replaceExtractor(next, backend) {
       const old = state.extractor;
       state.extractor = next;

@@ -5,6 +5,7 @@
 import { FEATURIZER_REVISION, RESOURCES_VERSION, type MediaText } from '../core/features';
 import { FEATURE_FORMAT_VERSION, type SerializedFeatures } from '../core/spaces';
 import type { SpaceId } from '../core/types';
+import type { TokenMatrix } from '../core/pipeline';
 import type { EncoderEntry } from '../embed/catalogue';
 
 export type { SerializedFeatures };
@@ -101,6 +102,13 @@ export interface SpaceFeaturizer {
    * each with its query vector (E1).
    */
   queryVariants?(query: string, count: number, feedback: string[], signal?: AbortSignal): Promise<QueryVariant[]>;
+  /**
+   * Late interaction (src/core/pipeline/late-interaction.ts): each text's token matrix, computed
+   * as the eval does (src/embed/token-matrix.ts); null when the encoder has no token outputs
+   * (USE-lite). `idsOnly`: the tokenizer alone, vectors empty (the idf of the query's tokens).
+   * Absent: the app ranks without late interaction.
+   */
+  tokens?(texts: string[], signal?: AbortSignal, idsOnly?: boolean): Promise<TokenMatrix[] | null>;
 }
 
 /** One recognised entity mention (src/core/features EntityMention). */

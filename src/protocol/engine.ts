@@ -120,6 +120,12 @@ export interface EngineRecallQuery {
   reformulations?: { text: string; vector: Float32Array | null }[];
   /** Learned space weights (feedback to the scorer, src/core/deep/learn.ts) over the ranking's. */
   spaceWeights?: Partial<Record<import('../core/types').SpaceId, number>>;
+  /**
+   * Late interaction at query time (the services' refinement): the query's token matrix and the
+   * first pass's candidates' (`lateCandidates` of its outcome); the pipeline reads them through
+   * ctx.tokensOf. Absent: the stage is a no-op.
+   */
+  tokens?: { query: import('../core/pipeline').TokenMatrix; memories: Record<MemoryId, import('../core/pipeline').TokenMatrix> };
 }
 
 /** Iterative search's record (seed 001): each pass, the stop, the abstention, the explanation. */
@@ -153,6 +159,12 @@ export interface EngineRecallOutcome {
   iterative?: EngineIterativeReport;
   /** true: answered while a staged load was still attaching the stored features (keyword-first). */
   partial?: boolean;
+  /**
+   * The first pass's candidates late interaction reads (best first: the top lateDepth are
+   * re-scored, the top lateIdfDepth weigh the query's tokens), when the calibration turns the stage
+   * on and no token matrices came with the query: the services fetch theirs and recall again.
+   */
+  lateCandidates?: MemoryId[];
 }
 
 export interface EngineDivergenceQuery {

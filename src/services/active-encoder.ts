@@ -55,6 +55,8 @@ export function createActiveEncoder(initial: EncoderRuntime): ActiveEncoder {
     lexicalId: () => cur.featurizer.lexicalId(),
     featurize: (items, signal) => onCurrent((r) => r.featurizer.featurize(items, signal)),
     featurizeQuery: (text, signal) => onCurrent((r) => r.featurizer.featurizeQuery(text, signal)),
+    // late interaction's token matrices (null: the running encoder has none)
+    tokens: (texts, signal, idsOnly) => onCurrent(async (r) => (r.featurizer.tokens ? r.featurizer.tokens(texts, signal, idsOnly) : null)),
   };
   return {
     embedder,

@@ -190,8 +190,8 @@ export function createSearchController(): SearchController {
 }
 
 /** The same over `recall` (the full pipeline): `run(text, recallOptions)` answers the whole outcome. */
-export function createRecallController(): SearchController<RecallOutcomeView, RecallOptionsInput & { keywordsOnly?: boolean }> {
-  return makeController<RecallOutcomeView, RecallOptionsInput & { keywordsOnly?: boolean }>((q, o, signal) => services().recall(q, o, signal));
+export function createRecallController(): SearchController<RecallOutcomeView, RecallOptionsInput & { keywordsOnly?: boolean; refine?: boolean }> {
+  return makeController<RecallOutcomeView, RecallOptionsInput & { keywordsOnly?: boolean; refine?: boolean }>((q, o, signal) => services().recall(q, o, signal));
 }
 
 export type { DbStatusStore };

@@ -5,6 +5,7 @@ import { AppError, isAborted, toAppError } from '../core/errors';
 import { deserializeSpace } from '../core/spaces';
 import { entitiesByHash } from '../db/entities';
 import type { EngineRecallQuery } from '../protocol/engine';
+import type { MemoryId } from '../core/types';
 import type { LanguageModel } from './language-model';
 import { isShownHit } from '../core/hybrid';
 import { MAX_AS_OF, MAX_DECAY_TAU_DAYS, MIN_AS_OF, resolveRecallOptions, type RecallOptionsInput } from '../core/recall';
@@ -12,7 +13,7 @@ import { normaliseTags } from '../core/validate';
 import { bulkGetMemories, putSetting } from '../db/repo';
 import type { EngineClient } from '../bridge/engine-bridge';
 import { embedQueries, prepareForEmbedding } from '../embed/types';
-import type { ServiceContext } from './context';
+import { logError, type ServiceContext } from './context';
 import type { createDivergence } from './divergence';
 import { explainHit } from './explain';
 import type { DeepRecall } from './deep-recall';
@@ -21,6 +22,8 @@ import type { Session } from './session';
 import { readRecallDefaults, SETTING_KEYS } from './settings';
 import type { StoredFeatures } from './stored-features';
 import type { RecallOutcomeView, RecallQuery, RecallRequestOptions, RecallView, SearchOptions, SearchResultView } from './types';
+import { calibrationFor, DEFAULT_RANKING } from '../core/pipeline';
+import { createLateRefiner } from './late-refine';
 
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
@@ -86,6 +89,14 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
   const aborted = (signal?: AbortSignal) => {
     if (signal?.aborted) throw new AppError('ABORTED');
   };
+  // late interaction at query time (./late-refine.ts): token matrices cached in memory
+  /** The late-interaction candidates of the last few answers shown (query + options -> ids), for their refinement. */
+  const lateMemo = new Map<string, MemoryId[]>();
+  const late = createLateRefiner({
+    featurizer: () => ctx.featurizer,
+    encoderId: () => ctx.embedder.info().id,
+    textsOf: async (ids) => (await bulkGetMemories(db, [...ids])).map((m) => (m && m.deletedAt === null ? m.text : undefined)),
+  });
 
   /** Embeds the bounded prefix of `text` (search's query vector); checks dimension and finiteness. */
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
@@ -172,7 +183,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       if (given === null || typeof given !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
       // asOf as a date string ("2026-05-01", from a date control) becomes epoch ms here; numbers go to the core's check
-      const { keywordsOnly, ...rest } = given;
+      const { keywordsOnly, refine, ...rest } = given;
       const options: RecallOptionsInput =
         typeof rest.asOf === 'string' ? { ...rest, asOf: parseAsOf(rest.asOf) ?? null } : (rest as RecallOptionsInput);
       const tags = queryTagsOf(q, options);
@@ -192,11 +203,36 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const at = ctx.now();
       const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
       aborted(signal);
-      const outcome = await engine.recall(
-        { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) },
-        prepared.asked,
-        signal,
-      );
+      const engineQuery: EngineRecallQuery = { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) };
+      // a refinement follows the answer shown: its candidates are remembered, so the engine runs once more, not twice
+      const memoKey = JSON.stringify([q.text, prepared.asked, prepared.spaceWeights ?? null, extras]);
+      const remembered = refine && !keywordsOnly ? lateMemo.get(memoKey) : undefined;
+      const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal);
+      const candidates = remembered ?? first?.lateCandidates;
+      if (!refine && candidates) {
+        lateMemo.delete(memoKey);
+        lateMemo.set(memoKey, candidates);
+        if (lateMemo.size > 8) lateMemo.delete(lateMemo.keys().next().value as string);
+      }
+      // refine: late interaction over the first pass's candidates; any failure but a newer query's keeps the first answer
+      let refined = false;
+      let outcome = first;
+      const t0 = performance.now();
+      if (refine && !keywordsOnly && candidates) {
+        try {
+          const depth = calibrationFor(ctx.embedder.info().id).ranking.lateDepth ?? DEFAULT_RANKING.lateDepth;
+          const tokens = await late.tokensFor(q.text, candidates, depth, signal);
+          if (tokens) {
+            outcome = await engine.recall({ ...engineQuery, tokens }, prepared.asked, signal);
+            refined = true;
+          }
+        } catch (e) {
+          if (isAborted(e) || signal?.aborted) throw new AppError('ABORTED');
+          logError(e, 'late interaction could not refine this answer; the first one stays');
+        }
+      }
+      // a remembered first pass whose refinement failed: the first answer, run now
+      outcome ??= await engine.recall(engineQuery, prepared.asked, signal);
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
       // seed 003: every escalation is logged (shadow mode's whole purpose), the adaptive history and
@@ -223,6 +259,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         lateralStatus: outcome.lateralStatus,
         labels: outcome.labels,
         ...(keywordsOnly || outcome.partial ? { partial: true } : {}),
+        // the first answer of a query late interaction can refine: the view asks again with `refine`
+        ...(!refine && !keywordsOnly && !outcome.partial && outcome.lateCandidates && ctx.featurizer.tokens ? { refinable: true } : {}),
+        ...(refined ? { refined: true, refineMs: Math.round(performance.now() - t0) } : {}),
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
         ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),

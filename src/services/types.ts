@@ -198,6 +198,12 @@ export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & {
    * after a start, the first answer does not wait for it. The outcome is `partial`.
    */
   keywordsOnly?: boolean;
+  /**
+   * Late interaction at query time (./late-refine.ts): recall again with the token matrices of
+   * the first pass's candidates (the answer of a `refinable` outcome, refined). On any failure
+   * but an abort the first answer comes back unrefined.
+   */
+  refine?: boolean;
 };
 
 /** A recall query: the text, and optionally explicit tags for lateral overlap. */
@@ -268,6 +274,12 @@ export interface RecallOutcomeView {
    * attaching the stored features after a start); run it again once warm for the full answer.
    */
   partial?: boolean;
+  /** true: late interaction can refine this answer; run it again with `refine` (the view does, after showing it). */
+  refinable?: boolean;
+  /** true: this answer was refined by late interaction (token matrices of the first pass's candidates). */
+  refined?: boolean;
+  /** How long the refinement took (token matrices + the second engine call), ms. */
+  refineMs?: number;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
   /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */

@@ -48,7 +48,7 @@ describe('calibrationFor', () => {
     expect(calibrationFor(USE_LITE_CALIBRATION_ID).ranking.sessionContext ?? 0).toBe(0);
     expect(calibrationFor(MINILM_CALIBRATION_ID).ranking.sessionContext).toBe(0.1);
   });
-  it('MiniLM ships late interaction (3 over the top 30) and speaker labels (0.25); USE-lite the labels only (no token outputs)', () => {
+  it('MiniLM ships late interaction (3 over the top 30, refined at query time in the app) and speaker labels (0.25); USE-lite the labels only (no token outputs)', () => {
     const m = resolveRanking(calibrationFor(MINILM_CALIBRATION_ID).ranking);
     expect([m.lateInteraction, m.lateDepth, m.lateIdfDepth, m.speakerLabel]).toEqual([3, 30, 100, 0.25]);
     const u = resolveRanking(calibrationFor(USE_LITE_CALIBRATION_ID).ranking);

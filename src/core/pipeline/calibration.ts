@@ -32,9 +32,11 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // late interaction 3 over the top 30 (idf among the top 100) and speaker labels 0.25 (README "Late
     // interaction", docs/research/quality.md; each half of both dev files tuned on the other): LoCoMo
     // R@10 70.0 -> 72.4, nDCG 54.0 -> 59.0; paraphrase MRR 71.1 -> 73.8, top-1 60.8 -> 62.9. Late
-    // interaction needs token matrices (ctx.tokensOf, query.tokens): a no-op where none are given.
-    // Late interaction divides by 1 + its weight (the 0..1 scale kept), so speaker 0.25 after it
-    // ranks as score + 3 maxSim + 1 speaker (the lab's form).
+    // interaction needs token matrices (ctx.tokensOf, query.tokens): the app supplies them at query
+    // time (src/services/late-refine.ts: the first answer is refined over the first pass's candidates,
+    // the same depths as here, the eval's function src/embed/token-matrix.ts), so the eval's
+    // appRanking row is what the app shows once refined. Late interaction divides by 1 + its weight
+    // (the 0..1 scale kept), so speaker 0.25 after it ranks as score + 3 maxSim + 1 speaker (the lab's form).
     ranking: { evidencePower: 1, sessionContext: 0.1, lateInteraction: 3, lateDepth: 30, lateIdfDepth: 100, speakerLabel: 0.25 },
     // P(the top 10 holds every evidence memory), logistic over top / gap / count / spread, both dev
     // files weighted equally (scripts/lab/fit-confidence.ts, LABEL=all): AUC paraphrase 0.751,

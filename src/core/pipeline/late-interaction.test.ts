@@ -64,6 +64,17 @@ describe('lateInteraction', () => {
     expect(lateInteraction(hits, undefined, (id) => tokens[id], { weight: 1, depth: 2, idfDepth: 2 })).toBe(hits);
     expect(lateInteraction(hits, query, undefined, { weight: 1, depth: 2, idfDepth: 2 })).toBe(hits);
   });
+  it('counts an ids-only matrix (below the depth) in the idf and never MaxSims one within it', () => {
+    const idsOnly = (ids: number[]): TokenMatrix => ({ ids, vectors: new Float32Array(0), dim: 2 });
+    const hits = [hit('a', 0.5), hit('b', 0.45), hit('c', 0.1)];
+    // same idf as the first case (c holds token 9 by its ids alone); a ids-only within the depth: no maxSim, no NaN
+    const out = lateInteraction(hits, query, (id) => (id === 'a' ? idsOnly([8]) : id === 'c' ? idsOnly([8, 9]) : tokens[id]), { weight: 1, depth: 2, idfDepth: 3 });
+    expect(out.map((h) => [h.id, Number(h.score.toFixed(6))])).toEqual([
+      ['b', 0.725],
+      ['a', 0.25],
+      ['c', 0.05],
+    ]);
+  });
   it('weighs query tokens by idf: the rare token decides', () => {
     // query tokens 1 (in both candidates: idf ln(3 / 2.5) = 0.18232) and 2 (in neither: ln(3 / 0.5) = 1.79176)
     const docs: Record<string, TokenMatrix> = { a: mat([1], [[1, 0]]), b: mat([1], [[0.6, 0.8]]) };

@@ -112,7 +112,9 @@ export function lateInteraction(
   const weights = tokenIdf(query.ids, idfDocs);
   const scale = 1 / (1 + opts.weight);
   const head = hits.slice(0, opts.depth).map((h) => {
-    const t = tokensOf(h.id);
+    const found = tokensOf(h.id);
+    // a matrix of token ids only (the idf's candidates below the depth) is never MaxSim'd
+    const t = found && found.vectors.length === found.ids.length * found.dim ? found : undefined;
     return { ...h, score: (h.score + (t ? opts.weight * maxSim(query, t, weights) : 0)) * scale };
   });
   return [...head.sort(compareRanked), ...hits.slice(opts.depth).map((h) => ({ ...h, score: h.score * scale }))];

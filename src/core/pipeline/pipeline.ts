@@ -98,6 +98,7 @@ export function runPipeline(ctx: PipelineContext, q: PipelineQuery, options: Par
   if (!rankFused) scored = sessionContext(ctx, q, scored, r.sessionContext);
   // late interaction and speaker labels add absolute amounts to hybrid-scale scores: likewise off under RRF
   if (!rankFused) {
+    ctx.lateCandidates?.(scored.slice(0, Math.max(r.lateDepth, r.lateIdfDepth)).map((h) => h.id));
     scored = lateInteraction(scored, q.tokens, ctx.tokensOf, { weight: r.lateInteraction, depth: r.lateDepth, idfDepth: r.lateIdfDepth });
     scored = speakerMatch(scored, q.text, (id) => hybrid.peek(id)?.text, r.speakerLabel);
   }

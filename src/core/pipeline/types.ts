@@ -81,6 +81,12 @@ export interface PipelineContext {
   neighboursOf?: (id: MemoryId) => readonly MemoryId[];
   /** Each memory's token vectors (the encoder's un-pooled outputs, special tokens removed); absent = no late interaction. */
   tokensOf?: import('./late-interaction').TokensOf;
+  /**
+   * Told the candidates late interaction reads (the top max(lateDepth, lateIdfDepth), best first,
+   * before the stage), on every run where the stage may act: the app's query-time refinement asks
+   * for exactly these memories' token matrices, then recalls again with them (tokensOf).
+   */
+  lateCandidates?: (ids: readonly MemoryId[]) => void;
   /** The memory-entity graph (expandHops 1); absent = the expansion is a no-op. */
   entities?: EntityLookup;
   /** How the deep options' extra lists are fused (default DEFAULT_DEEP_FUSION; eval ablations). */

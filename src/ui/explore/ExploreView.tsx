@@ -62,11 +62,11 @@ function Explore() {
   // The recall (query + profile) this mounted view last ran, so an address names each recall once.
   const ranKey = useRef<string | null>(null);
 
-  const runRecall = (text: string, revealGraph: boolean) => {
+  const runRecall = (text: string, revealGraph: boolean, refine = false) => {
     // Options and tags are read now: an address may have just set the profile.
     const s = useExplore.getState();
     // before the search model is ready: the words alone (keyword results, upgraded below)
-    void recall.run(text, s.tags, s.options, { keywordsOnly: !modelReady }).then((outcome) => {
+    void recall.run(text, s.tags, s.options, refine ? { refine } : { keywordsOnly: !modelReady }).then((outcome) => {
       if (!outcome) return;
       setShowRecent(false);
       lateral.set(outcome.lateralStatus); // counted the lateral results this recall returned
@@ -105,6 +105,14 @@ function Explore() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [partialQuery, modelReady, engineWarm]);
 
+  // Late interaction (src/services/late-refine.ts): the answer shown, refined over its candidates'
+  // token matrices; a newer recall cancels it, a failure keeps the answer
+  const refinable = recall.snapshot?.refinable && !recall.pending ? recall.snapshot : null;
+  useEffect(() => {
+    if (refinable) runRecall(refinable.query, false, true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refinable]);
+
   const labelFor = useCallback(
     (id: MemoryId) => {
       const v = views?.find((x) => x.memory.id === id);
@@ -118,7 +126,7 @@ function Explore() {
   const sampleCard = <SampleCard hero={empty} />;
 
   return (
-    <div className="explore" data-testid="graph-view">
+    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined} data-refine-ms={recall.snapshot?.refineMs} data-recall-refining={recall.refining ? 'true' : undefined}>
       {divergence?.show && (
         <DivergenceAlertBanner
           topic={divergence.topic}
