@@ -167,13 +167,11 @@ export class EngineCore {
       if (Object.keys(f).length > 0) this.spaces.upsert(id, f);
       this.entities.setFromFeatures(id, f);
     }
-    this.matrix = null;
-    this.communities = null;
+    this.matrix = this.communities = null;
   }
 
   /** The hybrid index itself, for the keyword snapshot (workers/engine-lexical.ts): it packs the words and adopts them into it. */
   get hybrid(): HybridIndex { return this.require(); } // prettier-ignore
-
   /** Session meta of docs that entered `hybrid` from a keyword snapshot (no tokenising); the memory's session when packing one. */
   setMeta(docs: readonly { id: MemoryId; createdAt: number; sessionId?: string }[]): void {
     for (const d of docs) this.meta.set(d.id, { createdAt: d.createdAt, sessionId: d.sessionId ?? '' });
@@ -279,7 +277,7 @@ export class EngineCore {
       lateralStatus: this.evaluator.status(),
       labels,
       ...(deep.report ? { deepSearch: deep.report } : {}),
-      ...(iter.report ? { iterative: iter.report } : {}), ...late(), // + lateCandidates, when the services may refine
+      ...(iter.report ? { iterative: iter.report } : {}), ...late({ deepSearch: deep.report ?? undefined, iterative: iter.report ?? undefined }), // + lateCandidates: the services may refine
     };
   }
 

@@ -8,9 +8,17 @@ import type { MemoryId } from '../src/core/types';
 import type { EngineRecallOutcome, EngineRecallQuery } from '../src/protocol/engine';
 
 /** Wires `ctx` for `tokens`; returns the outcome's part (call it after the recall's pipeline runs). */
-export function wireLateInteraction(ctx: PipelineContext, tokens: EngineRecallQuery['tokens']): () => Pick<EngineRecallOutcome, 'lateCandidates'> {
+export function wireLateInteraction(ctx: PipelineContext, tokens: EngineRecallQuery['tokens']): (after: Pick<EngineRecallOutcome, 'deepSearch' | 'iterative'>) => Pick<EngineRecallOutcome, 'lateCandidates'> {
   let candidates: MemoryId[] | undefined;
   if (tokens) ctx.tokensOf = (id) => tokens.memories[id];
   else if ((ctx.ranking?.lateInteraction ?? 0) > 0) ctx.lateCandidates = (ids) => void (candidates ??= [...ids]); // the first pass's only
-  return () => (candidates ? { lateCandidates: candidates } : {});
+  // An answer deep search escalated (or iterative search built) is not refined: a second recall would
+  // escalate again, spending the session's escalations twice and logging the query twice.
+  return (after) => (candidates && !escalated(after) ? { lateCandidates: candidates } : {});
+}
+
+/** Deep search ran on this answer (watch-only, merged, timed out or failed), or iterative search did. */
+export function escalated(after: Pick<EngineRecallOutcome, 'deepSearch' | 'iterative'>): boolean {
+  const status = after.deepSearch?.status;
+  return after.iterative !== undefined || (status !== undefined && status !== 'off' && status !== 'confident' && status !== 'rate-limited');
 }
