@@ -58,7 +58,7 @@ test('a reload with 10k memories answers by words first, then in full once warm'
   // list, not "Nothing close to that" (issue 13: with the model ready and the engine not warm the
   // answer by meaning over half-attached features read as nothing close, the list only after warm)
   const nothingClose = page.getByTestId('explore-nothing-close');
-  await expect(explore.results.first().or(nothingClose)).toBeVisible({ timeout: 120_000 });
+  await expect(explore.results.or(nothingClose).first()).toBeVisible({ timeout: 120_000 });
   await expect(nothingClose).toHaveCount(0);
   await expect(explore.results.first()).toBeVisible();
   const firstMs = Date.now() - t0;
