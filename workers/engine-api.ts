@@ -25,11 +25,14 @@ import { guardApi } from '../src/protocol/guard';
 import { EngineCore } from './engine-core';
 import { blockData, currentHeads, memoryPages, openStore } from './engine-store/read';
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
+import { inSlices, sliceClock } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
-/** Memories attached per slice of work (then the worker yields to queued queries). */
-const ATTACH_CHUNK = 1000;
+/** Memories attached per call; the worker yields to queued queries once a slice has taken SLICE_MS (engine-slices.ts). */
+const ATTACH_BATCH = 128;
+/** E1 vectors set per call (4,096 took 0.8-2.2 s in one call at 30k under load). */
+const VECTOR_BATCH = 128;
 /** Blocks read per IndexedDB request. */
 const BLOCKS_PER_READ = 8;
 /** Quiet time after the last write before the keyword snapshot is rewritten. */
@@ -186,11 +189,18 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         if (gen !== generation) return;
         const part = group.slice(i, i + BLOCKS_PER_READ);
         const datas = await blockData(db, part);
+        const clock = sliceClock();
+        const stop = () => gen !== generation;
         const vectors: { id: MemoryId; features: SerializedFeatures }[] = [];
         const ready: { id: MemoryId; features: SerializedFeatures }[] = [];
-        part.forEach((h, j) => {
+        for (let j = 0; j < part.length; j++) {
+          const h = part[j];
           const d = datas[j];
-          if (!d) return;
+          if (!d) continue;
+          if (clock.due()) {
+            await clock.yield();
+            if (stop()) return;
+          }
           entries(h, d, (id, buf) => {
             if (isE1) {
               // a memory with no other space is attached whole here (its slot in the space index)
@@ -205,14 +215,10 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
             waiting.delete(id);
             if (fresh(id)) ready.push({ id, features: f });
           });
-        });
-        if (vectors.length) core.attachVectors(vectors);
-        // attached in slices, the worker answering queries between them
-        for (let k = 0; k < ready.length; k += ATTACH_CHUNK) {
-          if (k > 0) await nextTask();
-          if (gen !== generation) return;
-          core.attachFeatures(ready.slice(k, k + ATTACH_CHUNK).filter((x) => fresh(x.id)));
         }
+        // attached in time slices, the worker answering queries between them
+        if (!(await inSlices(clock, vectors, VECTOR_BATCH, (p) => core.attachVectors(p.filter((x) => fresh(x.id))), stop))) return;
+        if (!(await inSlices(clock, ready, ATTACH_BATCH, (p) => core.attachFeatures(p.filter((x) => fresh(x.id))), stop))) return;
         attached += ready.length;
         read += part.length;
         tell(onProgress, { stage: 'features', done: read, total: heads.length, ms: ms() });
@@ -221,11 +227,8 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
     // a block listed in a head but missing its data leaves memories waiting: attach what they have
     const left = [...waiting].filter(([id]) => fresh(id));
-    for (let k = 0; k < left.length; k += ATTACH_CHUNK) {
-      if (gen !== generation) return;
-      core.attachFeatures(left.slice(k, k + ATTACH_CHUNK).map(([id, features]) => ({ id, features })));
-      await nextTask();
-    }
+    const clock = sliceClock();
+    if (!(await inSlices(clock, left, ATTACH_BATCH, (p) => core.attachFeatures(p.filter(([id]) => fresh(id)).map(([id, features]) => ({ id, features }))), () => gen !== generation))) return;
     if (gen !== generation) return;
     core.settle();
     core.warm = true;

@@ -63,6 +63,9 @@ export function validateSearchOptions(o: unknown): Required<Pick<SearchOptions, 
   };
 }
 
+/** A staged start is still attaching the stored features (no staged load told counts as warm). */
+const engineLoading = (engine: EngineClient): boolean => (engine.loadProgress?.()?.stage ?? 'warm') !== 'warm';
+
 /** Query tags take one route: a RecallQuery's tags or the option, normalised here, handed to the engine as the `queryTags` option. */
 function queryTagsOf(q: RecallQuery, options: RecallOptionsInput): string[] | undefined {
   const raw = options.queryTags ?? q.tags; // explicit options win, as they did in the pipeline
@@ -183,7 +186,13 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (!q || typeof q.text !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       if (given === null || typeof given !== 'object') throw new AppError('INVALID_OPTION', 'Recall options must be an object.');
       // asOf as a date string ("2026-05-01", from a date control) becomes epoch ms here; numbers go to the core's check
-      const { keywordsOnly, refine, ...rest } = given;
+      const { keywordsOnly: asKeywords, refine, ...rest } = given;
+      // While the engine's staged start attaches the stored features, the answer is by words
+      // (keyword results, `partial`; the view runs it again once warm): a half-attached engine
+      // ranked by meaning loses the word matches and its hits lack the word-vector space the view
+      // trusts meaning by, so it read as "Nothing close" until warm (issue 13). No query features:
+      // the first answer does not wait for the encoder either.
+      const keywordsOnly = asKeywords === true || engineLoading(engine);
       const options: RecallOptionsInput =
         typeof rest.asOf === 'string' ? { ...rest, asOf: parseAsOf(rest.asOf) ?? null } : (rest as RecallOptionsInput);
       const tags = queryTagsOf(q, options);

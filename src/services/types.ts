@@ -195,7 +195,8 @@ export type RecallRequestOptions = Omit<RecallOptionsInput, 'asOf'> & {
   asOf?: number | string | null;
   /**
    * Answer by the words alone (no query features, so no encoder): while the search model loads
-   * after a start, the first answer does not wait for it. The outcome is `partial`.
+   * after a start, the first answer does not wait for it. The outcome is `partial`. A recall
+   * made while the engine's staged start is not warm yet is answered this way too.
    */
   keywordsOnly?: boolean;
   /**
