@@ -1,5 +1,5 @@
-// Late interaction through the services and the real engine (MiniLM's calibration, which an encoder
-// without one of its own gets): the first answer is `refinable`; recall with `refine` re-scores the
+// Late interaction through the services and the real engine (the fake encoder named as MiniLM, so
+// MiniLM's calibration applies: an encoder without a calibration of its own gets the neutral one): the first answer is `refinable`; recall with `refine` re-scores the
 // first pass's candidates with the embed bridge's token matrices; a failing bridge keeps the first
 // answer; a repeated refinement reads the cache.
 import 'fake-indexeddb/auto';
@@ -12,6 +12,7 @@ import { createFakeEmbedder } from '../testing/encoder';
 import { createChannelEngine } from '../testing/engine';
 import { initTestServices } from '../testing/services';
 import type { EngineClient } from '../bridge/engine-bridge';
+import { DEFAULT_ENCODER_ID } from '../embed/encoders';
 
 const TART = 'lemon tart with a crisp base';
 const CURD = 'lemon curd needs more zest';
@@ -30,7 +31,7 @@ function tokensBridge(calls: string[][], fail = { now: false }) {
 }
 
 /** Token-bridge calls; `recalls` counts the engine's recall messages. */
-async function setup(fail = { now: false }, recalls = { n: 0 }, encoderId?: string) {
+async function setup(fail = { now: false }, recalls = { n: 0 }, encoderId: string = DEFAULT_ENCODER_ID) {
   const calls: string[][] = [];
   const embedder = createFakeEmbedder(32, encoderId);
   const featurizer = { ...embedderFeaturizer(embedder), tokens: tokensBridge(calls, fail) };
