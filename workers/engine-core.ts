@@ -246,9 +246,9 @@ export class EngineCore {
     if (q.spaceWeights) ctx.ranking = { ...ctx.ranking, spaceWeights: { ...ctx.ranking?.spaceWeights, ...q.spaceWeights } }; // learned (deep/learn.ts)
     const late = wireLateInteraction(ctx, q.tokens); // late interaction at query time (engine-late.ts)
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: q.tokens?.query };
-    // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default: no work)
+    // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default; never in a late-interaction refinement, which keeps the first pass's report)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
-    const deep = await escalate(ctx, pq, iter.results, o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, iter.results, q.tokens ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls++;

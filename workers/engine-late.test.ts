@@ -6,9 +6,9 @@ import type { DeepReportView } from '../src/core/deep';
 const report = (status: DeepReportView['status']) => ({ status }) as DeepReportView;
 
 describe('late interaction after an escalation', () => {
-  it('an answer deep search escalated is not offered for refinement; a confident or rate-limited one is', () => {
-    for (const s of ['shadow', 'merged', 'timeout', 'error'] as const) expect(escalated({ deepSearch: report(s) })).toBe(true);
-    for (const s of ['off', 'confident', 'rate-limited'] as const) expect(escalated({ deepSearch: report(s) })).toBe(false);
+  it('an answer deep search changed (merged) is not offered for refinement; one it left as it was is', () => {
+    expect(escalated({ deepSearch: report('merged') })).toBe(true);
+    for (const s of ['off', 'confident', 'rate-limited', 'shadow', 'timeout', 'error'] as const) expect(escalated({ deepSearch: report(s) })).toBe(false);
     expect(escalated({})).toBe(false);
   });
 

@@ -12,13 +12,14 @@ export function wireLateInteraction(ctx: PipelineContext, tokens: EngineRecallQu
   let candidates: MemoryId[] | undefined;
   if (tokens) ctx.tokensOf = (id) => tokens.memories[id];
   else if ((ctx.ranking?.lateInteraction ?? 0) > 0) ctx.lateCandidates = (ids) => void (candidates ??= [...ids]); // the first pass's only
-  // An answer deep search escalated (or iterative search built) is not refined: a second recall would
-  // escalate again, spending the session's escalations twice and logging the query twice.
+  // An answer deep search changed (merged) or iterative search built is not refined: the
+  // refinement runs without escalating (the services keep the first pass's report), so it would
+  // drop what deep search added. Watch-only, timed-out, failed and rate-limited escalations leave
+  // the primary results, so their answer is refined like any other (watch-only changes nothing).
   return (after) => (candidates && !escalated(after) ? { lateCandidates: candidates } : {});
 }
 
-/** Deep search ran on this answer (watch-only, merged, timed out or failed), or iterative search did. */
+/** Deep search changed this answer (merged its finds), or iterative search built it. */
 export function escalated(after: Pick<EngineRecallOutcome, 'deepSearch' | 'iterative'>): boolean {
-  const status = after.deepSearch?.status;
-  return after.iterative !== undefined || (status !== undefined && status !== 'off' && status !== 'confident' && status !== 'rate-limited');
+  return after.iterative !== undefined || after.deepSearch?.status === 'merged';
 }

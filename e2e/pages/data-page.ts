@@ -137,9 +137,13 @@ export class DataPage {
     await this.openBackup.click();
   }
 
-  /** Reads every store of the app's database straight from IndexedDB, in the page. */
+  /**
+   * Reads every store of the app's database straight from IndexedDB, in the page, except the
+   * keyword snapshot and its change log (schema v11): derived data the engine rewrites in the
+   * background whenever it likes, never in a backup, so no round trip can or should keep it.
+   */
   async dump(): Promise<DbDump> {
-    return this.page.evaluate(async () => {
+    return this.page.evaluate(async (derived) => {
       const api = window.__mnemograph;
       if (!api) throw new Error('no test API');
       await api.ready;
@@ -157,6 +161,7 @@ export class DataPage {
       };
       const out: Record<string, unknown[]> = {};
       for (const name of Array.from(db.objectStoreNames)) {
+        if (derived.includes(name)) continue;
         out[name] = await new Promise<unknown[]>((resolve, reject) => {
           const r = db.transaction(name, 'readonly').objectStore(name).getAll();
           r.onsuccess = () => resolve((r.result as unknown[]).map(plain));
@@ -165,6 +170,9 @@ export class DataPage {
       }
       db.close();
       return out;
-    });
+    }, DERIVED_STORES);
   }
 }
+
+/** Stores of derived data (rebuilt from the memories): `src/db/lexical-snapshot.ts`. */
+const DERIVED_STORES = ['lexicalSnapshot', 'lexicalLog'];

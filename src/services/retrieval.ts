@@ -4,7 +4,7 @@
 import { AppError, isAborted, toAppError } from '../core/errors';
 import { deserializeSpace } from '../core/spaces';
 import { entitiesByHash } from '../db/entities';
-import type { EngineRecallQuery } from '../protocol/engine';
+import type { EngineRecallOutcome, EngineRecallQuery } from '../protocol/engine';
 import type { MemoryId } from '../core/types';
 import type { LanguageModel } from './language-model';
 import { isShownHit } from '../core/hybrid';
@@ -94,7 +94,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
   };
   // late interaction at query time (./late-refine.ts): token matrices cached in memory
   /** The late-interaction candidates of the last few answers shown (query + options -> ids), for their refinement. */
-  const lateMemo = new Map<string, MemoryId[]>();
+  const lateMemo = new Map<string, { ids: MemoryId[]; deep?: EngineRecallOutcome['deepSearch'] }>();
   const late = createLateRefiner({
     featurizer: () => ctx.featurizer,
     encoderId: () => ctx.embedder.info().id,
@@ -217,10 +217,10 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const memoKey = JSON.stringify([q.text, prepared.asked, prepared.spaceWeights ?? null, extras]);
       const remembered = refine && !keywordsOnly ? lateMemo.get(memoKey) : undefined;
       const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal);
-      const candidates = remembered ?? first?.lateCandidates;
+      const candidates = remembered?.ids ?? first?.lateCandidates;
       if (!refine && candidates) {
         lateMemo.delete(memoKey);
-        lateMemo.set(memoKey, candidates);
+        lateMemo.set(memoKey, { ids: candidates, ...(first?.deepSearch ? { deep: first.deepSearch } : {}) });
         if (lateMemo.size > 8) lateMemo.delete(lateMemo.keys().next().value as string);
       }
       // refine: late interaction over the first pass's candidates; any failure but a newer query's keeps the first answer
@@ -232,7 +232,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
           const depth = calibrationFor(ctx.embedder.info().id).ranking.lateDepth ?? DEFAULT_RANKING.lateDepth;
           const tokens = await late.tokensFor(q.text, candidates, depth, signal);
           if (tokens) {
-            outcome = await engine.recall({ ...engineQuery, tokens }, prepared.asked, signal);
+            // the refinement never escalates (the engine skips it): the first pass's report stays, logged once
+            const again = await engine.recall({ ...engineQuery, tokens }, prepared.asked, signal);
+            outcome = remembered?.deep ? { ...again, deepSearch: remembered.deep } : again;
             refined = true;
           }
         } catch (e) {
@@ -246,7 +248,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
       // seed 003: every escalation is logged (shadow mode's whole purpose), the adaptive history and
       // the pairs for the scorer kept; a failure never fails the recall
-      await deep.after(outcome.deepSearch, resolved.deepSearch.mode, { text: q.text, at, sessionId: session.idAt(at), category: prepared.category }, outcome.results);
+      if (!refined) await deep.after(outcome.deepSearch, resolved.deepSearch.mode, { text: q.text, at, sessionId: session.idAt(at), category: prepared.category }, outcome.results);
       const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
       aborted(signal);
       const entities = await entityNames(outcome.results);
