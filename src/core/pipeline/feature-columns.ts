@@ -16,24 +16,8 @@ import type { SpaceId } from '../types';
 import { nextCapacity, Ragged } from './ragged';
 import { TokenDict, unitRowsInto } from './token-dict';
 import { packTokens, unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
+import { kindOf } from '../spaces/serialize';
 
-type Kind = 'dense' | 'sparse' | 'binary' | 'entity' | 'tokens';
-
-function kindOf(s: SpaceId): Kind {
-  switch (SPACES[s].similarity) {
-    case 'cosine':
-      return 'dense';
-    case 'jaccard':
-    case 'sparse-cosine':
-      return 'sparse';
-    case 'hamming':
-      return 'binary';
-    case 'maxsim':
-      return 'tokens';
-    case 'transe':
-      return 'entity';
-  }
-}
 
 const f32 = (n: number) => new Float32Array(n);
 const u32 = (n: number) => new Uint32Array(n);

@@ -17,9 +17,10 @@ export const FEATURE_FORMAT_VERSION = 1;
 /** A memory's or query's features as they cross a worker boundary or rest in the database: one buffer per present space. */
 export type SerializedFeatures = Partial<Record<SpaceId, ArrayBuffer>>;
 const TAG = { dense: 1, sparse: 2, binary: 3, tokens: 4, entity: 5 } as const;
-type Kind = keyof typeof TAG;
+/** How a space's values are laid out (serialised here, held in columns by `pipeline/feature-columns.ts`). */
+export type Kind = keyof typeof TAG;
 
-function kindOf(id: SpaceId): Kind {
+export function kindOf(id: SpaceId): Kind {
   switch (SPACES[id].similarity) {
     case 'cosine':
       return 'dense';
