@@ -4,7 +4,6 @@
 // (ann.ts) and the store may change between two steps (slots past the end are skipped).
 
 import { normalize } from '../vector';
-import { mulberry32 } from '../features/hash';
 import { dotI8 } from './kernels';
 import { quantiseInto } from './quantize';
 import { SimdArena } from './simd';
@@ -60,10 +59,16 @@ export class CodeBank {
   }
 }
 
-/** A seeded generator in [0, 1) (the features' mulberry32, scaled): the same sample and seeds for the same store. */
+/** A seeded generator in [0, 1) (mulberry32): the same sample and seeds for the same store. */
 export function seeded(seed: number): () => number {
-  const next = mulberry32(seed);
-  return () => next() / 4294967296;
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** `m` distinct slots of [0, n) (all of them when m >= n), in random order. */
