@@ -6,7 +6,7 @@
 // the median ratio new / base with the load average.
 //
 //   node --expose-gc --max-old-space-size=8192 --import tsx scripts/bench/load-ab.ts \
-//     --base /tmp/eng-base [--n 30000] [--rounds 3]
+//     --base /tmp/eng-base [--n 30000] [--rounds 3] [--only base|new]
 import { resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { EngineCore } from '../../workers/engine-core';
@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   // load the wall clock mostly measures the wait for a core
   const cpus: Record<string, number[]> = { base: [], new: [] };
   for (let r = 0; r < rounds; r++) {
-    for (const name of r % 2 === 0 ? ['base', 'new'] : ['new', 'base']) {
+    // --only base|new: one engine alone (for a --cpu-prof of its load)
+    const only = arg('only', '');
+    for (const name of (r % 2 === 0 ? ['base', 'new'] : ['new', 'base']).filter((x) => !only || x === only)) {
       const docs = engineDocsOf(c, feats.docs);
       gc();
       const l0 = loadavg()[0]!;
