@@ -17,6 +17,8 @@ import type { MemoryId } from '../types';
 export interface TableSource {
   /** Changes whenever a document or a vector is added, replaced or removed. */
   readonly version: number;
+  /** How many docs there are (the first build sizes its columns by it: no growth slack). */
+  readonly size?: number;
   forEachDoc(fn: (doc: RecallDoc, id: MemoryId) => void): void;
 }
 
@@ -64,6 +66,7 @@ export class MemoryTable {
     src: TableSource,
   ) {
     const superseded: number[] = [];
+    this.grow(Math.max(16, src.size ?? 0));
     src.forEachDoc((d, id) => this.append(d, id, superseded));
     this.finish(superseded);
   }
@@ -119,7 +122,7 @@ export class MemoryTable {
 
   private append(d: RecallDoc, id: MemoryId, superseded: number[]): void {
     const r = this.size++;
-    if (r >= this.importance.length) this.grow(Math.max(16, r * 2));
+    if (r >= this.importance.length) this.grow(r + (r >> 2) + 16); // a quarter more: captures after a 100k load add little
     this.rowOf.set(id, r);
     this.ids[r] = id;
     this.write(r, d);
