@@ -191,15 +191,14 @@ const STEPS = new WeakMap<TokenMatrix, Int8Array>();
  * again at a start (issue 13: that round trip was ~15 % of the engine's load at 30k).
  */
 export function tokensFromSteps(rows: number, dim: number, q: Int8Array): TokenMatrix {
-  let data: Float32Array | undefined;
   const m: TokenMatrix = {
     rows,
     dim,
+    // decoded on the first read, then a plain property (hot loops read it per element)
     get data(): Float32Array {
-      if (!data) {
-        data = new Float32Array(q.length);
-        for (let i = 0; i < q.length; i++) data[i] = q[i] / 127;
-      }
+      const data = new Float32Array(q.length);
+      for (let i = 0; i < q.length; i++) data[i] = q[i] / 127;
+      Object.defineProperty(m, 'data', { value: data, writable: true, enumerable: true, configurable: true });
       return data;
     },
   };
