@@ -125,6 +125,7 @@ describe('recall refined by late interaction', () => {
     expect(refined.refined).toBe(true);
     expect(refined.deepSearch?.status).toBe('shadow'); // the first pass's report, kept
     expect({ ...(await counts(dbName)), actions: services().sessionState().actions - before }).toEqual({ log: ['shadow'], recalls: 1, actions: 1 });
+    expect((await services().engineStats()).recalls).toBe(1);
   });
 
   it('a refinement that fails answers with the first pass again without escalating or counting it again', async () => {
@@ -139,5 +140,6 @@ describe('recall refined by late interaction', () => {
     expect(again.results.map((r) => r.memory.id)).toEqual(first.results.map((r) => r.memory.id));
     expect(recalls.n).toBe(2); // the first pass, run again for its answer
     expect({ ...(await counts(dbName)), actions: services().sessionState().actions - before }).toEqual({ log: ['shadow'], recalls: 1, actions: 1 });
+    expect((await services().engineStats()).recalls).toBe(1); // the engine was told: a repeat (it escalated once)
   });
 });
