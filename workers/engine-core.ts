@@ -7,7 +7,7 @@
 //   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
-import { wireLateInteraction } from './engine-late';
+import { repeated, wireLateInteraction } from './engine-late';
 import { AppError, toEnvelope } from '../src/core/errors';
 import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
@@ -244,14 +244,14 @@ export class EngineCore {
     const before = this.evaluator.status().samples;
     const ctx = this.context(lateral || o.assocHops > 0, q.now ?? Date.now());
     if (q.spaceWeights) ctx.ranking = { ...ctx.ranking, spaceWeights: { ...ctx.ranking?.spaceWeights, ...q.spaceWeights } }; // learned (deep/learn.ts)
-    const late = wireLateInteraction(ctx, q.tokens); // late interaction at query time (engine-late.ts)
+    const late = wireLateInteraction(ctx, q); // late interaction at query time, and a repeat counting nothing twice (engine-late.ts)
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: q.tokens?.query };
-    // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default; never in a late-interaction refinement, which keeps the first pass's report)
+    // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default; never in a refinement or a repeat, which keep the first pass's report)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
-    const deep = await escalate(ctx, pq, iter.results, q.tokens ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
-    this.recalls++;
+    this.recalls += repeated(q) ? 0 : 1;
     const changed = this.evaluator.status().samples !== before;
     // the divergence never fails the recall that triggered it: its failure travels as a code
     let divergence: EngineDivergenceOutcome | null = null;

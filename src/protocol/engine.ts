@@ -126,6 +126,12 @@ export interface EngineRecallQuery {
    * ctx.tokensOf. Absent: the stage is a no-op.
    */
   tokens?: { query: import('../core/pipeline').TokenMatrix; memories: Record<MemoryId, import('../core/pipeline').TokenMatrix> };
+  /**
+   * true: a query already answered, asked again for the same answer (a refinement whose token
+   * matrices failed). Like a refinement (tokens given) it counts nothing its first pass counted:
+   * no escalation, no lateral results counted by the evaluator, no recall in the stats.
+   */
+  repeat?: boolean;
 }
 
 /** Iterative search's record (seed 001): each pass, the stop, the abstention, the explanation. */

@@ -10,9 +10,12 @@ import { services } from './index';
 import { embedderFeaturizer } from './featurizer';
 import { createFakeEmbedder } from '../testing/encoder';
 import { createChannelEngine } from '../testing/engine';
-import { initTestServices } from '../testing/services';
+import { freshDbName, initTestServices } from '../testing/services';
 import type { EngineClient } from '../bridge/engine-bridge';
 import { DEFAULT_ENCODER_ID } from '../embed/encoders';
+import { openDb } from '../db/db';
+import { getSetting } from '../db/repo';
+import { DEEP_SETTING_KEYS } from './deep-recall';
 
 const TART = 'lemon tart with a crisp base';
 const CURD = 'lemon curd needs more zest';
@@ -31,7 +34,7 @@ function tokensBridge(calls: string[][], fail = { now: false }) {
 }
 
 /** Token-bridge calls; `recalls` counts the engine's recall messages. */
-async function setup(fail = { now: false }, recalls = { n: 0 }, encoderId: string = DEFAULT_ENCODER_ID) {
+async function setup(fail = { now: false }, recalls = { n: 0 }, encoderId: string = DEFAULT_ENCODER_ID, dbName = freshDbName()) {
   const calls: string[][] = [];
   const embedder = createFakeEmbedder(32, encoderId);
   const featurizer = { ...embedderFeaturizer(embedder), tokens: tokensBridge(calls, fail) };
@@ -44,7 +47,7 @@ async function setup(fail = { now: false }, recalls = { n: 0 }, encoderId: strin
     };
     return Object.assign(Object.create(client) as EngineClient, { recall });
   };
-  await initTestServices({ embedder, featurizer, engine: counted });
+  await initTestServices({ embedder, featurizer, engine: counted, dbName });
   await services().addMemory({ text: TART });
   await services().addMemory({ text: CURD });
   return calls;
@@ -97,5 +100,46 @@ describe('recall refined by late interaction', () => {
     const again = await services().recall('lemon tart', { refine: true });
     expect([again.refined, calls]).toEqual([undefined, []]);
     expect(again.results[0].memory.text).toBe(TART);
+  });
+
+  // A refinement is the query the person already asked, answered again: whatever counts queries
+  // counts it once, with its first answer (the session's actions, deep search's log, its daily
+  // recall count and its session limit). Watch-only deep search (threshold 1: every query
+  // escalates) leaves the first answer refinable.
+  const shadow = { deepSearch: { mode: 'shadow', threshold: 1 } } as const;
+  async function counts(dbName: string) {
+    const db = await openDb(dbName);
+    const log = await db.deepSearchLog.toArray();
+    const perDay = (await getSetting<Record<string, number>>(db, DEEP_SETTING_KEYS.recalls)) ?? {};
+    db.close();
+    return { log: log.map((r) => r.status), recalls: Object.values(perDay).reduce((a, b) => a + b, 0), actions: services().sessionState().actions };
+  }
+
+  it('a refined query is counted once: session actions, the deep search log and its daily recall count', async () => {
+    const dbName = freshDbName();
+    await setup(undefined, undefined, DEFAULT_ENCODER_ID, dbName);
+    const before = services().sessionState().actions;
+    const first = await services().recall('lemon tart', shadow);
+    expect([first.deepSearch?.status, first.refinable]).toEqual(['shadow', true]);
+    const refined = await services().recall('lemon tart', { ...shadow, refine: true });
+    expect(refined.refined).toBe(true);
+    expect(refined.deepSearch?.status).toBe('shadow'); // the first pass's report, kept
+    expect({ ...(await counts(dbName)), actions: services().sessionState().actions - before }).toEqual({ log: ['shadow'], recalls: 1, actions: 1 });
+    expect((await services().engineStats()).recalls).toBe(1);
+  });
+
+  it('a refinement that fails answers with the first pass again without escalating or counting it again', async () => {
+    const dbName = freshDbName();
+    const fail = { now: true };
+    const recalls = { n: 0 };
+    await setup(fail, recalls, DEFAULT_ENCODER_ID, dbName);
+    const before = services().sessionState().actions;
+    const first = await services().recall('lemon tart', shadow);
+    const again = await services().recall('lemon tart', { ...shadow, refine: true });
+    expect(again.refined).toBeUndefined();
+    expect(again.results.map((r) => r.memory.id)).toEqual(first.results.map((r) => r.memory.id));
+    expect(recalls.n).toBe(2); // the first pass, run again for its answer
+    expect({ ...(await counts(dbName)), actions: services().sessionState().actions - before }).toEqual({ log: ['shadow'], recalls: 1, actions: 1 });
+    expect((await services().engineStats()).recalls).toBe(1); // the engine was told: a repeat (it escalated once)
   });
 });

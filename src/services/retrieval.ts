@@ -202,7 +202,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const resolved = resolveRecallOptions(withDefaults); // refuse bad options before any work
       aborted(signal);
       if (!q.text.trim()) return { results: [], divergence: null, lateralStatus: await engine.lateralStatus(), labels: {} };
-      session.touch();
+      // a refinement is the query asked again (its first answer counted it): the session, deep
+      // search's log and daily count, and the engine's evaluator and limiter count it once
+      if (!refine) session.touch();
       // keywordsOnly: no query features (the encoder may still be loading); the pipeline ranks by words
       const features = keywordsOnly ? {} : await featurizer.featurizeQuery(q.text, signal);
       aborted(signal);
@@ -212,7 +214,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const at = ctx.now();
       const prepared = await deep.prepare(q.text, asked, resolved, withDefaults); // adaptive threshold, learned weights
       aborted(signal);
-      const engineQuery: EngineRecallQuery = { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}) };
+      const engineQuery: EngineRecallQuery = { text: q.text, features, now: at, sessionId: session.idAt(at), ...extras, ...(prepared.spaceWeights ? { spaceWeights: prepared.spaceWeights } : {}), ...(refine ? { repeat: true } : {}) };
       // a refinement follows the answer shown: its candidates are remembered, so the engine runs once more, not twice
       const memoKey = JSON.stringify([q.text, prepared.asked, prepared.spaceWeights ?? null, extras]);
       const remembered = refine && !keywordsOnly ? lateMemo.get(memoKey) : undefined;
@@ -242,13 +244,13 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
           logError(e, 'late interaction could not refine this answer; the first one stays');
         }
       }
-      // a remembered first pass whose refinement failed: the first answer, run now
+      // a remembered first pass whose refinement failed: the first answer, run now (a repeat: nothing counted again)
       outcome ??= await engine.recall(engineQuery, prepared.asked, signal);
       // the evaluator counted the lateral results it returned: save its state (a failure never fails the recall)
       if (outcome.evaluator) await putSetting(db, SETTING_KEYS.evaluator, outcome.evaluator).catch((e: unknown) => ctx.report(e));
       // seed 003: every escalation is logged (shadow mode's whole purpose), the adaptive history and
       // the pairs for the scorer kept; a failure never fails the recall
-      if (!refined) await deep.after(outcome.deepSearch, resolved.deepSearch.mode, { text: q.text, at, sessionId: session.idAt(at), category: prepared.category }, outcome.results);
+      if (!refine) await deep.after(outcome.deepSearch, resolved.deepSearch.mode, { text: q.text, at, sessionId: session.idAt(at), category: prepared.category }, outcome.results);
       const rows = await bulkGetMemories(db, outcome.results.map((r) => r.id));
       aborted(signal);
       const entities = await entityNames(outcome.results);

@@ -198,7 +198,7 @@ function fromTable(t: MemoryTable, matrix: NeighbourMatrix, queryTags: WeightedT
     const r = t.rowOf.get(id);
     if (r !== undefined) t.marks[r] = 1;
   }
-  const { tagStart, tagIds, marks, scratchA: sharerRow, scratchB: sharerMask } = t;
+  const { tagStart, tagEnd, tagIds, marks, scratchA: sharerRow, scratchB: sharerMask } = t;
   const rows = t.matrixRows(matrix);
   const df = new Int32Array(nq);
   const kept: LateralCandidate[] = [];
@@ -208,7 +208,7 @@ function fromTable(t: MemoryTable, matrix: NeighbourMatrix, queryTags: WeightedT
     if (!t.recallable(r, o)) continue;
     n++;
     let mask = 0;
-    for (let j = tagStart[r]; j < tagStart[r + 1]; j++) mask |= bitOf[tagIds[j]];
+    for (let j = tagStart[r]; j < tagEnd[r]; j++) mask |= bitOf[tagIds[j]];
     const shared = mask & wantedMask;
     if (derived) for (let b = shared; b !== 0; b &= b - 1) df[31 - Math.clz32(b & -b)]++;
     if (marks[r] === 1) kept.push(candidate(t.ids[r], t.docs[r], dist.ofRow(rows[r])));

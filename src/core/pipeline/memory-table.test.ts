@@ -54,7 +54,7 @@ describe('MemoryTable', () => {
     }
   });
 
-  it('is rebuilt when the source changes, kept otherwise', () => {
+  it('is brought up to date in place when the source changes, kept otherwise', () => {
     const docs = docsOf(9);
     const src = { version: 1, forEachDoc: (fn: (d: RecallDoc, id: string) => void) => docs.forEach(fn) };
     const t = memoryTable(src);
@@ -62,8 +62,8 @@ describe('MemoryTable', () => {
     docs.set('new', { tags: [], importance: 1, status: 'active', createdAt: NOW });
     src.version = 2;
     const u = memoryTable(src);
-    expect(u).not.toBe(t);
-    expect(u.rowOf.get('new')).toBe(300);
+    expect(u).toBe(t); // one memory more: a row appended, no new table
+    expect([u.version, u.rowOf.get('new'), u.size]).toEqual([2, 300, 301]);
   });
 
   it("closeRows closes exactly the rows the walk's lookup per memory refuses", () => {
@@ -91,6 +91,75 @@ describe('MemoryTable', () => {
   });
 });
 
+/** A table as its live rows show it, in order: what every stage reads (the dead rows and the tag numbering are not). */
+function view(t: MemoryTable) {
+  const tagName = [...t.tagIndex.keys()];
+  const rows: unknown[] = [];
+  for (let r = 0; r < t.size; r++) {
+    if (t.ids[r] === undefined || t.rowOf.get(t.ids[r]) !== r) {
+      expect(gates.some((g) => t.recallable(r, g))).toBe(false); // a dead row: no gate lets it through
+      continue;
+    }
+    const tags = Array.from(t.tagIds.subarray(t.tagStart[r], t.tagEnd[r]), (k) => tagName[k]);
+    rows.push([t.ids[r], t.docs[r], t.importance[r], t.createdAt[r], tags, gates.map((g) => t.recallable(r, g)), [...t.superseded].includes(r)]);
+  }
+  return { rows, superseded: [...t.superseded].map((r) => t.ids[r]), memories: t.rowOf.size };
+}
+
+describe('the table kept up to date in place', () => {
+  it('equals a fresh build after random adds, edits (status, tags, validity, versions) and deletes, re-adds included', () => {
+    for (let seed = 1; seed <= 3; seed++) {
+      const docs = docsOf(seed);
+      let s = seed * 7919;
+      const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const src = { version: 0, forEachDoc: (fn: (d: RecallDoc, id: string) => void) => docs.forEach(fn) };
+      const t = new MemoryTable(0, src);
+      let next = 0;
+      let kept = 0;
+      for (let step = 0; step < 40; step++) {
+        const ids = [...docs.keys()];
+        for (let k = 0; k < 1 + Math.floor(rand() * 8); k++) {
+          const u = rand();
+          const id = ids[Math.floor(rand() * ids.length)];
+          if (u < 0.3) docs.set(`n${next++}`, { tags: rand() < 0.5 ? ['b', `x${next % 5}`] : [], importance: rand(), status: 'active', createdAt: NOW - Math.floor(rand() * 9) * DAY, ...(rand() < 0.2 ? { supersededBy: id } : {}) });
+          else if (u < 0.6 && docs.has(id)) docs.set(id, { ...docs.get(id)!, tags: rand() < 0.5 ? ['a', 'c'] : [], status: rand() < 0.3 ? 'archived' : 'active', ...(rand() < 0.3 ? { validTo: NOW - 5 * DAY } : {}), suggestedTags: rand() < 0.5 ? ['s'] : undefined });
+          else if (u < 0.85) docs.delete(id);
+          else if (docs.has(id)) {
+            const d = docs.get(id)!; // deleted and added again: it moves to the end of the source's order
+            docs.delete(id);
+            docs.set(id, { ...d, importance: rand() });
+          }
+        }
+        if (rand() < 0.3) docs.delete([...docs.keys()].at(-1)!); // the newest gone: rows after the source's last
+        src.version++;
+        if (t.update(src)) kept++;
+        else break; // a quarter dead: the caller builds afresh (tested below)
+        expect(view(t)).toEqual(view(new MemoryTable(src.version, src)));
+        for (const g of gates) {
+          const live = [...docs.keys()].map((id) => t.recallable(t.rowOf.get(id)!, g));
+          expect(live).toEqual([...docs.values()].map((d) => isRecallable(d, g)));
+        }
+      }
+      expect(kept).toBeGreaterThan(5);
+    }
+  });
+
+  it('a quarter of the rows dead: memoryTable builds a fresh table (no dead rows)', () => {
+    const docs = docsOf(3);
+    const src = { version: 1, forEachDoc: (fn: (d: RecallDoc, id: string) => void) => docs.forEach(fn) };
+    const t = memoryTable(src);
+    [...docs.keys()].slice(0, 50).forEach((id) => docs.delete(id));
+    src.version = 2;
+    expect(memoryTable(src)).toBe(t); // 50 dead of 300
+    [...docs.keys()].slice(0, 30).forEach((id) => docs.delete(id));
+    src.version = 3;
+    const u = memoryTable(src); // 80 dead of 300
+    expect(u).not.toBe(t);
+    expect([u.size, u.rowOf.size]).toEqual([220, 220]);
+    expect(view(u)).toEqual(view(new MemoryTable(3, src)));
+  });
+});
+
 describe('memoryTable over the hybrid index', () => {
   it('follows every upsert, vector change and removal (the index version moves)', async () => {
     const { HybridIndex } = await import('../hybrid');
@@ -102,12 +171,13 @@ describe('memoryTable over the hybrid index', () => {
     expect(t1.ids).toEqual(['a', 'b']);
     h.upsert(doc('a', 'archived')); // a status change of a memory without a vector
     const t2 = memoryTable(h);
-    expect(t2).not.toBe(t1);
+    expect(t2.version).toBe(h.version);
     expect(t2.recallable(t2.rowOf.get('a')!, {})).toBe(false);
     h.setVector('b', Float32Array.of(1, 0));
-    const t3 = memoryTable(h);
-    expect(t3).not.toBe(t2);
+    expect(memoryTable(h).version).toBe(h.version);
     h.remove('b');
-    expect(memoryTable(h).ids).toEqual(['a']);
+    const t4 = memoryTable(h);
+    expect([t4.rowOf.has('b'), t4.rowOf.get('a')]).toEqual([false, 0]);
+    expect(view(t4)).toEqual(view(new MemoryTable(h.version, h)));
   });
 });

@@ -41,10 +41,13 @@ export class TokenDict {
     const d = this.dim;
     let h = 2166136261;
     for (let k = 0; k < d; k++) h = Math.imul(h ^ (q[at + k] & 0xff), 16777619);
+    h &= 0x3fffffff; // a small integer: the Map's key needs no boxed number (issue 13: a load's E12 interning)
+    const codes = this.codes;
     for (let id = this.heads.get(h) ?? -1; id >= 0; id = this.next[id]) {
-      let same = true;
-      for (let k = 0; k < d && same; k++) same = this.codes[id * d + k] === q[at + k];
-      if (same) {
+      let k = 0;
+      const base = id * d;
+      while (k < d && codes[base + k] === q[at + k]) k++;
+      if (k === d) {
         this.refs[id]++;
         return id;
       }

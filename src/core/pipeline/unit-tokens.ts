@@ -1,7 +1,7 @@
 // E12 token rows normalised once (at upsert for memories, once per query), so MaxSim in the
 // ranking is a plain dot product per token pair.
 
-import type { TokenMatrix } from '../spaces';
+import { stepsOf, type TokenMatrix } from '../spaces';
 
 /**
  * E12 token rows normalised once (at upsert for memories, once per query), so MaxSim in the
@@ -80,6 +80,9 @@ export interface PackedTokens {
 /** The int8 form of `m` when every value is exactly q / 127 rounded to f32; undefined otherwise. */
 export function packTokens(m: TokenMatrix): PackedTokens | undefined {
   const n = m.rows * m.dim;
+  // deserialised from its steps (the engine's load): those very bytes, not decoded and packed again
+  const steps = stepsOf(m);
+  if (steps && steps.length === n) return { rows: m.rows, dim: m.dim, q: steps };
   if (m.data.length < n) return undefined;
   const q = new Int8Array(n);
   for (let i = 0; i < n; i++) {

@@ -68,7 +68,7 @@ export {
   type SpaceVector,
 } from './vectors';
 export { spaceSimilarities, type SpaceFeatures, type SpaceSimilarityOptions } from './features';
-export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, FEATURE_FORMAT_VERSION, type SerializedFeatures } from './serialize';
+export { serializeFeatures, deserializeFeatures, serializeSpace, deserializeSpace, stepsOf, tokensFromSteps, FEATURE_FORMAT_VERSION, type SerializedFeatures } from './serialize';
 export { weightedSimilarity } from './relevance';
 export { detectFeatureDivergence, divergenceSimilarities, bestSimilarities } from './divergence';
 export {

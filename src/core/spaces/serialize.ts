@@ -139,10 +139,7 @@ export function deserializeSpace(id: SpaceId, buf: ArrayBuffer): NonNullable<Spa
       need(12);
       const [rows, dim] = new Uint32Array(buf, 4, 2);
       need(12 + rows * dim);
-      const q = new Int8Array(buf, 12, rows * dim);
-      const data = new Float32Array(rows * dim);
-      for (let i = 0; i < data.length; i++) data[i] = q[i] / 127;
-      return { rows, dim, data };
+      return tokensFromSteps(rows, dim, new Int8Array(buf, 12, rows * dim));
     }
     case 'entity': {
       need(8);
@@ -183,3 +180,31 @@ export function deserializeFeatures(rows: SerializedFeatures): SpaceFeatures {
   }
   return out;
 }
+
+/** The int8 steps a token matrix was decoded from (tokensFromSteps), by matrix. */
+const STEPS = new WeakMap<TokenMatrix, Int8Array>();
+
+/**
+ * E12 as it rests (int8 steps of 1/127): a matrix whose `data` (q / 127 in f32, as always) is
+ * decoded on first read, and whose steps `stepsOf` gives back. The engine's load keeps E12 as those
+ * very steps (pipeline/feature-columns.ts), so a memory's E12 is never decoded to f32 and packed
+ * again at a start (issue 13: that round trip was ~15 % of the engine's load at 30k).
+ */
+export function tokensFromSteps(rows: number, dim: number, q: Int8Array): TokenMatrix {
+  const m: TokenMatrix = {
+    rows,
+    dim,
+    // decoded on the first read, then a plain property (hot loops read it per element)
+    get data(): Float32Array {
+      const data = new Float32Array(q.length);
+      for (let i = 0; i < q.length; i++) data[i] = q[i] / 127;
+      Object.defineProperty(m, 'data', { value: data, writable: true, enumerable: true, configurable: true });
+      return data;
+    },
+  };
+  STEPS.set(m, q);
+  return m;
+}
+
+/** The int8 steps `m` was made from by tokensFromSteps (read only), or undefined. */
+export const stepsOf = (m: TokenMatrix): Int8Array | undefined => STEPS.get(m);

@@ -67,6 +67,7 @@ export class NeighbourLists {
     private readonly crossScope: number,
     private readonly cap = 32,
     private readonly maxCap = 2048,
+    private readonly maxCached = MAX_CACHED,
   ) {
     this.version = store.version;
   }
@@ -81,6 +82,9 @@ export class NeighbourLists {
     const hit = this.cache.get(slot);
     if (hit && (hit.complete || hit.cap >= cap)) {
       this.stats.cached++;
+      // the most recently used last (a Map keeps insertion order): the least recently used goes first
+      this.cache.delete(slot);
+      this.cache.set(slot, hit);
       return hit;
     }
     const data = this.store.floatRows();
@@ -102,8 +106,10 @@ export class NeighbourLists {
       complete: cand.length < cap,
     };
     this.stats.computed++;
-    // bounded: the engine keeps these across queries; past MAX_CACHED lists start afresh
-    if (this.cache.size >= MAX_CACHED) this.cache.clear();
+    // bounded: the engine keeps these across queries; past MAX_CACHED the least recently used goes
+    // (it cleared them all: a query, or its refinement, just after the clear met every list cold)
+    this.cache.delete(slot);
+    if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as number);
     this.cache.set(slot, e);
     return e;
   }

@@ -267,4 +267,19 @@ describe('neighbour lists for the associative walk', () => {
     lists.pick(0, 2, 0.5, closed);
     expect(lists.stats.computed).toBe(2);
   });
+
+  it('keeps the most recently used lists when full (the least recently used goes, not all)', () => {
+    const s = clustered(100, 16, 5);
+    const m = matrixFromStore(s);
+    const lists = new NeighbourLists(s, m.scope, 0.9, 32, 2048, 3);
+    const closed = new Uint8Array(s.size);
+    for (const p of [0, 1, 2, 0]) lists.pick(p, 2, 0.5, closed); // 0 used again: 1 is the oldest now
+    expect(lists.stats).toMatchObject({ computed: 3, cached: 1 });
+    lists.pick(3, 2, 0.5, closed); // full: 1 goes
+    lists.pick(0, 2, 0.5, closed);
+    lists.pick(2, 2, 0.5, closed);
+    expect(lists.stats).toMatchObject({ computed: 4, cached: 3 });
+    lists.pick(1, 2, 0.5, closed);
+    expect(lists.stats).toMatchObject({ computed: 5, cached: 3 });
+  });
 });
