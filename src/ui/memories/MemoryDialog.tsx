@@ -3,6 +3,7 @@
 // in the trash or an earlier version ("Corrected on <date>", with a link to what replaced it);
 // and what a person can do: edit, see its history, mark it unsure or confirm it, delete, restore.
 import { useEffect, useId, useRef, useState } from 'react';
+import { titleLine } from '../../core/text/title';
 import { errorMessage } from '../app/format';
 import { SourceLink } from '../components/SourceLink';
 import { Markdown } from './Markdown';
@@ -27,8 +28,7 @@ export function formatMoment(ms: number): string {
 }
 
 export function titleOf(text: string, max = 90): string {
-  const line = text.trim().split('\n')[0]?.replace(/^#+\s*/, '') ?? '';
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line || '(no text)';
+  return titleLine(text, max) || '(no text)';
 }
 
 /** The memory by id, re-read after every stored change; null while loading; an error when it cannot be read. */
