@@ -151,6 +151,18 @@ describe('Trash and clearing out', () => {
     expect(calls.filter((c) => c.name === 'emptyTrash')).toHaveLength(1);
   });
 
+  it('says "This moves" with one button, "Both move" only beside the sample\'s', async () => {
+    const { unmount } = render(<CleanUp />);
+    await screen.findByRole('button', { name: 'Delete all memories' });
+    expect(screen.queryByTestId('remove-sample')).toBeNull();
+    expect(screen.getByTestId('cleanup-hint').textContent).toBe('This moves memories to the trash, where you can restore them for 30 days.');
+    unmount();
+    rows = [...rows, header(4, [], { sample: true })];
+    render(<CleanUp />);
+    await screen.findByRole('button', { name: 'Remove sample collection (1 memory)' });
+    expect(screen.getByTestId('cleanup-hint').textContent).toBe('Both move memories to the trash, where you can restore them for 30 days.');
+  });
+
   it('Delete all waits until the person types "delete all"', async () => {
     render(<CleanUp />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete all memories' }));
