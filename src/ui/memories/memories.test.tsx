@@ -72,6 +72,12 @@ const fake = {
     tick();
     return n;
   },
+  async purgeMemories(ids: string[]) {
+    calls.push({ name: 'purge', args: [ids] });
+    rows = rows.filter((m) => !ids.includes(m.id));
+    tick();
+    return ids.length;
+  },
   async deleteAll() {
     calls.push({ name: 'deleteAll', args: [] });
     return rows.length;
@@ -161,6 +167,23 @@ describe('Trash and clearing out', () => {
     render(<CleanUp />);
     await screen.findByRole('button', { name: 'Remove sample collection (1 memory)' });
     expect(screen.getByTestId('cleanup-hint').textContent).toBe('Both move memories to the trash, where you can restore them for 30 days.');
+  });
+
+  it('Delete selected for good asks first, then removes only the selected memory', async () => {
+    rows[0] = { ...rows[0]!, deletedAt: 9 };
+    rows[1] = { ...rows[1]!, deletedAt: 9 };
+    render(<TrashList headingId="t" />);
+    await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('2'));
+    expect(screen.queryByRole('button', { name: 'Delete selected for good' })).toBeNull(); // nothing selected yet
+    fireEvent.click(within(screen.getAllByTestId('memory-item').find((r) => r.textContent?.includes('memory 2'))!).getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected for good' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete 1 memory for good?' });
+    expect(dialog.textContent).toContain('The rest of the trash stays.');
+    expect(calls.some((c) => c.name === 'purge')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete for good' }));
+    await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('1'));
+    expect(calls.filter((c) => c.name === 'purge').map((c) => c.args)).toEqual([[['m2']]]);
+    expect(rows.map((m) => m.id)).toEqual(['m1', 'm3']);
   });
 
   it('Delete all waits until the person types "delete all"', async () => {
