@@ -166,7 +166,7 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
               </button>
             )}
           </div>
-          {showHistory && <HistoryList id={m.supersededBy ?? m.id} shownId={m.id} />}
+          {showHistory && <HistoryList id={m.supersededBy ?? m.id} shownId={m.id} editable={!trashed} />}
         </>
       )}
     </Modal>

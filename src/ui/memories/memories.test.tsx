@@ -12,6 +12,7 @@ import { useKeep } from './keep-store';
 import { MemoryBrowser } from './MemoryBrowser';
 import { CleanUp } from './CleanUp';
 import { TrashList } from './TrashReview';
+import { HistoryList } from './HistoryList';
 import { draftOf, patchOf } from './MemoryEditor';
 
 function header(i: number, tags: string[], over: Partial<MemoryHeader> = {}): MemoryHeader {
@@ -77,6 +78,23 @@ const fake = {
     rows = rows.filter((m) => !ids.includes(m.id));
     tick();
     return ids.length;
+  },
+  async memoryHistory(id: string) {
+    const t = Date.UTC(2026, 0, 1);
+    const base: Memory = {
+      id, text: 'brakes', tags: ['car'], suggestedTags: [], importance: 0.9, createdAt: t, updatedAt: t + 2, validFrom: t + 2, validTo: null,
+      sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false, source: 'garage bill',
+    };
+    const earlier: Memory = { ...base, id: 'old', text: 'engine', tags: ['car', 'errands'], importance: 0.5, updatedAt: t, validFrom: t, supersededBy: id };
+    delete (earlier as { source?: string }).source;
+    return [
+      { memory: base, current: true, recordedAt: t + 2, supersededAt: null },
+      { memory: earlier, current: false, recordedAt: t, supersededAt: Date.UTC(2026, 0, 2) },
+    ];
+  },
+  async updateMemory(id: string, patch: unknown) {
+    calls.push({ name: 'update', args: [id, patch] });
+    return {};
   },
   async deleteAll() {
     calls.push({ name: 'deleteAll', args: [] });
@@ -198,6 +216,29 @@ describe('Trash and clearing out', () => {
     expect(yes.disabled).toBe(false);
     await act(async () => fireEvent.click(yes));
     expect(calls.filter((c) => c.name === 'deleteAll')).toHaveLength(1);
+  });
+});
+
+describe('History', () => {
+  it('brings back an earlier version as a new edit of the memory: its text, tags, importance, source (none) and picture (none)', async () => {
+    render(<Toasts />);
+    render(<HistoryList id="cur" shownId="cur" />);
+    const back = await screen.findAllByRole('button', { name: 'Bring back this version' });
+    expect(back).toHaveLength(1); // the earlier one only, not the current
+    await act(async () => fireEvent.click(back[0]!));
+    const update = calls.filter((c) => c.name === 'update');
+    expect(update).toHaveLength(1);
+    expect(update[0]!.args[0]).toBe('cur');
+    const patch = update[0]!.args[1] as Record<string, unknown>;
+    expect(patch).toEqual({ text: 'engine', tags: ['car', 'errands'], importance: 0.5, source: undefined, media: [] });
+    expect('source' in patch).toBe(true); // sent: the current source is removed
+    expect(screen.getByTestId('toast').textContent).toContain('The one it replaces is kept in the history.');
+  });
+
+  it('offers nothing to bring back for a memory in the trash', async () => {
+    render(<HistoryList id="cur" shownId="cur" editable={false} />);
+    await screen.findAllByTestId('history-version');
+    expect(screen.queryByRole('button', { name: 'Bring back this version' })).toBeNull();
   });
 });
 
