@@ -9,6 +9,7 @@ import { createSampleDataApi } from '../../testing/data-api';
 import { ImportCard } from './ImportCard';
 import { BackupCard } from './BackupCard';
 import { BackupBanner } from './BackupBanner';
+import { ImportPreviewPanel } from './ImportPreviewPanel';
 import { outcomeWords } from './files';
 import { useUi } from '../../state/ui-store';
 
@@ -111,6 +112,22 @@ describe('ImportCard', () => {
     await user.click(screen.getByRole('checkbox', { name: /mark imported memories as unsure/ }));
     await screen.findByTestId('import-preview');
     expect(preview.mock.calls.at(-1)![0]).toMatchObject({ text: { mode: 'paragraph' }, quarantine: true });
+  });
+});
+
+describe('ImportPreviewPanel', () => {
+  const preview = { planId: 'p', format: 'backup' as const, total: 6, fresh: 6, existing: 0, repeated: 0, problems: [], samples: [] };
+  it('names the format as its menu does, and tells a backup\'s earlier versions and trash from its current memories', () => {
+    render(<ImportPreviewPanel preview={{ ...preview, backupParts: { earlier: 1, trashed: 2 } }} />);
+    expect(screen.getByTestId('preview-found').textContent).toBe(
+      'Found 6 items, read as Mnemograph backup (JSON). Of the new ones, 1 is an earlier version (history) and 2 are in the trash.',
+    );
+  });
+  it('says nothing more when every row is a current memory', () => {
+    render(<ImportPreviewPanel preview={{ ...preview, total: 1, fresh: 1, backupParts: { earlier: 0, trashed: 0 }, vectorsReused: 1 }} />);
+    expect(screen.getByTestId('preview-found').textContent).toBe(
+      'Found 1 item, read as Mnemograph backup (JSON). The search data of 1 memory is reused, so it is ready at once.',
+    );
   });
 });
 
