@@ -5,12 +5,17 @@
 
 const FENCE = /^(`{3,}|~{3,})[^`]*$/;
 
+/** A Markdown code fence's opening or closing line ("```js", "~~~"), trimmed or not. */
+export function isFenceLine(line: string): boolean {
+  return FENCE.test(line.trim());
+}
+
 /** The first line with words, at most `max` characters (an ellipsis when cut); '' when there is none. */
 export function titleLine(text: string, max = 80): string {
   let line = '';
   for (const raw of text.split(/\r\n?|\n/)) {
     const t = raw.trim();
-    if (!t || FENCE.test(t)) continue;
+    if (!t || isFenceLine(t)) continue;
     line = t.replace(/^#{1,6}\s+/, '').trim();
     if (line) break;
   }
