@@ -46,6 +46,11 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         {preview.vectorsReused === 1 ? ' The search data of 1 memory is reused, so it is ready at once.' : ''}
         {preview.vectorsReused && preview.vectorsReused > 1 ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
       </p>
+      {preview.fresh === 0 && preview.existing > 0 && (
+        <p className="note" role="status" data-testid="preview-nothing-new">
+          Everything you picked is already here: nothing new to import.
+        </p>
+      )}
       {preview.samples.length > 0 && (
         <ul className="data-preview__samples" aria-label="First memories to import">
           {preview.samples.map((s, i) => (

@@ -123,6 +123,14 @@ describe('ImportPreviewPanel', () => {
       'Found 6 items, read as Mnemograph backup (JSON). Of the new ones, 1 is an earlier version (history) and 2 are in the trash.',
     );
   });
+  it('says plainly when everything picked is already here', () => {
+    const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6 }} />);
+    expect(screen.getByRole('status').textContent).toBe('Everything you picked is already here: nothing new to import.');
+    unmount();
+    render(<ImportPreviewPanel preview={{ ...preview, fresh: 1, existing: 5 }} />);
+    expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
+  });
+
   it('says nothing more when every row is a current memory', () => {
     render(<ImportPreviewPanel preview={{ ...preview, total: 1, fresh: 1, backupParts: { earlier: 0, trashed: 0 }, vectorsReused: 1 }} />);
     expect(screen.getByTestId('preview-found').textContent).toBe(

@@ -65,18 +65,20 @@ export function HistoryList({ id, shownId, editable = true }: { id: string; show
               {v.memory.validTo === null ? '' : ` until ${formatDay(v.memory.validTo)}`}
             </p>
             <p className="history__text">{titleOf(v.memory.text, 140)}</p>
-            {v.memory.id === shownId ? (
-              <span className="field__hint">(shown above)</span>
-            ) : (
-              <button type="button" className="btn btn--link" onClick={() => open(v.memory.id)} data-testid="history-open">
-                Open this version
-              </button>
-            )}
-            {!v.current && editable && (
-              <button type="button" className="btn btn--secondary btn--small" disabled={busy} onClick={() => void bringBack(v)} data-testid="history-bring-back">
-                Bring back this version
-              </button>
-            )}
+            <div className="history__actions">
+              {v.memory.id === shownId ? (
+                <span className="field__hint">(shown above)</span>
+              ) : (
+                <button type="button" className="btn btn--link" onClick={() => open(v.memory.id)} data-testid="history-open">
+                  Open this version
+                </button>
+              )}
+              {!v.current && editable && (
+                <button type="button" className="btn btn--secondary btn--small" disabled={busy} onClick={() => void bringBack(v)} data-testid="history-bring-back">
+                  Bring back this version
+                </button>
+              )}
+            </div>
           </li>
         ))}
       </ol>
