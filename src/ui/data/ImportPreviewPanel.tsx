@@ -66,7 +66,8 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         </ul>
       )}
       {preview.problems.length > 0 && (
-        <details className="data-preview__problems" data-testid="preview-problems">
+        // open at once when nothing could be read: the problems are then the whole answer
+        <details className="data-preview__problems" data-testid="preview-problems" open={preview.fresh === 0 && preview.existing === 0}>
           <summary>
             {preview.problems.length} {preview.problems.length === 1 ? 'problem' : 'problems'} found (show where)
           </summary>

@@ -123,6 +123,15 @@ describe('ImportPreviewPanel', () => {
       'Found 6 items, read as Mnemograph backup (JSON). Of the new ones, 1 is an earlier version (history) and 2 are in the trash.',
     );
   });
+  it('opens the problems at once when nothing could be read (a picture picked as text)', () => {
+    const problems = [{ where: 'photo.txt', message: 'This file is not text', severity: 'skipped' as const }];
+    const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, format: 'text', total: 0, fresh: 0, problems }} />);
+    expect((screen.getByTestId('preview-problems') as HTMLDetailsElement).open).toBe(true);
+    unmount();
+    render(<ImportPreviewPanel preview={{ ...preview, format: 'text', total: 2, fresh: 1, problems }} />);
+    expect((screen.getByTestId('preview-problems') as HTMLDetailsElement).open).toBe(false);
+  });
+
   it('says plainly when everything picked is already here', () => {
     const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6 }} />);
     expect(screen.getByRole('status').textContent).toBe('Everything you picked is already here: nothing new to import.');
