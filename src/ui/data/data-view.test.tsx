@@ -12,6 +12,7 @@ import { BackupBanner } from './BackupBanner';
 import { ImportPreviewPanel } from './ImportPreviewPanel';
 import { outcomeWords } from './files';
 import { useUi } from '../../state/ui-store';
+import { AppError } from '../../core/errors';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 let api: DataApi;
@@ -101,6 +102,16 @@ describe('ImportCard', () => {
     expect(await screen.findByRole('button', { name: 'Import 120 memories' })).toBeTruthy();
     expect(screen.queryByTestId('import-error')).toBeNull();
     expect(screen.getByTestId('import-preview').textContent).toContain('search data of 120 memories is reused');
+  });
+
+  it('after a file that cannot be read, the format menu asks for a format instead of still "detecting…"', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(api, 'previewImport').mockRejectedValue(new AppError('IMPORT_INVALID', 'This backup was made by a newer Mnemograph.'));
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('newer.json', '{}'));
+    expect((await screen.findByTestId('import-error')).textContent).toContain('newer Mnemograph');
+    const format = screen.getByRole('combobox', { name: 'Format' }) as HTMLSelectElement;
+    expect(format.selectedOptions[0]!.textContent).toBe('choose a format');
   });
 
   it('sends the plain-text mode and the quarantine choice', async () => {
