@@ -13,6 +13,7 @@ import { MemoryBrowser } from './MemoryBrowser';
 import { CleanUp } from './CleanUp';
 import { TrashList } from './TrashReview';
 import { HistoryList } from './HistoryList';
+import { MemoryDialog } from './MemoryDialog';
 import { draftOf, patchOf } from './MemoryEditor';
 
 function header(i: number, tags: string[], over: Partial<MemoryHeader> = {}): MemoryHeader {
@@ -91,6 +92,10 @@ const fake = {
       { memory: base, current: true, recordedAt: t + 2, supersededAt: null },
       { memory: earlier, current: false, recordedAt: t, supersededAt: Date.UTC(2026, 0, 2) },
     ];
+  },
+  async openMemory(id: string) {
+    const t = Date.UTC(2026, 0, 1);
+    return { id, text: 'Fence paint: sage green', tags: ['garden'], suggestedTags: [], importance: 0.5, createdAt: t, updatedAt: t, validFrom: t, validTo: null, sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false };
   },
   async updateMemory(id: string, patch: unknown) {
     calls.push({ name: 'update', args: [id, patch] });
@@ -216,6 +221,35 @@ describe('Trash and clearing out', () => {
     expect(yes.disabled).toBe(false);
     await act(async () => fireEvent.click(yes));
     expect(calls.filter((c) => c.name === 'deleteAll')).toHaveLength(1);
+  });
+});
+
+describe('the opened memory, being edited', () => {
+  const escape = () => act(() => void fireEvent.keyDown(document, { key: 'Escape' }));
+  it('asks before Escape throws away unsaved changes; Cancel keeps editing, Discard closes', async () => {
+    useKeep.setState({ openId: 'cur', editing: true });
+    render(<MemoryDialog />);
+    const text = (await screen.findByRole('textbox', { name: 'Text' })) as HTMLTextAreaElement;
+    fireEvent.change(text, { target: { value: 'Fence paint: sage green, two coats' } });
+    escape();
+    const ask = screen.getByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect((screen.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe('Fence paint: sage green, two coats');
+    expect(useKeep.getState().openId).toBe('cur');
+    fireEvent.click(screen.getByTestId('memory-close')); // the ✕ asks too
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    expect(useKeep.getState().openId).toBeNull();
+    expect(calls.some((c) => c.name === 'update')).toBe(false);
+  });
+
+  it('closes at once when nothing was changed', async () => {
+    useKeep.setState({ openId: 'cur', editing: true });
+    render(<MemoryDialog />);
+    await screen.findByRole('textbox', { name: 'Text' });
+    escape();
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect(useKeep.getState().openId).toBeNull();
   });
 });
 
