@@ -64,6 +64,10 @@ test('an edit makes a new version: the history shows both, "as it was on" recall
   await expect(page.getByTestId('memory-corrected')).toHaveCount(0);
   await keep.close();
 
+  // a half-written memory waits in the form while the person looks something up in Explore
+  const DRAFT = 'Half a thought about the garden fence';
+  await keep.app.text.fill(DRAFT);
+
   // "As it was on" a day in between: only the old version was true then
   const explore = new ExplorePage(page);
   await page.getByTestId('nav-graph').click();
@@ -79,6 +83,8 @@ test('an edit makes a new version: the history shows both, "as it was on" recall
 
   // the edit was wrong after all: bring the earlier version back, as a new version (nothing lost)
   await keep.show('memories');
+  await expect(keep.app.text).toHaveValue(DRAFT); // the draft came back with the view
+  await keep.app.text.fill('');
   await keep.open('Thursdays');
   await keep.showHistory();
   await keep.versions.nth(1).getByRole('button', { name: 'Bring back this version' }).click();
