@@ -41,6 +41,7 @@ test('storage full: a clear banner and messages, the typed text kept, nothing st
   const toast = keep.toasts.and(page.getByRole('alert'));
   await expect(toast).toHaveAttribute('data-code', 'QUOTA_EXCEEDED');
   await expect(toast).toContainText('Nothing was saved');
+  await expect(toast).toContainText('empty the trash'); // what a person can do about it
   await expect(keep.dialog).toBeVisible(); // still open: it was not deleted
   await keep.close();
   await expect(keep.row(kept)).toHaveCount(1);
