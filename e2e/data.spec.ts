@@ -1,6 +1,7 @@
 // "Your data" end to end (issue 10): export -> wipe -> import gives the same database, encrypted
 // backups, every import format from src/io/fixtures, cancel, hostile files inert, the CSP header.
-// Each test starts on a fresh browser context, i.e. an empty database.
+// Each test starts on a fresh browser context, i.e. an empty database, except the seven import
+// formats, which share one page (one app and model load) and count what each adds.
 // Lean (e2e time): a page that goes on to import or restore does not wait for the encoder first
 // (`ready(page, 'keywords')`: the import waits for it itself, so the model loads while the file is
 // picked and previewed; a restore of a backup with vectors needs no model at all); only captures
@@ -154,28 +155,45 @@ test.describe('your data', () => {
     { name: 'Obsidian vault (folder)', folder: 'vault', format: 'markdown', label: 'Markdown notes / Obsidian vault', fresh: 4 },
   ];
 
-  for (const f of FORMATS) {
-    test(`imports ${f.name}: preview, import, and a second run skips what is there`, async ({ page }) => {
-      const { app, data } = await ready(page, 'keywords');
-      await data.open();
-      const pick = () => (f.folder ? data.pickFolder(join(FIXTURES, f.folder)) : data.pick(f.files!.map((n) => join(FIXTURES, n))));
-      await pick();
-      await expect(data.format).toHaveValue(f.format);
-      await f.setup?.(data);
-      // a setup that changes an option re-runs the preview: wait for its counts, not the earlier ones
-      await expect.poll(() => data.counts()).toEqual({ fresh: f.fresh, existing: 0, repeated: 0 });
-      expect(await data.runImport(180_000)).toBe(`Imported ${f.fresh} ${f.fresh === 1 ? 'memory' : 'memories'}.`); // the model's load included
-      expect(await page.evaluate(() => window.__mnemograph!.memoryCount())).toBe(f.fresh);
-
-      await pick();
-      if (f.format === 'text' || f.format === 'csv') await data.chooseFormat(f.label); // a new pick starts from detection
-      await f.setup?.(data);
-      await expect.poll(() => data.counts()).toEqual({ fresh: 0, existing: f.fresh, repeated: 0 });
-      await expect(data.importButton).toBeDisabled();
-      await page.getByTestId('nav-memories').click();
-      await expect(app.memoryCount).toHaveText(String(f.fresh));
+  // The seven formats share one page, one app load and one model load (each test used to load
+  // its own): the store grows from one format to the next, so each checks what it adds on top of
+  // what the earlier ones left (the fixtures share no memory: a format's first preview finds
+  // nothing already there). Serial: a later format's counts assume the earlier ones ran.
+  test.describe.serial('every import format, one after another in one app', () => {
+    let shared: { page: Page; app: AppPage; data: DataPage };
+    let total = 0;
+    test.beforeAll(async ({ browser }) => {
+      const page = await freshPage(browser);
+      shared = { page, ...(await ready(page, 'keywords')) };
     });
-  }
+    test.afterAll(async () => {
+      await shared.page.context().close();
+    });
+
+    for (const f of FORMATS) {
+      test(`imports ${f.name}: preview, import, and a second run skips what is there`, async () => {
+        const { page, app, data } = shared;
+        await data.open();
+        const pick = () => (f.folder ? data.pickFolder(join(FIXTURES, f.folder)) : data.pick(f.files!.map((n) => join(FIXTURES, n))));
+        await pick();
+        await expect(data.format).toHaveValue(f.format);
+        await f.setup?.(data);
+        // a setup that changes an option re-runs the preview: wait for its counts, not the earlier ones
+        await expect.poll(() => data.counts()).toEqual({ fresh: f.fresh, existing: 0, repeated: 0 });
+        expect(await data.runImport(180_000)).toBe(`Imported ${f.fresh} ${f.fresh === 1 ? 'memory' : 'memories'}.`); // the first includes the model's load
+        total += f.fresh;
+        expect(await page.evaluate(() => window.__mnemograph!.memoryCount())).toBe(total);
+
+        await pick();
+        if (f.format === 'text' || f.format === 'csv') await data.chooseFormat(f.label); // a new pick starts from detection
+        await f.setup?.(data);
+        await expect.poll(() => data.counts()).toEqual({ fresh: 0, existing: f.fresh, repeated: 0 });
+        await expect(data.importButton).toBeDisabled();
+        await page.getByTestId('nav-memories').click();
+        await expect(app.memoryCount).toHaveText(String(total));
+      });
+    }
+  });
 
   test('cancel during a big import keeps whole batches and a re-run skips them', async ({ page }) => {
     test.setTimeout(300_000);

@@ -1,6 +1,7 @@
 // Keeping memories (issue 9), in the real app: an edit makes a new version with a history and an
-// "as it was" recall finds the old one; an earlier version says it was corrected; delete / Undo /
-// the trash / Empty trash / Delete all; the sample collection removed in one action; unsure
+// "as it was" recall finds the old one; an earlier version says it was corrected and can be brought
+// back; delete / Undo / the trash / delete selected for good / Empty trash / Delete all (a code
+// snippet among them, titled by its code); the sample collection removed in one action; unsure
 // memories reviewed one by one and in bulk; saving the same text twice.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { KeepPage } from './pages/keep-page';
@@ -16,6 +17,7 @@ const MEETING_OLD = 'The team meeting is on Tuesdays at ten in the blue room.';
 const MEETING_NEW = 'The team meeting is on Thursdays at ten in the blue room.';
 const BIKE = 'Repaired the bike: new chain and brake pads from the shop on Elm Street.';
 const SOUP = 'Made a lentil soup with cumin, lemon and a lot of garlic.';
+const SNIPPET = '```sh\ngit stash pop --index\n```';
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext();
@@ -29,7 +31,7 @@ test.afterAll(async () => {
   await context.close();
 });
 
-test('an edit makes a new version: the history shows both, and "as it was on" recalls the old one', async () => {
+test('an edit makes a new version: the history shows both, "as it was on" recalls the old one, and the old one can be brought back', async () => {
   test.setTimeout(240_000);
   // captured as true since a past day, so the old version has a day of its own to be found on
   await keep.app.text.fill(MEETING_OLD);
@@ -62,6 +64,10 @@ test('an edit makes a new version: the history shows both, and "as it was on" re
   await expect(page.getByTestId('memory-corrected')).toHaveCount(0);
   await keep.close();
 
+  // a half-written memory waits in the form while the person looks something up in Explore
+  const DRAFT = 'Half a thought about the garden fence';
+  await keep.app.text.fill(DRAFT);
+
   // "As it was on" a day in between: only the old version was true then
   const explore = new ExplorePage(page);
   await page.getByTestId('nav-graph').click();
@@ -74,13 +80,31 @@ test('an edit makes a new version: the history shows both, and "as it was on" re
   await page.getByTestId('recall-as-of-clear').click();
   await explore.recall('when is the team meeting?');
   await expect(explore.results.first()).toContainText('Thursdays');
+
+  // the edit was wrong after all: bring the earlier version back, as a new version (nothing lost)
+  await keep.show('memories');
+  await expect(keep.app.text).toHaveValue(DRAFT); // the draft came back with the view
+  await keep.app.text.fill('');
+  await keep.open('Thursdays');
+  await keep.showHistory();
+  await keep.versions.nth(1).getByRole('button', { name: 'Bring back this version' }).click();
+  await expect(keep.dialogText).toHaveText(MEETING_OLD, { timeout: 60_000 });
+  await expect(keep.toast(/Brought back the version replaced on/)).toContainText('kept in the history');
+  await expect(keep.versions).toHaveCount(3);
+  await expect(keep.versions.first()).toContainText('Tuesdays');
+  await expect(keep.versions.nth(1)).toContainText('Thursdays');
+  await expect(keep.versions.first().getByRole('button', { name: 'Bring back this version' })).toHaveCount(0); // the current one
+  await keep.close();
+  await expect(keep.app.memoryCount).toHaveText(String(before + 1));
 });
 
-test('delete moves to the trash with Undo; the trash restores, empties; Delete all asks for typed words', async () => {
+test('delete moves to the trash with Undo; the trash restores, deletes one for good, empties; Delete all asks for typed words', async () => {
   test.setTimeout(240_000);
   await keep.show('memories');
   await keep.app.addAndWait(BIKE, { tags: 'bike' });
   await keep.app.addAndWait(SOUP, { tags: 'cooking' });
+  await keep.app.addAndWait(SNIPPET, { tags: 'code' });
+  await expect(keep.row(SNIPPET.split('\n')[1]!).getByTestId('memory-row-open')).toHaveText('git stash pop --index'); // not "```sh"
   const n = await keep.total();
 
   // delete from the opened memory, then Undo in the toast
@@ -92,25 +116,36 @@ test('delete moves to the trash with Undo; the trash restores, empties; Delete a
   await expect(keep.count).toHaveText(String(n));
   await expect(keep.row('Repaired the bike')).toHaveCount(1);
 
-  // delete two by selection; the Trash lists them (30 days), one is restored
+  // delete three by selection; the Trash lists them (30 days), one is restored
   await keep.select('Repaired the bike');
   await keep.select('lentil soup');
-  await expect(keep.bulk.getByTestId('bulk-count')).toHaveText('2 memories selected');
+  await keep.select('git stash pop');
+  await expect(keep.bulk.getByTestId('bulk-count')).toHaveText('3 memories selected');
   await keep.bulk.getByRole('button', { name: 'Delete' }).click();
-  await expect(keep.count).toHaveText(String(n - 2));
+  await expect(keep.count).toHaveText(String(n - 3));
   await keep.show('trash');
   await expect(page.getByTestId('trash-view')).toContainText('30 days');
-  await expect(keep.total('trash-count')).resolves.toBe(2);
+  await expect(keep.total('trash-count')).resolves.toBe(3);
   await keep.row('lentil soup').getByRole('button', { name: /^Restore/ }).click();
+  await expect(page.getByTestId('trash-count')).toHaveText('2');
+
+  // one of them for good, now: asked first; the rest of the trash stays
+  await keep.select('git stash pop');
+  await page.getByRole('button', { name: 'Delete selected for good' }).click();
+  await expect(keep.confirm).toContainText('The rest of the trash stays.');
+  await keep.confirmWith('Delete for good');
   await expect(page.getByTestId('trash-count')).toHaveText('1');
+  await expect(keep.row('git stash pop')).toHaveCount(0);
+  await expect(keep.row('Repaired the bike')).toHaveCount(1);
 
   // Empty trash: asked first, then gone for good
   await page.getByTestId('empty-trash').click();
   await keep.confirmWith('Empty trash');
   await expect(page.getByTestId('trash-empty')).toBeVisible();
   await keep.show('memories');
-  await expect(keep.count).toHaveText(String(n - 1));
+  await expect(keep.count).toHaveText(String(n - 2));
   await expect(keep.row('Repaired the bike')).toHaveCount(0);
+  await expect(keep.row('git stash pop')).toHaveCount(0);
   await expect(keep.row('lentil soup')).toHaveCount(1);
 
   // Delete all: the button works only once the words are typed; everything goes to the trash
@@ -121,13 +156,13 @@ test('delete moves to the trash with Undo; the trash restores, empties; Delete a
   await keep.confirmWith('Delete all memories', 'delete all');
   await expect(keep.count).toHaveText('0');
   await keep.show('trash');
-  await expect(page.getByTestId('trash-count')).toHaveText(String(n - 1));
+  await expect(page.getByTestId('trash-count')).toHaveText(String(n - 2));
   // and back again, all at once
   await page.getByRole('button', { name: 'Select all' }).click();
   await page.getByRole('button', { name: 'Restore selected' }).click();
   await expect(page.getByTestId('trash-empty')).toBeVisible();
   await keep.show('memories');
-  await expect(keep.count).toHaveText(String(n - 1));
+  await expect(keep.count).toHaveText(String(n - 2));
 });
 
 test('the sample collection is removed in one action, leaving the person’s own memories', async () => {

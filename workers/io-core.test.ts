@@ -44,6 +44,19 @@ describe('parseImport', () => {
     expect(ok.backup).toEqual({ memories: [], versions: [], links: [], feedback: [], settings: [], vectors: [], images: [] });
   });
 
+  it('skips a picture or a Word file picked as text, CSV or a ChatGPT export, saying why, and reads the text beside it', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    const docx = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0]);
+    const out = await parseImport({ files: [{ name: 'photo.txt', bytes: png }, file('notes.txt', 'One note\nAnother note')], format: 'text' });
+    expect(out.result.items.map((i) => i.draft.text)).toEqual(['One note', 'Another note']);
+    expect(out.result.errors).toEqual([expect.objectContaining({ file: 'photo.txt', severity: 'skipped', code: 'IMPORT_INVALID', message: expect.stringMatching(/^This file is not text .*nothing was read from it/) })]);
+    for (const format of ['csv', 'chatgpt', 'bookmarks'] as const) {
+      const r = await parseImport({ files: [{ name: 'report.docx', bytes: docx }], format });
+      expect(r.result.items).toEqual([]);
+      expect(r.result.errors.map((e) => e.file)).toEqual(['report.docx']);
+    }
+  });
+
   it('refuses what is not a backup as a whole, and more than one backup at a time', async () => {
     expect(await codeOf(parseImport({ files: [file('b.json', '{"format":"mnemograph-backup","version":99}')], format: 'backup' }))).toBe('IMPORT_INVALID');
     expect(await codeOf(parseImport({ files: [file('a.json', BACKUP), file('b.json', BACKUP)] }))).toBe('IMPORT_INVALID');

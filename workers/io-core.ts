@@ -17,6 +17,9 @@ import {
   importMarkdown,
   importPlainText,
   isEncryptedBackup,
+  looksBinary,
+  NOT_TEXT_NOTE,
+  problem,
   parseBackup,
   previewCsv,
   unzipNotes,
@@ -118,7 +121,9 @@ export async function parseImport(req: ParseRequest): Promise<ParseOutcome> {
   }
   for (const f of req.files) {
     const file = f.path ?? f.name;
-    if (format === 'bookmarks') merge(result, importBookmarks(f.bytes, { file }));
+    // a picture or a .docx picked by mistake would become one memory of unreadable characters
+    if (looksBinary(f.bytes)) result.errors.push(problem({ file }, NOT_TEXT_NOTE));
+    else if (format === 'bookmarks') merge(result, importBookmarks(f.bytes, { file }));
     else if (format === 'chatgpt') merge(result, importChatGpt(f.bytes, { file }));
     else if (format === 'text') merge(result, importPlainText(f.bytes, { split: req.text?.mode ?? 'line', file }));
     else {

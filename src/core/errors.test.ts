@@ -51,6 +51,8 @@ describe('toEnvelope and MESSAGES', () => {
   });
   it('has plain-language entries for a wrong passphrase and an unreadable import', () => {
     expect(ERROR_CATALOGUE.WRONG_PASSPHRASE).toMatch(/passphrase is wrong/);
+    // a full device: what happened, that nothing was saved, and what a person can do about it
+    expect(ERROR_CATALOGUE.QUOTA_EXCEEDED).toMatch(/Nothing was saved\. Free some space \(empty the trash, .*\) or make storage persistent/);
     expect(ERROR_CATALOGUE.WRONG_PASSPHRASE).toMatch(/Nothing was restored/);
     expect(new AppError('IMPORT_INVALID').message).toBe('This file could not be read for import. Nothing was imported.');
   });

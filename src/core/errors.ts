@@ -10,7 +10,7 @@ export const ERROR_CATALOGUE = {
   INVALID_OPTION: 'An option has an invalid value.',
   INVALID_CONFIG: 'A setting has an invalid value.',
   QUOTA_EXCEEDED:
-    'The browser refused to store more data (storage quota exceeded). Nothing was saved. Free some space or make storage persistent, then try again.',
+    'The browser refused to store more data (storage quota exceeded). Nothing was saved. Free some space (empty the trash, or clear other sites\' data in the browser\'s settings) or make storage persistent, then try again.',
   SCHEMA_OUTDATED:
     'Mnemograph was updated in another tab. Reload this tab to keep working; nothing has been lost.',
   DB_BLOCKED: 'Another Mnemograph tab is holding an older version of the database open. Close it, then reload.',

@@ -203,8 +203,11 @@ export function parseBackup(input: string | Uint8Array): BackupParseResult {
   if (d.format !== BACKUP_FORMAT) return refuse(`its format is ${JSON.stringify(d.format ?? null).slice(0, 60)}, not "${BACKUP_FORMAT}"`);
   if (typeof d.version !== 'number' || !Number.isInteger(d.version) || d.version < 1)
     return refuse(`its version (${String(d.version).slice(0, 20)}) is not a backup version`);
-  if (d.version > BACKUP_VERSION)
-    return refuse(`it was made by a newer Mnemograph (backup version ${d.version}; this app reads version ${BACKUP_VERSION}). Update the app, then restore it`);
+  if (d.version > BACKUP_VERSION) {
+    // it IS a Mnemograph backup: "not a Mnemograph backup: made by a newer Mnemograph" contradicted itself
+    const why = `This backup was made by a newer Mnemograph (backup version ${d.version}; this app reads version ${BACKUP_VERSION}). Update the app, then restore it. Nothing was imported.`;
+    return { ok: false, items: empty(), errors: [problem({ path: '' }, why)] };
+  }
   const head = v.safeParse(HeaderSchema, d);
   if (!head.success) return refuse(describeIssues('header', head.issues).message);
 

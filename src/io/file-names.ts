@@ -2,12 +2,14 @@
 // short id, then a counter), and safe on every system a zip may be opened on: no separators, no
 // "..", no control characters, no Windows reserved device names, no trailing dot or space.
 
+import { isFenceLine } from '../core/text/title';
+
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 const MAX_SLUG = 50;
 
-/** The first line with text, without Markdown markers, as lowercase words joined by '-'. */
+/** The first line with text (a code fence's opening line is not: a snippet is named by its code), without Markdown markers, as lowercase words joined by '-'. */
 export function slugOf(text: string): string {
-  const first = text.split(/\r\n|\r|\n/).find((l) => l.trim()) ?? '';
+  const first = text.split(/\r\n|\r|\n/).find((l) => l.trim() && !isFenceLine(l)) ?? '';
   const words = first
     .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)*/, '')
     .normalize('NFC')

@@ -25,4 +25,6 @@ export { importChatGpt, type ChatGptOptions } from './chatgpt';
 export { dedupeKey } from './dedupe';
 export { batches, planImport, reusableVectors, type ImportPlan, type PlannedItem } from './preview';
 export { safeUrl } from './safe-url';
+export { looksBinary, NOT_TEXT_NOTE } from './text';
+export { problem } from './result';
 export type { ImportItem, ImportLink, ImportProblem, ImportResult, ImportSeverity, Where } from './result';

@@ -54,6 +54,8 @@ describe('file names', () => {
     expect(slugOf('C:\\Windows\\system32')).toBe('c-windows-system32');
     expect(slugOf('東京 タワー')).toBe('東京-タワー');
     expect(slugOf('   \n  \n')).toBe('memory');
+    expect(slugOf('```js\nconst x = 1;\n```')).toBe('const-x-1'); // a snippet by its code, not "js"
+    expect(slugOf('```\n```')).toBe('memory');
     expect(slugOf('x'.repeat(300))).toHaveLength(50);
   });
   it('is unique, and never a reserved device name', () => {

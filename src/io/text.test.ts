@@ -1,12 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes, bytesToBase64 } from './base64';
-import { decodeText, lineAt, MAX_TIME, MIN_TIME, parseDate } from './text';
+import { decodeText, lineAt, looksBinary, MAX_TIME, MIN_TIME, parseDate } from './text';
 
 describe('decodeText', () => {
   it('drops a BOM and says when bytes were not UTF-8', () => {
     expect(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]))).toEqual({ text: 'hi', invalidUtf8: false });
     expect(decodeText('\ufeffhi')).toEqual({ text: 'hi', invalidUtf8: false });
     expect(decodeText(new Uint8Array([0x68, 0xc3, 0x28]))).toEqual({ text: 'h\ufffd(', invalidUtf8: true });
+  });
+});
+
+describe('looksBinary', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+  it('tells pictures, PDFs, zip documents and NUL-bearing bytes from text', () => {
+    expect(looksBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]))).toBe(true); // PNG
+    expect(looksBinary(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe(true); // JPEG
+    expect(looksBinary(enc('%PDF-1.7\n'))).toBe(true);
+    expect(looksBinary(enc('PK\u0003\u0004word/document.xml'))).toBe(true); // .docx
+    expect(looksBinary(enc('plain words\u0000more'))).toBe(true); // a NUL byte
+    expect(looksBinary(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]))).toBe(true); // UTF-16 "hi"
+  });
+  it('keeps text as text, whatever its script or its first words', () => {
+    expect(looksBinary(enc('Bought a bike from Lena\nPK is my friend'))).toBe(false);
+    expect(looksBinary(enc('東京 タワー, café, 🚲'))).toBe(false);
+    expect(looksBinary(enc('\uFEFFnote with a BOM'))).toBe(false);
+    expect(looksBinary(enc('%PDF is a format'))).toBe(false); // not the "%PDF-" header
+    expect(looksBinary(new Uint8Array([]))).toBe(false);
+    expect(looksBinary(enc('x'.repeat(9000) + '\u0000'))).toBe(false); // a NUL past the first 8 KB is not looked at
   });
 });
 

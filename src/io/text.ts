@@ -31,6 +31,30 @@ export function decodeText(input: string | Uint8Array): Decoded {
 
 export const INVALID_UTF8_NOTE = 'The file is not valid UTF-8; unreadable bytes were replaced with \uFFFD.';
 
+/** How binary files start (each has NUL bytes soon after too, which alone would tell). */
+const BINARY_STARTS: readonly (readonly number[])[] = [
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
+  [0xff, 0xd8, 0xff], // JPEG
+  [0x47, 0x49, 0x46, 0x38], // GIF8
+  [0x25, 0x50, 0x44, 0x46, 0x2d], // %PDF-
+  [0x50, 0x4b, 0x03, 0x04], // zip: .docx, .xlsx, .odt, .epub, …
+  [0x1f, 0x8b], // gzip
+];
+const SNIFF_BYTES = 8192;
+
+/**
+ * True when the bytes are not text: a picture, a PDF, a zip-based office file or anything with a
+ * NUL byte in its first 8 KB (text never has one; UTF-16 text does, and is not UTF-8 either).
+ * Such a file imported as text would be one memory of mojibake, so importers skip it whole.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  if (BINARY_STARTS.some((sig) => sig.length <= bytes.length && sig.every((b, i) => bytes[i] === b))) return true;
+  return bytes.subarray(0, SNIFF_BYTES).includes(0);
+}
+
+export const NOT_TEXT_NOTE =
+  'This file is not text (it looks like a picture, a PDF, a Word file or another binary file): nothing was read from it. Save it as text, Markdown or CSV first.';
+
 /**
  * A date from a file: epoch seconds or milliseconds (a number, or digits), or a date string
  * Date.parse reads (ISO 8601 first of all). Numbers below 1e11 are taken as seconds (1e11 s is

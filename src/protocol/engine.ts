@@ -10,6 +10,7 @@ import type { DivergenceAlert, SerializedFeatures, SimilarityConfig, SpaceSims }
 import type { Memory, MemoryId } from '../core/types';
 import type { ErrorEnvelope } from '../core/errors';
 import { imageRefs } from '../core/images';
+import { titleLine } from '../core/text/title';
 
 export type { SerializedFeatures };
 
@@ -215,9 +216,7 @@ export type { LateralStatus };
  * most `max` characters (the view shortens it further where it must).
  */
 export function firstLine(text: string, max = 80): string {
-  const line = text.split('\n').find((l) => l.trim()) ?? '';
-  const t = line.trim();
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+  return titleLine(text, max);
 }
 
 /** The text keyword search reads: the memory's text, then its pictures' captions (one per line). */

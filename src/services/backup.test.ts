@@ -62,6 +62,8 @@ describe('backup round trip', () => {
     const { s, embedder } = await startServices({ sessionId: 'session-b' });
     const preview = await s.previewImport({ files: [file] });
     expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: 3 }); // all three memories' vectors are current
+    expect(preview.backupParts).toEqual({ earlier: 0, trashed: 1 }); // "An old note for the trash"
+    expect(preview.samples.map((x) => x.text)).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']); // not the trashed one
     const progress: number[] = [];
     const out = await s.runImport(preview.planId, { onProgress: (p) => progress.push(p.written) });
     expect(out).toEqual({ written: 3, skipped: 0, batches: 1, cancelled: false });
@@ -76,6 +78,17 @@ describe('backup round trip', () => {
     const again = await s.previewImport({ files: [file] });
     expect(again).toMatchObject({ total: 3, fresh: 0, existing: 3 });
     expect(await s.runImport(again.planId)).toEqual({ written: 0, skipped: 3, batches: 0, cancelled: false });
+  });
+
+  it("the preview tells an edited memory's earlier version and a memory in the trash from the current memories", async () => {
+    const first = await fill();
+    await first.s.updateMemory(first.ids[0]!, { text: 'Walked the dog along the canal' });
+    const exported = await first.s.exportBackup({ vectors: false });
+    const { s } = await startServices({ sessionId: 'session-b' });
+    const preview = await s.previewImport({ files: [await fileOf(exported.blob, exported.fileName)] });
+    // four rows: the dog walk (now and before the edit), the starter, the trashed note
+    expect(preview).toMatchObject({ total: 4, fresh: 4, backupParts: { earlier: 1, trashed: 1 } });
+    expect(preview.samples.map((x) => x.text).sort()).toEqual(['Sourdough starter needs feeding twice a day', 'Walked the dog along the canal']);
   });
 
   it('recomputes the vectors of another encoder, and a backup without vectors, from the text (live memories only)', async () => {

@@ -4,6 +4,7 @@
 // scrolling through 100k memories reads only each window's rows.
 
 import { imageRefs } from '../core/images';
+import { titleLine } from '../core/text/title';
 import { AppError } from '../core/errors';
 import type { MemoryId } from '../core/types';
 import { normaliseTags } from '../core/validate';
@@ -56,10 +57,9 @@ export function validateBrowseQuery(q: unknown): BrowseFilter {
   };
 }
 
-/** First line of the text, at most TITLE_CHARS characters (an ellipsis when cut). */
+/** The first line that says something (a snippet's first line of code), at most TITLE_CHARS characters (an ellipsis when cut). */
 export function titleOf(text: string): string {
-  const line = text.trim().split('\n', 1)[0]?.trim() ?? '';
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
+  return titleLine(text, TITLE_CHARS);
 }
 
 const pictureCaption = (m: MemoryRow): { picture?: string } => {

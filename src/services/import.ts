@@ -197,8 +197,13 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
           existing: there.size,
           repeated: 0,
           problems,
-          samples: plan.memories.slice(0, SAMPLES).map(sampleOf),
+          // the current memories first: an earlier version or one in the trash is not what a person looks for here
+          samples: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt === null).slice(0, SAMPLES).map(sampleOf),
           vectorsReused: plan.vectorsReused,
+          backupParts: {
+            earlier: plan.memories.filter((m) => m.supersededBy !== undefined).length,
+            trashed: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt !== null).length,
+          },
         };
       }
       const keys = planImport(parsed.result, new Set());

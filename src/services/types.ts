@@ -348,6 +348,8 @@ export interface ImportPreview {
   needsPassphrase?: boolean;
   /** Backup: memories whose stored vectors all match the current encoder and featurizers (not recomputed). */
   vectorsReused?: number;
+  /** Backup: of the rows `fresh` counts, the earlier versions (history) and the memories in the trash, so a person can tell them from their current memories. */
+  backupParts?: { earlier: number; trashed: number };
 }
 
 export interface ImportOutcome {

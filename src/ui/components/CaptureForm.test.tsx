@@ -17,14 +17,31 @@ vi.mock('../../services', () => ({
 }));
 
 const { CaptureForm } = await import('./CaptureForm');
+const { useCaptureDraft } = await import('./capture-draft');
 
 beforeEach(() => {
   calls.length = 0;
   impl = async () => ({});
+  useCaptureDraft.getState().clear(); // the draft outlives a form: each test starts from an empty one
 });
 afterEach(cleanup);
 
 describe('CaptureForm', () => {
+  it('keeps what was typed when the form leaves the screen and comes back (another view), until it is saved', async () => {
+    const first = render(<CaptureForm disabled={false} />);
+    fireEvent.change(screen.getByLabelText('What do you want to remember?'), { target: { value: 'Half a thought about the fence' } });
+    fireEvent.change(screen.getByLabelText('Tags'), { target: { value: 'garden' } });
+    first.unmount();
+    render(<CaptureForm disabled={false} />);
+    const text = screen.getByLabelText('What do you want to remember?') as HTMLTextAreaElement;
+    expect(text.value).toBe('Half a thought about the fence');
+    expect((screen.getByLabelText('Tags') as HTMLInputElement).value).toBe('garden');
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    await waitFor(() => expect(text.value).toBe(''));
+    expect(calls).toEqual([expect.objectContaining({ text: 'Half a thought about the fence', tags: ['garden'] })]);
+    expect(useCaptureDraft.getState().tags).toBe('');
+  });
+
   it('shows the tags as they will be saved: trimmed, lowercased, spaces to dashes, deduplicated', () => {
     render(<CaptureForm disabled={false} />);
     fireEvent.change(screen.getByLabelText('Tags'), { target: { value: ' Road Trip, road trip,, Car ' } });

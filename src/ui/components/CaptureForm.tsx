@@ -8,18 +8,21 @@ import { isAppError } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
 import { errorMessage, formatBytes } from '../app/format';
 import { logError } from '../app/report';
-import { emptyPicture, pastedFile, PicturePicker, preparePicture, type PictureDraft } from '../memories/pictures';
+import { pastedFile, PicturePicker, preparePicture, type PictureDraft } from '../memories/pictures';
+import { useCaptureDraft } from './capture-draft';
 
 /** New memory: text, comma-separated tags (normalised chips shown), importance, source, a picture. */
 export function CaptureForm({ disabled }: { disabled: boolean }) {
   const id = useId();
-  const [text, setText] = useState('');
-  const [tags, setTags] = useState('');
-  const [importance, setImportance] = useState(0.5);
-  const [source, setSource] = useState('');
-  const [happened, setHappened] = useState('');
+  // the fields live in the draft store, so leaving the view and coming back keeps what was typed
+  const { text, tags, importance, source, happened, picture, update, clear } = useCaptureDraft();
+  const setText = (v: string) => update({ text: v });
+  const setTags = (v: string) => update({ tags: v });
+  const setImportance = (v: number) => update({ importance: v });
+  const setSource = (v: string) => update({ source: v });
+  const setHappened = (v: string) => update({ happened: v });
+  const setPicture = (v: PictureDraft) => update({ picture: v });
   const [duplicate, setDuplicate] = useState<{ id: string } | null>(null);
-  const [picture, setPicture] = useState<PictureDraft>(emptyPicture);
   const [pictureError, setPictureError] = useState<string | null>(null);
   const openMemory = useKeep((s) => s.open);
   const [busy, setBusy] = useState(false);
@@ -54,12 +57,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
         setDuplicate({ id: out.memory.id });
         return;
       }
-      setText('');
-      setTags('');
-      setSource('');
-      setHappened('');
-      setImportance(0.5);
-      setPicture(emptyPicture);
+      clear();
       pushToast({ kind: 'success', message: 'Memory saved.' });
       textRef.current?.focus();
     } catch (err) {

@@ -154,7 +154,8 @@ export function ImportCard() {
               disabled={busy}
               onChange={(e) => void runPreview({ ...opts, format: e.target.value as ImportFormat, csv: undefined, passphrase: undefined })}
             >
-              {!format && <option value="">detecting…</option>}
+              {/* once a preview failed nothing is being detected any more: the person picks the format */}
+              {!format && <option value="">{busy ? 'detecting…' : 'choose a format'}</option>}
               {(Object.keys(FORMAT_LABELS) as ImportFormat[]).map((f) => (
                 <option key={f} value={f}>
                   {FORMAT_LABELS[f]}

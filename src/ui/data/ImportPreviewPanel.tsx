@@ -4,6 +4,16 @@ import { FORMAT_LABELS } from './files';
 
 const SHOWN_PROBLEMS = 200;
 
+/** A backup's new rows that are not current memories: " Of the new ones, 2 are earlier versions (history) and 1 is in the trash." */
+export function partsOf(parts: ImportPreview['backupParts']): string {
+  if (!parts || (parts.earlier === 0 && parts.trashed === 0)) return '';
+  const said = [
+    parts.earlier ? `${parts.earlier} ${parts.earlier === 1 ? 'is an earlier version' : 'are earlier versions'} (history)` : '',
+    parts.trashed ? `${parts.trashed} ${parts.trashed === 1 ? 'is' : 'are'} in the trash` : '',
+  ].filter(Boolean);
+  return ` Of the new ones, ${said.join(' and ')}.`;
+}
+
 /** What an import would do: counts, the first few memories, and each problem with where it is. */
 export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
   const skipped = preview.problems.filter((p) => p.severity === 'skipped').length;
@@ -30,10 +40,17 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
           </div>
         )}
       </dl>
-      <p className="field__hint">
-        Found {preview.total} {preview.total === 1 ? 'item' : 'items'} as {FORMAT_LABELS[preview.format].toLowerCase()}.
-        {preview.vectorsReused ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
+      <p className="field__hint" data-testid="preview-found">
+        Found {preview.total} {preview.total === 1 ? 'item' : 'items'}, read as {FORMAT_LABELS[preview.format]}.
+        {partsOf(preview.backupParts)}
+        {preview.vectorsReused === 1 ? ' The search data of 1 memory is reused, so it is ready at once.' : ''}
+        {preview.vectorsReused && preview.vectorsReused > 1 ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
       </p>
+      {preview.fresh === 0 && preview.existing > 0 && (
+        <p className="note" role="status" data-testid="preview-nothing-new">
+          Everything you picked is already here: nothing new to import.
+        </p>
+      )}
       {preview.samples.length > 0 && (
         <ul className="data-preview__samples" aria-label="First memories to import">
           {preview.samples.map((s, i) => (
@@ -49,7 +66,8 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         </ul>
       )}
       {preview.problems.length > 0 && (
-        <details className="data-preview__problems" data-testid="preview-problems">
+        // open at once when nothing could be read: the problems are then the whole answer
+        <details className="data-preview__problems" data-testid="preview-problems" open={preview.fresh === 0 && preview.existing === 0}>
           <summary>
             {preview.problems.length} {preview.problems.length === 1 ? 'problem' : 'problems'} found (show where)
           </summary>

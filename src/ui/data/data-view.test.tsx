@@ -9,8 +9,10 @@ import { createSampleDataApi } from '../../testing/data-api';
 import { ImportCard } from './ImportCard';
 import { BackupCard } from './BackupCard';
 import { BackupBanner } from './BackupBanner';
+import { ImportPreviewPanel } from './ImportPreviewPanel';
 import { outcomeWords } from './files';
 import { useUi } from '../../state/ui-store';
+import { AppError } from '../../core/errors';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 let api: DataApi;
@@ -102,6 +104,16 @@ describe('ImportCard', () => {
     expect(screen.getByTestId('import-preview').textContent).toContain('search data of 120 memories is reused');
   });
 
+  it('after a file that cannot be read, the format menu asks for a format instead of still "detecting…"', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(api, 'previewImport').mockRejectedValue(new AppError('IMPORT_INVALID', 'This backup was made by a newer Mnemograph.'));
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('newer.json', '{}'));
+    expect((await screen.findByTestId('import-error')).textContent).toContain('newer Mnemograph');
+    const format = screen.getByRole('combobox', { name: 'Format' }) as HTMLSelectElement;
+    expect(format.selectedOptions[0]!.textContent).toBe('choose a format');
+  });
+
   it('sends the plain-text mode and the quarantine choice', async () => {
     const user = userEvent.setup();
     const preview = vi.spyOn(api, 'previewImport');
@@ -111,6 +123,39 @@ describe('ImportCard', () => {
     await user.click(screen.getByRole('checkbox', { name: /mark imported memories as unsure/ }));
     await screen.findByTestId('import-preview');
     expect(preview.mock.calls.at(-1)![0]).toMatchObject({ text: { mode: 'paragraph' }, quarantine: true });
+  });
+});
+
+describe('ImportPreviewPanel', () => {
+  const preview = { planId: 'p', format: 'backup' as const, total: 6, fresh: 6, existing: 0, repeated: 0, problems: [], samples: [] };
+  it('names the format as its menu does, and tells a backup\'s earlier versions and trash from its current memories', () => {
+    render(<ImportPreviewPanel preview={{ ...preview, backupParts: { earlier: 1, trashed: 2 } }} />);
+    expect(screen.getByTestId('preview-found').textContent).toBe(
+      'Found 6 items, read as Mnemograph backup (JSON). Of the new ones, 1 is an earlier version (history) and 2 are in the trash.',
+    );
+  });
+  it('opens the problems at once when nothing could be read (a picture picked as text)', () => {
+    const problems = [{ where: 'photo.txt', message: 'This file is not text', severity: 'skipped' as const }];
+    const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, format: 'text', total: 0, fresh: 0, problems }} />);
+    expect((screen.getByTestId('preview-problems') as HTMLDetailsElement).open).toBe(true);
+    unmount();
+    render(<ImportPreviewPanel preview={{ ...preview, format: 'text', total: 2, fresh: 1, problems }} />);
+    expect((screen.getByTestId('preview-problems') as HTMLDetailsElement).open).toBe(false);
+  });
+
+  it('says plainly when everything picked is already here', () => {
+    const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6 }} />);
+    expect(screen.getByRole('status').textContent).toBe('Everything you picked is already here: nothing new to import.');
+    unmount();
+    render(<ImportPreviewPanel preview={{ ...preview, fresh: 1, existing: 5 }} />);
+    expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
+  });
+
+  it('says nothing more when every row is a current memory', () => {
+    render(<ImportPreviewPanel preview={{ ...preview, total: 1, fresh: 1, backupParts: { earlier: 0, trashed: 0 }, vectorsReused: 1 }} />);
+    expect(screen.getByTestId('preview-found').textContent).toBe(
+      'Found 1 item, read as Mnemograph backup (JSON). The search data of 1 memory is reused, so it is ready at once.',
+    );
   });
 });
 

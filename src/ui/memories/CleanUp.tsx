@@ -81,7 +81,9 @@ export function CleanUp() {
       <h2 id={`${id}-h`} className="card__title">
         Clear out
       </h2>
-      <p className="field__hint">Both move memories to the trash, where you can restore them for 30 days.</p>
+      <p className="field__hint" data-testid="cleanup-hint">
+        {samples ? 'Both move' : 'This moves'} memories to the trash, where you can restore them for 30 days.
+      </p>
       <div className="actions">
         {!!samples && (
           <button type="button" className="btn btn--secondary" onClick={() => setAsking('sample')} data-testid="remove-sample">

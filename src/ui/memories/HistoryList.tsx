@@ -1,17 +1,40 @@
 // A memory's history: every version, newest first, with when it was written, when it was
-// replaced and when it was true; any version opens in full.
+// replaced and when it was true; any version opens in full, and an earlier one can be brought
+// back (its text, tags, importance, source and picture become a new current version: an edit like
+// any other, so the version it replaces stays in the history too).
 import { useEffect, useState } from 'react';
+import { useUi } from '../../state/ui-store';
 import { errorMessage } from '../app/format';
+import { toastError } from '../app/report';
 import { formatDay, formatMoment, titleOf } from './MemoryDialog';
-import { keepApi, type MemoryVersion } from './keep-api';
+import { keepApi, type MemoryPatch, type MemoryVersion } from './keep-api';
 import { useKeep } from './keep-store';
 import { useChangeCount } from './use-browse';
 
-export function HistoryList({ id, shownId }: { id: string; shownId: string }) {
+/** `editable` false (a memory in the trash): versions open, none is brought back. */
+export function HistoryList({ id, shownId, editable = true }: { id: string; shownId: string; editable?: boolean }) {
   const change = useChangeCount();
   const open = useKeep((s) => s.open);
   const [versions, setVersions] = useState<MemoryVersion[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pushToast = useUi((s) => s.pushToast);
+
+  async function bringBack(v: MemoryVersion) {
+    const m = v.memory;
+    // `source` present even when undefined: an earlier version without one removes the current one's
+    const patch: MemoryPatch = { text: m.text, tags: m.tags, importance: m.importance, source: m.source, media: m.media ?? [] };
+    setBusy(true);
+    try {
+      await keepApi().updateMemory(id, patch);
+      pushToast({ kind: 'success', message: `Brought back the version replaced on ${formatDay(v.supersededAt ?? m.updatedAt)}. The one it replaces is kept in the history.` });
+      if (shownId !== id) open(id);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
 
   useEffect(() => {
     let live = true;
@@ -42,13 +65,20 @@ export function HistoryList({ id, shownId }: { id: string; shownId: string }) {
               {v.memory.validTo === null ? '' : ` until ${formatDay(v.memory.validTo)}`}
             </p>
             <p className="history__text">{titleOf(v.memory.text, 140)}</p>
-            {v.memory.id === shownId ? (
-              <span className="field__hint">(shown above)</span>
-            ) : (
-              <button type="button" className="btn btn--link" onClick={() => open(v.memory.id)} data-testid="history-open">
-                Open this version
-              </button>
-            )}
+            <div className="history__actions">
+              {v.memory.id === shownId ? (
+                <span className="field__hint">(shown above)</span>
+              ) : (
+                <button type="button" className="btn btn--link" onClick={() => open(v.memory.id)} data-testid="history-open">
+                  Open this version
+                </button>
+              )}
+              {!v.current && editable && (
+                <button type="button" className="btn btn--secondary btn--small" disabled={busy} onClick={() => void bringBack(v)} data-testid="history-bring-back">
+                  Bring back this version
+                </button>
+              )}
+            </div>
           </li>
         ))}
       </ol>

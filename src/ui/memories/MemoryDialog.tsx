@@ -2,12 +2,14 @@
 // Markdown, when it happened, importance, source, tags, when it was true; whether it is unsure,
 // in the trash or an earlier version ("Corrected on <date>", with a link to what replaced it);
 // and what a person can do: edit, see its history, mark it unsure or confirm it, delete, restore.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { titleLine } from '../../core/text/title';
 import { errorMessage } from '../app/format';
 import { SourceLink } from '../components/SourceLink';
 import { Markdown } from './Markdown';
 import { MemoryPicture } from './pictures';
 import { Modal } from './Modal';
+import { ConfirmDialog } from './CleanUp';
 import { MemoryEditor } from './MemoryEditor';
 import { HistoryList } from './HistoryList';
 import { useKeep } from './keep-store';
@@ -27,8 +29,7 @@ export function formatMoment(ms: number): string {
 }
 
 export function titleOf(text: string, max = 90): string {
-  const line = text.trim().split('\n')[0]?.replace(/^#+\s*/, '') ?? '';
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line || '(no text)';
+  return titleLine(text, max) || '(no text)';
 }
 
 /** The memory by id, re-read after every stored change; null while loading; an error when it cannot be read. */
@@ -71,9 +72,14 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
   const open = useKeep((s) => s.open);
   const [showHistory, setShowHistory] = useState(false);
   const [all, setAll] = useState(false);
+  // Escape, the backdrop or ✕ over an edit with changes asks first: closing used to drop them unsaid
+  const dirty = useRef(false);
+  const onDirty = useCallback((d: boolean) => void (dirty.current = d), []);
+  const [askDiscard, setAskDiscard] = useState(false);
+  const guardedClose = () => (editing && dirty.current ? setAskDiscard(true) : onClose());
 
   const close = (
-    <button type="button" className="btn btn--ghost modal__close" onClick={onClose} aria-label="Close memory" data-testid="memory-close">
+    <button type="button" className="btn btn--ghost modal__close" onClick={guardedClose} aria-label="Close memory" data-testid="memory-close">
       ✕
     </button>
   );
@@ -97,7 +103,19 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
   const long = m.text.length > RENDER_LIMIT;
 
   return (
-    <Modal labelledBy={titleId} onClose={onClose} testId="memory-view" className="memory-view">
+    <Modal labelledBy={titleId} onClose={guardedClose} testId="memory-view" className="memory-view">
+      {askDiscard && (
+        <ConfirmDialog
+          title="Discard your changes?"
+          body="What you changed in this memory is not saved yet. Discarding keeps the memory as it was."
+          confirmLabel="Discard changes"
+          onCancel={() => setAskDiscard(false)}
+          onConfirm={() => {
+            setAskDiscard(false);
+            onClose();
+          }}
+        />
+      )}
       <header className="modal__head">
         <h2 id={titleId} data-testid="memory-view-title">{titleOf(m.text)}</h2>
         {close}
@@ -133,7 +151,7 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
       )}
 
       {editing && !trashed && !earlier ? (
-        <MemoryEditor memory={m} onDone={() => setEditing(false)} />
+        <MemoryEditor memory={m} onDone={() => setEditing(false)} onDirty={onDirty} />
       ) : (
         <>
           <MemoryPicture media={m.media} />
@@ -166,7 +184,7 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
               </button>
             )}
           </div>
-          {showHistory && <HistoryList id={m.supersededBy ?? m.id} shownId={m.id} />}
+          {showHistory && <HistoryList id={m.supersededBy ?? m.id} shownId={m.id} editable={!trashed} />}
         </>
       )}
     </Modal>

@@ -76,7 +76,8 @@ export function patchOf(m: KeptMemory, d: EditDraft): MemoryPatch {
   return p;
 }
 
-export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone(): void }) {
+/** `onDirty` hears whether anything differs from the stored memory (the dialog asks before closing over it). */
+export function MemoryEditor({ memory, onDone, onDirty }: { memory: KeptMemory; onDone(): void; onDirty?(dirty: boolean): void }) {
   const id = useId();
   const [d, setD] = useState<EditDraft>(() => draftOf(memory));
   const [picture, setPicture] = useState<PictureDraft>(() => pictureOf(memory.media));
@@ -93,6 +94,17 @@ export function MemoryEditor({ memory, onDone }: { memory: KeptMemory; onDone():
     }
   }, [d.tags]);
   const set = (p: Partial<EditDraft>) => setD((x) => ({ ...x, ...p }));
+  const [initialPicture] = useState(picture);
+  useEffect(() => {
+    let changed = picture !== initialPicture;
+    try {
+      changed ||= Object.keys(patchOf(memory, d)).length > 0;
+    } catch {
+      changed = true; // an entry the patch refuses (a bad date) is still something typed
+    }
+    onDirty?.(changed);
+  }, [d, picture, initialPicture, memory, onDirty]);
+  useEffect(() => () => onDirty?.(false), [onDirty]);
   useEffect(() => textRef.current?.focus(), []); // the Edit button that had focus is gone
 
   async function save(e?: FormEvent) {

@@ -1,4 +1,5 @@
-// The Trash (restore, empty it; memories leave for good 30 days after they were deleted) and the
+// The Trash (restore, delete the selected ones for good, empty it; memories leave for good 30 days
+// after they were deleted) and the
 // Review list (unsure memories with their source: keep = confirm, discard = to the trash), one by
 // one or many at once.
 import { useState, type ReactNode } from 'react';
@@ -57,10 +58,20 @@ export function TrashList({ headingId }: { headingId: string }) {
   const browse = useBrowse(TRASH);
   const open = useKeep((s) => s.open);
   const sel = useSelection();
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'empty' | 'selected' | null>(null);
   const pushToast = useUi((s) => s.pushToast);
   const total = browse.total ?? 0;
   const ids = [...sel.selected];
+
+  async function purgeSelected() {
+    try {
+      await keepApi().purgeMemories(ids);
+      sel.clear();
+      pushToast({ kind: 'success', message: `Deleted ${memoriesWord(ids.length)} for good.` });
+    } catch (e) {
+      toastError(e);
+    }
+  }
 
   async function empty() {
     try {
@@ -89,8 +100,11 @@ export function TrashList({ headingId }: { headingId: string }) {
             <button type="button" className="btn btn--secondary btn--small" onClick={() => void restoreFromTrash(ids).then((ok) => ok && sel.clear())}>
               Restore selected
             </button>
+            <button type="button" className="btn btn--danger btn--small" onClick={() => setConfirming('selected')} data-testid="purge-selected">
+              Delete selected for good
+            </button>
           </SelectionBar>
-          <button type="button" className="btn btn--danger btn--small" onClick={() => setConfirming(true)} data-testid="empty-trash">
+          <button type="button" className="btn btn--danger btn--small" onClick={() => setConfirming('empty')} data-testid="empty-trash">
             Empty trash
           </button>
         </div>
@@ -108,15 +122,27 @@ export function TrashList({ headingId }: { headingId: string }) {
           </button>
         )}
       />
-      {confirming && (
+      {confirming === 'empty' && (
         <ConfirmDialog
           title="Empty the trash?"
           body={`${memoriesWord(total)} will be removed for good. This cannot be undone.`}
           confirmLabel="Empty trash"
-          onCancel={() => setConfirming(false)}
+          onCancel={() => setConfirming(null)}
           onConfirm={async () => {
-            setConfirming(false);
+            setConfirming(null);
             await empty();
+          }}
+        />
+      )}
+      {confirming === 'selected' && (
+        <ConfirmDialog
+          title={`Delete ${memoriesWord(ids.length)} for good?`}
+          body={`${ids.length === 1 ? 'It' : 'They'} will be removed for good, with ${ids.length === 1 ? 'its' : 'their'} history and pictures. The rest of the trash stays. This cannot be undone.`}
+          confirmLabel="Delete for good"
+          onCancel={() => setConfirming(null)}
+          onConfirm={async () => {
+            setConfirming(null);
+            await purgeSelected();
           }}
         />
       )}

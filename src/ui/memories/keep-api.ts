@@ -45,6 +45,8 @@ export interface KeepApi {
   undoDelete(receipt: DeleteReceipt): Promise<number>;
   restoreMemory(id: MemoryId): Promise<Memory>;
   emptyTrash(): Promise<number>;
+  /** Removes these memories for good (the trash's "Delete selected for good"), with their earlier versions. */
+  purgeMemories(ids: MemoryId[]): Promise<number>;
   deleteAll(opts?: { permanently?: boolean }): Promise<number>;
   removeSample(): Promise<DeleteReceipt>;
   countSample(): Promise<number>;

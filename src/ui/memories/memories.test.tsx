@@ -12,6 +12,8 @@ import { useKeep } from './keep-store';
 import { MemoryBrowser } from './MemoryBrowser';
 import { CleanUp } from './CleanUp';
 import { TrashList } from './TrashReview';
+import { HistoryList } from './HistoryList';
+import { MemoryDialog } from './MemoryDialog';
 import { draftOf, patchOf } from './MemoryEditor';
 
 function header(i: number, tags: string[], over: Partial<MemoryHeader> = {}): MemoryHeader {
@@ -71,6 +73,33 @@ const fake = {
     rows = rows.filter((m) => m.deletedAt === null);
     tick();
     return n;
+  },
+  async purgeMemories(ids: string[]) {
+    calls.push({ name: 'purge', args: [ids] });
+    rows = rows.filter((m) => !ids.includes(m.id));
+    tick();
+    return ids.length;
+  },
+  async memoryHistory(id: string) {
+    const t = Date.UTC(2026, 0, 1);
+    const base: Memory = {
+      id, text: 'brakes', tags: ['car'], suggestedTags: [], importance: 0.9, createdAt: t, updatedAt: t + 2, validFrom: t + 2, validTo: null,
+      sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false, source: 'garage bill',
+    };
+    const earlier: Memory = { ...base, id: 'old', text: 'engine', tags: ['car', 'errands'], importance: 0.5, updatedAt: t, validFrom: t, supersededBy: id };
+    delete (earlier as { source?: string }).source;
+    return [
+      { memory: base, current: true, recordedAt: t + 2, supersededAt: null },
+      { memory: earlier, current: false, recordedAt: t, supersededAt: Date.UTC(2026, 0, 2) },
+    ];
+  },
+  async openMemory(id: string) {
+    const t = Date.UTC(2026, 0, 1);
+    return { id, text: 'Fence paint: sage green', tags: ['garden'], suggestedTags: [], importance: 0.5, createdAt: t, updatedAt: t, validFrom: t, validTo: null, sessionId: 's', status: 'active', deletedAt: null, embedTruncated: false };
+  },
+  async updateMemory(id: string, patch: unknown) {
+    calls.push({ name: 'update', args: [id, patch] });
+    return {};
   },
   async deleteAll() {
     calls.push({ name: 'deleteAll', args: [] });
@@ -151,6 +180,35 @@ describe('Trash and clearing out', () => {
     expect(calls.filter((c) => c.name === 'emptyTrash')).toHaveLength(1);
   });
 
+  it('says "This moves" with one button, "Both move" only beside the sample\'s', async () => {
+    const { unmount } = render(<CleanUp />);
+    await screen.findByRole('button', { name: 'Delete all memories' });
+    expect(screen.queryByTestId('remove-sample')).toBeNull();
+    expect(screen.getByTestId('cleanup-hint').textContent).toBe('This moves memories to the trash, where you can restore them for 30 days.');
+    unmount();
+    rows = [...rows, header(4, [], { sample: true })];
+    render(<CleanUp />);
+    await screen.findByRole('button', { name: 'Remove sample collection (1 memory)' });
+    expect(screen.getByTestId('cleanup-hint').textContent).toBe('Both move memories to the trash, where you can restore them for 30 days.');
+  });
+
+  it('Delete selected for good asks first, then removes only the selected memory', async () => {
+    rows[0] = { ...rows[0]!, deletedAt: 9 };
+    rows[1] = { ...rows[1]!, deletedAt: 9 };
+    render(<TrashList headingId="t" />);
+    await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('2'));
+    expect(screen.queryByRole('button', { name: 'Delete selected for good' })).toBeNull(); // nothing selected yet
+    fireEvent.click(within(screen.getAllByTestId('memory-item').find((r) => r.textContent?.includes('memory 2'))!).getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected for good' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete 1 memory for good?' });
+    expect(dialog.textContent).toContain('The rest of the trash stays.');
+    expect(calls.some((c) => c.name === 'purge')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete for good' }));
+    await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('1'));
+    expect(calls.filter((c) => c.name === 'purge').map((c) => c.args)).toEqual([[['m2']]]);
+    expect(rows.map((m) => m.id)).toEqual(['m1', 'm3']);
+  });
+
   it('Delete all waits until the person types "delete all"', async () => {
     render(<CleanUp />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete all memories' }));
@@ -163,6 +221,58 @@ describe('Trash and clearing out', () => {
     expect(yes.disabled).toBe(false);
     await act(async () => fireEvent.click(yes));
     expect(calls.filter((c) => c.name === 'deleteAll')).toHaveLength(1);
+  });
+});
+
+describe('the opened memory, being edited', () => {
+  const escape = () => act(() => void fireEvent.keyDown(document, { key: 'Escape' }));
+  it('asks before Escape throws away unsaved changes; Cancel keeps editing, Discard closes', async () => {
+    useKeep.setState({ openId: 'cur', editing: true });
+    render(<MemoryDialog />);
+    const text = (await screen.findByRole('textbox', { name: 'Text' })) as HTMLTextAreaElement;
+    fireEvent.change(text, { target: { value: 'Fence paint: sage green, two coats' } });
+    escape();
+    const ask = screen.getByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect((screen.getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value).toBe('Fence paint: sage green, two coats');
+    expect(useKeep.getState().openId).toBe('cur');
+    fireEvent.click(screen.getByTestId('memory-close')); // the ✕ asks too
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    expect(useKeep.getState().openId).toBeNull();
+    expect(calls.some((c) => c.name === 'update')).toBe(false);
+  });
+
+  it('closes at once when nothing was changed', async () => {
+    useKeep.setState({ openId: 'cur', editing: true });
+    render(<MemoryDialog />);
+    await screen.findByRole('textbox', { name: 'Text' });
+    escape();
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect(useKeep.getState().openId).toBeNull();
+  });
+});
+
+describe('History', () => {
+  it('brings back an earlier version as a new edit of the memory: its text, tags, importance, source (none) and picture (none)', async () => {
+    render(<Toasts />);
+    render(<HistoryList id="cur" shownId="cur" />);
+    const back = await screen.findAllByRole('button', { name: 'Bring back this version' });
+    expect(back).toHaveLength(1); // the earlier one only, not the current
+    await act(async () => fireEvent.click(back[0]!));
+    const update = calls.filter((c) => c.name === 'update');
+    expect(update).toHaveLength(1);
+    expect(update[0]!.args[0]).toBe('cur');
+    const patch = update[0]!.args[1] as Record<string, unknown>;
+    expect(patch).toEqual({ text: 'engine', tags: ['car', 'errands'], importance: 0.5, source: undefined, media: [] });
+    expect('source' in patch).toBe(true); // sent: the current source is removed
+    expect(screen.getByTestId('toast').textContent).toContain('The one it replaces is kept in the history.');
+  });
+
+  it('offers nothing to bring back for a memory in the trash', async () => {
+    render(<HistoryList id="cur" shownId="cur" editable={false} />);
+    await screen.findAllByTestId('history-version');
+    expect(screen.queryByRole('button', { name: 'Bring back this version' })).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import type { Memory, MemoryId } from '../../../core/types';
 import type { RecallResult } from '../../../core/recall';
 import { fixed, percent } from './format';
 import { formatDate, isoDateTime } from '../../app/format';
+import { titleLine } from '../../../core/text/title';
 import { MemoryTags } from './MemoryTags';
 import { MemoryRetrieval } from './MemoryRetrieval';
 import { MemoryFeedback } from './MemoryFeedback';
@@ -41,8 +42,7 @@ const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 function firstLine(text: string, max = 80): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line || '(no text)';
+  return titleLine(text, max) || '(no text)';
 }
 
 export function MemoryPanel(props: MemoryPanelProps) {
