@@ -38,11 +38,16 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // appRanking row is what the app shows once refined. Late interaction divides by 1 + its weight
     // (the 0..1 scale kept), so speaker 0.25 after it ranks as score + 3 maxSim + 1 speaker (the lab's form).
     ranking: { evidencePower: 1, sessionContext: 0.1, lateInteraction: 3, lateDepth: 30, lateIdfDepth: 100, speakerLabel: 0.25 },
-    // P(the top 10 holds every evidence memory), logistic over top / gap / count / spread, both dev
-    // files weighted equally (scripts/lab/fit-confidence.ts, LABEL=all): AUC paraphrase 0.751,
-    // LoCoMo 0.738; below 0.3: 0% / 3% of queries, below 0.5: 3% / 17%. count never varied on the
-    // dev files (10 results each), so it gets no weight. README "Deep search trigger".
-    confidence: { bias: 0.731, top: -4.43, gap: -0.928, count: 0, spread: 10.487 },
+    // The trigger reads the FIRST pass (no token matrices: the scores the engine has when it decides,
+    // the late-interaction refinement never escalates; docs/research/quality.md "Deep search, third
+    // pass"). P(the answer shown, the refined top 10, holds every evidence memory), logistic over
+    // top / gap / spread of the first pass (speaker labels on), both dev files weighted equally
+    // (scripts/lab/deep-dump.ts + the fit there): AUC paraphrase 0.731, LoCoMo 0.762; below 0.3:
+    // 0% / 3.0% of queries, below 0.5: 0% / 24%. Fitted on one half, the other: LoCoMo AUC 0.755 /
+    // 0.758. The first fit (before speaker labels and late interaction: bias 0.731, top -4.43, gap
+    // -0.928, spread 10.487) fired on 32% of LoCoMo's first passes and 44% of the refined ones.
+    // count never varied on the dev files (10 results each), so it gets no weight.
+    confidence: { bias: 1.644, top: -3.871, gap: -0.288, count: 0, spread: 8.975 },
   },
   [USE_LITE_CALIBRATION_ID]: {
     hybrid: { lexicalScore: 'coverage', coveragePower: 1 },
