@@ -45,6 +45,11 @@ describe('calibrationFor', () => {
     expect(c).toBeCloseTo(1 / (1 + Math.exp(1.742691)), 4);
     expect(c).toBeLessThan(0.3);
   });
+  it("USE-lite's refit trigger, worked by hand", () => {
+    // flat: top 0.6, gap 0.01 / 0.6, spread 0.05 / 0.6 -> z = 1.198 - 1.9926 + 0.01485 + 0.620833 = -0.158917
+    const flat = [0.6, 0.59, 0.58, 0.58, 0.57, 0.57, 0.56, 0.56, 0.55, 0.55];
+    expect(confidenceOf(flat, 10, calibrationFor(USE_LITE_CALIBRATION_ID).confidence).value).toBeCloseTo(1 / (1 + Math.exp(0.158917)), 4);
+  });
   it('every bundled encoder ships a finite trigger model', () => {
     for (const c of Object.values(CALIBRATIONS)) for (const w of Object.values(c.confidence!)) expect(Number.isFinite(w)).toBe(true);
   });

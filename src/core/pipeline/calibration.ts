@@ -54,9 +54,11 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // speaker labels 0.25 (README "Late interaction"): LoCoMo 68.1/53.1/50.8 -> 69.5/55.5/53.8 (R@10 /
     // nDCG / MRR; both halves gain), notes unchanged (no labels). No token outputs: no late interaction.
     ranking: { evidencePower: 1, alpha: 0.3, speakerLabel: 0.25 },
-    // the same fit over USE-lite's ranking: AUC paraphrase 0.734, LoCoMo 0.694; below 0.3: 0% / 3%,
-    // below 0.5: 2% / 17% (session context stays off: it cost the notes 0.3 MRR with USE-lite)
-    confidence: { bias: 0.553, top: -3.161, gap: 0.62, count: 0, spread: 7.655 },
+    // the same fit over USE-lite's ranking with its speaker labels (no late interaction: the first
+    // pass is the answer): AUC paraphrase 0.738, LoCoMo 0.730; below 0.3: 0% / 3.8%, below 0.5:
+    // 0.3% / 27% (the first fit, before speaker labels, bias 0.553, top -3.161, gap 0.62, spread
+    // 7.655, fired on 14% of LoCoMo; session context stays off: it cost the notes 0.3 MRR with USE-lite)
+    confidence: { bias: 1.198, top: -3.321, gap: 0.891, count: 0, spread: 7.45 },
   },
 };
 
