@@ -8,7 +8,8 @@
 // conversation's later queries (the lexical weight as the recall option, the space weights in the
 // ranking). Reported: the pairs learned, the invocation rate and the refined ranking's R@10 / MRR@10
 // with the shipped weights (before) and with each conversation's final weights (after), and the
-// largest weight moves. DEEP_LEARN=1 turns it on (scripts/lib/eval-deep-search.ts).
+// largest weight moves. The rates are read at `measureThreshold` (learning with every query
+// escalated, threshold 1, is measured at the shipped 0.3: how often it would fire). DEEP_LEARN=1 turns it on (scripts/lib/eval-deep-search.ts).
 import { deepSearch, initialWeights, learnFromPair, resolveDeepSearch, type DeepSearchOptions, type MergedHit, type PairSide, type ScorerWeights, type TrainingPair } from '../../src/core/deep';
 import { annotate, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type EncoderCalibration, type PipelineContext, type PipelineResult } from '../../src/core/pipeline';
 import type { MemoryId, SpaceId } from '../../src/core/types';
@@ -20,7 +21,9 @@ const K = 10;
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
 
 export interface LearningFigures {
+  /** The threshold deep search escalated at while learning, and the one the invocation rates read. */
   threshold: number;
+  measuredAt: number;
   pairs: number;
   invocationBefore: number;
   invocationOnline: number;
@@ -70,7 +73,10 @@ export async function simulateLearning(
   per: Map<PreparedConversation, DeepConv>,
   calibration: EncoderCalibration,
   options: DeepSearchOptions,
+  /** The invocation rates are read at this threshold (default the learning run's own). */
+  measureThreshold: number = options.threshold,
 ): Promise<LearningFigures> {
+  const fires = (out: { report: { confidence: { value: number } } }) => (out.report.confidence.value < measureThreshold ? 1 : 0);
   const active = resolveDeepSearch({ ...options, mode: 'active', rateLimit: 1000 });
   const base: Partial<Record<SpaceId, number>> = { ...DEFAULT_RANKING.spaceWeights, ...calibration.ranking.spaceWeights };
   const before = { inv: [] as number[], r: [] as number[], m: [] as number[] };
@@ -103,13 +109,13 @@ export async function simulateLearning(
     };
     for (const q of pc.queries) {
       const { out, refined } = await recall(q, null);
-      before.inv.push(out.report.status === 'confident' ? 0 : 1);
+      before.inv.push(fires(out));
       before.r.push(recallAt(refined, q.evidence, K));
       before.m.push(mrrAt(refined, q.evidence, K));
     }
     for (const q of pc.queries) {
       const { ctx, first, out, features } = await recall(q, w);
-      online.push(out.report.status === 'confident' ? 0 : 1);
+      online.push(fires(out));
       if (out.report.status !== 'merged') continue;
       const firstOf = new Map(first.map((r) => [r.id, r]));
       const viaOf = new Map(out.report.pool.map((p) => [p.id, p.via.map((v) => v.strategy)]));
@@ -130,7 +136,7 @@ export async function simulateLearning(
     }
     for (const q of pc.queries) {
       const { out, refined } = await recall(q, w);
-      after.inv.push(out.report.status === 'confident' ? 0 : 1);
+      after.inv.push(fires(out));
       after.r.push(recallAt(refined, q.evidence, K));
       after.m.push(mrrAt(refined, q.evidence, K));
     }
@@ -139,6 +145,7 @@ export async function simulateLearning(
   const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
   return {
     threshold: options.threshold,
+    measuredAt: measureThreshold,
     pairs,
     invocationBefore: r3(mean(before.inv)),
     invocationOnline: r3(mean(online)),

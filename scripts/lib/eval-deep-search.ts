@@ -56,7 +56,7 @@ export interface DeepSearchFigures {
   /** Which pass the trigger reads ('first': the app's), and whether the reader read token matrices. */
   triggerPass: 'first';
   readerTokens: boolean;
-  /** DEEP_LEARN=1: the learning loop at the row's threshold and with every query escalated. */
+  /** DEEP_LEARN=1: the learning loop at the row's threshold, and with every query escalated (rates read at the row's threshold). */
   learning?: { atThreshold: LearningFigures; everyQuery: LearningFigures };
 }
 
@@ -207,7 +207,7 @@ export async function deepSearchRows(
     }, { topK: K, confidenceModel: calibration.confidence });
     return out.results.map((h) => h.id);
   });
-  const learning = process.env.DEEP_LEARN === '1' ? { atThreshold: await simulateLearning(prepared, per, calibration, options), everyQuery: await simulateLearning(prepared, per, calibration, always) } : undefined;
+  const learning = process.env.DEEP_LEARN === '1' ? { atThreshold: await simulateLearning(prepared, per, calibration, options), everyQuery: await simulateLearning(prepared, per, calibration, always, options.threshold) } : undefined;
   const n = prepared.reduce((a, p) => a + p.queries.length, 0);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
