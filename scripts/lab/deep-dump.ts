@@ -6,9 +6,12 @@
 // cands  deep search's pool over the refined top 10 (poolCap 50, with its ways) ∪ the refined and
 //        first top 50: per candidate MaxSim (idf over the candidates), the offline reader's score
 //        and parts, evidence or not (DUMP_LITE=1: the top 10s only, for the trigger's fit)
+// trigger-rows.json: per query the first pass's top / gap / count / spread and `all` = the refined
+// top 10 holds every evidence memory, for `LABEL=all npx tsx scripts/lab/fit-confidence.ts
+// <outDir>/trigger-rows.json` (the [top, gap, spread] set is the shipped model's fit)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, maxSim, runPipeline, tokenIdf, type PipelineContext, type TokenMatrix } from '../../src/core/pipeline';
-import { expandPool, readOffline, type PoolDoc } from '../../src/core/deep';
+import { confidenceOf, expandPool, readOffline, type PoolDoc } from '../../src/core/deep';
 import { memoryCommunities } from '../../workers/communities';
 import { loadLocomo } from '../lib/locomo';
 import { attachTokens, featurizeAll } from '../lib/eval-systems';
@@ -23,6 +26,7 @@ async function main() {
   const cal = calibrationFor(enc.id);
   const { loadNodeResources } = await import('../lib/resources-node');
   const res = await loadNodeResources();
+  const rows: unknown[] = [];
   for (const file of ['paraphrase', 'locomo']) {
     const prepared = await prepare(await loadLocomo(`/work/shared/data/${file}-dev.json`), enc.embed, { dim: enc.dim, embedQueries: enc.embedQueries });
     const feats = await featurizeAll(prepared, res, enc.embed);
@@ -42,6 +46,10 @@ async function main() {
         const first10 = runPipeline(ctx, { text: q.question, features }, { ...DEFAULT_PIPELINE_OPTIONS, topK: 10 });
         const refined = runPipeline(ctx, { text: q.question, features, tokens: qt }, { ...DEFAULT_PIPELINE_OPTIONS, topK: 50 });
         const refined10 = runPipeline(ctx, { text: q.question, features, tokens: qt }, { ...DEFAULT_PIPELINE_OPTIONS, topK: 10 });
+        const c = confidenceOf(first10.map((r) => r.score), 10);
+        const shown = new Set(refined10.map((r) => r.id));
+        const got = q.evidence.filter((e) => shown.has(e)).length;
+        rows.push({ file, top: c.top, gap: c.gap, count: c.count, spread: c.spread, s10: first10[9]?.score ?? 0, evidence: 0, hit: got > 0 ? 1 : 0, all: got === q.evidence.length ? 1 : 0 });
         if (process.env.DUMP_LITE) return { question: q.question, category: q.category, evidence: q.evidence, first10: first10.map((r) => [r.id, r.score]), refined10: refined10.map((r) => [r.id, r.score]) };
         const pool = expandPool(refined10.map((r) => r.id), { docs, entities: graph, communityOf: (id) => communities.get(id) }, {}, { cap: 50 });
         const poolFirst = expandPool(first10.map((r) => r.id), { docs, entities: graph, communityOf: (id) => communities.get(id) }, {}, { cap: 50 });
@@ -68,6 +76,7 @@ async function main() {
     }
     writeFileSync(`${outDir}/${file}.json`, JSON.stringify(out));
   }
+  writeFileSync(`${outDir}/trigger-rows.json`, JSON.stringify(rows));
   await enc.dispose();
 }
 void main();
