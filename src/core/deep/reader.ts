@@ -10,8 +10,8 @@
 //             interaction reads them): max(0, MaxSim) of the query's tokens, each weighted by its
 //             idf among the pool's candidates that have a matrix (src/core/pipeline/late-interaction.ts)
 // score = the weighted mean of the parts present (weights below; a part neither side can speak to
-// is left out, not counted as 0), so without token matrices the reader is what it was. The model reader (the person's language model) implements the
-// same interface in the services.
+// is left out, not counted as 0), so without token matrices the reader is what it was. The model
+// reader (the person's language model) implements the same interface in the services.
 
 import { analyze, analyzeWithSurface } from '../text';
 import { spaceSimilarities, type SpaceFeatures } from '../spaces';
