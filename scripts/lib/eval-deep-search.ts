@@ -12,6 +12,14 @@
 // recoveredShareThreshold1 (every query escalated), threshold and calibratedTrigger (the encoder's
 // calibrated confidence, src/core/pipeline/calibration.ts, ran the trigger). DEEP_SEARCH='{...}'
 // overrides the deepSearch options (e.g. {"threshold":0.5}).
+// As the app runs it (docs/research/quality.md "Deep search, third pass"): the trigger reads the
+// FIRST pass (no token matrices: what the engine has when it decides), deep search merges into that
+// pass, and a merged answer is not refined; an answer deep search leaves alone is the refined one
+// (the appRanking row). "Missing" = evidence outside the refined top 10 (the answer shown without
+// deep search). The reader reads no token matrices (the app's first pass has none);
+// DEEP_READER_TOKENS=1 gives it the query's and the pool's (its `late` part, what it would add if
+// the app supplied them). DEEP_LEARN=1 adds `learning` (scripts/lib/eval-deep-learn.ts) at the
+// row's threshold and with every query escalated.
 import type { LexicalResources } from '../../src/core/features';
 import { deepSearch, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type ReaderCandidate } from '../../src/core/deep';
 import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
@@ -21,6 +29,7 @@ import type { MemoryId } from '../../src/core/types';
 import { memoryCommunities } from '../../workers/communities';
 import type { EvalQuery, PreparedConversation, SystemReport } from '../eval-locomo';
 import { entityGraphOf } from './eval-deep';
+import { simulateLearning, type LearningFigures } from './eval-deep-learn';
 import type { FeaturizedConversation } from './eval-systems';
 import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './metrics';
 
@@ -44,6 +53,22 @@ export interface DeepSearchFigures {
   p95Ms: number;
   escalated: number;
   queries: number;
+  /** Which pass the trigger reads ('first': the app's), and whether the reader read token matrices. */
+  triggerPass: 'first';
+  readerTokens: boolean;
+  /** DEEP_LEARN=1: the learning loop at the row's threshold, and with every query escalated (rates read at the row's threshold). */
+  learning?: { atThreshold: LearningFigures; everyQuery: LearningFigures };
+}
+
+/** One conversation as deep search reads it (shared with eval-deep-learn.ts). */
+export interface DeepConv {
+  f: FeaturizedConversation;
+  graph: ReturnType<typeof entityGraphOf>;
+  communities: ReadonlyMap<MemoryId, number>;
+  docs: PoolDoc[];
+  ctx: PipelineContext;
+  candidateOf: (id: MemoryId) => ReaderCandidate | undefined;
+  reader: OfflineReader;
 }
 
 type Ranker = (pc: PreparedConversation, q: EvalQuery) => Promise<MemoryId[]>;
@@ -83,6 +108,7 @@ export async function deepSearchRows(
 ): Promise<{ rows: Record<string, SystemReport>; deepSearch: DeepSearchFigures }> {
   const opts: RecallOptionsInput = { ...DEFAULT_PIPELINE_OPTIONS, topK: K };
   const reader = new OfflineReader();
+  const readerTokens = process.env.DEEP_READER_TOKENS === '1';
   const transformer = new OfflineTransformer(resources);
   const options = resolveDeepSearch({ mode: 'active', ...(process.env.DEEP_SEARCH ? JSON.parse(process.env.DEEP_SEARCH) : {}) });
   const per = new Map(
@@ -97,25 +123,26 @@ export async function deepSearchRows(
       const text = new Map(pc.conv.memories.map((m) => [m.id, m]));
       const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
         const m = text.get(id);
-        return m && { id, text: m.text, createdAt: m.time, features: f.spaces.features(id) };
+        const tokens = readerTokens ? f.tokensOf?.(id) : undefined;
+        return m && { id, text: m.text, createdAt: m.time, features: f.spaces.features(id), ...(tokens ? { tokens } : {}) };
       };
-      return [pc, { f, graph, communities, docs, ctx, candidateOf }] as const;
+      const conv: DeepConv = { f, graph, communities, docs, ctx, candidateOf, reader };
+      return [pc, conv] as const;
     }),
   );
-  const always = resolveDeepSearch({ ...options, threshold: 1 });
-  const confidences: number[] = [];
-  let allMissing = 0;
-  let allRecovered = 0;
-  // the same with every query escalated (threshold 1): what the pool, the reader and the merge do
-  const alwaysRow = await score(prepared, async (pc, q) => {
+  // the app's flow: the trigger over the first pass; merged -> that answer, else the refined one
+  const recallAsApp = async (pc: PreparedConversation, q: EvalQuery, o: typeof options) => {
     const c = per.get(pc)!;
     const features = c.f.queryFeatures.get(q)!;
-    const primary = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => ({ id: r.id, score: r.score }));
+    const tokens = c.f.queryTokens?.get(q);
+    const first = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
+    const refined = runPipeline(c.ctx, { text: q.question, features, tokens }, opts).map((r) => r.id);
+    const t0 = performance.now();
     const out = await deepSearch({
-      query: { text: q.question, features },
-      primary,
+      query: { text: q.question, features, ...(readerTokens && tokens ? { tokens } : {}) },
+      primary: first,
       topK: K,
-      options: always,
+      options: o,
       source: { docs: c.docs, entities: c.graph, communityOf: (id) => c.communities.get(id) },
       scope: {},
       candidateOf: c.candidateOf,
@@ -123,15 +150,26 @@ export async function deepSearchRows(
       timers,
       confidenceModel: calibration.confidence,
     });
-    confidences.push(out.report.confidence.value);
-    const top = new Set(primary.slice(0, K).map((h) => h.id));
-    const final = new Set(out.results.slice(0, K).map((h) => h.id));
+    const ms = performance.now() - t0;
+    const ids = out.report.status === 'merged' ? out.results.map((h) => h.id) : refined;
+    return { ids, refined, report: out.report, ms };
+  };
+  const always = resolveDeepSearch({ ...options, threshold: 1 });
+  const confidences: number[] = [];
+  let allMissing = 0;
+  let allRecovered = 0;
+  // the same with every query escalated (threshold 1): what the pool, the reader and the merge do
+  const alwaysRow = await score(prepared, async (pc, q) => {
+    const { ids, refined, report } = await recallAsApp(pc, q, always);
+    confidences.push(report.confidence.value);
+    const top = new Set(refined.slice(0, K));
+    const final = new Set(ids.slice(0, K));
     for (const e of q.evidence)
       if (!top.has(e)) {
         allMissing++;
         if (final.has(e)) allRecovered++;
       }
-    return out.results.map((h) => h.id);
+    return ids;
   });
   const qs = [...confidences].sort((a, b) => a - b);
   log(`deepSearch: confidence quantiles p10 ${qs[Math.floor(qs.length * 0.1)]?.toFixed(3)} p25 ${qs[Math.floor(qs.length * 0.25)]?.toFixed(3)} p50 ${qs[Math.floor(qs.length * 0.5)]?.toFixed(3)} p75 ${qs[Math.floor(qs.length * 0.75)]?.toFixed(3)}; at threshold 1 recoveredShare ${(allMissing ? allRecovered / allMissing : 0).toFixed(3)}`);
@@ -141,29 +179,13 @@ export async function deepSearchRows(
   let missingEsc = 0;
   const escalatedMs: number[] = [];
   const deepRow = await score(prepared, async (pc, q) => {
-    const c = per.get(pc)!;
-    const features = c.f.queryFeatures.get(q)!;
-    const primary = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => ({ id: r.id, score: r.score }));
-    const t0 = performance.now();
-    const out = await deepSearch({
-      query: { text: q.question, features },
-      primary,
-      topK: K,
-      options,
-      source: { docs: c.docs, entities: c.graph, communityOf: (id) => c.communities.get(id) },
-      scope: {},
-      candidateOf: c.candidateOf,
-      reader,
-      timers,
-      confidenceModel: calibration.confidence,
-    });
-    const ids = out.results.map((h) => h.id);
-    const wasEscalated = out.report.status !== 'confident';
+    const { ids, refined, report, ms } = await recallAsApp(pc, q, options);
+    const wasEscalated = report.status !== 'confident';
     if (wasEscalated) {
       escalated++;
-      escalatedMs.push(performance.now() - t0);
+      escalatedMs.push(ms);
     }
-    const top = new Set(primary.slice(0, K).map((h) => h.id));
+    const top = new Set(refined.slice(0, K));
     const final = new Set(ids.slice(0, K));
     for (const e of q.evidence)
       if (!top.has(e)) {
@@ -185,6 +207,7 @@ export async function deepSearchRows(
     }, { topK: K, confidenceModel: calibration.confidence });
     return out.results.map((h) => h.id);
   });
+  const learning = process.env.DEEP_LEARN === '1' ? { atThreshold: await simulateLearning(prepared, per, calibration, options), everyQuery: await simulateLearning(prepared, per, calibration, always, options.threshold) } : undefined;
   const n = prepared.reduce((a, p) => a + p.queries.length, 0);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
@@ -203,6 +226,9 @@ export async function deepSearchRows(
       p95Ms: r3(escalatedMs.length ? percentile(escalatedMs, 95) : 0),
       escalated,
       queries: n,
+      triggerPass: 'first',
+      readerTokens,
+      ...(learning ? { learning } : {}),
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   expandPool,
   mergeDeep,
   OfflineReader,
+  poolIdf,
   readOffline,
   resolveDeepSearch,
   SessionRateLimiter,
@@ -157,6 +158,37 @@ describe('offline reader (seed 003 C)', () => {
     expect(r.score).toBeCloseTo((0.35 * 0.25 + 0.1 + 0.1 + 0.1 * spaces) / 0.65, 12);
     expect(r.reasons[0]).toBe('mentions 1 of the names in the question');
     expect(r.reasons).toContain('shares the words painting');
+  });
+});
+
+describe('offline reader, the late part (MaxSim over token matrices)', () => {
+  // dim 2; query tokens 7 (1, 0) and 8 (0, 1)
+  const m = (ids: number[], rows: number[][]) => ({ ids, vectors: Float32Array.from(rows.flat()), dim: 2 });
+  const q = { text: 'paint', features: {}, tokens: m([7, 8], [[1, 0], [0, 1]]) };
+  const c1: ReaderCandidate = { id: 'c1', text: 'I paint', createdAt: 0, tokens: m([7, 9], [[1, 0], [0.6, 0.8]]) };
+  const c2: ReaderCandidate = { id: 'c2', text: 'nothing', createdAt: 0, tokens: m([9], [[0, 1]]) };
+  const c3: ReaderCandidate = { id: 'c3', text: 'no matrix', createdAt: 0, tokens: { ids: [7], vectors: new Float32Array(0), dim: 2 } };
+  it('idf among the pool members with a full matrix: ln(3 / 1.5), ln(3 / 0.5)', () => {
+    // N = 2 (c3 has token ids only); df(7) = 1 (c1), df(8) = 0
+    const idf = poolIdf(q, [c1, c2, c3])!;
+    expect(idf[0]).toBeCloseTo(Math.log(2), 12);
+    expect(idf[1]).toBeCloseTo(Math.log(6), 12);
+    expect(poolIdf({ text: 'x', features: {} }, [c1])).toBeNull();
+  });
+  it('late = weighted MaxSim, weight 2 in the mean; no matrix = no late part', () => {
+    const scores = new OfflineReader().readSync(q, [c1, c2, c3]);
+    const [l2, l6] = [Math.log(2), Math.log(6)];
+    // c1: token 7 best 1 (itself), token 8 best 0.8 (0.6, 0.8); words: "paint" 1 of 1
+    const late1 = (l2 * 1 + l6 * 0.8) / (l2 + l6); // 0.8557886
+    expect(late1).toBeCloseTo(0.8557886, 6);
+    expect(scores[0].score).toBeCloseTo((0.35 * 1 + 2 * late1) / 2.35, 6); // float32 vectors
+    expect(scores[0].reasons).toContain('its words answer the question\'s closely (0.86)');
+    // c2: token 7 best 0, token 8 best 1; words 0 of 1
+    expect(scores[1].score).toBeCloseTo((0.35 * 0 + (2 * l6) / (l2 + l6)) / 2.35, 12);
+    // c3: words 0 only
+    expect(scores[2].score).toBe(0);
+    // without the query's matrix the reader is what it was: words only
+    expect(new OfflineReader().readSync({ text: 'paint', features: {} }, [c1])[0].score).toBe(1);
   });
 });
 

@@ -6,17 +6,23 @@
 //   words     the share of the query's content words (stemmed, stopwords out) the memory contains
 //   names     the share of the query's entities (E11 hashes) the memory mentions
 //   time      whether a year or month the query names is the memory's (its date or its text)
+//   late      with token matrices on both sides (the query's and the candidate's, as late
+//             interaction reads them): max(0, MaxSim) of the query's tokens, each weighted by its
+//             idf among the pool's candidates that have a matrix (src/core/pipeline/late-interaction.ts)
 // score = the weighted mean of the parts present (weights below; a part neither side can speak to
-// is left out, not counted as 0). The model reader (the person's language model) implements the
-// same interface in the services.
+// is left out, not counted as 0), so without token matrices the reader is what it was. The model
+// reader (the person's language model) implements the same interface in the services.
 
 import { analyze, analyzeWithSurface } from '../text';
 import { spaceSimilarities, type SpaceFeatures } from '../spaces';
+import { maxSim, tokenIdf, type TokenMatrix } from '../pipeline/late-interaction';
 import type { MemoryId, SpaceId } from '../types';
 
 export interface ReaderQuery {
   text: string;
   features: SpaceFeatures;
+  /** The query's token matrix (late interaction); absent = no `late` part. */
+  tokens?: TokenMatrix;
 }
 
 export interface ReaderCandidate {
@@ -24,6 +30,8 @@ export interface ReaderCandidate {
   text: string;
   createdAt: number;
   features?: SpaceFeatures;
+  /** The memory's token matrix (late interaction); absent = no `late` part for it. */
+  tokens?: TokenMatrix;
 }
 
 export interface ReaderScore {
@@ -44,7 +52,11 @@ export interface Reader {
   read(query: ReaderQuery, pool: readonly ReaderCandidate[], ctx?: ReadContext): Promise<ReaderScore[]>;
 }
 
-export const OFFLINE_READER_WEIGHTS = { meaning: 0.35, spaces: 0.1, words: 0.35, names: 0.1, time: 0.1 } as const;
+// late 2 (docs/research/quality.md "Deep search, third pass"): with every query escalated, MaxSim
+// in the mean lifts the merged MRR@10 over the reader without it on both dev files (LoCoMo -1.9 ->
+// -1.0, notes -2.5 -> +0.2 against the ranking alone) and recovers as much or more (0.017 -> 0.022,
+// 0.036 -> 0.036); weight 1 recovered less on LoCoMo (0.015).
+export const OFFLINE_READER_WEIGHTS = { meaning: 0.35, spaces: 0.1, words: 0.35, names: 0.1, time: 0.1, late: 2 } as const;
 
 const OTHER_SPACES: readonly SpaceId[] = ['E5', 'E6', 'E7', 'E8', 'E9', 'E10', 'E11', 'E12', 'E13'];
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -57,8 +69,21 @@ export function timeMentions(text: string): { years: number[]; months: number[] 
   return { years: [...new Set(years)], months };
 }
 
-/** The offline reader's parts and score for one candidate (exported for tests and the explanation). */
-export function readOffline(q: ReaderQuery, c: ReaderCandidate): ReaderScore & { parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> } {
+/** A matrix with every token's vector (a token-ids-only matrix cannot be MaxSim'd). */
+const fullMatrix = (m: TokenMatrix | undefined): m is TokenMatrix => !!m && m.ids.length > 0 && m.vectors.length === m.ids.length * m.dim;
+
+/** The query tokens' idf weights among the pool's candidates with a full matrix (null: no `late` part). */
+export function poolIdf(q: ReaderQuery, pool: readonly ReaderCandidate[]): number[] | null {
+  if (!fullMatrix(q.tokens)) return null;
+  const docs = pool.map((c) => c.tokens).filter(fullMatrix);
+  return docs.length ? tokenIdf(q.tokens.ids, docs) : null;
+}
+
+/**
+ * The offline reader's parts and score for one candidate (exported for tests and the explanation);
+ * `idf`: the query tokens' weights for the `late` part (poolIdf), absent = no late part.
+ */
+export function readOffline(q: ReaderQuery, c: ReaderCandidate, idf?: readonly number[] | null): ReaderScore & { parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> } {
   const parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> = {};
   const reasons: [number, string][] = [];
   const f = c.features ?? {};
@@ -93,6 +118,10 @@ export function readOffline(q: ReaderQuery, c: ReaderCandidate): ReaderScore & {
     parts.time = (yearOk ? 0.5 : 0) + (monthOk ? 0.5 : 0);
     if (parts.time > 0) reasons.push([parts.time, 'from the time the question names']);
   }
+  if (idf && fullMatrix(q.tokens) && fullMatrix(c.tokens)) {
+    parts.late = Math.max(0, maxSim(q.tokens, c.tokens, idf));
+    reasons.push([parts.late, `its words answer the question's closely (${parts.late.toFixed(2)})`]);
+  }
   let num = 0;
   let den = 0;
   for (const [k, v] of Object.entries(parts) as [keyof typeof OFFLINE_READER_WEIGHTS, number][]) {
@@ -107,8 +136,9 @@ export function readOffline(q: ReaderQuery, c: ReaderCandidate): ReaderScore & {
 export class OfflineReader implements Reader {
   readonly kind = 'offline' as const;
   readSync(query: ReaderQuery, pool: readonly ReaderCandidate[]): ReaderScore[] {
+    const idf = poolIdf(query, pool);
     return pool.map((c) => {
-      const { id, score, reasons } = readOffline(query, c);
+      const { id, score, reasons } = readOffline(query, c, idf);
       return { id, score, reasons };
     });
   }

@@ -29,17 +29,26 @@ describe('calibrationFor', () => {
       expect(() => resolveRanking(c.ranking)).not.toThrow();
     }
   });
-  it("MiniLM's trigger reads as a probability: a flat weak top 10 escalates at 0.3, a peaked one does not", () => {
+  it("MiniLM's trigger reads as a probability: a flat top 10 escalates at 0.3, a peaked one does not", () => {
     const model = calibrationFor(MINILM_CALIBRATION_ID).confidence!;
     for (const w of Object.values(model)) expect(Number.isFinite(w)).toBe(true);
-    // peaked: top 1, gap 0.5, spread 0.7 -> z = 0.731 - 4.43 - 0.464 + 7.3409 = 3.1779
+    // peaked: top 1, gap 0.5, spread 0.7 -> z = 1.644 - 3.871 - 0.144 + 6.2825 = 3.9115 (p 0.980)
     const peaked = [1, 0.5, 0.45, 0.42, 0.4, 0.38, 0.36, 0.34, 0.32, 0.3];
-    expect(confidenceOf(peaked, 10, model).value).toBeCloseTo(1 / (1 + Math.exp(-3.1779)), 4);
-    // flat: top 0.6, gap 0.01 / 0.6, spread 0.05 / 0.6 -> z = 0.731 - 2.658 - 0.015467 + 0.873917 = -1.06855
+    expect(confidenceOf(peaked, 10, model).value).toBeCloseTo(1 / (1 + Math.exp(-3.9115)), 4);
+    // flat: top 0.6, gap 0.01 / 0.6, spread 0.05 / 0.6 -> z = 1.644 - 2.3226 - 0.0048 + 0.747917 = 0.064517 (p 0.516)
     const flat = [0.6, 0.59, 0.58, 0.58, 0.57, 0.57, 0.56, 0.56, 0.55, 0.55];
-    const c = confidenceOf(flat, 10, model).value;
-    expect(c).toBeCloseTo(1 / (1 + Math.exp(1.06855)), 4);
+    expect(confidenceOf(flat, 10, model).value).toBeCloseTo(1 / (1 + Math.exp(-0.064517)), 4);
+    // flat and strong (a speaker-labelled top 1.1, clipped to 1; gap 0.02 / 1.1, spread 0.06 / 1.1)
+    // -> z = 1.644 - 3.871 - 0.005236 + 0.489545 = -1.742691 (p 0.149): escalates at 0.3
+    const strongFlat = [1.1, 1.08, 1.08, 1.07, 1.07, 1.06, 1.06, 1.05, 1.05, 1.04];
+    const c = confidenceOf(strongFlat, 10, model).value;
+    expect(c).toBeCloseTo(1 / (1 + Math.exp(1.742691)), 4);
     expect(c).toBeLessThan(0.3);
+  });
+  it("USE-lite's refit trigger, worked by hand", () => {
+    // flat: top 0.6, gap 0.01 / 0.6, spread 0.05 / 0.6 -> z = 1.198 - 1.9926 + 0.01485 + 0.620833 = -0.158917
+    const flat = [0.6, 0.59, 0.58, 0.58, 0.57, 0.57, 0.56, 0.56, 0.55, 0.55];
+    expect(confidenceOf(flat, 10, calibrationFor(USE_LITE_CALIBRATION_ID).confidence).value).toBeCloseTo(1 / (1 + Math.exp(0.158917)), 4);
   });
   it('every bundled encoder ships a finite trigger model', () => {
     for (const c of Object.values(CALIBRATIONS)) for (const w of Object.values(c.confidence!)) expect(Number.isFinite(w)).toBe(true);

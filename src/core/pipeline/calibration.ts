@@ -38,20 +38,27 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // appRanking row is what the app shows once refined. Late interaction divides by 1 + its weight
     // (the 0..1 scale kept), so speaker 0.25 after it ranks as score + 3 maxSim + 1 speaker (the lab's form).
     ranking: { evidencePower: 1, sessionContext: 0.1, lateInteraction: 3, lateDepth: 30, lateIdfDepth: 100, speakerLabel: 0.25 },
-    // P(the top 10 holds every evidence memory), logistic over top / gap / count / spread, both dev
-    // files weighted equally (scripts/lab/fit-confidence.ts, LABEL=all): AUC paraphrase 0.751,
-    // LoCoMo 0.738; below 0.3: 0% / 3% of queries, below 0.5: 3% / 17%. count never varied on the
-    // dev files (10 results each), so it gets no weight. README "Deep search trigger".
-    confidence: { bias: 0.731, top: -4.43, gap: -0.928, count: 0, spread: 10.487 },
+    // The trigger reads the FIRST pass (no token matrices: the scores the engine has when it decides,
+    // the late-interaction refinement never escalates; docs/research/quality.md "Deep search, third
+    // pass"). P(the answer shown, the refined top 10, holds every evidence memory), logistic over
+    // top / gap / spread of the first pass (speaker labels on), both dev files weighted equally
+    // (scripts/lab/deep-dump.ts + the fit there): AUC paraphrase 0.731, LoCoMo 0.762; below 0.3:
+    // 0% / 3.0% of queries, below 0.5: 0% / 24%. Fitted on one half, the other: LoCoMo AUC 0.755 /
+    // 0.758. The first fit (before speaker labels and late interaction: bias 0.731, top -4.43, gap
+    // -0.928, spread 10.487) fired on 32% of LoCoMo's first passes and 44% of the refined ones.
+    // count never varied on the dev files (10 results each), so it gets no weight.
+    confidence: { bias: 1.644, top: -3.871, gap: -0.288, count: 0, spread: 8.975 },
   },
   [USE_LITE_CALIBRATION_ID]: {
     hybrid: { lexicalScore: 'coverage', coveragePower: 1 },
     // speaker labels 0.25 (README "Late interaction"): LoCoMo 68.1/53.1/50.8 -> 69.5/55.5/53.8 (R@10 /
     // nDCG / MRR; both halves gain), notes unchanged (no labels). No token outputs: no late interaction.
     ranking: { evidencePower: 1, alpha: 0.3, speakerLabel: 0.25 },
-    // the same fit over USE-lite's ranking: AUC paraphrase 0.734, LoCoMo 0.694; below 0.3: 0% / 3%,
-    // below 0.5: 2% / 17% (session context stays off: it cost the notes 0.3 MRR with USE-lite)
-    confidence: { bias: 0.553, top: -3.161, gap: 0.62, count: 0, spread: 7.655 },
+    // the same fit over USE-lite's ranking with its speaker labels (no late interaction: the first
+    // pass is the answer): AUC paraphrase 0.738, LoCoMo 0.730; below 0.3: 0% / 3.8%, below 0.5:
+    // 0.3% / 27% (the first fit, before speaker labels, bias 0.553, top -3.161, gap 0.62, spread
+    // 7.655, fired on 14% of LoCoMo; session context stays off: it cost the notes 0.3 MRR with USE-lite)
+    confidence: { bias: 1.198, top: -3.321, gap: 0.891, count: 0, spread: 7.45 },
   },
 };
 
