@@ -11,7 +11,7 @@
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
 //                          [--sizes 30000,100000] [--migrate-v8 30000]
-//                          [--profile-dir DIR [--reuse] [--reloads 1]]
+//                          [--profile-dir DIR [--reuse] [--reloads 1]] [--dist DIR]
 //
 // --profile-dir DIR keeps each size's Chromium profile in DIR/n<N>/ (seeded afresh unless --reuse);
 // with --reuse a profile that already holds N memories (seeded at the same --port: IndexedDB is
@@ -31,7 +31,9 @@ import { snapshotAB } from './scale-snapshot-ab';
 import { sampleTexts } from '../../src/diagnostics/bench';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
-const DIST = join(ROOT, 'dist-bench');
+const DIST_ARG = process.argv.indexOf('--dist');
+/** --dist DIR: serve another bench build (e.g. a copy of an older one, for an A/B on a reused profile); implies --no-build. */
+const DIST = DIST_ARG >= 0 ? resolve(process.argv[DIST_ARG + 1]!) : join(ROOT, 'dist-bench');
 const ALL_SIZES = [1000, 10_000, 30_000, 100_000];
 
 const argv = process.argv.slice(2);
@@ -46,7 +48,7 @@ const opts = {
   queries: num('--queries', 30),
   port: num('--port', 4184),
   json: flag('--json'),
-  build: !flag('--no-build'),
+  build: !flag('--no-build') && DIST_ARG < 0,
   baselines: !flag('--no-baselines'),
   ingest: !flag('--no-ingest'),
   oramaMax: num('--orama-max', 100_000),
