@@ -28,6 +28,7 @@ import type { StartupTimes, TimedRun } from '../../src/diagnostics/scale-page';
 import { maxOf, percentile, ratio, round } from '../lib/scale-stats';
 import { ensureCorpus, type Corpus, type CorpusQuery } from './scale-corpus';
 import { snapshotAB } from './scale-snapshot-ab';
+import { startTrace, stopTrace } from './scale-trace';
 import { sampleTexts } from '../../src/diagnostics/bench';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
@@ -65,6 +66,8 @@ const opts = {
   reuse: flag('--reuse'),
   /** --reloads R: R timed reloads (each after the stored keyword snapshot is current); the row's figures are the last one's. */
   reloads: Math.max(1, num('--reloads', 1)),
+  /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer, summarised under `trace` (scale-trace.ts). */
+  trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
 };
 if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
@@ -217,10 +220,20 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   const reloads: Record<string, unknown>[] = [];
   let startup!: StartupTimes;
   let longWarm: number[] = [];
+  let traceSummary: Record<string, unknown> | undefined;
   for (let r = 0; r < opts.reloads; r++) {
     if (r > 0) await waitSnapshot(page);
     const load = round(loadavg()[0]!, 1);
+    const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
     await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
+    if (tracing) {
+      let first: number | null = null;
+      for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
+        first = await page.evaluate(() => window.__scaleBench.progress().firstKeywordMs);
+        if (first === null) await page.waitForTimeout(100);
+      }
+      traceSummary = await stopTrace(tracing, opts.trace!, first);
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const giveUp = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), opts.startupTimeoutS * 1000)));
     startup =
@@ -242,6 +255,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     ...prepared,
     loadAvg1mAtReload: reloads.at(-1)!.loadAvg1m,
     ...(reloads.length > 1 && { reloads }),
+    ...(traceSummary && { trace: traceSummary }),
     ...(snapshotAb && { snapshotAb }),
   };
   if (!startup.error) {
