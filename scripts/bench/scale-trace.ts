@@ -4,7 +4,7 @@
 // the most self time, and for the functions named in FOCUS when they ran (first and last sample,
 // ms after navigation) and their inclusive time. Use an unminified bench build for names
 // (`MNEMOGRAPH_BENCH=1 npx vite build --outDir DIR --minify false`, then `--dist DIR`).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8'].join(',');
@@ -60,6 +60,8 @@ function summarise(events: TraceEvent[], firstKeywordMs: number | null): Record<
     const thread = names.get(p.tid) ?? p.tid;
     const self = new Map<string, number>();
     const incl = new Map<string, { ms: number; first: number; last: number }>();
+    /** Per 100 ms after navigation: busy ms and the function with the most self time. */
+    const buckets = new Map<number, Map<string, number>>();
     let t = p.start;
     let sampled = 0;
     for (let i = 0; i < p.samples.length; i++) {
@@ -72,8 +74,12 @@ function summarise(events: TraceEvent[], firstKeywordMs: number | null): Record<
       const name = node.callFrame.functionName || '(anonymous)';
       if (name === '(idle)' || name === '(program)') continue;
       sampled += ms;
-      const label = `${name} ${node.callFrame.url.split('/').pop() ?? ''}`.trim();
+      const label = `${name} ${(node.callFrame.url ?? '').split('/').pop() ?? ''}`.trim();
       self.set(label, (self.get(label) ?? 0) + ms);
+      const bucket = Math.floor((t - t0) / 100_000);
+      const bm = buckets.get(bucket) ?? new Map<string, number>();
+      bm.set(label, (bm.get(label) ?? 0) + ms);
+      buckets.set(bucket, bm);
       const seen = new Set<string>();
       for (let n: CpuNode | undefined = node; n; n = n.parent !== undefined ? p.nodes.get(n.parent) : undefined) {
         const f = n.callFrame.functionName;
@@ -85,15 +91,25 @@ function summarise(events: TraceEvent[], firstKeywordMs: number | null): Record<
         x.last = at;
         incl.set(f, x);
       }
-      // parents are not linked in chunk nodes by `parent` in every Chromium: also follow children lists
     }
     if (sampled < 5) continue;
     const r = (x: number) => Math.round(x);
     out[thread] = {
       sampledMs: r(sampled),
       topSelf: [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `${r(v)} ms ${k}`),
+      timeline: [...buckets].sort((a, b) => a[0] - b[0]).map(([b, m]) => {
+        const busy = [...m.values()].reduce((x, y) => x + y, 0);
+        const top = [...m].sort((x, y) => y[1] - x[1])[0];
+        return `${b * 100}: ${r(busy)} ms busy, most ${top[0]} ${r(top[1])}`;
+      }),
       focus: Object.fromEntries([...incl].sort((a, b) => a[1].first - b[1].first).map(([k, v]) => [k, `${r(v.ms)} ms, ${r(v.first)}-${r(v.last)} ms after navigation`])),
     };
   }
   return out;
+}
+
+/** `npx tsx scripts/bench/scale-trace.ts TRACE.json FIRST_KEYWORD_MS`: the summary of a saved trace. */
+if (process.argv[1]?.endsWith('scale-trace.ts')) {
+  const parsed = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
+  console.log(JSON.stringify(summarise(Array.isArray(parsed) ? parsed : parsed.traceEvents, Number(process.argv[3])), null, 1));
 }

@@ -11,7 +11,7 @@
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
 //                          [--sizes 30000,100000] [--migrate-v8 30000]
-//                          [--profile-dir DIR [--reuse] [--reloads 1]] [--dist DIR]
+//                          [--profile-dir DIR [--reuse] [--reloads 1] [--first-only]] [--dist DIR] [--trace FILE]
 //
 // --profile-dir DIR keeps each size's Chromium profile in DIR/n<N>/ (seeded afresh unless --reuse);
 // with --reuse a profile that already holds N memories (seeded at the same --port: IndexedDB is
@@ -66,6 +66,8 @@ const opts = {
   reuse: flag('--reuse'),
   /** --reloads R: R timed reloads (each after the stored keyword snapshot is current); the row's figures are the last one's. */
   reloads: Math.max(1, num('--reloads', 1)),
+  /** --first-only: each reload timed to the first keyword answer only (no warm, no queries): quick A/B rounds of the first answer. */
+  firstOnly: flag('--first-only'),
   /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer, summarised under `trace` (scale-trace.ts). */
   trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
 };
@@ -153,7 +155,8 @@ async function prepareStore(page: Page, url: string, n: number, chunks: string[]
       if (open.error) throw new Error(`the stored database did not open: ${open.error}`);
       log(`n=${n}: reusing ${profilePath(n)} (schema v${open.fromVersion} -> v${open.toVersion}, opened in ${Math.round(open.openMs)} ms); the app's first boot on it`);
       await page.goto(`${url}/bench.html`);
-      const first: StartupTimes = await page.evaluate(() => window.__scaleBench.startup);
+      // (--first-only: not waited for: only for the stored keyword snapshot to be one this build adopts)
+      const first: StartupTimes = opts.firstOnly ? await page.evaluate(() => window.__scaleBench.progress()) : await page.evaluate(() => window.__scaleBench.startup);
       const snapshotCurrent = await waitSnapshot(page);
       return {
         reuse: {
@@ -226,13 +229,20 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     const load = round(loadavg()[0]!, 1);
     const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
     await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
-    if (tracing) {
+    if (tracing || opts.firstOnly) {
       let first: number | null = null;
       for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
         first = await page.evaluate(() => window.__scaleBench.progress().firstKeywordMs);
         if (first === null) await page.waitForTimeout(100);
       }
-      traceSummary = await stopTrace(tracing, opts.trace!, first);
+      if (tracing) traceSummary = await stopTrace(tracing, opts.trace!, first);
+    }
+    if (opts.firstOnly) {
+      startup = await page.evaluate(() => window.__scaleBench.progress());
+      longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
+      reloads.push({ firstKeywordMs: startup.firstKeywordMs, longestMainThreadTaskMs: round(maxOf(longWarm), 0), loadAvg1m: load });
+      log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms`);
+      continue;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const giveUp = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), opts.startupTimeoutS * 1000)));
@@ -258,6 +268,11 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     ...(traceSummary && { trace: traceSummary }),
     ...(snapshotAb && { snapshotAb }),
   };
+  if (opts.firstOnly) {
+    await page.close();
+    const fk = reloads.map((x) => x.firstKeywordMs as number | null).filter((x): x is number => x !== null);
+    return { ...row, firstQueryAfterReloadMs: startup.firstKeywordMs, firstQueryAfterReloadMedianMs: fk.length ? percentile(fk, 50) : null, longestMainThreadTaskMs: round(maxOf(longWarm), 0), reloads };
+  }
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });

@@ -19,10 +19,17 @@ export { DEFAULT_BM25_PARAMS, validateBm25Params, type Bm25Hit, type Bm25Params,
 import { DEFAULT_BM25_PARAMS, validateBm25Params, type Bm25Hit, type Bm25Params, type Bm25SearchOptions, type PackedBm25, type QueryTermStat } from './bm25-types';
 
 class Postings {
-  docs: Int32Array = new Int32Array(4);
-  tfs: Uint32Array = new Uint32Array(4);
-  len = 0;
-  df = 0; // live documents only
+  docs: Int32Array;
+  tfs: Uint32Array;
+  len: number;
+  df: number; // live documents only
+
+  /** Empty (room for 4), or a snapshot's full lists, taken as they are. */
+  constructor(docs?: Int32Array, tfs?: Uint32Array) {
+    this.docs = docs ?? new Int32Array(4);
+    this.tfs = tfs ?? new Uint32Array(4);
+    this.len = this.df = docs ? docs.length : 0;
+  }
 
   push(slot: number, tf: number): void {
     if (this.len === this.docs.length) {
@@ -162,20 +169,25 @@ export class Bm25Index {
     const index = new Bm25Index(params, analyzeOpts);
     const sums = new Float64Array(n);
     const perSlot = new Uint32Array(n + 1);
+    // typed arrays in locals, no allocation per term beyond its views: this runs once per start,
+    // mostly before the engine's code is optimised
+    const { docs, tfs, termStart, terms } = p;
     for (let t = 0; t < T; t++) {
-      const [from, to] = [p.termStart[t], p.termStart[t + 1]];
+      const from = termStart[t];
+      const to = termStart[t + 1];
       if (to <= from) throw bad('an empty or reversed postings list');
       let prev = -1;
       for (let r = from; r < to; r++) {
-        const s = p.docs[r];
-        if (!(s > prev && s < n) || p.tfs[r] === 0) throw bad('a posting out of order or range');
+        const s = docs[r];
+        const tf = tfs[r];
+        if (!(s > prev && s < n) || tf === 0) throw bad('a posting out of order or range');
         prev = s;
-        sums[s] += p.tfs[r];
+        sums[s] += tf;
         perSlot[s + 1]++;
       }
-      if (index.termIds.has(p.terms[t])) throw bad('a repeated term');
-      index.termIds.set(p.terms[t], t);
-      index.postings.push(Object.assign(new Postings(), { docs: p.docs.subarray(from, to), tfs: p.tfs.subarray(from, to), len: to - from, df: to - from }));
+      if (index.termIds.has(terms[t])) throw bad('a repeated term');
+      index.termIds.set(terms[t], t);
+      index.postings.push(new Postings(docs.subarray(from, to), tfs.subarray(from, to)));
     }
     // each slot's sorted term ids are made only when first needed (a remove, a compaction): a search
     // finds a hit's matched terms in the postings themselves

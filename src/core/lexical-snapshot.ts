@@ -157,20 +157,26 @@ export class SnapshotDocs {
     const n = this.ids.length;
     const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index docs: ${why}`);
     if (d.flags.length !== n || d.numbers.length !== n * NUMBERS_PER_DOC || d.tagStart.length !== n + 1 || d.sugStart.length !== n + 1 || d.session.length !== n || d.superseded.length !== n) throw bad('array sizes');
+    // one pass over typed arrays held in locals (this runs once per start, mostly before the
+    // engine's code is optimised: property reads per element cost there)
     const strings = d.strings.length;
-    for (let r = 0; r < d.refs.length; r++) if (!(d.refs[r] < strings) || typeof d.strings[d.refs[r]] !== 'string') throw bad('a string ref out of range');
-    const nums = d.numbers;
+    const { refs, flags, tagStart, sugStart, session, superseded, numbers: nums } = d;
+    const ids = this.ids;
+    const nRefs = refs.length;
+    for (let r = 0; r < nRefs; r++) if (!(refs[r] < strings)) throw bad('a string ref out of range');
     for (let i = 0; i < n; i++) {
-      const f = d.flags[i];
+      const f = flags[i];
       if ((f & 15) >= STATUS_OF.length) throw bad('a status');
-      if (!(d.tagStart[i] <= d.sugStart[i] && d.sugStart[i] <= d.tagStart[i + 1] && d.tagStart[i + 1] <= d.refs.length)) throw bad('tag offsets');
-      if (f & HAS_SESSION && !(d.session[i] >= 0 && d.session[i] < strings)) throw bad('a string ref out of range');
-      if (d.superseded[i] >= strings) throw bad('a string ref out of range');
+      if (!(tagStart[i] <= sugStart[i] && sugStart[i] <= tagStart[i + 1] && tagStart[i + 1] <= nRefs)) throw bad('tag offsets');
+      if (f & HAS_SESSION && !(session[i] >= 0 && session[i] < strings)) throw bad('a string ref out of range');
+      if (superseded[i] >= strings) throw bad('a string ref out of range');
       const at = i * NUMBERS_PER_DOC;
-      const [importance, validFrom, validTo] = [nums[at], nums[at + 2], nums[at + 3]];
+      const importance = nums[at];
+      const validTo = nums[at + 3];
       // what HybridIndex.upsert refuses: an importance outside [0, 1], validity bounds that are not times
-      if (!(importance >= 0 && importance <= 1) || !Number.isFinite(validFrom) || !(Number.isNaN(validTo) || Number.isFinite(validTo))) throw bad('a field the index refuses');
-      if (typeof this.ids[i] !== 'string' || this.ids[i].length === 0) throw bad('a missing id');
+      if (!(importance >= 0 && importance <= 1) || !Number.isFinite(nums[at + 2]) || !(validTo !== validTo || Number.isFinite(validTo))) throw bad('a field the index refuses');
+      const id = ids[i];
+      if (typeof id !== 'string' || id.length === 0) throw bad('a missing id');
     }
     if (d.tagStart[n] !== d.sugStart[n] || d.tagStart[n] > d.refs.length) throw bad('tag offsets');
     return this;
