@@ -57,7 +57,7 @@ function summarise(events: TraceEvent[], firstKeywordMs: number | null): Record<
   }
   const out: Record<string, unknown> = { windowMs: firstKeywordMs };
   for (const p of profiles.values()) {
-    const thread = names.get(p.tid) ?? p.tid;
+    const thread = `${names.get(p.tid) ?? 'thread'} ${p.tid}`; // both workers are 'DedicatedWorker thread'
     const self = new Map<string, number>();
     const incl = new Map<string, { ms: number; first: number; last: number }>();
     /** Per 100 ms after navigation: busy ms and the function with the most self time. */
