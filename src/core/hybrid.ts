@@ -7,6 +7,8 @@
 // short list: the same candidates and scores as a full f32 scan (above AnnIndex's threshold, once
 // built, its IVF lists are the candidates: approximate, recall@10 calibrated). Visibility (status, tombstone,
 // validity interval) is mirrored into typed arrays per slot so the scan never touches a Map.
+// The docs live in a DocTable (hybrid-docs.ts): after a start from the keyword snapshot they are
+// read from its columns when first needed (`adoptWordsLazy`), with the same lookups and order.
 
 import { AppError } from './errors';
 export { isShownHit } from './shown';
