@@ -37,6 +37,14 @@ const VECTOR_BATCH = 128;
 const BLOCKS_PER_READ = 8;
 /** Quiet time after the last write before the keyword snapshot is rewritten. */
 const SAVE_IDLE_MS = 5000;
+/**
+ * After a start from the keyword snapshot, the texts pass waits for the first query (and this
+ * long for its rows to be read on the page's side) or TEXTS_WAIT_MS without one: the first
+ * keyword answer does not queue behind its reads and chunks (issue 13). `whenWarm` ends the wait.
+ */
+const AFTER_FIRST_QUERY_MS = 150;
+const TEXTS_WAIT_MS = 1000;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 type Progress = (p: EngineLoadProgress) => unknown;
 
@@ -69,6 +77,8 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
 
   /** The keyword snapshot's state: the log seq the engine's words cover, changes since, texts still to read. */
   let words: { source: EngineStoreSource; base: number; changes: number } | null = null;
+  /** Ends the texts pass's wait (the first query was answered, or someone waits for warm). */
+  let queried: () => void = () => undefined;
   let saving: Promise<unknown> = Promise.resolve();
 
   async function loadFromStore(source: EngineStoreSource, opts: EngineLoadOptions, onProgress?: Progress): Promise<{ size: number }> {
@@ -99,8 +109,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     core.warm = false;
     touched = new Set();
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
+    const firstQuery = new Promise<void>((r) => (queried = r));
     warm = (async () => {
-      if (adopted) await readTexts(gen, db, onProgress, ms);
+      if (adopted) {
+        await Promise.race([firstQuery, sleep(TEXTS_WAIT_MS)]);
+        await readTexts(gen, db, onProgress, ms);
+      }
       await attachStored(gen, db, source, onProgress, ms);
     })().finally(() => db.close());
     warm.then(() => gen === generation && maybeSaveWords(), () => undefined);
@@ -246,7 +260,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       },
       loadFromStore,
       /** Resolves when a staged load has attached every stored feature (rejects if that failed). */
-      whenWarm: () => warm,
+      whenWarm: () => (queried(), warm),
       /** Resolves when a keyword snapshot being written is stored (tests, the bench). */
       whenSaved: () => saving.then(() => undefined),
       /** Writes the keyword snapshot now if anything changed since the last (tests, the bench). */
@@ -271,10 +285,15 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         touch(ids);
         core.removeMany(ids);
       },
-      search: (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => core.search(q, opts, requestId),
+      search: async (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => {
+        const out = await core.search(q, opts, requestId);
+        void sleep(AFTER_FIRST_QUERY_MS).then(queried);
+        return out;
+      },
       recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => {
         const warmBefore = core.warm;
         const out = await core.recall(q, opts, requestId);
+        void sleep(AFTER_FIRST_QUERY_MS).then(queried);
         return warmBefore ? out : { ...out, partial: true };
       },
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),

@@ -34,6 +34,7 @@ import { iterate } from './engine-iterative';
 import { recentDivergence } from './engine-divergence';
 import { EntityGraph } from './entity-graph';
 import { SessionRateLimiter } from '../src/core/deep';
+import { LaterMap, type Meta, type MetaColumns } from './engine-meta';
 
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -41,16 +42,12 @@ const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0
 /** Above this many memories deep search skips its community strategy (see communitiesOf). */
 const COMMUNITY_MAX_MEMORIES = 3000;
 
-interface Meta {
-  createdAt: number;
-  sessionId: string;
-}
-
 export class EngineCore {
   private index: HybridIndex | null = null;
   private spaces = new SpaceIndex();
   private entities = new EntityGraph();
-  private meta = new Map<MemoryId, Meta>();
+  private readonly metas = new LaterMap<MemoryId, Meta>(); // a snapshot's meta is filled in on first use (engine-meta.ts)
+  private get meta(): Map<MemoryId, Meta> { return this.metas.map; } // prettier-ignore
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
   private communities: Map<MemoryId, number> | null = null;
@@ -98,7 +95,7 @@ export class EngineCore {
     this.index = index;
     this.spaces = spaces;
     this.entities = entities;
-    this.meta = meta;
+    this.metas.reset(meta);
     this.matrix = null;
     this.communities = this.sessions = null;
     this.similarity = similarity;
@@ -172,9 +169,10 @@ export class EngineCore {
 
   /** The hybrid index itself, for the keyword snapshot (workers/engine-lexical.ts): it packs the words and adopts them into it. */
   get hybrid(): HybridIndex { return this.require(); } // prettier-ignore
-  /** Session meta of docs that entered `hybrid` from a keyword snapshot (no tokenising); the memory's session when packing one. */
-  setMeta(docs: readonly { id: MemoryId; createdAt: number; sessionId?: string }[]): void {
-    for (const d of docs) this.meta.set(d.id, { createdAt: d.createdAt, sessionId: d.sessionId ?? '' });
+  /** Session meta of docs that entered `hybrid` from a keyword snapshot (no tokenising; its columns: filled in on first use, a keyword search needs none); the memory's session when packing one. */
+  setMeta(docs: readonly { id: MemoryId; createdAt: number; sessionId?: string }[] | MetaColumns): void {
+    if (!Array.isArray(docs)) this.metas.later((m) => (docs as MetaColumns).ids.forEach((id, i) => m.set(id, (docs as MetaColumns).at(i))));
+    else for (const d of docs as readonly { id: MemoryId; createdAt: number; sessionId?: string }[]) this.meta.set(d.id, { createdAt: d.createdAt, sessionId: d.sessionId ?? '' });
     this.matrix = this.communities = this.sessions = null;
   }
   sessionOf = (id: MemoryId): string => this.meta.get(id)?.sessionId ?? '';

@@ -78,6 +78,22 @@ async function snapshotSaved(name: string): Promise<{ api: Api; head: LexicalHea
 }
 
 describe('the keyword snapshot at start-up', () => {
+  it('holds the texts pass back until the first query has been answered (it does not queue behind it)', async () => {
+    const { db, name } = await seeded(120);
+    await snapshotSaved(name);
+    const next = await start(name);
+    expect(next.before).toEqual(['keyword']);
+    // no page of memories is read before a query comes (or a second passes)
+    await new Promise((r) => setTimeout(r, 100));
+    expect(next.seen.map((p) => p.stage)).toEqual(['keyword']);
+    expect((await next.api.search({ text: 'apple', vector: null }, { topK: 5 })).length).toBeGreaterThan(0);
+    expect(next.seen.map((p) => p.stage)).toEqual(['keyword']); // answered first
+    await next.api.whenWarm(); // then the texts pass and the features
+    expect(next.seen.map((p) => p.stage)).toContain('memories');
+    expect(next.seen.at(-1)?.stage).toBe('warm');
+    db.close();
+  });
+
   it('is built by the first start, then answers the next start before any memory row is read', async () => {
     const { db, name } = await seeded(300);
     const first = await start(name);

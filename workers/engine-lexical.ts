@@ -6,7 +6,7 @@
 
 import { AppError } from '../src/core/errors';
 import type { IndexDoc } from '../src/core/hybrid';
-import { packSnapshot, snapshotProblem, textHash, unpackDocs, type LexicalSnapshot, type SnapshotDoc } from '../src/core/lexical-snapshot';
+import { packSnapshot, snapshotProblem, SnapshotDocs, textHash, type LexicalSnapshot, type SnapshotDoc } from '../src/core/lexical-snapshot';
 import type { Memory, MemoryId } from '../src/core/types';
 import { toIndexDoc, type EngineDoc, type EngineLoadOptions } from '../src/protocol/engine';
 import type { EngineCore } from './engine-core';
@@ -24,11 +24,12 @@ export const rewriteAfter = (size: number): number => Math.max(500, Math.floor(s
 export function adoptSnapshot(core: EngineCore, snapshot: LexicalSnapshot | undefined, opts: EngineLoadOptions): number {
   const problem = snapshotProblem(snapshot);
   if (problem) throw new AppError('SNAPSHOT_INVALID', undefined, problem);
-  const docs = unpackDocs(snapshot!);
+  const docs = new SnapshotDocs(snapshot!).check();
   core.load([], opts);
-  core.hybrid.adoptWords(snapshot!.bm25, docs);
-  core.setMeta(docs);
-  return docs.length;
+  // the docs and their meta read from the snapshot's columns when first needed, not made here
+  core.hybrid.adoptWordsLazy(snapshot!.bm25, docs);
+  core.setMeta({ ids: docs.ids, at: (i) => docs.meta(i) });
+  return docs.size;
 }
 
 /** The text hash of a doc adopted from a snapshot whose text is not read yet (undefined: it has its text). */

@@ -11,8 +11,15 @@
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
 //                          [--sizes 30000,100000] [--migrate-v8 30000]
+//                          [--profile-dir DIR [--reuse] [--reloads 1] [--first-only]] [--dist DIR] [--trace FILE]
+//
+// --profile-dir DIR keeps each size's Chromium profile in DIR/n<N>/ (seeded afresh unless --reuse);
+// with --reuse a profile that already holds N memories (seeded at the same --port: IndexedDB is
+// per origin) is not seeded again: its database is opened once as the app opens it (a newer
+// build's schema upgrade runs there: `reuse.upgradeMs`), the app boots once on it
+// (`reuse.firstOpen`), and then the timed reload and the queries run as after a seed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
@@ -21,10 +28,13 @@ import type { StartupTimes, TimedRun } from '../../src/diagnostics/scale-page';
 import { maxOf, percentile, ratio, round } from '../lib/scale-stats';
 import { ensureCorpus, type Corpus, type CorpusQuery } from './scale-corpus';
 import { snapshotAB } from './scale-snapshot-ab';
+import { startTrace, stopTrace } from './scale-trace';
 import { sampleTexts } from '../../src/diagnostics/bench';
 
 const ROOT = resolve(import.meta.dirname ?? '.', '../..');
-const DIST = join(ROOT, 'dist-bench');
+const DIST_ARG = process.argv.indexOf('--dist');
+/** --dist DIR: serve another bench build (e.g. a copy of an older one, for an A/B on a reused profile); implies --no-build. */
+const DIST = DIST_ARG >= 0 ? resolve(process.argv[DIST_ARG + 1]!) : join(ROOT, 'dist-bench');
 const ALL_SIZES = [1000, 10_000, 30_000, 100_000];
 
 const argv = process.argv.slice(2);
@@ -39,7 +49,7 @@ const opts = {
   queries: num('--queries', 30),
   port: num('--port', 4184),
   json: flag('--json'),
-  build: !flag('--no-build'),
+  build: !flag('--no-build') && DIST_ARG < 0,
   baselines: !flag('--no-baselines'),
   ingest: !flag('--no-ingest'),
   oramaMax: num('--orama-max', 100_000),
@@ -50,7 +60,18 @@ const opts = {
   snapshotAB: num('--snapshot-ab', 0),
   /** --migrate-v8 30000: only the v8 -> v9 upgrade of a v8 store of that many memories (no other size runs). */
   migrateV8: num('--migrate-v8', 0),
+  /** --profile-dir DIR: each size's browser profile kept in DIR/n<N>/ (a persistent context). */
+  profileDir: argv.includes('--profile-dir') ? resolve(argv[argv.indexOf('--profile-dir') + 1]!) : null,
+  /** --reuse: a profile in --profile-dir that holds N memories is not seeded again. */
+  reuse: flag('--reuse'),
+  /** --reloads R: R timed reloads (each after the stored keyword snapshot is current); the row's figures are the last one's. */
+  reloads: Math.max(1, num('--reloads', 1)),
+  /** --first-only: each reload timed to the first keyword answer only (no warm, no queries): quick A/B rounds of the first answer. */
+  firstOnly: flag('--first-only'),
+  /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer, summarised under `trace` (scale-trace.ts). */
+  trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
 };
+if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
 
 function build(): void {
@@ -96,6 +117,83 @@ async function serveCorpus(ctx: BrowserContext, url: string, dir: string): Promi
 const LONGTASKS = `window.__longTasks = [];
 try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch {}`;
 
+/** What --profile-dir keeps beside each profile (DIR/n<N>.json): how and where it was seeded. */
+interface ProfileMeta {
+  n: number;
+  seed: number;
+  port: number;
+  seededAt: string;
+  seedMs: number;
+  commit: string;
+}
+const profilePath = (n: number) => join(opts.profileDir!, `n${n}`);
+const metaPath = (n: number) => join(opts.profileDir!, `n${n}.json`);
+const headCommit = () => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+
+/** Waits (up to 3 min) until the engine has stored a keyword snapshot this build adopts (it writes one in the background after a restore or a rebuild). */
+async function waitSnapshot(page: Page): Promise<boolean | null> {
+  let current: boolean | null = null;
+  for (let i = 0; i < 360; i++) {
+    current = await page.evaluate(() => window.__scaleBench.snapshotCurrent());
+    if (current) break;
+    await page.waitForTimeout(500);
+  }
+  return current;
+}
+
+/**
+ * The store to measure: seeded through the import service, or (--reuse) the profile's own when it
+ * holds N memories already; then the page is left on the app after its snapshot is current.
+ */
+async function prepareStore(page: Page, url: string, n: number, chunks: string[]): Promise<Record<string, unknown>> {
+  if (opts.reuse) {
+    await page.goto(`${url}/bench.html?baselines`); // the app does not start: look at the store as found
+    const info = await page.evaluate(() => window.__scaleBench.storeInfo());
+    if (info.memories === n) {
+      const load = round(loadavg()[0]!, 1);
+      const open = await page.evaluate(() => window.__scaleBench.openStore());
+      if (open.error) throw new Error(`the stored database did not open: ${open.error}`);
+      log(`n=${n}: reusing ${profilePath(n)} (schema v${open.fromVersion} -> v${open.toVersion}, opened in ${Math.round(open.openMs)} ms); the app's first boot on it`);
+      await page.goto(`${url}/bench.html`);
+      // (--first-only: not waited for: only for the stored keyword snapshot to be one this build adopts)
+      const first: StartupTimes = opts.firstOnly ? await page.evaluate(() => window.__scaleBench.progress()) : await page.evaluate(() => window.__scaleBench.startup);
+      const snapshotCurrent = await waitSnapshot(page);
+      return {
+        reuse: {
+          fromVersion: open.fromVersion,
+          toVersion: open.toVersion,
+          // the schema upgrade, when the stored version was older (else the open alone)
+          upgradeMs: open.fromVersion < open.toVersion ? Math.round(open.openMs) : null,
+          openMs: Math.round(open.openMs),
+          loadAvg1m: load,
+          firstOpen: { servicesReadyMs: first.servicesReadyMs, warmMs: first.warmMs, ...(first.error && { error: first.error }) },
+          snapshotCurrent,
+        },
+      };
+    }
+    log(`n=${n}: the profile holds ${info.memories} memories (schema v${info.version}), not ${n}: seeding afresh`);
+    await page.evaluate(() => window.__scaleBench.deleteStore());
+  }
+  await page.goto(`${url}/bench.html`);
+  log(`n=${n}: restoring ${chunks.length} backup chunks through the import service`);
+  const seedLoad = round(loadavg()[0]!, 1);
+  const seed = await page.evaluate((urls) => window.__scaleBench.restore(urls), chunks.map((c) => `/bench-corpus/${c}`));
+  const stored = await page.evaluate(() => window.__scaleBench.count());
+  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored; per chunk ${seed.chunkMs.join(' ')} ms); waiting for the keyword snapshot, then reloading`);
+  const snapshotCurrent = await waitSnapshot(page);
+  if (opts.profileDir) {
+    const meta: ProfileMeta = { n, seed: opts.seed, port: opts.port, seededAt: new Date().toISOString(), seedMs: Math.round(seed.ms), commit: headCommit() };
+    writeFileSync(metaPath(n), JSON.stringify(meta, null, 2));
+  }
+  return {
+    seedMs: Math.round(seed.ms),
+    seedPerSec: round(seed.written / (seed.ms / 1000), 1),
+    seedChunkMs: seed.chunkMs,
+    loadAvg1mAtSeed: seedLoad,
+    snapshotCurrentAfterSeed: snapshotCurrent,
+  };
+}
+
 const ms = (xs: readonly number[], p: number) => round(percentile(xs, p), 1);
 const mib = (b: number | null | undefined) => (b === null || b === undefined ? null : round(b / 2 ** 20, 1));
 
@@ -117,24 +215,46 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   await ctx.addInitScript(LONGTASKS);
   const page = await ctx.newPage();
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
-  await page.goto(`${url}/bench.html`);
-  log(`n=${n}: restoring ${corpus.chunks.length} backup chunks through the import service`);
-  const seedLoad = round(loadavg()[0]!, 1);
-  const seed = await page.evaluate((urls) => window.__scaleBench.restore(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
-  const stored = await page.evaluate(() => window.__scaleBench.count());
-  log(`n=${n}: ${seed.written} written in ${(seed.ms / 1000).toFixed(1)} s (${stored} stored; per chunk ${seed.chunkMs.join(' ')} ms); reloading`);
+  const prepared = await prepareStore(page, url, n, corpus.chunks);
+  const stored = await page.evaluate(() => window.__scaleBench.storeInfo().then((i) => i.memories));
 
   // the reload: the two longest words of a stored memory are the probe, so keyword search has an answer
   const probe = texts[Math.floor(n / 2)]!.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).sort((a, b) => b.length - a.length).slice(0, 2).join(' ');
-  await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const giveUp = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), opts.startupTimeoutS * 1000)));
-  const startup: StartupTimes =
-    (await Promise.race([page.evaluate(() => window.__scaleBench.startup), giveUp])) ??
-    (await page.evaluate((s) => ({ ...window.__scaleBench.progress(), error: `not warm after ${s} s` }), opts.startupTimeoutS));
-  clearTimeout(timer);
-  const longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
-  log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
+  const reloads: Record<string, unknown>[] = [];
+  let startup!: StartupTimes;
+  let longWarm: number[] = [];
+  let traceSummary: Record<string, unknown> | undefined;
+  for (let r = 0; r < opts.reloads; r++) {
+    if (r > 0) await waitSnapshot(page);
+    const load = round(loadavg()[0]!, 1);
+    const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
+    await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
+    if (tracing || opts.firstOnly) {
+      let first: number | null = null;
+      for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
+        first = await page.evaluate(() => window.__scaleBench.progress().firstKeywordMs);
+        if (first === null) await page.waitForTimeout(100);
+      }
+      if (tracing) traceSummary = await stopTrace(tracing, opts.trace!, first);
+    }
+    if (opts.firstOnly) {
+      startup = await page.evaluate(() => window.__scaleBench.progress());
+      longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
+      reloads.push({ firstKeywordMs: startup.firstKeywordMs, longestMainThreadTaskMs: round(maxOf(longWarm), 0), loadAvg1m: load });
+      log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms`);
+      continue;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = new Promise<null>((ok) => (timer = setTimeout(() => ok(null), opts.startupTimeoutS * 1000)));
+    startup =
+      (await Promise.race([page.evaluate(() => window.__scaleBench.startup), giveUp])) ??
+      (await page.evaluate((s) => ({ ...window.__scaleBench.progress(), error: `not warm after ${s} s` }), opts.startupTimeoutS));
+    clearTimeout(timer);
+    longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
+    reloads.push({ firstKeywordMs: startup.firstKeywordMs, warmMs: startup.warmMs, longestMainThreadTaskMs: round(maxOf(longWarm), 0), loadAvg1m: load });
+    log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
+    if (startup.error) break;
+  }
 
   const snapshotAb = opts.snapshotAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.snapshotAB, log) : undefined;
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
@@ -142,13 +262,17 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   const row: Record<string, unknown> = {
     n,
     stored,
-    seedMs: Math.round(seed.ms),
-    seedPerSec: round(seed.written / (seed.ms / 1000), 1),
-    seedChunkMs: seed.chunkMs,
-    loadAvg1mAtSeed: seedLoad,
-    loadAvg1mAtReload: round(loadavg()[0]!, 1),
+    ...prepared,
+    loadAvg1mAtReload: reloads.at(-1)!.loadAvg1m,
+    ...(reloads.length > 1 && { reloads }),
+    ...(traceSummary && { trace: traceSummary }),
     ...(snapshotAb && { snapshotAb }),
   };
+  if (opts.firstOnly) {
+    await page.close();
+    const fk = reloads.map((x) => x.firstKeywordMs as number | null).filter((x): x is number => x !== null);
+    return { ...row, firstQueryAfterReloadMs: startup.firstKeywordMs, firstQueryAfterReloadMedianMs: fk.length ? percentile(fk, 50) : null, longestMainThreadTaskMs: round(maxOf(longWarm), 0), reloads };
+  }
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });
@@ -264,12 +388,9 @@ async function main(): Promise<void> {
   process.once('exit', stop);
   process.once('SIGTERM', () => process.exit(143));
   process.once('SIGINT', () => process.exit(130));
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    // precise-memory-info / ForceEagerMeasureMemory: measureUserAgentSpecificMemory answers now
-    args: ['--disable-gpu', '--no-sandbox', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
-  });
+  // precise-memory-info / ForceEagerMeasureMemory: measureUserAgentSpecificMemory answers now
+  const launch = { executablePath: '/usr/bin/chromium', headless: true, args: ['--disable-gpu', '--no-sandbox', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'] };
+  const browser = await chromium.launch(launch);
   const out: Record<string, unknown> = {
     chromium: browser.version(),
     cpus: cpus().length,
@@ -295,15 +416,24 @@ async function main(): Promise<void> {
       sizes.length = 0;
     }
     for (const [i, n] of sizes.entries()) {
-      const ctx = await browser.newContext(); // a fresh profile: an empty database per size
+      // a fresh profile per size (an empty database), or --profile-dir's own, kept for a later --reuse
       let row: Record<string, unknown> = { n };
+      let ctx: BrowserContext | undefined;
       try {
+        if (opts.profileDir) {
+          const meta = existsSync(metaPath(n)) ? (JSON.parse(readFileSync(metaPath(n), 'utf8')) as ProfileMeta) : null;
+          if (opts.reuse && meta && meta.port !== opts.port) throw new Error(`${profilePath(n)} was seeded at port ${meta.port} (IndexedDB is per origin): pass --port ${meta.port}`);
+          if (!opts.reuse) rmSync(profilePath(n), { recursive: true, force: true });
+          if (!opts.reuse || !meta) rmSync(metaPath(n), { force: true });
+          mkdirSync(profilePath(n), { recursive: true });
+          ctx = await chromium.launchPersistentContext(profilePath(n), launch);
+        } else ctx = await browser.newContext();
         row = await runSize(ctx, url, n, i === 0 && opts.ingest);
       } catch (e) {
         log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
         row.error = e instanceof Error ? e.message : String(e);
       } finally {
-        await ctx.close();
+        await ctx?.close();
       }
       if (opts.baselines) {
         const ctx2 = await browser.newContext({ bypassCSP: true });

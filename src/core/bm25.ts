@@ -15,69 +15,21 @@ import type { MemoryId } from './types';
 import { analyzeWithSurface, type AnalyzeOptions } from './text';
 import { TopK } from './topk';
 
-export interface Bm25Params {
-  /** Term-frequency saturation (>= 0). */
-  k1: number;
-  /** Length normalisation, 0 (none) .. 1 (full). */
-  b: number;
-}
-
-export const DEFAULT_BM25_PARAMS: Bm25Params = { k1: 1.2, b: 0.75 };
-
-export interface Bm25Hit {
-  id: MemoryId;
-  score: number;
-  /** The query's surface words that matched this document (query order, unique). */
-  terms: string[];
-  /** Sum of the idf of the query terms this document holds (how much of the query it explains). */
-  matchedIdf: number;
-}
-
-export interface QueryTermStat {
-  /** The analysed (stemmed) term. */
-  term: string;
-  /** Its first surface form in the query (what `Bm25Hit.terms` reports). */
-  surface: string;
-  /** Live documents holding it (0 = no document does). */
-  df: number;
-  idf: number;
-}
-
-export interface Bm25SearchOptions {
-  topK: number;
-  /** Only documents for which this returns true are ranked (applied to matching docs only). */
-  accept?: (id: MemoryId) => boolean;
-  params?: Partial<Bm25Params>;
-}
-
-/**
- * The index as packed arrays (a lexical snapshot, src/core/lexical-snapshot.ts): live documents
- * only, slot = position in `ids`; term t's postings are `docs` / `tfs` from `termStart[t]` to
- * `termStart[t + 1]`, slots ascending. `lengths`: each document's analysed token count.
- */
-export interface PackedBm25 {
-  terms: string[];
-  termStart: Uint32Array;
-  docs: Int32Array;
-  tfs: Uint32Array;
-  lengths: Uint32Array;
-  ids: MemoryId[];
-}
-
-export function validateBm25Params(p: Partial<Bm25Params>): void {
-  if (p.k1 !== undefined && !(Number.isFinite(p.k1) && p.k1 >= 0)) {
-    throw new AppError('INVALID_CONFIG', `BM25 k1 must be a finite number >= 0 (got ${p.k1}).`);
-  }
-  if (p.b !== undefined && !(Number.isFinite(p.b) && p.b >= 0 && p.b <= 1)) {
-    throw new AppError('INVALID_CONFIG', `BM25 b must be between 0 and 1 (got ${p.b}).`);
-  }
-}
+export { DEFAULT_BM25_PARAMS, validateBm25Params, type Bm25Hit, type Bm25Params, type Bm25SearchOptions, type PackedBm25, type QueryTermStat } from './bm25-types';
+import { DEFAULT_BM25_PARAMS, validateBm25Params, type Bm25Hit, type Bm25Params, type Bm25SearchOptions, type PackedBm25, type QueryTermStat } from './bm25-types';
 
 class Postings {
-  docs: Int32Array = new Int32Array(4);
-  tfs: Uint32Array = new Uint32Array(4);
-  len = 0;
-  df = 0; // live documents only
+  docs: Int32Array;
+  tfs: Uint32Array;
+  len: number;
+  df: number; // live documents only
+
+  /** Empty (room for 4), or a snapshot's full lists, taken as they are. */
+  constructor(docs?: Int32Array, tfs?: Uint32Array) {
+    this.docs = docs ?? new Int32Array(4);
+    this.tfs = tfs ?? new Uint32Array(4);
+    this.len = this.df = docs ? docs.length : 0;
+  }
 
   push(slot: number, tf: number): void {
     if (this.len === this.docs.length) {
@@ -104,8 +56,11 @@ export class Bm25Index {
   private slotLen = new Float64Array(16);
   /** Sorted unique term ids per slot (for removal and matched-term lookup). */
   private slotTerms: Int32Array[] = [];
-  /** After `unpack`: the unpacked slots' sorted term ids in one array (`termsOf` views them on demand). */
-  private packedTerms: { flat: Int32Array; start: Uint32Array } | null = null;
+  /**
+   * After `unpack`: the unpacked slots' sorted term ids in one array (`flat`, made from the packed
+   * postings on the first `termsOf`, which views it; `start`: each slot's offset).
+   */
+  private packedTerms: { flat: Int32Array | null; start: Uint32Array; termStart: Uint32Array; docs: Int32Array } | null = null;
   private totalLen = 0;
   private deadSlots = 0;
   private scratch = new Float64Array(16);
@@ -133,6 +88,14 @@ export class Bm25Index {
   has(id: MemoryId): boolean {
     return this.idToSlot.has(id);
   }
+
+  /** The slot of `id`'s words (they move when it is written again, and in a compaction). */
+  slotOf(id: MemoryId): number | undefined {
+    return this.idToSlot.get(id);
+  }
+
+  /** Called before a compaction renumbers the slots (the hybrid index settles what it keys by slot). */
+  beforeCompact: (() => void) | null = null;
 
   /** Add or replace the document `id`. */
   upsert(id: MemoryId, text: string): void {
@@ -206,26 +169,30 @@ export class Bm25Index {
     const index = new Bm25Index(params, analyzeOpts);
     const sums = new Float64Array(n);
     const perSlot = new Uint32Array(n + 1);
+    // typed arrays in locals, no allocation per term beyond its views: this runs once per start,
+    // mostly before the engine's code is optimised
+    const { docs, tfs, termStart, terms } = p;
     for (let t = 0; t < T; t++) {
-      const [from, to] = [p.termStart[t], p.termStart[t + 1]];
+      const from = termStart[t];
+      const to = termStart[t + 1];
       if (to <= from) throw bad('an empty or reversed postings list');
       let prev = -1;
       for (let r = from; r < to; r++) {
-        const s = p.docs[r];
-        if (!(s > prev && s < n) || p.tfs[r] === 0) throw bad('a posting out of order or range');
+        const s = docs[r];
+        const tf = tfs[r];
+        if (!(s > prev && s < n) || tf === 0) throw bad('a posting out of order or range');
         prev = s;
-        sums[s] += p.tfs[r];
+        sums[s] += tf;
         perSlot[s + 1]++;
       }
-      if (index.termIds.has(p.terms[t])) throw bad('a repeated term');
-      index.termIds.set(p.terms[t], t);
-      index.postings.push(Object.assign(new Postings(), { docs: p.docs.subarray(from, to), tfs: p.tfs.subarray(from, to), len: to - from, df: to - from }));
+      if (index.termIds.has(terms[t])) throw bad('a repeated term');
+      index.termIds.set(terms[t], t);
+      index.postings.push(new Postings(docs.subarray(from, to), tfs.subarray(from, to)));
     }
-    // each slot's sorted term ids (term order is ascending, so each slot's list comes out sorted)
+    // each slot's sorted term ids are made only when first needed (a remove, a compaction): a search
+    // finds a hit's matched terms in the postings themselves
     for (let s = 0; s < n; s++) perSlot[s + 1] += perSlot[s];
-    const flat = new Int32Array(p.docs.length);
-    const fill = perSlot.slice(0, n);
-    for (let t = 0; t < T; t++) for (let r = p.termStart[t]; r < p.termStart[t + 1]; r++) flat[fill[p.docs[r]]++] = t;
+    index.packedTerms = { flat: null, start: perSlot, termStart: p.termStart, docs: p.docs };
     index.slotLen = new Float64Array(Math.max(16, n));
     for (let s = 0; s < n; s++) {
       const id = p.ids[s];
@@ -236,15 +203,23 @@ export class Bm25Index {
       index.totalLen += p.lengths[s];
     }
     index.slotTerms = new Array<Int32Array>(n); // holes: viewed on demand (termsOf), not 100k views at a start
-    index.packedTerms = { flat, start: perSlot };
     index.slotIds = [...p.ids];
     return index;
   }
 
   /** The sorted unique term ids of `slot`. */
   private termsOf(slot: number): Int32Array {
+    const have = this.slotTerms[slot];
+    if (have) return have;
     const p = this.packedTerms!;
-    return this.slotTerms[slot] ?? (this.slotTerms[slot] = p.flat.subarray(p.start[slot], p.start[slot + 1]));
+    if (!p.flat) {
+      // term order is ascending, so each slot's list comes out sorted
+      const flat = new Int32Array(p.docs.length);
+      const fill = p.start.slice(0, p.start.length - 1);
+      for (let t = 0; t + 1 < p.termStart.length; t++) for (let r = p.termStart[t]; r < p.termStart[t + 1]; r++) flat[fill[p.docs[r]]++] = t;
+      p.flat = flat;
+    }
+    return (this.slotTerms[slot] = p.flat.subarray(p.start[slot], p.start[slot + 1]));
   }
 
   /** Remove `id`; returns false when it was not indexed. */
@@ -263,6 +238,7 @@ export class Bm25Index {
 
   /** Rebuild slots and postings without dead documents. */
   compact(): void {
+    this.beforeCompact?.();
     const remap = new Int32Array(this.slotIds.length).fill(-1);
     const ids: (MemoryId | null)[] = [];
     const lens = new Float64Array(Math.max(16, this.idToSlot.size));
@@ -370,12 +346,13 @@ export class Bm25Index {
     return heap.sorted().map(({ id, score, item: slot }) => ({ id, score, ...this.matched(slot, qTerms) }));
   }
 
+  /** The query terms `slot` holds: found in each term's postings (slots ascending in every list), not in the slot's own term list. */
   private matched(slot: number, qTerms: { id: number; surface: string; idf: number }[]): { terms: string[]; matchedIdf: number } {
-    const held = this.termsOf(slot);
     const terms: string[] = [];
     let matchedIdf = 0;
     for (const q of qTerms) {
-      if (!binarySearch(held, q.id)) continue;
+      const p = this.postings[q.id];
+      if (!binarySearch(p.docs, p.len, slot)) continue;
       terms.push(q.surface);
       matchedIdf += q.idf;
     }
@@ -385,9 +362,10 @@ export class Bm25Index {
 
 const EMPTY = new Int32Array(0);
 
-function binarySearch(a: Int32Array, x: number): boolean {
+/** Whether `x` is among the first `len` values of the ascending `a`. */
+function binarySearch(a: Int32Array, len: number, x: number): boolean {
   let lo = 0;
-  let hi = a.length - 1;
+  let hi = len - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = a[mid];

@@ -7,6 +7,8 @@
 // short list: the same candidates and scores as a full f32 scan (above AnnIndex's threshold, once
 // built, its IVF lists are the candidates: approximate, recall@10 calibrated). Visibility (status, tombstone,
 // validity interval) is mirrored into typed arrays per slot so the scan never touches a Map.
+// The docs live in a DocTable (hybrid-docs.ts): after a start from the keyword snapshot they are
+// read from its columns when first needed (`adoptWordsLazy`), with the same lookups and order.
 
 import { AppError } from './errors';
 export { isShownHit } from './shown';
@@ -18,6 +20,8 @@ import { fuseRRF, fuseWeighted, idfCoverage, type FusionInput } from './fusion';
 import { isRecallable, statusAllowed, type StatusGate } from './status';
 import { AnnIndex, DenseStore } from './vectors';
 import { dot, isFiniteVector, normalize } from './vector';
+import { DocTable, type LazyDocSource } from './hybrid-docs';
+export type { LazyDocSource } from './hybrid-docs';
 
 export interface IndexDoc {
   id: MemoryId;
@@ -80,7 +84,8 @@ export class HybridIndex {
   readonly dim: number;
   private readonly config: HybridConfig;
   private bm25: Bm25Index;
-  private readonly docs = new Map<MemoryId, IndexDoc>();
+  /** The stored docs (after a start from the snapshot: made as they are read, hybrid-docs.ts). */
+  private readonly docs = new DocTable((id) => this.bm25.slotOf(id));
   // Dense rows (slot = the store's slot; the typed rows below mirror its swap-removes).
   private readonly dense: DenseStore;
   /** E1's approximate first stage: answers only above its threshold once built (else the exact scan). */
@@ -107,7 +112,7 @@ export class HybridIndex {
   }
 
   get size(): number {
-    return this.docs.size;
+    return this.docs.size(this.bm25.size);
   }
 
   has(id: MemoryId): boolean {
@@ -139,7 +144,7 @@ export class HybridIndex {
   }
 
   ids(): MemoryId[] {
-    return [...this.docs.keys()];
+    return this.docs.ids();
   }
 
   /** The stored (unit-normalised) vector of `id`: a view into the index. Do not mutate it, and copy it if you keep it past the next upsert / remove (rows move). */
@@ -163,13 +168,15 @@ export class HybridIndex {
     this.validate(doc);
     // Stored without its vector: the vector lives only in the dense store.
     const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
+    this.docs.willMove(doc.id); // its words get a new slot
     this.bm25.upsert(doc.id, lexicalText(doc));
     this.putRow(doc, doc.vector);
-    this.docs.set(doc.id, stored);
+    this.docs.set(stored);
   }
 
   /** The words' index packed (a lexical snapshot, src/core/lexical-snapshot.ts) and the stored docs in its slot order (read only). */
   packWords(): { bm25: PackedBm25; docs: Readonly<IndexDoc>[] } {
+    this.docs.settle();
     const bm25 = this.bm25.pack();
     return { bm25: { ...bm25, ids: [...bm25.ids] }, docs: bm25.ids.map((id) => this.docs.get(id)!) };
   }
@@ -184,17 +191,34 @@ export class HybridIndex {
     const bm25 = Bm25Index.unpack(packed, { k1: this.config.k1, b: this.config.b });
     for (const d of docs) this.validate(d);
     if (bm25.size !== docs.length || docs.some((d, i) => d.id !== packed.ids[i])) throw new AppError('SNAPSHOT_INVALID', undefined, 'the docs are not the indexed ones, in slot order');
-    for (const id of [...this.docs.keys()]) this.removeRow(id);
-    this.docs.clear();
+    this.clearAll(bm25);
+    this.docs.adopt(docs.map((d) => (d.vector === null ? d : { ...d, vector: null })));
+  }
+
+  /**
+   * `adoptWords` with the docs read from columns (checked by the caller: `SnapshotDocs.check`),
+   * each made on its first read, none at the adoption; a full pass (`forEachDoc`, `ids`) or a
+   * compaction of the words makes the rest. The same answers as `adoptWords`, sooner: making 100k
+   * doc objects was most of a start from the snapshot.
+   */
+  adoptWordsLazy(packed: PackedBm25, source: LazyDocSource): void {
+    const bm25 = Bm25Index.unpack(packed, { k1: this.config.k1, b: this.config.b });
+    if (bm25.size !== source.ids.length || source.ids.some((id, i) => id !== packed.ids[i])) throw new AppError('SNAPSHOT_INVALID', undefined, 'the docs are not the indexed ones, in slot order');
+    this.clearAll(bm25);
+    this.docs.adoptLazy(source);
+  }
+
+  private clearAll(bm25: Bm25Index): void {
+    for (const id of this.ids()) this.removeRow(id);
     this.bm25 = bm25;
-    for (const d of docs) this.docs.set(d.id, d.vector === null ? d : { ...d, vector: null });
+    bm25.beforeCompact = () => this.docs.settle();
   }
 
   /** Replaces a doc whose words the index already holds (the same text and tags): no tokenising. */
   refreshDoc(doc: IndexDoc): void {
     this.validate(doc);
     if (!this.docs.has(doc.id)) return this.upsert(doc);
-    this.docs.set(doc.id, { ...doc, tags: [...doc.tags], vector: null });
+    this.docs.set({ ...doc, tags: [...doc.tags], vector: null });
     const row = this.dense.slotOf(doc.id);
     if (row !== undefined) this.writeRowMeta(row, doc); // the vector stays where it is
   }
@@ -216,8 +240,7 @@ export class HybridIndex {
 
 
   remove(id: MemoryId): void {
-    if (!this.docs.has(id)) return;
-    this.docs.delete(id);
+    if (!this.docs.delete(id)) return;
     this.bm25.remove(id);
     this.removeRow(id);
   }

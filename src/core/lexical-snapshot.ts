@@ -131,41 +131,75 @@ export function snapshotProblem(s: LexicalSnapshot | undefined): string | null {
 }
 
 /**
- * The docs of a snapshot that `snapshotProblem` accepted, in slot order (the BM25 part is
- * unpacked by `HybridIndex.adoptWords`); throws SNAPSHOT_INVALID on arrays that do not fit
- * together (the checksum cannot vouch for a snapshot written by faulty code).
+ * The docs of a snapshot that `snapshotProblem` accepted, read from its columns: `check` refuses
+ * (SNAPSHOT_INVALID) arrays that do not fit together or a doc the index would refuse (the
+ * checksum cannot vouch for a snapshot written by faulty code), in one pass over the typed arrays,
+ * creating no doc; `at(slot)` then makes one slot's doc. A start adopts these columns
+ * (`HybridIndex.adoptWordsLazy`) and makes a doc only when it is first read: creating 100k doc
+ * objects (and the maps holding them) was most of a start from the snapshot.
  */
-export function unpackDocs(s: LexicalSnapshot): SnapshotDoc[] {
-  const d = s.docs;
-  const n = s.bm25.ids.length;
-  const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index docs: ${why}`);
-  if (d.flags.length !== n || d.numbers.length !== n * NUMBERS_PER_DOC || d.tagStart.length !== n + 1 || d.sugStart.length !== n + 1 || d.session.length !== n || d.superseded.length !== n) throw bad('array sizes');
-  const strings = d.strings;
-  const str = (r: number): string => {
-    const v = strings[r];
-    if (typeof v !== 'string') throw bad('a string ref out of range');
-    return v;
-  };
-  const list = (from: number, to: number): string[] => {
-    if (!(from <= to && to <= d.refs.length)) throw bad('tag offsets');
-    const out: string[] = [];
-    for (let r = from; r < to; r++) out.push(str(d.refs[r]));
-    return out;
-  };
-  const nums = d.numbers;
-  const docs: SnapshotDoc[] = [];
-  for (let i = 0; i < n; i++) {
+export class SnapshotDocs {
+  readonly ids: readonly MemoryId[];
+  private readonly d: PackedDocs;
+
+  constructor(s: LexicalSnapshot) {
+    this.ids = s.bm25.ids;
+    this.d = s.docs;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Throws SNAPSHOT_INVALID unless every slot's doc can be made and is one the index accepts. */
+  check(): this {
+    const { d } = this;
+    const n = this.ids.length;
+    const bad = (why: string) => new AppError('SNAPSHOT_INVALID', undefined, `keyword index docs: ${why}`);
+    if (d.flags.length !== n || d.numbers.length !== n * NUMBERS_PER_DOC || d.tagStart.length !== n + 1 || d.sugStart.length !== n + 1 || d.session.length !== n || d.superseded.length !== n) throw bad('array sizes');
+    // one pass over typed arrays held in locals (this runs once per start, mostly before the
+    // engine's code is optimised: property reads per element cost there)
+    const strings = d.strings.length;
+    const { refs, flags, tagStart, sugStart, session, superseded, numbers: nums } = d;
+    const ids = this.ids;
+    const nRefs = refs.length;
+    for (let r = 0; r < nRefs; r++) if (!(refs[r] < strings)) throw bad('a string ref out of range');
+    for (let i = 0; i < n; i++) {
+      const f = flags[i];
+      if ((f & 15) >= STATUS_OF.length) throw bad('a status');
+      if (!(tagStart[i] <= sugStart[i] && sugStart[i] <= tagStart[i + 1] && tagStart[i + 1] <= nRefs)) throw bad('tag offsets');
+      if (f & HAS_SESSION && !(session[i] >= 0 && session[i] < strings)) throw bad('a string ref out of range');
+      if (superseded[i] >= strings) throw bad('a string ref out of range');
+      const at = i * NUMBERS_PER_DOC;
+      const importance = nums[at];
+      const validTo = nums[at + 3];
+      // what HybridIndex.upsert refuses: an importance outside [0, 1], validity bounds that are not times
+      if (!(importance >= 0 && importance <= 1) || !Number.isFinite(nums[at + 2]) || !(validTo !== validTo || Number.isFinite(validTo))) throw bad('a field the index refuses');
+      const id = ids[i];
+      if (typeof id !== 'string' || id.length === 0) throw bad('a missing id');
+    }
+    if (d.tagStart[n] !== d.sugStart[n] || d.tagStart[n] > d.refs.length) throw bad('tag offsets');
+    return this;
+  }
+
+  /** Slot `i`'s doc (after `check`): an index doc whose text is not read yet ('', `textHash` says what it will be). */
+  at(i: number): SnapshotDoc {
+    const { d } = this;
+    const nums = d.numbers;
     const f = d.flags[i];
-    const status = STATUS_OF[f & 15];
-    if (!status) throw bad('a status');
     const at = i * NUMBERS_PER_DOC;
     const validTo = nums[at + 3];
     const deletedAt = nums[at + 7];
+    const list = (from: number, to: number): string[] => {
+      const out: string[] = [];
+      for (let r = from; r < to; r++) out.push(d.strings[d.refs[r]]);
+      return out;
+    };
     const doc: SnapshotDoc = {
-      id: s.bm25.ids[i] as MemoryId,
+      id: this.ids[i],
       text: '',
       vector: null,
-      status,
+      status: STATUS_OF[f & 15],
       importance: nums[at],
       createdAt: nums[at + 1],
       validFrom: nums[at + 2],
@@ -175,11 +209,24 @@ export function unpackDocs(s: LexicalSnapshot): SnapshotDoc[] {
       tags: list(d.tagStart[i], d.sugStart[i]),
     };
     if (f & HAS_SUGGESTED) doc.suggestedTags = list(d.sugStart[i], d.tagStart[i + 1]);
-    if (f & HAS_SESSION) doc.sessionId = str(d.session[i]);
-    if (d.superseded[i] >= 0) doc.supersededBy = str(d.superseded[i]);
+    if (f & HAS_SESSION) doc.sessionId = d.strings[d.session[i]];
+    if (d.superseded[i] >= 0) doc.supersededBy = d.strings[d.superseded[i]];
     if (!Number.isNaN(nums[at + 4])) doc.lastAccessedAt = nums[at + 4];
     if (!Number.isNaN(nums[at + 5])) doc.strength = nums[at + 5];
-    docs.push(doc);
+    return doc;
   }
-  return docs;
+
+  /** Slot `i`'s creation time and session ('' = none), without making its doc (the engine's per-memory meta). */
+  meta(i: number): { createdAt: number; sessionId: string } {
+    const d = this.d;
+    return { createdAt: d.numbers[i * NUMBERS_PER_DOC + 1], sessionId: d.flags[i] & HAS_SESSION ? d.strings[d.session[i]] : '' };
+  }
+}
+
+/** Every doc of a snapshot, in slot order (checked first: see `SnapshotDocs`). */
+export function unpackDocs(s: LexicalSnapshot): SnapshotDoc[] {
+  const docs = new SnapshotDocs(s).check();
+  const out: SnapshotDoc[] = [];
+  for (let i = 0; i < docs.size; i++) out.push(docs.at(i));
+  return out;
 }

@@ -66,6 +66,20 @@ describe('storeEncoder', () => {
     expect(await storeEncoder(db)).toEqual({ id: 'minilm', byUpgrade: false });
     db.close();
   });
+
+  it('counts each memory once, by the block its E1 sits in now; a tie goes to the first by name', async () => {
+    const db = await openDb(freshDbName());
+    await db.memories.bulkAdd([row('a'), row('b'), row('c'), row('d')]);
+    const put = (rows: ReturnType<typeof e1>[]) =>
+      db.transaction('rw', featureTables(db), async () => {
+        await putFeatureRows(db, rows);
+      });
+    await put([e1('a', 'use-lite', 8), e1('b', 'use-lite', 8), e1('c', 'minilm', 4), e1('d', 'minilm', 4)]);
+    expect((await storeEncoder(db)).id).toBe('minilm'); // 2 and 2
+    await put([e1('c', 'use-lite', 8)]); // c re-embedded: its entry leaves the minilm block
+    expect((await storeEncoder(db)).id).toBe('use-lite'); // 3 and 1
+    db.close();
+  });
 });
 
 describe('the flip', () => {

@@ -4,14 +4,14 @@
 // and records the new encoder in ONE transaction, so a reader sees either the old set or the new
 // one, never a mix. Each function is one transaction; none awaits a worker.
 
+import Dexie from 'dexie';
 import { fnv1a } from '../core/features';
 import type { MemoryId, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
-import { deleteFeatureSpaces, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
+import { deleteFeatureSpaces, featureTables, putFeatureRows } from './feature-blocks';
 import {
   ENCODER_SETTING,
   ENCODER_SWITCH_SETTING,
-  encoderOfRows,
   type MemoryRow,
   type PendingVectorRow,
   type VectorRow,
@@ -66,12 +66,27 @@ export async function storeEncoder(db: MnemographDb): Promise<{ id: string; byUp
       const raw = (await db.settings.get(ENCODER_SETTING))?.value;
       const recorded = readEncoderSetting(raw);
       if (recorded) return { id: recorded, byUpgrade: recordedByUpgrade(raw) };
-      const id = encoderOfRows([...(await producersInSpace(db, 'E1')).values()]);
+      const id = await mostE1Producer(db);
       return { id, byUpgrade: id !== '' };
     });
   } catch (e) {
     throw db.fail(e);
   }
+}
+
+/**
+ * `encoderOfRows` (schema.ts: the most, ties to the first by name) of every stored E1 entry's producer, counted from the block heads (each memory's
+ * entry in a space sits in one block): no map of every memory to its producer, which took 150 ms
+ * of the page's thread at 100k memories, before the engine could start (issue 13).
+ */
+async function mostE1Producer(db: MnemographDb): Promise<string> {
+  const heads = await db.featureHeads.where('[space+model]').between(['E1', Dexie.minKey], ['E1', Dexie.maxKey]).toArray();
+  const counts = new Map<string, number>();
+  for (const h of heads) if (h.model) counts.set(h.model, (counts.get(h.model) ?? 0) + h.ids.length);
+  let best = '';
+  let n = 0;
+  for (const [m, c] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (c > n) [best, n] = [m, c];
+  return best;
 }
 
 /**

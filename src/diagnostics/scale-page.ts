@@ -12,9 +12,10 @@
 // `warm` / `phase` field if a later engine reports one).
 import Dexie from 'dexie';
 import { boot, bootStatus } from '../ui/app/boot';
-import { MnemographDb, openDb } from '../db/db';
-import type { VectorRow } from '../db/schema';
+import { installedVersion, MnemographDb, openDb } from '../db/db';
+import { DB_NAME, DB_VERSION, type VectorRow } from '../db/schema';
 import { parseBackup } from '../io';
+import { LEXICAL_FORMAT } from '../core/lexical-snapshot';
 import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
@@ -79,6 +80,14 @@ export interface ScaleBenchApi {
   /** The v8 -> v9 (-> newest) upgrade at scale: a v8 store filled from the backup chunks (one `vectors` row per memory and space), then opened by the app. */
   migrateV8(urls: string[]): Promise<{ memories: number; vectorRows: number; fillMs: number; upgradeMs: number; heads: number; error?: string }>;
   baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
+  /** The app's stored database as found, opened without a version (no upgrade runs): its schema version and memory rows (0 / 0 when there is none). For a page where the app does not start (`?baselines`). */
+  storeInfo(): Promise<{ version: number; memories: number }>;
+  /** Deletes the app's database (a reused profile that holds another size). For a page where the app does not start. */
+  deleteStore(): Promise<void>;
+  /** Whether the stored keyword snapshot is one this build adopts (its format and schema version), null when none is stored. */
+  snapshotCurrent(): Promise<boolean | null>;
+  /** Opens the app's database as the app does (`openDb`: any pending schema upgrade runs here) and closes it, timed. For a page where the app does not start. */
+  openStore(): Promise<{ fromVersion: number; toVersion: number; openMs: number; error?: string }>;
 }
 
 declare global {
@@ -186,6 +195,15 @@ async function measureMemory(): Promise<MemoryBreakdown | null> {
       }
   const workerBytes = Object.values(byWorker).reduce((s, x) => s + x, 0);
   return { totalBytes: m.bytes, engineBytes: byWorker.engine ?? 0, workerBytes, byWorker };
+}
+
+/** The app's database opened without a version: whatever is stored, no upgrade. */
+function openRaw(): Promise<IDBDatabase> {
+  return new Promise((ok, fail) => {
+    const req = indexedDB.open(DB_NAME);
+    req.onsuccess = () => ok(req.result);
+    req.onerror = () => fail(req.error ?? new Error('the database did not open'));
+  });
 }
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
@@ -303,6 +321,52 @@ window.__scaleBench = {
       return { memories, vectorRows, fillMs, upgradeMs: performance.now() - t0, heads: 0, error: e instanceof Error ? e.message : String(e) };
     } finally {
       await Dexie.delete(name);
+    }
+  },
+  async storeInfo() {
+    const version = await installedVersion(DB_NAME);
+    if (version === 0) return { version, memories: 0 };
+    const idb = await openRaw();
+    try {
+      if (!idb.objectStoreNames.contains('memories')) return { version, memories: 0 };
+      const req = idb.transaction('memories', 'readonly').objectStore('memories').count();
+      const memories = await new Promise<number>((ok, fail) => {
+        req.onsuccess = () => ok(req.result);
+        req.onerror = () => fail(req.error ?? new Error('the count failed'));
+      });
+      return { version, memories };
+    } finally {
+      idb.close();
+    }
+  },
+  async deleteStore() {
+    await Dexie.delete(DB_NAME);
+  },
+  async snapshotCurrent() {
+    if ((await installedVersion(DB_NAME)) === 0) return null;
+    const idb = await openRaw();
+    try {
+      if (!idb.objectStoreNames.contains('lexicalSnapshot')) return null;
+      const req = idb.transaction('lexicalSnapshot', 'readonly').objectStore('lexicalSnapshot').get('head');
+      const head = await new Promise<{ format?: number; dbVersion?: number } | undefined>((ok, fail) => {
+        req.onsuccess = () => ok(req.result as { format?: number; dbVersion?: number } | undefined);
+        req.onerror = () => fail(req.error ?? new Error('the read failed'));
+      });
+      return head ? head.format === LEXICAL_FORMAT && head.dbVersion === DB_VERSION : null;
+    } finally {
+      idb.close();
+    }
+  },
+  async openStore() {
+    const fromVersion = await installedVersion(DB_NAME);
+    const t0 = performance.now();
+    try {
+      const db = await openDb(DB_NAME);
+      const openMs = performance.now() - t0;
+      db.close();
+      return { fromVersion, toVersion: DB_VERSION, openMs };
+    } catch (e) {
+      return { fromVersion, toVersion: DB_VERSION, openMs: performance.now() - t0, error: e instanceof Error ? e.message : String(e) };
     }
   },
   async baselines(e1Url, textsUrl, queries, opts) {

@@ -8,7 +8,8 @@ import type { RecallOptionsInput } from '../core/recall';
 import { openDb } from '../db/db';
 import { DB_NAME } from '../db/schema';
 import { createDbStatusStore, type DbStatus, type DbStatusStore } from '../db/status';
-import { createEngineBridge, type EngineClient, type EngineSnapshot } from '../bridge/engine-bridge';
+import { createEngineBridge, spawnEngineWorker, type EngineClient, type EngineSnapshot } from '../bridge/engine-bridge';
+import type { WorkerHandle } from '../bridge/worker-lifecycle';
 import type { Embedder } from '../embed/types';
 import { createEmbedBridge } from '../bridge/embed-bridge';
 import { createSearchController as makeController, type SearchController } from './search-controller';
@@ -128,6 +129,23 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
   if (opts.embedder !== undefined && (typeof opts.embedder?.embed !== 'function' || typeof opts.embedder?.info !== 'function'))
     throw new AppError('INVALID_CONFIG', 'initServices: the embedder must have embed() and info().');
   disposeServices();
+  // the engine worker's script loads and compiles while this thread opens the database and reads
+  // the store's encoder (issue 13: the first keyword answer waits on both); its first start takes it
+  let early: WorkerHandle | undefined = !opts.engine && typeof Worker !== 'undefined' ? spawnEngineWorker() : undefined;
+  const spawn = (): WorkerHandle => {
+    const h = early ?? spawnEngineWorker();
+    early = undefined;
+    return h;
+  };
+  try {
+    return await initWith(opts, spawn);
+  } catch (e) {
+    early?.terminate(); // not taken: the start failed before the engine's
+    throw e;
+  }
+}
+
+async function initWith(opts: InitServicesOptions, spawn: () => WorkerHandle): Promise<Services> {
   const db = await openDb(opts.dbName ?? DB_NAME, { status: statusStore });
   const encoders = opts.encoders ?? bridgeEncoderFactory();
   let own: EncoderRuntime | undefined;
@@ -140,7 +158,7 @@ async function doInit(opts: InitServicesOptions): Promise<Services> {
     // start loading the model now, beside the engine's start (whoever awaits it sees a failure)
     (own.embedder as { ready?: () => Promise<unknown> }).ready?.().catch(() => undefined);
   }
-  const engine = opts.engine ?? ((source) => createEngineBridge({ source, onCrash: opts.onEngineCrash }));
+  const engine = opts.engine ?? ((source) => createEngineBridge({ source, onCrash: opts.onEngineCrash, spawn }));
   const s = createServices({
     db,
     embedder: opts.embedder ?? own!.embedder,
