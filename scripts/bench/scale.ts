@@ -43,6 +43,10 @@ const num = (k: string, d: number) => {
   const i = argv.indexOf(k);
   return i >= 0 && i + 1 < argv.length ? Number(argv[i + 1]) : d;
 };
+const str = (k: string): string | undefined => {
+  const i = argv.indexOf(k);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : undefined;
+};
 const opts = {
   n: num('--n', 10_000),
   seed: num('--seed', 13),
@@ -53,6 +57,8 @@ const opts = {
   baselines: !flag('--no-baselines'),
   ingest: !flag('--no-ingest'),
   oramaMax: num('--orama-max', 100_000),
+  /** A file the JSON so far is written to after every size. */
+  out: str('--out'),
   /** --sizes 10000,30000: exactly these sizes (default: 1k / 10k / 30k / 100k up to --n). */
   sizes: argv.includes('--sizes') ? argv[argv.indexOf('--sizes') + 1]!.split(',').map(Number) : null,
   startupTimeoutS: num('--startup-timeout', 600),
@@ -349,10 +355,30 @@ async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Re
   log(`n=${n}: baselines (f32 scan, hnswlib-wasm${n <= opts.oramaMax ? ', Orama' : ''})`);
   const bq: BaselineQuery[] = queries.slice(0, opts.queries);
   const oramaQueries = n >= 30_000 ? 5 : Math.min(20, opts.queries);
+  type Baselines = { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
   const b = (await page.evaluate(
     ([q, o]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, o),
-    [bq, { hnsw: true, orama: n <= opts.oramaMax, oramaQueries }] as const,
-  )) as { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
+    [bq, { hnsw: true, orama: false, oramaQueries }] as const,
+  )) as Baselines;
+  await page.close();
+  if (n <= opts.oramaMax) {
+    // Orama in a page of its own: at 100k its index (JS objects for 100k texts and 384-d vectors) can
+    // take the renderer down, and the scan and HNSW figures above must survive that.
+    const page2 = await ctx.newPage();
+    try {
+      await page2.goto(`${url}/bench.html?baselines`);
+      const o = (await page2.evaluate(
+        ([q, opt]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, opt),
+        [bq, { hnsw: false, orama: true, oramaQueries }] as const,
+      )) as Baselines;
+      b.orama = o.orama;
+    } catch (e) {
+      row.oramaError = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      log(`n=${n}: Orama failed: ${String(row.oramaError)}`);
+    } finally {
+      await page2.close().catch(() => undefined);
+    }
+  }
   const brute = ms(b.bruteForce, 50);
   const engine = row.inEngine as { searchP50Ms: number | null; recallP50Ms: number | null } | undefined;
   const hnswP50 = b.hnsw ? ms(b.hnsw.times, 50) : null;
@@ -374,7 +400,6 @@ async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Re
       oramaHybridToSearchEndToEnd: ratio(oramaP50, row.searchP50Ms as number | undefined),
     },
   });
-  await page.close();
 }
 
 async function main(): Promise<void> {
@@ -433,7 +458,7 @@ async function main(): Promise<void> {
         log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
         row.error = e instanceof Error ? e.message : String(e);
       } finally {
-        await ctx?.close();
+        await ctx?.close().catch((e: unknown) => log(`n=${n}: closing the profile failed: ${String(e)}`));
       }
       if (opts.baselines) {
         const ctx2 = await browser.newContext({ bypassCSP: true });
@@ -443,13 +468,15 @@ async function main(): Promise<void> {
           log(`n=${n} baselines failed: ${e instanceof Error ? e.message : String(e)}`);
           row.baselineError = e instanceof Error ? e.message : String(e);
         } finally {
-          await ctx2.close();
+          await ctx2.close().catch(() => undefined);
         }
       }
       (out.sizes as Record<string, unknown>)[String(n)] = row;
+      // every finished size is kept at once: a later size that takes the browser down loses nothing
+      if (opts.out) writeFileSync(opts.out, JSON.stringify(out, null, 2));
     }
   } finally {
-    await browser.close();
+    await browser.close().catch(() => undefined);
     stop();
     process.removeListener('exit', stop);
   }
