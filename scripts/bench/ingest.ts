@@ -8,7 +8,7 @@
 //   npm run bench:ingest -- [--against main] [--variants 'threads=1;threads=2'] [--rounds 3] [--lines 200] [--captures 20]
 //                           [--port 4184] [--no-build] [--json]
 // --variants: this build under several encoder settings (the bench page's query: threads, batch,
-// budget, spin; see scale-page.ts), each a variant of its own.
+// budget, spin, workers; see scale-page.ts), each a variant of its own.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   if (opts.against) variants.unshift({ name: opts.against, dist: buildRef(opts.against), query: '' });
   const dists = [...new Set(variants.map((v) => v.dist))];
   const servers = await Promise.all(dists.map((d) => serveStatic(d, d === here ? opts.port : 0)));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--disable-gpu', '--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--disable-gpu', '--no-sandbox', '--enable-blink-features=ForceEagerMeasureMemory'] });
   const texts = sampleTexts(opts.lines + opts.captures).map((t) => `Ingest ${t}`);
   const runs: Record<string, (IngestRates & { load1m: number })[]> = Object.fromEntries(variants.map((v) => [v.name, []]));
   try {
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     await browser.close();
     await Promise.all(servers.map((s) => new Promise<void>((ok) => s.server.close(() => ok()))));
   }
-  const keys = ['importPerSec', 'batch1PerSec', 'encoderBatch1PerSec', 'encoderBatchedPerSec', 'encoderOneCallPerSec', 'featurizePerSec'] as const;
+  const keys = ['importPerSec', 'batch1PerSec', 'encoderBatch1PerSec', 'encoderBatchedPerSec', 'encoderOneCallPerSec', 'featurizePerSec', 'embedMiB'] as const;
   const summary = Object.fromEntries(
     variants.map((v) => [v.name, Object.fromEntries([...keys.map((k) => [k, r1(median(runs[v.name]!.map((x) => x[k] ?? NaN)))]), ['load1m', runs[v.name]!.map((x) => x.load1m)]])]),
   );

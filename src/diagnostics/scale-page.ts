@@ -62,6 +62,8 @@ export interface IngestRates {
   /** Encoder + the lexical featurizers of the import's texts (the embed worker's `featurize`), no write. */
   featurizePerSec: number;
   importBatch: number;
+  /** The embed workers' memory right after the import (MiB; a helper encoder, if one ran, still alive), when the browser can measure it. */
+  embedMiB: number | null;
 }
 
 export interface ScaleBenchApi {
@@ -96,13 +98,14 @@ const probeQuery = params.get('probe');
 
 // ?baselines: only the baselines run here (a context of its own, see scripts/bench/scale.ts); the
 // app does not start
-// ?threads=1&batch=16&budget=512&spin=0: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants)
+// ?threads=1&batch=16&budget=512&spin=0&workers=2: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants)
 const num = (k: string) => (params.has(k) ? Number(params.get(k)) : undefined);
 const embedInit: EmbedInitOptions = {
   wasmThreads: num('threads'),
   batchSize: num('batch'),
   tokenBudget: num('budget'),
   spinning: params.has('spin') ? params.get('spin') !== '0' : undefined,
+  encoderWorkers: num('workers'),
 };
 const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot({ embedInit });
 
@@ -249,6 +252,8 @@ window.__scaleBench = {
     const preview = await s.previewImport({ files: [{ name: 'bench-ingest.txt', bytes }], format: 'text', text: { mode: 'line' } });
     const res = await s.runImport(preview.planId);
     const importPerSec = res.written / ((performance.now() - t0) / 1000);
+    const mem = await measureMemory().catch(() => null);
+    const embedMiB = mem ? Math.round(((mem.byWorker.embed ?? 0) / 2 ** 20) * 10) / 10 : null;
     // the encoder alone, the same texts
     const rt = s.currentEncoder();
     const enc = rt.embedder;
@@ -270,7 +275,7 @@ window.__scaleBench = {
     t0 = performance.now();
     await rt.featurizer.featurize(again.map((text, i) => ({ text: `${text}?`, createdAt: now, sessionPosition: i })));
     const featurizePerSec = again.length / ((performance.now() - t0) / 1000);
-    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, encoderOneCallPerSec, featurizePerSec, importBatch: 200 };
+    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, encoderOneCallPerSec, featurizePerSec, importBatch: 200, embedMiB };
   },
   async migrateV8(urls) {
     const name = `bench-v8-${Date.now()}`;

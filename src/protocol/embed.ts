@@ -60,6 +60,12 @@ export interface EmbedInitOptions {
   /** Transformers.js: texts per model call at most (default 32) and padded tokens per call at most (default 1024); set for comparisons. */
   batchSize?: number;
   tokenBudget?: number;
+  /**
+   * The bridge's, not the worker's: encoder workers for large calls (an import's featurizing, a
+   * long embed): 2 = a helper worker (one WASM thread) beside the main one while such a call runs,
+   * when the main encoder runs on WASM (src/bridge/embed-bridge.ts, encoderWorkers). Default 1.
+   */
+  encoderWorkers?: number;
   /** Transformers.js on WASM with threads: whether onnxruntime's pool threads spin between ops (default: onnxruntime's, on); set for comparisons. */
   spinning?: boolean;
   /**
