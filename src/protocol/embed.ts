@@ -26,6 +26,8 @@ export interface FeaturizedItem {
   spaces: SerializedFeatures;
   /** The text was longer than the encoder's bounded prefix (Memory.embedTruncated). */
   truncated: boolean;
+  /** The entity mentions E11 found in the text (the entity index takes them: no second NER pass). */
+  entities?: EntityMentionOut[];
 }
 
 export interface EmbedInitOptions {
