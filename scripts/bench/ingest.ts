@@ -6,7 +6,8 @@
 // `window.__scaleBench.ingest`, src/diagnostics/scale-page.ts). Never fails on a timing.
 //
 //   npm run bench:ingest -- [--against main] [--variants 'threads=1;threads=2'] [--rounds 3] [--lines 200] [--captures 20]
-//                           [--port 4184] [--no-build] [--json]
+//                           [--port 4184] [--no-build] [--json] [--quick]
+// --quick: the import, the encoder alone in one call and featurize only (no encoder at 1 and 32 per call).
 // --variants: this build under several encoder settings (the bench page's query: threads, batch,
 // budget, spin, workers; see scale-page.ts), each a variant of its own.
 import { spawnSync } from 'node:child_process';
@@ -30,6 +31,7 @@ const opts = {
   port: Number(arg('--port') ?? 4184),
   build: !argv.includes('--no-build'),
   json: argv.includes('--json'),
+  quick: argv.includes('--quick'),
 };
 const log = (s: string) => console.error(`[bench:ingest] ${s}`);
 
@@ -68,7 +70,7 @@ async function once(browser: Browser, url: string, query: string, texts: string[
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
     await page.goto(`${url}/bench.html${query ? `?${query}` : ''}`);
     await page.evaluate(() => window.__scaleBench.count()); // the app and its encoder ready
-    return await page.evaluate(([t, n]) => window.__scaleBench.ingest(t, n), [texts, opts.captures] as const);
+    return await page.evaluate(([t, n, q]) => window.__scaleBench.ingest(t, n, q), [texts, opts.captures, opts.quick] as const);
   } finally {
     await ctx.close();
   }
