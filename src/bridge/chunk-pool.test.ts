@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import { runOnPool, type ChunkRunner } from './chunk-pool';
+import { chunksByLength, runOnPool, type ChunkRunner } from './chunk-pool';
 
 /** A promise resolved from outside (to order the runners' steps by hand). */
 function gate<T = void>() {
@@ -139,5 +139,20 @@ describe('runOnPool', () => {
     ac.abort();
     await expect(runOnPool([1], [runner('main', log)], ac.signal)).rejects.toMatchObject({ code: 'ABORTED' });
     expect(log).toEqual([]);
+  });
+});
+
+describe('chunksByLength', () => {
+  it('cuts chunks of similar length (ties in input order) and puts results back in the input order', () => {
+    const words = ['ccc', 'a', 'bb', 'dddd', 'e', 'ff'];
+    const { chunks, back } = chunksByLength(words, 4, (w) => w.length);
+    expect(chunks).toEqual([['a', 'e', 'bb', 'ff'], ['ccc', 'dddd']]);
+    expect(back(chunks.flat().map((w) => w.toUpperCase()))).toEqual(['CCC', 'A', 'BB', 'DDDD', 'E', 'FF']);
+  });
+
+  it('with one length for all, keeps the input order', () => {
+    const { chunks, back } = chunksByLength([3, 1, 2], 2, () => 0);
+    expect(chunks).toEqual([[3, 1], [2]]);
+    expect(back([30, 10, 20])).toEqual([30, 10, 20]);
   });
 });

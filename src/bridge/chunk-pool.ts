@@ -75,3 +75,22 @@ export async function runOnPool<T, R>(chunks: readonly T[], runners: readonly Ch
   if (done.some((d) => !d)) throw new AppError('WORKER_CRASHED', undefined, 'a chunk was not run');
   return out;
 }
+
+/**
+ * `items` cut into chunks of `size` after a stable sort by `lengthOf` (so each chunk's texts are
+ * of similar length and the encoder pads less), with `back` putting the chunks' results (flattened,
+ * in chunk order) back into the items' order.
+ */
+export function chunksByLength<T>(items: readonly T[], size: number, lengthOf: (x: T) => number): { chunks: T[][]; back: <R>(flat: readonly R[]) => R[] } {
+  const order = items.map((_, i) => i).sort((a, b) => lengthOf(items[a]!) - lengthOf(items[b]!) || a - b);
+  const chunks: T[][] = [];
+  for (let i = 0; i < order.length; i += size) chunks.push(order.slice(i, i + size).map((k) => items[k]!));
+  return {
+    chunks,
+    back: <R>(flat: readonly R[]) => {
+      const out = new Array<R>(items.length);
+      order.forEach((k, j) => (out[k] = flat[j]!));
+      return out;
+    },
+  };
+}

@@ -82,6 +82,16 @@ describe('embed bridge: the helper encoder', () => {
     expect(f.workers.every((w) => w.terminated)).toBe(true);
   });
 
+  it('sortChunks: chunks of similar length on the workers, results in the items order', async () => {
+    const f = fakes();
+    const bridge = createEmbedBridge({ spawn: f.spawn, featurizeChunkSize: 3, init: { sortChunks: true } });
+    const its = ['xxxxx', 'x', 'xxx', 'xx', 'xxxxxx', 'xxxx'].map((text, i) => ({ text, createdAt: i, sessionPosition: i }));
+    const got = await bridge.featurize(its);
+    expect(got.map((g) => new Float32Array(g.spaces.E1!)[0])).toEqual([5, 1, 3, 2, 6, 4]);
+    expect(f.ran.map((r) => r[1])).toEqual(['x', 'xxxx']); // chunks [1, 2, 3] and [4, 5, 6] chars
+    bridge.dispose();
+  });
+
   it('small calls, one worker asked for, or an encoder not on WASM: no helper', async () => {
     const f = fakes();
     const bridge = createEmbedBridge({ spawn: f.spawn, chunkSize: 2, init: { encoderWorkers: 2 } });

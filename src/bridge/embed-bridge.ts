@@ -9,7 +9,7 @@ import { DEFAULT_ENCODER_ID, encoderMeta, MINILM } from '../embed/encoders';
 import type { EmbedWorkerApi } from '../../workers/embed.worker';
 import { LEXICAL_ID, type EmbedInitOptions, type FeaturizedItem, type FeaturizeItem, type SpaceFeaturizer } from '../protocol/embed';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
-import { runOnPool, type ChunkRunner } from './chunk-pool';
+import { chunksByLength, runOnPool, type ChunkRunner } from './chunk-pool';
 import type { TokenMatrix } from '../core/pipeline';
 
 export type * from '../protocol/embed';
@@ -198,9 +198,9 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     async featurize(items, signal) {
       if (!Array.isArray(items)) throw new AppError('INVALID_OPTION', 'featurize() takes an array of items');
       if (signal?.aborted) throw new AppError('ABORTED');
-      const chunks: FeaturizeItem[][] = [];
-      for (let i = 0; i < items.length; i += featurizeChunk) chunks.push(items.slice(i, i + featurizeChunk));
-      return (await pooled(chunks, featurizeOn, signal)).flat();
+      // sortChunks: chunks of texts of similar length (the encoder pads each call to its longest)
+      const { chunks, back } = chunksByLength(items, featurizeChunk, opts.init?.sortChunks ? (it) => Math.min(it.text.length, MAX_EMBED_CHARS) : () => 0);
+      return back((await pooled(chunks, featurizeOn, signal)).flat());
     },
     async featurizeQuery(text, signal) {
       if (typeof text !== 'string') throw new AppError('INVALID_OPTION', 'featurizeQuery() takes a text');
