@@ -100,7 +100,7 @@ async function main(): Promise<void> {
         const load1m = r1(loadavg()[0]!);
         const got = await once(browser, servers[dists.indexOf(v.dist)]!.url, v.query, texts);
         runs[v.name]!.push({ ...got, load1m });
-        log(`round ${r + 1}${i ? 'b' : 'a'} ${v.name} (load ${load1m}): import ${r1(got.importPerSec)}/s, captures ${r1(got.batch1PerSec)}/s, encoder ${r1(got.encoderBatch1PerSec)} / ${r1(got.encoderBatchedPerSec)}/s`);
+        log(`round ${r + 1}${i ? 'b' : 'a'} ${v.name} (load ${load1m}): import ${r1(got.importPerSec)}/s, captures ${r1(got.batch1PerSec)}/s, encoder ${r1(got.encoderBatch1PerSec)} / ${r1(got.encoderBatchedPerSec)} / one call ${r1(got.encoderOneCallPerSec)}/s, featurize ${r1(got.featurizePerSec)}/s, embed workers ${got.embedMiB ?? '?'} MiB`);
       }
   } finally {
     await browser.close();
