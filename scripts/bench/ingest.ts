@@ -68,6 +68,7 @@ async function once(browser: Browser, url: string, query: string, texts: string[
   try {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
+    page.on('console', (m) => void (/helper/i.test(m.text()) && log(`page: ${m.text().slice(0, 300)}`)));
     await page.goto(`${url}/bench.html${query ? `?${query}` : ''}`);
     await page.evaluate(() => window.__scaleBench.count()); // the app and its encoder ready
     return await page.evaluate(([t, n, q]) => window.__scaleBench.ingest(t, n, q), [texts, opts.captures, opts.quick] as const);

@@ -135,7 +135,9 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
       fallbackErrorCode: 'MODEL_LOAD_FAILED',
       setup: async (remote) => {
         const init: EmbedInitOptions = { ...opts.init, encoder: main.id, fallbackEncoder: null, backend: 'wasm', wasmThreads: 1, encoderWorkers: 1 };
+        const t0 = performance.now();
         const got = await remote.init(init);
+        console.debug(`[mnemograph] helper encoder ready after ${Math.round(performance.now() - t0)} ms`);
         if (got.id !== main.id || got.dim !== main.dim) throw new AppError('MODEL_LOAD_FAILED', undefined, `the helper encoder loaded ${got.id} (${got.dim}-d), not ${main.id}`);
       },
     });

@@ -255,7 +255,10 @@ window.__scaleBench = {
     const res = await s.runImport(preview.planId);
     const importPerSec = res.written / ((performance.now() - t0) / 1000);
     const mem = await measureMemory().catch(() => null);
-    const embedMiB = mem ? Math.round(((mem.byWorker.embed ?? 0) / 2 ** 20) * 10) / 10 : null;
+    // the embed workers and onnxruntime's thread workers they start (named after its script, ort-wasm-…)
+    const embedBytes = mem ? Object.entries(mem.byWorker).reduce((s, [k, b]) => s + (k === 'embed' || k.startsWith('ort') ? b : 0), 0) : 0;
+    const embedMiB = mem ? Math.round((embedBytes / 2 ** 20) * 10) / 10 : null;
+    console.debug(`[mnemograph] helper bench: workers' memory ${JSON.stringify(mem?.byWorker ?? {})}`);
     // the encoder alone, the same texts
     const rt = s.currentEncoder();
     const enc = rt.embedder;
