@@ -200,8 +200,8 @@ export function createEmbedBridge(opts: EmbedBridgeOptions = {}): EmbedBridge {
     async featurize(items, signal) {
       if (!Array.isArray(items)) throw new AppError('INVALID_OPTION', 'featurize() takes an array of items');
       if (signal?.aborted) throw new AppError('ABORTED');
-      // sortChunks: chunks of texts of similar length (the encoder pads each call to its longest)
-      const { chunks, back } = chunksByLength(items, featurizeChunk, opts.init?.sortChunks ? (it) => Math.min(it.text.length, MAX_EMBED_CHARS) : () => 0);
+      // sortChunks (default on): chunks of texts of similar length (the encoder pads each call to its longest)
+      const { chunks, back } = chunksByLength(items, featurizeChunk, opts.init?.sortChunks !== false ? (it) => Math.min(it.text.length, MAX_EMBED_CHARS) : () => 0);
       return back((await pooled(chunks, featurizeOn, signal)).flat());
     },
     async featurizeQuery(text, signal) {

@@ -68,7 +68,7 @@ export interface EmbedInitOptions {
    * when the main encoder runs on WASM (src/bridge/embed-bridge.ts, encoderWorkers). Default 1.
    */
   encoderWorkers?: number;
-  /** The bridge's: a large featurize call cuts its chunks after sorting the items by length (default off). */
+  /** The bridge's: a featurize call cuts its chunks after sorting the items by length (default on; false = the items' order, for comparisons). */
   sortChunks?: boolean;
   /** Transformers.js on WASM with threads: whether onnxruntime's pool threads spin between ops (default: onnxruntime's, on); set for comparisons. */
   spinning?: boolean;
