@@ -33,7 +33,10 @@ export async function featurizeItems(
 ): Promise<FeaturizedItem[]> {
   const plan = planFeatures(items, resources, { signal });
   const features = await runPlan(plan, boundedEncoder(encoder), { signal });
-  return items.map((it, i) => ({ spaces: serializeFeatures(features[i]), truncated: prepareForEmbedding(it.text).truncated }));
+  return items.map((it, i) => {
+    const entities = plan.mentions[i];
+    return { spaces: serializeFeatures(features[i]), truncated: prepareForEmbedding(it.text).truncated, ...(entities && { entities }) };
+  });
 }
 
 /** A query's content spaces (no temporal ones; its E10 is its E1), serialised. */

@@ -6,9 +6,10 @@
 // `window.__scaleBench.ingest`, src/diagnostics/scale-page.ts). Never fails on a timing.
 //
 //   npm run bench:ingest -- [--against main] [--variants 'threads=1;threads=2'] [--rounds 3] [--lines 200] [--captures 20]
-//                           [--port 4184] [--no-build] [--json]
+//                           [--port 4184] [--no-build] [--json] [--quick]
+// --quick: the import, the encoder alone in one call and featurize only (no encoder at 1 and 32 per call).
 // --variants: this build under several encoder settings (the bench page's query: threads, batch,
-// budget, spin; see scale-page.ts), each a variant of its own.
+// budget, spin, workers; see scale-page.ts), each a variant of its own.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -30,6 +31,7 @@ const opts = {
   port: Number(arg('--port') ?? 4184),
   build: !argv.includes('--no-build'),
   json: argv.includes('--json'),
+  quick: argv.includes('--quick'),
 };
 const log = (s: string) => console.error(`[bench:ingest] ${s}`);
 
@@ -66,9 +68,10 @@ async function once(browser: Browser, url: string, query: string, texts: string[
   try {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
+    page.on('console', (m) => void (/helper/i.test(m.text()) && log(`page: ${m.text().slice(0, 300)}`)));
     await page.goto(`${url}/bench.html${query ? `?${query}` : ''}`);
     await page.evaluate(() => window.__scaleBench.count()); // the app and its encoder ready
-    return await page.evaluate(([t, n]) => window.__scaleBench.ingest(t, n), [texts, opts.captures] as const);
+    return await page.evaluate(([t, n, q]) => window.__scaleBench.ingest(t, n, q), [texts, opts.captures, opts.quick] as const);
   } finally {
     await ctx.close();
   }
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
   if (opts.against) variants.unshift({ name: opts.against, dist: buildRef(opts.against), query: '' });
   const dists = [...new Set(variants.map((v) => v.dist))];
   const servers = await Promise.all(dists.map((d) => serveStatic(d, d === here ? opts.port : 0)));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--disable-gpu', '--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--disable-gpu', '--no-sandbox', '--enable-blink-features=ForceEagerMeasureMemory'] });
   const texts = sampleTexts(opts.lines + opts.captures).map((t) => `Ingest ${t}`);
   const runs: Record<string, (IngestRates & { load1m: number })[]> = Object.fromEntries(variants.map((v) => [v.name, []]));
   try {
@@ -98,13 +101,13 @@ async function main(): Promise<void> {
         const load1m = r1(loadavg()[0]!);
         const got = await once(browser, servers[dists.indexOf(v.dist)]!.url, v.query, texts);
         runs[v.name]!.push({ ...got, load1m });
-        log(`round ${r + 1}${i ? 'b' : 'a'} ${v.name} (load ${load1m}): import ${r1(got.importPerSec)}/s, captures ${r1(got.batch1PerSec)}/s, encoder ${r1(got.encoderBatch1PerSec)} / ${r1(got.encoderBatchedPerSec)}/s`);
+        log(`round ${r + 1}${i ? 'b' : 'a'} ${v.name} (load ${load1m}): import ${r1(got.importPerSec)}/s, captures ${r1(got.batch1PerSec)}/s, encoder ${r1(got.encoderBatch1PerSec)} / ${r1(got.encoderBatchedPerSec)} / one call ${r1(got.encoderOneCallPerSec)}/s, featurize ${r1(got.featurizePerSec)}/s, embed workers ${got.embedMiB ?? '?'} MiB`);
       }
   } finally {
     await browser.close();
     await Promise.all(servers.map((s) => new Promise<void>((ok) => s.server.close(() => ok()))));
   }
-  const keys = ['importPerSec', 'batch1PerSec', 'encoderBatch1PerSec', 'encoderBatchedPerSec', 'encoderOneCallPerSec', 'featurizePerSec'] as const;
+  const keys = ['importPerSec', 'batch1PerSec', 'encoderBatch1PerSec', 'encoderBatchedPerSec', 'encoderOneCallPerSec', 'featurizePerSec', 'embedMiB'] as const;
   const summary = Object.fromEntries(
     variants.map((v) => [v.name, Object.fromEntries([...keys.map((k) => [k, r1(median(runs[v.name]!.map((x) => x[k] ?? NaN)))]), ['load1m', runs[v.name]!.map((x) => x.load1m)]])]),
   );

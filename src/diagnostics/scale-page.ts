@@ -63,6 +63,8 @@ export interface IngestRates {
   /** Encoder + the lexical featurizers of the import's texts (the embed worker's `featurize`), no write. */
   featurizePerSec: number;
   importBatch: number;
+  /** The embed workers' memory right after the import (MiB; a helper encoder, if one ran, still alive), when the browser can measure it. */
+  embedMiB: number | null;
 }
 
 export interface ScaleBenchApi {
@@ -76,7 +78,8 @@ export interface ScaleBenchApi {
   memory(): Promise<MemoryBreakdown | null>;
   idbBytes(): Promise<{ indexedDB: number | null; usage: number | null }>;
   longTasks(): number[];
-  ingest(texts: string[], batchOne: number): Promise<IngestRates>;
+  /** `quick`: skip the encoder alone at one and at 32 texts per call (their fields are NaN). */
+  ingest(texts: string[], batchOne: number, quick?: boolean): Promise<IngestRates>;
   /** The v8 -> v9 (-> newest) upgrade at scale: a v8 store filled from the backup chunks (one `vectors` row per memory and space), then opened by the app. */
   migrateV8(urls: string[]): Promise<{ memories: number; vectorRows: number; fillMs: number; upgradeMs: number; heads: number; error?: string }>;
   baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
@@ -105,13 +108,15 @@ const probeQuery = params.get('probe');
 
 // ?baselines: only the baselines run here (a context of its own, see scripts/bench/scale.ts); the
 // app does not start
-// ?threads=1&batch=16&budget=512&spin=0: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants)
+// ?threads=1&batch=16&budget=512&spin=0&workers=2&sort=1: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants)
 const num = (k: string) => (params.has(k) ? Number(params.get(k)) : undefined);
 const embedInit: EmbedInitOptions = {
   wasmThreads: num('threads'),
   batchSize: num('batch'),
   tokenBudget: num('budget'),
   spinning: params.has('spin') ? params.get('spin') !== '0' : undefined,
+  encoderWorkers: num('workers'),
+  sortChunks: params.has('sort') ? params.get('sort') !== '0' : undefined,
 };
 const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot({ embedInit });
 
@@ -253,7 +258,7 @@ window.__scaleBench = {
     return { indexedDB: e.usageDetails?.indexedDB ?? null, usage: e.usage ?? null };
   },
   longTasks: () => (window.__longTasks ?? []).slice(),
-  async ingest(texts, batchOne) {
+  async ingest(texts, batchOne, quick = false) {
     await app.ready;
     const s = services();
     // full path at batch 1: what a capture does (encoder + featurizers + write + index + entities)
@@ -267,18 +272,27 @@ window.__scaleBench = {
     const preview = await s.previewImport({ files: [{ name: 'bench-ingest.txt', bytes }], format: 'text', text: { mode: 'line' } });
     const res = await s.runImport(preview.planId);
     const importPerSec = res.written / ((performance.now() - t0) / 1000);
+    const mem = await measureMemory().catch(() => null);
+    // the embed workers and onnxruntime's thread workers they start (named after its script, ort-wasm-…)
+    const embedBytes = mem ? Object.entries(mem.byWorker).reduce((s, [k, b]) => s + (k === 'embed' || k.startsWith('ort') ? b : 0), 0) : 0;
+    const embedMiB = mem ? Math.round((embedBytes / 2 ** 20) * 10) / 10 : null;
+    console.debug(`[mnemograph] helper bench: workers' memory ${JSON.stringify(mem?.byWorker ?? {})}`);
     // the encoder alone, the same texts
     const rt = s.currentEncoder();
     const enc = rt.embedder;
     // (on at most 200 of the import's texts: the rate is the encoder's, whatever the import's length)
     const fresh = texts.slice(0, batchOne + 200).map((t) => `${t} (again)`);
     const alone = fresh.slice(batchOne);
-    t0 = performance.now();
-    for (const t of fresh.slice(0, batchOne)) await enc.embed([t]);
-    const encoderBatch1PerSec = batchOne / ((performance.now() - t0) / 1000);
-    t0 = performance.now();
-    for (let i = 0; i < alone.length; i += 32) await enc.embed(alone.slice(i, i + 32));
-    const encoderBatchedPerSec = alone.length / ((performance.now() - t0) / 1000);
+    let encoderBatch1PerSec = NaN;
+    let encoderBatchedPerSec = NaN;
+    if (!quick) {
+      t0 = performance.now();
+      for (const t of fresh.slice(0, batchOne)) await enc.embed([t]);
+      encoderBatch1PerSec = batchOne / ((performance.now() - t0) / 1000);
+      t0 = performance.now();
+      for (let i = 0; i < alone.length; i += 32) await enc.embed(alone.slice(i, i + 32));
+      encoderBatchedPerSec = alone.length / ((performance.now() - t0) / 1000);
+    }
     // as the import calls it: every text in one call; then with the featurizers (no write)
     const again = alone.map((t) => `${t}!`);
     t0 = performance.now();
@@ -288,7 +302,7 @@ window.__scaleBench = {
     t0 = performance.now();
     await rt.featurizer.featurize(again.map((text, i) => ({ text: `${text}?`, createdAt: now, sessionPosition: i })));
     const featurizePerSec = again.length / ((performance.now() - t0) / 1000);
-    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, encoderOneCallPerSec, featurizePerSec, importBatch: 200 };
+    return { batch1PerSec, importPerSec, encoderBatch1PerSec, encoderBatchedPerSec, encoderOneCallPerSec, featurizePerSec, importBatch: 200, embedMiB };
   },
   async migrateV8(urls) {
     const name = `bench-v8-${Date.now()}`;

@@ -20,6 +20,7 @@ import {
   positionFeatures,
   recencyFeatures,
   sparseFeatures,
+  type EntityMention,
   type LexicalResources,
   type MediaText,
 } from '../core/features';
@@ -51,6 +52,8 @@ export interface FeaturizeOptions {
   signal?: AbortSignal;
   /** Per-space wall time in ms, for benchmarks. */
   timings?: Partial<Record<SpaceId | 'encoder' | 'ner', number>>;
+  /** Told the entity mentions E11 found (the entity index takes them instead of a second NER pass). */
+  onMentions?: (mentions: EntityMention[]) => void;
 }
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -81,6 +84,7 @@ export function featurizeLexical(
   run('E9', () => hdcFeatures(text));
   run('E11', () => {
     const mentions = recognizeEntities(text, (w) => resources.vader.has(w) || resources.afinn.has(w));
+    options.onMentions?.(mentions);
     return entityFeatures(mentions, extractRelations(text, mentions));
   });
   run('E12', () => lateFeatures(text, resources.vectors));
@@ -103,6 +107,8 @@ export interface FeaturePlan {
   readonly texts: readonly string[];
   /** The inputs' features (input order), completed with the encoder's vectors for `texts`. */
   finish(vectors: readonly Float32Array[]): SpaceFeatures[];
+  /** Each input's entity mentions as E11 found them (undefined when E11 was skipped). */
+  readonly mentions: readonly (EntityMention[] | undefined)[];
 }
 
 /** Plan the features of `inputs`: the encoder-free spaces now, the encoder's texts listed. */
@@ -111,10 +117,13 @@ export function planFeatures(inputs: readonly FeaturizeInput[], resources: Lexic
   const t = options.timings;
   const texts: string[] = [];
   const parts: { features: SpaceFeatures; e1: number; clauses: [number, number]; captions: [number, number] }[] = [];
+  const mentions: (EntityMention[] | undefined)[] = [];
   for (const input0 of inputs) {
     if (options.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     const input = { ...input0, text: bounded(input0.text) };
-    const features = featurizeLexical(input, resources, options);
+    let found: EntityMention[] | undefined;
+    const features = featurizeLexical(input, resources, { ...options, onMentions: (m) => (found = m) });
+    mentions.push(found);
     const t0 = t ? now() : 0;
     const clauses = skip.has('E5') ? [] : extractCausalClauses(input.text).map((c) => c.text);
     const captions = skip.has('E10') ? [] : mediaTexts(input.media);
@@ -128,6 +137,7 @@ export function planFeatures(inputs: readonly FeaturizeInput[], resources: Lexic
   }
   return {
     texts,
+    mentions,
     finish(vectors) {
       if (vectors.length !== texts.length) throw new AppError('INVALID_EMBEDDING', MESSAGES.wrongCount('vectors', vectors.length, texts.length));
       return parts.map(({ features, e1, clauses, captions }) => {
@@ -158,6 +168,7 @@ export function planQueryFeatures(
   const plan = planFeatures([{ text, createdAt: Date.now(), semantic: options.semantic }], resources, { ...options, skip: QUERY_SKIP });
   return {
     texts: plan.texts,
+    mentions: plan.mentions,
     finish: (vectors) =>
       plan.finish(vectors).map((f) => {
         if (f.E1) f.E10 = f.E1;

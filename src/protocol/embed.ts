@@ -26,6 +26,8 @@ export interface FeaturizedItem {
   spaces: SerializedFeatures;
   /** The text was longer than the encoder's bounded prefix (Memory.embedTruncated). */
   truncated: boolean;
+  /** The entity mentions E11 found in the text (the entity index takes them: no second NER pass). */
+  entities?: EntityMentionOut[];
 }
 
 export interface EmbedInitOptions {
@@ -60,6 +62,14 @@ export interface EmbedInitOptions {
   /** Transformers.js: texts per model call at most (default 32) and padded tokens per call at most (default 1024); set for comparisons. */
   batchSize?: number;
   tokenBudget?: number;
+  /**
+   * The bridge's, not the worker's: encoder workers for large calls (an import's featurizing, a
+   * long embed): 2 = a helper worker (one WASM thread) beside the main one while such a call runs,
+   * when the main encoder runs on WASM (src/bridge/embed-bridge.ts, encoderWorkers). Default 1.
+   */
+  encoderWorkers?: number;
+  /** The bridge's: a featurize call cuts its chunks after sorting the items by length (default on; false = the items' order, for comparisons). */
+  sortChunks?: boolean;
   /** Transformers.js on WASM with threads: whether onnxruntime's pool threads spin between ops (default: onnxruntime's, on); set for comparisons. */
   spinning?: boolean;
   /**

@@ -5,6 +5,7 @@
 
 import type { EncoderEntry } from '../embed/catalogue';
 import type { Embedder } from '../embed/types';
+import { capitalisedPhrases } from '../core/features';
 import { embedderFeaturizer, isSpaceFeaturizer, type SpaceFeaturizer } from './featurizer';
 
 /** A started encoder: what it embeds with, what featurizes with it, how to stop it. */
@@ -57,6 +58,8 @@ export function createActiveEncoder(initial: EncoderRuntime): ActiveEncoder {
     featurizeQuery: (text, signal) => onCurrent((r) => r.featurizer.featurizeQuery(text, signal)),
     // late interaction's token matrices (null: the running encoder has none)
     tokens: (texts, signal, idsOnly) => onCurrent(async (r) => (r.featurizer.tokens ? r.featurizer.tokens(texts, signal, idsOnly) : null)),
+    // the entity index's recogniser (E11's): without it the index fell back to capitalised phrases
+    entities: (texts, signal) => onCurrent(async (r) => (r.featurizer.entities ? r.featurizer.entities(texts, signal) : texts.map((t) => capitalisedPhrases(t)))),
   };
   return {
     embedder,

@@ -43,4 +43,27 @@ describe('entity index', () => {
     expect((await s.entityMentionsOf(m.id)).map((r) => r.entityKey).sort()).toEqual(['lisbon', 'marta']);
     expect(await s.backfillEntities()).toBe(0); // done
   });
+
+  it('an import takes the mentions its featurizing found (no second NER pass): the same nodes as a capture', async () => {
+    const resources = await loadNodeResources();
+    const { s, featurizer } = await startServices({ resources });
+    const lines = ['We had dinner in Lisbon with Marta.', 'Marta called me from Lisbon.'];
+    const asked: string[] = [];
+    const second = featurizer!.entities!.bind(featurizer);
+    featurizer!.entities = (texts) => (asked.push(...texts), second(texts));
+    const preview = await s.previewImport({ files: [{ name: 'notes.txt', bytes: new TextEncoder().encode(lines.join('\n')) }], format: 'text', text: { mode: 'line' } });
+    expect(await s.runImport(preview.planId)).toMatchObject({ written: 2 });
+    expect(asked).toEqual([]);
+    expect(await nodes(s.db)).toEqual([
+      ['lisbon', 'Lisbon', ['Lisbon'], 2],
+      ['marta', 'Marta', ['Marta'], 2],
+    ]);
+    // a capture still runs the pass (it does not featurize through the import): the same nodes
+    await s.addMemory({ text: 'Lisbon again, without anyone.' });
+    expect(asked).toEqual(['Lisbon again, without anyone.']);
+    expect((await nodes(s.db)).map((n) => [n[0], n[3]])).toEqual([
+      ['lisbon', 3],
+      ['marta', 2],
+    ]);
+  });
 });

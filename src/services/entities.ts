@@ -11,9 +11,17 @@ import type { MemoryId } from '../core/types';
 import { entitiesByHash, mentionsOf, replaceEntityMentions, topEntities } from '../db/entities';
 import { bulkGetMemories, getSetting, listLiveMemoryRows, putSetting } from '../db/repo';
 import { ENTITY_BACKFILL_KEY, type EntityRow } from '../db/schema';
+import type { EntityMentionOut } from '../protocol/embed';
 import type { ServiceContext } from './context';
 
 const BATCH = 100;
+
+/**
+ * Entity mentions already found for memories just featurized (E11's, from the embed worker's
+ * featurize), by id, with the text they were found in: a memory whose stored text is still that
+ * text takes them instead of a second NER pass.
+ */
+export type KnownEntities = ReadonlyMap<MemoryId, { text: string; mentions: EntityMentionOut[] }>;
 
 export function createEntityIndex(ctx: ServiceContext) {
   const { db } = ctx;
@@ -26,18 +34,24 @@ export function createEntityIndex(ctx: ServiceContext) {
   /**
    * Re-reads these memories and replaces their mentions: a live memory gets the entities of its
    * current text, a deleted or missing one, or an earlier version of an edited one, loses them
-   * (and a node left without mentions goes).
+   * (and a node left without mentions goes). `known`: mentions already found (see KnownEntities).
    */
-  async function reindexEntities(ids: readonly MemoryId[]): Promise<void> {
+  async function reindexEntities(ids: readonly MemoryId[], known?: KnownEntities): Promise<void> {
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += BATCH) {
       const part = unique.slice(i, i + BATCH);
       const rows = await bulkGetMemories(db, part);
       // the memory as it is now: earlier versions (supersededBy, schema v6) and trashed ones have no mentions
       const live = rows.flatMap((r) => (r && r.deletedAt == null && !r.supersededBy ? [r] : []));
-      const found = live.length ? await recognise(live.map((r) => r.text)) : [];
+      const given = (r: (typeof live)[number]) => {
+        const k = known?.get(r.id);
+        return k && k.text === r.text ? k.mentions : undefined;
+      };
+      const todo = live.filter((r) => !given(r));
+      const found = todo.length ? await recognise(todo.map((r) => r.text)) : [];
+      const fresh = new Map(todo.map((r, j) => [r.id, found[j] ?? []]));
       const byMemory = new Map<MemoryId, EntityMentionRow[]>(part.map((id) => [id, []]));
-      live.forEach((r, j) => byMemory.set(r.id, mentionRows(r.id, found[j] ?? [])));
+      for (const r of live) byMemory.set(r.id, mentionRows(r.id, given(r) ?? fresh.get(r.id) ?? []));
       await replaceEntityMentions(db, byMemory);
     }
   }

@@ -20,6 +20,7 @@ import { createRestore, type BackupPlan } from './restore';
 import type { Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
+import type { KnownEntities } from './entities';
 import type { ImportOutcome, ImportPreview, ImportPreviewProblem, ImportRequest, RunImportOptions } from './types';
 
 export const DEFAULT_IMPORT_BATCH = 200;
@@ -155,9 +156,13 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
         out.written += written.length;
         out.skipped += g.length - written.length;
         out.batches++;
+        // the entity index takes the mentions E11 found in the featurized text (no second NER pass)
+        const known: KnownEntities = new Map(memories.flatMap((m, i) => (got[i].item.entities ? [[m.id, { text: g[i].item.draft.text, mentions: got[i].item.entities! }] as const] : [])));
         await sync.index(
           written.map((m) => m.id),
           () => engine.upsertMany(memories.flatMap((m, i) => (kept.has(m.id) ? [stored.freshDoc(m, got[i])] : []))),
+          {},
+          known,
         );
         opts.onProgress?.({ written: out.written, total: todo.length });
       }

@@ -11,6 +11,7 @@ import { logError, type ServiceContext } from './context';
 import { toFeedbackEvent } from './feedback';
 import { readRecallDefaults, readSimilarityConfig, SETTING_KEYS } from './settings';
 import type { StoredFeatures } from './stored-features';
+import type { KnownEntities } from './entities';
 
 /** What one tab tells the others (their engines follow; lists follow by Dexie live queries). */
 export interface ChangeMessage {
@@ -26,7 +27,7 @@ export function createEngineSync(
   ctx: ServiceContext,
   engine: EngineClient,
   stored: StoredFeatures,
-  opts: { crossTab?: boolean; afterWrite?: (ids: MemoryId[]) => Promise<void> } = {},
+  opts: { crossTab?: boolean; afterWrite?: (ids: MemoryId[], known?: KnownEntities) => Promise<void> } = {},
 ) {
   const { db } = ctx;
   let channel: BroadcastChannel | null = null;
@@ -98,13 +99,14 @@ export function createEngineSync(
     /**
      * After a committed write: the engine follows (`fn`), and other tabs are told which ids
      * changed (and `also`: a feedback row, a settings key) so their engines follow too.
+     * `known`: entity mentions already found for some of the memories (their featurizing's E11).
      */
-    async index(ids: MemoryId[], fn: () => Promise<unknown>, also: Omit<ChangeMessage, 'ids'> = {}): Promise<void> {
+    async index(ids: MemoryId[], fn: () => Promise<unknown>, also: Omit<ChangeMessage, 'ids'> = {}, known?: KnownEntities): Promise<void> {
       broadcast({ ...(ids.length ? { ids } : {}), ...also });
       await follow(fn);
       // the entity index follows the same writes (a failure is reported, the write stands)
       const after = opts.afterWrite;
-      if (ids.length && after) await follow(() => after(ids));
+      if (ids.length && after) await follow(() => after(ids, known));
     },
     broadcast,
     syncFromDb,
