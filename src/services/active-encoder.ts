@@ -60,6 +60,13 @@ export function createActiveEncoder(initial: EncoderRuntime): ActiveEncoder {
     tokens: (texts, signal, idsOnly) => onCurrent(async (r) => (r.featurizer.tokens ? r.featurizer.tokens(texts, signal, idsOnly) : null)),
     // the entity index's recogniser (E11's): without it the index fell back to capitalised phrases
     entities: (texts, signal) => onCurrent(async (r) => (r.featurizer.entities ? r.featurizer.entities(texts, signal) : texts.map((t) => capitalisedPhrases(t)))),
+    // the offline query rewording (multiQuery, iterative search's reformulations): present only when
+    // the running encoder's featurizer offers it, so the services can tell "no rewording here"
+    get queryVariants() {
+      if (!cur.featurizer.queryVariants) return undefined;
+      return (query: string, count: number, feedback: string[], signal?: AbortSignal) =>
+        onCurrent(async (r) => (r.featurizer.queryVariants ? r.featurizer.queryVariants(query, count, feedback, signal) : []));
+    },
   };
   return {
     embedder,
