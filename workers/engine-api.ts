@@ -27,6 +27,8 @@ import { blockData, currentHeads, memoryPages, openStore } from './engine-store/
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
 import { inSlices, sliceClock } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
+import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine } from './engine-store/engine';
+import { adoptBuilt, maxEngineChanges, packBuilt, reattach } from './engine-warm';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per call; the worker yields to queued queries once a slice has taken SLICE_MS (engine-slices.ts). */
@@ -45,9 +47,15 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   let generation = 0;
   /** Ids written through the API since the staged load began: their stored features are older. */
   let touched = new Set<MemoryId>();
+  /** The same ids in the order they came (the engine snapshot's adoption tells which came while it read). */
+  let touchLog: MemoryId[] = [];
   let warm: Promise<void> = Promise.resolve();
   const touch = (ids: MemoryId[]) => {
-    if (!core.warm) for (const id of ids) touched.add(id);
+    if (!core.warm) {
+      for (const id of ids) touched.add(id);
+      touchLog.push(...ids);
+    }
+    if (built) built.changes += ids.length;
     if (words) {
       words.changes += ids.length;
       if (core.warm) scheduleSave();
@@ -57,7 +65,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   const scheduleSave = () => {
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => maybeSaveWords(), SAVE_IDLE_MS);
+    saveTimer = setTimeout(() => maybeSave(), SAVE_IDLE_MS);
   };
   const tell = (onProgress: Progress | undefined, p: EngineLoadProgress) => {
     try {
@@ -70,6 +78,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   /** The keyword snapshot's state: the log seq the engine's words cover, changes since, texts still to read. */
   let words: { source: EngineStoreSource; base: number; changes: number } | null = null;
   let saving: Promise<unknown> = Promise.resolve();
+  /** The engine snapshot's state (schema v12): the log seq the engine's features cover, changes since, what it was built for. */
+  let built: { source: EngineStoreSource; base: number; changes: number; want: { producers: EngineStoreSource['producers']; dim: number } } | null = null;
+  const maybeSave = () => {
+    maybeSaveWords();
+    maybeSaveEngine();
+  };
 
   async function loadFromStore(source: EngineStoreSource, opts: EngineLoadOptions, onProgress?: Progress): Promise<{ size: number }> {
     const gen = ++generation;
@@ -98,12 +112,14 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
     core.warm = false;
     touched = new Set();
+    touchLog = [];
+    built = { source, base: 0, changes: Number.POSITIVE_INFINITY, want: { producers: source.producers, dim: opts.dim } };
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
     warm = (async () => {
       if (adopted) await readTexts(gen, db, onProgress, ms);
-      await attachStored(gen, db, source, onProgress, ms);
+      if (!(await adoptStored(gen, db, onProgress, ms))) await attachStored(gen, db, source, onProgress, ms);
     })().finally(() => db.close());
-    warm.then(() => gen === generation && maybeSaveWords(), () => undefined);
+    warm.then(() => gen === generation && maybeSave(), () => undefined);
     warm.catch(() => undefined); // a failure is reported by whenWarm / stats; the keyword engine stays
     return { size: core.stats().size };
   }
@@ -164,6 +180,77 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         db.close();
       }
     }).catch((e) => console.warn(`The keyword index's snapshot was not saved (${toAppError(e).message}).`));
+  }
+
+  /**
+   * The engine snapshot (schema v12), when usable: its vectors and space index adopted, the
+   * memories logged since re-attached from their blocks, then those written through the engine
+   * while it read (their upserts went to the replaced index) read again. False: the caller
+   * attaches every block (the snapshot is rewritten once warm).
+   */
+  async function adoptStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, onProgress: Progress | undefined, ms: () => number): Promise<boolean> {
+    const b = built!;
+    const before = touchLog.length;
+    const start = await readEngineStart(db, b.want, maxEngineChanges).catch((e: unknown) => ({ problem: toAppError(e).message, snapshot: undefined, changed: new Map(), lastSeq: 0 }));
+    if (gen !== generation) return true; // a newer load owns the engine
+    if (start.problem !== null || !start.snapshot) {
+      if (start.problem !== 'missing') console.info(`The engine's snapshot was not used (${start.problem}); every feature block is read instead.`);
+      return false;
+    }
+    try {
+      adoptBuilt(core, start.snapshot);
+      reattach(core, start.changed);
+    } catch (e) {
+      console.warn(`The engine's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); every feature block is read instead.`);
+      core.hybrid.adoptVectors(() => undefined); // no vector of the refused snapshot stays
+      return false;
+    }
+    const during = new Set(touchLog.slice(before));
+    const after = touchLog.length;
+    if (during.size) {
+      const got = await readFeaturesOf(db, [...during], b.want.producers);
+      if (gen !== generation) return true;
+      for (const id of touchLog.slice(after)) got.delete(id); // upserted into the adopted index since: newer
+      reattach(core, got);
+    }
+    b.base = start.lastSeq;
+    b.changes = start.changed.size + during.size;
+    core.warm = true;
+    touched = new Set();
+    touchLog = [];
+    const size = core.built.spaces.size;
+    tell(onProgress, { stage: 'warm', done: size, total: size, ms: ms() });
+    return true;
+  }
+
+  /** Writes a new engine snapshot once enough changed since the last (or none was usable), in the background, after the keyword snapshot's. */
+  function maybeSaveEngine(): void {
+    const b = built;
+    if (!b || !core.warm || b.changes < rewriteAfter(core.stats().size)) return;
+    const gen = generation;
+    saving = saving.then(async () => {
+      if (gen !== generation || !core.warm || built !== b) return;
+      const db = await openStore(b.source);
+      try {
+        const since = await readFeaturesSince(db, b.base, b.want.producers);
+        if (!since || gen !== generation) return;
+        applyChanged(core, since.memories); // a write whose message never reached this engine (another tab)
+        reattach(core, since.changed);
+        let snapshot;
+        try {
+          snapshot = packBuilt(core); // synchronous after the read: no message lands between
+        } catch (e) {
+          built = null; // this engine cannot pack its index: no stale snapshot holds the log back
+          await dropEngine(db);
+          throw e;
+        }
+        b.changes = 0;
+        b.base = since.seq;
+        await writeEngine(db, snapshot, { seq: since.seq, producers: b.want.producers, dim: b.want.dim, size: core.built.spaces.size });
+      } finally {
+        db.close();
+      }
+    }).catch((e) => console.warn(`The engine's snapshot was not saved (${toAppError(e).detail ?? toAppError(e).message}).`));
   }
 
   async function attachStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, source: EngineStoreSource, onProgress: Progress | undefined, ms: () => number): Promise<void> {
@@ -241,6 +328,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       load: (docs: EngineDoc[], opts: EngineLoadOptions) => {
         generation++;
         words = null;
+        built = null;
         core.warm = true;
         return core.load(docs, opts);
       },
@@ -253,6 +341,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       saveWords: () => {
         if (words) words.changes = Math.max(words.changes, Number.POSITIVE_INFINITY);
         maybeSaveWords();
+        return saving.then(() => undefined);
+      },
+      /** Writes the engine snapshot now (tests, the bench). */
+      saveEngine: () => {
+        if (built) built.changes = Number.POSITIVE_INFINITY;
+        maybeSaveEngine();
         return saving.then(() => undefined);
       },
       upsert: (doc: EngineDoc) => {

@@ -135,6 +135,13 @@ export class SpaceIndex {
     return out;
   }
 
+  /** The memory's E11 entity hashes (empty: none), as the entity graph takes them. */
+  entitiesOf(id: MemoryId): number[] {
+    const slot = this.slotOf.get(id);
+    const keys = slot === undefined ? undefined : this.cols.keys(slot, 'E11');
+    return keys ? Array.from(keys) : [];
+  }
+
   ids(): MemoryId[] {
     return this.idOf.filter((id): id is MemoryId => id !== undefined);
   }
