@@ -10,7 +10,7 @@
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
-//                          [--sizes 30000,100000] [--migrate-v8 30000]
+//                          [--sizes 30000,100000] [--migrate-v8 30000] [--snapshot-ab 3] [--engine-ab 3]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -48,6 +48,8 @@ const opts = {
   startupTimeoutS: num('--startup-timeout', 600),
   /** --snapshot-ab R: R alternating reloads with and without the keyword snapshot (scale-snapshot-ab.ts). */
   snapshotAB: num('--snapshot-ab', 0),
+  /** --engine-ab R: R alternating reloads with and without the engine snapshot (schema v12). */
+  engineAB: num('--engine-ab', 0),
   /** --migrate-v8 30000: only the v8 -> v9 upgrade of a v8 store of that many memories (no other size runs). */
   migrateV8: num('--migrate-v8', 0),
 };
@@ -136,6 +138,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   const longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
   log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);
 
+  const engineAb = opts.engineAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.engineAB, log, 'engineSnapshot') : undefined;
   const snapshotAb = opts.snapshotAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.snapshotAB, log) : undefined;
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
   // the machine's load while measuring (2 cores shared with other work: read the figures with it)
@@ -148,6 +151,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     loadAvg1mAtSeed: seedLoad,
     loadAvg1mAtReload: round(loadavg()[0]!, 1),
     ...(snapshotAb && { snapshotAb }),
+    ...(engineAb && { engineAb: { ...engineAb, snapshotBytesPerMemory: Math.round(Number(engineAb.snapshotBytes) / n) } }),
   };
   if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
