@@ -27,7 +27,7 @@ import { blockData, currentHeads, memoryPages, openStore } from './engine-store/
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
 import { inSlices, sliceClock } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
-import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine } from './engine-store/engine';
+import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine, type EngineStart } from './engine-store/engine';
 import { adoptBuilt, maxEngineChanges, packBuilt, reattach } from './engine-warm';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -116,8 +116,11 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     built = { source, base: 0, changes: Number.POSITIVE_INFINITY, want: { producers: source.producers, dim: opts.dim } };
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
     warm = (async () => {
+      // the engine snapshot's rows are read while the texts are (two read-only transactions)
+      const before = touchLog.length;
+      const engineStart = readEngineStart(db, built!.want, maxEngineChanges).catch((e: unknown): EngineStart => ({ problem: toAppError(e).message, changed: new Map(), lastSeq: 0 }));
       if (adopted) await readTexts(gen, db, onProgress, ms);
-      if (!(await adoptStored(gen, db, onProgress, ms))) await attachStored(gen, db, source, onProgress, ms);
+      if (!(await adoptStored(gen, db, await engineStart, before, onProgress, ms))) await attachStored(gen, db, source, onProgress, ms);
     })().finally(() => db.close());
     warm.then(() => gen === generation && maybeSave(), () => undefined);
     warm.catch(() => undefined); // a failure is reported by whenWarm / stats; the keyword engine stays
@@ -185,13 +188,11 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   /**
    * The engine snapshot (schema v12), when usable: its vectors and space index adopted, the
    * memories logged since re-attached from their blocks, then those written through the engine
-   * while it read (their upserts went to the replaced index) read again. False: the caller
+   * since `before` (when the read began: their upserts went to the replaced index) read again. False: the caller
    * attaches every block (the snapshot is rewritten once warm).
    */
-  async function adoptStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, onProgress: Progress | undefined, ms: () => number): Promise<boolean> {
+  async function adoptStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, start: EngineStart, before: number, onProgress: Progress | undefined, ms: () => number): Promise<boolean> {
     const b = built!;
-    const before = touchLog.length;
-    const start = await readEngineStart(db, b.want, maxEngineChanges).catch((e: unknown) => ({ problem: toAppError(e).message, snapshot: undefined, changed: new Map(), lastSeq: 0 }));
     if (gen !== generation) return true; // a newer load owns the engine
     if (start.problem !== null || !start.snapshot) {
       if (start.problem !== 'missing') console.info(`The engine's snapshot was not used (${start.problem}); every feature block is read instead.`);

@@ -230,7 +230,7 @@ export class DenseStore {
   /** Fills an empty store with packed rows (store-pack.ts checks them): ids by slot, codes size × stride, scales, errors, floats size × dim. */
   adopt(ids: readonly string[], codes: Int8Array, scales: Float32Array, errors: Float32Array, floats: Float32Array | null): void {
     if (this.ids.length) throw new AppError('SNAPSHOT_INVALID', undefined, 'the vector store is not empty');
-    this.grow(Math.max(this.capacity, ids.length));
+    if (ids.length > this.capacity) this.grow(ids.length);
     this.codes.set(codes);
     this.scales.set(scales);
     this.errors.set(errors);
