@@ -67,6 +67,9 @@ async function answers(api: Api) {
     out.push((await api.search({ text, vector: q.E1! }, { topK: 10 })).map((h) => [h.id, h.score]));
     const r = await api.recall({ text, features: serialized(q), now: 5000 }, { topK: 10 });
     out.push(r.results.map((h) => [h.id, h.score, h.mode]));
+    // the one-hop expansion reads the entity graph (built from the E11 column on first read)
+    const hop = await api.recall({ text, features: serialized(q), now: 5000 }, { topK: 10, expandHops: 1 });
+    out.push(hop.results.map((h) => [h.id, h.score, h.mode]));
   }
   return out;
 }

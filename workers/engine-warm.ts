@@ -1,7 +1,7 @@
 // The engine's side of the engine snapshot (schema v12, issue 13; the store's side is
 // workers/engine-store/engine.ts, the format src/core/engine-snapshot.ts): adopt a snapshot
 // after the keyword stage (the E1 vectors into the hybrid index, the space index as packed, the
-// entity graph rebuilt from its E11 column), re-attach the memories written since from their
+// entity graph rebuilt from its E11 column when first read), re-attach the memories written since from their
 // current features, and pack the warm engine into a new snapshot.
 
 import { adoptEngine, packEngine, type EngineSnapshot } from '../src/core/engine-snapshot';
@@ -9,6 +9,7 @@ import { deserializeFeatures, type SerializedFeatures } from '../src/core/spaces
 import type { MemoryId } from '../src/core/types';
 import type { EngineCore } from './engine-core';
 import { EntityGraph } from './entity-graph';
+import type { SpaceIndex } from '../src/core/pipeline';
 
 /** At most this many memories written since an engine snapshot are re-attached at a start; more = every block attached. */
 export const maxEngineChanges = (size: number): number => Math.max(2000, Math.floor(size / 20));
@@ -21,13 +22,35 @@ export const maxEngineChanges = (size: number): number => Math.max(2000, Math.fl
 export function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot): number {
   const hybrid = core.hybrid;
   const spaces = adoptEngine(hybrid, snapshot, (id) => hybrid.vectorOf(id));
-  const entities = new EntityGraph();
-  for (const id of spaces.ids()) {
-    if (!hybrid.has(id)) spaces.remove(id);
-    else entities.setMemory(id, spaces.entitiesOf(id));
-  }
-  core.adoptBuilt({ spaces, entities });
+  for (const id of spaces.ids()) if (!hybrid.has(id)) spaces.remove(id);
+  core.adoptBuilt({ spaces, entities: lazyEntities(() => core.built.spaces) });
   return spaces.size;
+}
+
+const GRAPH_WRITES: ReadonlySet<PropertyKey> = new Set(['setMemory', 'setFromFeatures', 'remove', 'clear']);
+
+/**
+ * The entity graph, built from the space index's E11 column on its first read (graphology's
+ * edges were a third of the adoption at 100k; only the one-hop expansion and deep search's
+ * communities read it). Writes before that are dropped: the build reads the index as it is then,
+ * and every write to the graph follows one to the index.
+ */
+export function lazyEntities(spaces: () => SpaceIndex): EntityGraph {
+  let graph: EntityGraph | null = null;
+  const build = (): EntityGraph => {
+    const g = new EntityGraph();
+    const s = spaces();
+    for (const id of s.ids()) g.setMemory(id, s.entitiesOf(id));
+    return g;
+  };
+  return new Proxy({} as EntityGraph, {
+    get(_target, key) {
+      if (!graph && GRAPH_WRITES.has(key)) return () => undefined;
+      graph ??= build();
+      const v: unknown = Reflect.get(graph, key, graph);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(graph) : v;
+    },
+  });
 }
 
 /**
