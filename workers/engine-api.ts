@@ -28,7 +28,7 @@ import { readChangedSince, readWordsStart, writeWords } from './engine-store/lex
 import { inSlices, sliceClock } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
 import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine, type EngineStart } from './engine-store/engine';
-import { adoptBuilt, maxEngineChanges, packBuilt, reattach } from './engine-warm';
+import { adoptBuilt, maxEngineChanges, packBuilt, reattach, type BuiltState } from './engine-warm';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per call; the worker yields to queued queries once a slice has taken SLICE_MS (engine-slices.ts). */
@@ -55,7 +55,10 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       for (const id of ids) touched.add(id);
       touchLog.push(...ids);
     }
-    if (built) built.changes += ids.length;
+    if (built) {
+      built.changes += ids.length;
+      for (const id of ids) built.told.add(id);
+    }
     if (words) {
       words.changes += ids.length;
       if (core.warm) scheduleSave();
@@ -79,7 +82,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   let words: { source: EngineStoreSource; base: number; changes: number } | null = null;
   let saving: Promise<unknown> = Promise.resolve();
   /** The engine snapshot's state (schema v12): the log seq the engine's features cover, changes since, what it was built for. */
-  let built: { source: EngineStoreSource; base: number; changes: number; want: { producers: EngineStoreSource['producers']; dim: number } } | null = null;
+  let built: BuiltState | null = null;
   const maybeSave = () => {
     maybeSaveWords();
     maybeSaveEngine();
@@ -113,7 +116,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     core.warm = false;
     touched = new Set();
     touchLog = [];
-    built = { source, base: 0, changes: Number.POSITIVE_INFINITY, want: { producers: source.producers, dim: opts.dim } };
+    built = { source, base: 0, changes: Number.POSITIVE_INFINITY, want: { producers: source.producers, dim: opts.dim }, told: new Set() };
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
     warm = (async () => {
       // the engine snapshot's rows are read while the texts are (two read-only transactions)
@@ -194,10 +197,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   async function adoptStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, start: EngineStart, before: number, onProgress: Progress | undefined, ms: () => number): Promise<boolean> {
     const b = built!;
     if (gen !== generation) return true; // a newer load owns the engine
+    b.base = start.lastSeq; // what a snapshot built from the blocks read after this covers
     if (start.problem !== null || !start.snapshot) {
       if (start.problem !== 'missing') console.info(`The engine's snapshot was not used (${start.problem}); every feature block is read instead.`);
       return false;
     }
+    tell(onProgress, { stage: 'features', done: 0, total: 1, ms: ms() });
     try {
       adoptBuilt(core, start.snapshot);
       reattach(core, start.changed);
@@ -214,7 +219,6 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       for (const id of touchLog.slice(after)) got.delete(id); // upserted into the adopted index since: newer
       reattach(core, got);
     }
-    b.base = start.lastSeq;
     b.changes = start.changed.size + during.size;
     core.warm = true;
     touched = new Set();
@@ -233,9 +237,16 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       if (gen !== generation || !core.warm || built !== b) return;
       const db = await openStore(b.source);
       try {
+        const told = b.told;
+        b.told = new Set();
         const since = await readFeaturesSince(db, b.base, b.want.producers);
         if (!since || gen !== generation) return;
-        applyChanged(core, since.memories); // a write whose message never reached this engine (another tab)
+        // a write whose message never reached this engine (another tab's) is applied; the ones it was told of it holds (an import's 100k are not re-indexed)
+        for (const id of told) {
+          since.memories.delete(id);
+          since.changed.delete(id);
+        }
+        applyChanged(core, since.memories);
         reattach(core, since.changed);
         let snapshot;
         try {

@@ -55,7 +55,7 @@ async function start(name: string, encoder = ENC) {
   await api.loadFromStore(SRC(name, encoder), { dim: DIM, encoder }, (p) => void seen.push(p));
   await api.whenWarm();
   /** Feature blocks read: none when the snapshot was adopted. */
-  const blocks = seen.filter((p) => p.stage === 'features').length;
+  const blocks = seen.filter((p) => p.stage === 'features' && p.done > 0).length;
   return { core, api, blocks };
 }
 
@@ -127,6 +127,25 @@ describe('the engine snapshot at start-up', () => {
     expect(next.blocks).toBe(0);
     expect(await answers(next.api)).toEqual(await truth(db));
     expect(next.core.stats().spaces).toBe(60); // 59 + 2 added + the backfilled one - trashed - purged
+    db.close();
+  });
+
+  it('a save covers the writes this engine was told of and one it never heard of (another tab), and trims the log', async () => {
+    const { db, name } = await seeded(30);
+    const first = await saved(name);
+    const told = memory(300);
+    const f = seededFeatures(300, 0, DIM);
+    await insertMemories(db, [told], rowsOf(told.id, f));
+    await first.api.upsert({ ...toIndexDoc(told), features: serialized(f) });
+    await insertMemories(db, [memory(301)], rowsOf(memory(301).id, seededFeatures(301, 0, DIM))); // never told
+    await first.api.saveWords();
+    expect(await db.lexicalLog.count()).toBe(2); // held for the engine snapshot, which covers less
+    await first.api.saveEngine();
+    expect(await db.lexicalLog.count()).toBe(0);
+    expect((await engineHead(db))!.size).toBe(31); // 29 with features + both new ones
+    const next = await start(name);
+    expect(next.blocks).toBe(0);
+    expect(await answers(next.api)).toEqual(await truth(db));
     db.close();
   });
 

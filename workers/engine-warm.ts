@@ -7,9 +7,22 @@
 import { adoptEngine, packEngine, type EngineSnapshot } from '../src/core/engine-snapshot';
 import { deserializeFeatures, type SerializedFeatures } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
+import type { EngineStoreSource } from '../src/protocol/engine';
 import type { EngineCore } from './engine-core';
 import { EntityGraph } from './entity-graph';
 import type { SpaceIndex } from '../src/core/pipeline';
+
+/** The engine snapshot's state in a running engine (workers/engine-api.ts). */
+export interface BuiltState {
+  source: EngineStoreSource;
+  /** The log seq the engine's features cover. */
+  base: number;
+  /** Memories written since (Infinity: write one once warm). */
+  changes: number;
+  want: { producers: EngineStoreSource['producers']; dim: number };
+  /** Ids written through this engine since the last save began: it holds what the page wrote (not re-read). */
+  told: Set<MemoryId>;
+}
 
 /** At most this many memories written since an engine snapshot are re-attached at a start; more = every block attached. */
 export const maxEngineChanges = (size: number): number => Math.max(2000, Math.floor(size / 20));

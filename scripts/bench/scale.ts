@@ -119,6 +119,8 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   await ctx.addInitScript(LONGTASKS);
   const page = await ctx.newPage();
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
+  // the engine worker's warnings (a snapshot refused, a save that failed) and errors
+  page.on('console', (m) => void (['warning', 'error', 'info'].includes(m.type()) && log(`console ${m.type()}: ${m.text().slice(0, 300)}`)));
   await page.goto(`${url}/bench.html`);
   log(`n=${n}: restoring ${corpus.chunks.length} backup chunks through the import service`);
   const seedLoad = round(loadavg()[0]!, 1);
