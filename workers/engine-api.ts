@@ -27,6 +27,8 @@ import { blockData, currentHeads, memoryPages, openStore } from './engine-store/
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
 import { inSlices, sliceClock } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
+import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine, type EngineStart } from './engine-store/engine';
+import { adoptBuilt, maxEngineChanges, packBuilt, reattach, type BuiltState } from './engine-warm';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per call; the worker yields to queued queries once a slice has taken SLICE_MS (engine-slices.ts). */
@@ -53,9 +55,18 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   let generation = 0;
   /** Ids written through the API since the staged load began: their stored features are older. */
   let touched = new Set<MemoryId>();
+  /** The same ids in the order they came (the engine snapshot's adoption tells which came while it read). */
+  let touchLog: MemoryId[] = [];
   let warm: Promise<void> = Promise.resolve();
   const touch = (ids: MemoryId[]) => {
-    if (!core.warm) for (const id of ids) touched.add(id);
+    if (!core.warm) {
+      for (const id of ids) touched.add(id);
+      touchLog.push(...ids);
+    }
+    if (built) {
+      built.changes += ids.length;
+      for (const id of ids) built.told.add(id);
+    }
     if (words) {
       words.changes += ids.length;
       if (core.warm) scheduleSave();
@@ -65,7 +76,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   const scheduleSave = () => {
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => maybeSaveWords(), SAVE_IDLE_MS);
+    saveTimer = setTimeout(() => maybeSave(), SAVE_IDLE_MS);
   };
   const tell = (onProgress: Progress | undefined, p: EngineLoadProgress) => {
     try {
@@ -80,6 +91,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
   /** Ends the texts pass's wait (the first query was answered, or someone waits for warm). */
   let queried: () => void = () => undefined;
   let saving: Promise<unknown> = Promise.resolve();
+  /** The engine snapshot's state (schema v12): the log seq the engine's features cover, changes since, what it was built for. */
+  let built: BuiltState | null = null;
+  const maybeSave = () => {
+    maybeSaveWords();
+    maybeSaveEngine();
+  };
 
   async function loadFromStore(source: EngineStoreSource, opts: EngineLoadOptions, onProgress?: Progress): Promise<{ size: number }> {
     const gen = ++generation;
@@ -108,16 +125,21 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
     core.warm = false;
     touched = new Set();
+    touchLog = [];
+    built = { source, base: 0, changes: Number.POSITIVE_INFINITY, want: { producers: source.producers, dim: opts.dim }, told: new Set() };
     tell(onProgress, { stage: 'keyword', done: core.stats().size, total: core.stats().size, ms: ms() });
     const firstQuery = new Promise<void>((r) => (queried = r));
     warm = (async () => {
-      if (adopted) {
-        await Promise.race([firstQuery, sleep(TEXTS_WAIT_MS)]);
-        await readTexts(gen, db, onProgress, ms);
-      }
-      await attachStored(gen, db, source, onProgress, ms);
+      // the first keyword answer goes first: nothing big is read (the texts, the engine snapshot's
+      // rows) until it is answered or TEXTS_WAIT_MS passed
+      if (adopted) await Promise.race([firstQuery, sleep(TEXTS_WAIT_MS)]);
+      // the engine snapshot's rows are read while the texts are (two read-only transactions)
+      const before = touchLog.length;
+      const engineStart = readEngineStart(db, built!.want, maxEngineChanges).catch((e: unknown): EngineStart => ({ problem: toAppError(e).message, changed: new Map(), lastSeq: 0 }));
+      if (adopted) await readTexts(gen, db, onProgress, ms);
+      if (!(await adoptStored(gen, db, await engineStart, before, onProgress, ms))) await attachStored(gen, db, source, onProgress, ms);
     })().finally(() => db.close());
-    warm.then(() => gen === generation && maybeSaveWords(), () => undefined);
+    warm.then(() => gen === generation && maybeSave(), () => undefined);
     warm.catch(() => undefined); // a failure is reported by whenWarm / stats; the keyword engine stays
     return { size: core.stats().size };
   }
@@ -178,6 +200,83 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         db.close();
       }
     }).catch((e) => console.warn(`The keyword index's snapshot was not saved (${toAppError(e).message}).`));
+  }
+
+  /**
+   * The engine snapshot (schema v12), when usable: its vectors and space index adopted, the
+   * memories logged since re-attached from their blocks, then those written through the engine
+   * since `before` (when the read began: their upserts went to the replaced index) read again. False: the caller
+   * attaches every block (the snapshot is rewritten once warm).
+   */
+  async function adoptStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, start: EngineStart, before: number, onProgress: Progress | undefined, ms: () => number): Promise<boolean> {
+    const b = built!;
+    if (gen !== generation) return true; // a newer load owns the engine
+    b.base = start.lastSeq; // what a snapshot built from the blocks read after this covers
+    if (start.problem !== null || !start.snapshot) {
+      if (start.problem !== 'missing') console.info(`The engine's snapshot was not used (${start.problem}); every feature block is read instead.`);
+      return false;
+    }
+    tell(onProgress, { stage: 'features', done: 0, total: 1, ms: ms() });
+    try {
+      adoptBuilt(core, start.snapshot);
+      reattach(core, start.changed);
+    } catch (e) {
+      console.warn(`The engine's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); every feature block is read instead.`);
+      core.hybrid.adoptVectors(() => undefined); // no vector of the refused snapshot stays
+      return false;
+    }
+    const during = new Set(touchLog.slice(before));
+    const after = touchLog.length;
+    if (during.size) {
+      const got = await readFeaturesOf(db, [...during], b.want.producers);
+      if (gen !== generation) return true;
+      for (const id of touchLog.slice(after)) got.delete(id); // upserted into the adopted index since: newer
+      reattach(core, got);
+    }
+    b.changes = start.changed.size + during.size;
+    core.warm = true;
+    touched = new Set();
+    touchLog = [];
+    const size = core.built.spaces.size;
+    tell(onProgress, { stage: 'warm', done: size, total: size, ms: ms() });
+    return true;
+  }
+
+  /** Writes a new engine snapshot once enough changed since the last (or none was usable), in the background, after the keyword snapshot's. */
+  function maybeSaveEngine(): void {
+    const b = built;
+    if (!b || !core.warm || b.changes < rewriteAfter(core.stats().size)) return;
+    const gen = generation;
+    saving = saving.then(async () => {
+      if (gen !== generation || !core.warm || built !== b) return;
+      const db = await openStore(b.source);
+      try {
+        const told = b.told;
+        b.told = new Set();
+        const since = await readFeaturesSince(db, b.base, b.want.producers);
+        if (!since || gen !== generation) return;
+        // a write whose message never reached this engine (another tab's) is applied; the ones it was told of it holds (an import's 100k are not re-indexed)
+        for (const id of told) {
+          since.memories.delete(id);
+          since.changed.delete(id);
+        }
+        applyChanged(core, since.memories);
+        reattach(core, since.changed);
+        let snapshot;
+        try {
+          snapshot = packBuilt(core); // synchronous after the read: no message lands between
+        } catch (e) {
+          built = null; // this engine cannot pack its index: no stale snapshot holds the log back
+          await dropEngine(db);
+          throw e;
+        }
+        b.changes = 0;
+        b.base = since.seq;
+        await writeEngine(db, snapshot, { seq: since.seq, producers: b.want.producers, dim: b.want.dim, size: core.built.spaces.size });
+      } finally {
+        db.close();
+      }
+    }).catch((e) => console.warn(`The engine's snapshot was not saved (${toAppError(e).detail ?? toAppError(e).message}).`));
   }
 
   async function attachStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, source: EngineStoreSource, onProgress: Progress | undefined, ms: () => number): Promise<void> {
@@ -255,6 +354,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       load: (docs: EngineDoc[], opts: EngineLoadOptions) => {
         generation++;
         words = null;
+        built = null;
         core.warm = true;
         return core.load(docs, opts);
       },
@@ -267,6 +367,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       saveWords: () => {
         if (words) words.changes = Math.max(words.changes, Number.POSITIVE_INFINITY);
         maybeSaveWords();
+        return saving.then(() => undefined);
+      },
+      /** Writes the engine snapshot now (tests, the bench). */
+      saveEngine: () => {
+        if (built) built.changes = Number.POSITIVE_INFINITY;
+        maybeSaveEngine();
         return saving.then(() => undefined);
       },
       upsert: (doc: EngineDoc) => {

@@ -142,9 +142,7 @@ export class EngineCore {
     this.communities = this.sessions = null;
   }
 
-  remove(id: MemoryId): void {
-    this.removeMany([id]);
-  }
+  remove = (id: MemoryId): void => this.removeMany([id]);
 
   /** A staged start: the E1 vectors alone first, so dense search works before the other spaces are in. */
   attachVectors(list: { id: MemoryId; features: SerializedFeatures }[]): void {
@@ -177,6 +175,9 @@ export class EngineCore {
   }
   sessionOf = (id: MemoryId): string => this.meta.get(id)?.sessionId ?? '';
 
+  /** The space index and the entity graph: workers/engine-warm.ts packs them into the engine snapshot and adopts unpacked ones. */
+  get built(): { spaces: SpaceIndex; entities: EntityGraph } { return { spaces: this.spaces, entities: this.entities }; } // prettier-ignore
+  adoptBuilt(b: { spaces: SpaceIndex; entities: EntityGraph }): void { [this.spaces, this.entities, this.matrix, this.communities, this.sessions] = [b.spaces, b.entities, null, null, null]; } // prettier-ignore
   /** After a staged start has attached everything: the space index's columns without growth slack. */
   settle = (): void => this.spaces.trim();
 
@@ -358,9 +359,7 @@ export class EngineCore {
     this.recallDefaults = { ...input };
   }
 
-  lateralStatus(): LateralStatus {
-    return this.evaluator.status();
-  }
+  lateralStatus = (): LateralStatus => this.evaluator.status();
 
   /** Turns lateral mode back on after an auto-disable (fresh counters); returns the new state. */
   reEnableLateral(): LateralEvaluatorState {

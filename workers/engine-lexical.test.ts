@@ -158,6 +158,9 @@ describe('the keyword snapshot at start-up', () => {
     await api.saveWords();
     const head = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow;
     expect(head.size).toBe(700);
+    // the log is kept for the engine snapshot (schema v12), which covers less, until it is rewritten too
+    expect(await db.lexicalLog.count()).toBe(602);
+    await api.saveEngine();
     expect(await db.lexicalLog.count()).toBe(0);
     const next = await start(name);
     expect(next.before).toEqual(['keyword']);

@@ -174,5 +174,5 @@ export class DataPage {
   }
 }
 
-/** Stores of derived data (rebuilt from the memories): `src/db/lexical-snapshot.ts`. */
-const DERIVED_STORES = ['lexicalSnapshot', 'lexicalLog'];
+/** Stores of derived data (rebuilt from the memories): `src/db/lexical-snapshot.ts`, `src/db/engine-snapshot.ts`. */
+const DERIVED_STORES = ['lexicalSnapshot', 'lexicalLog', 'engineSnapshot'];

@@ -10,7 +10,7 @@
 //
 //   npm run bench:scale -- [--n 10000] [--json] [--seed 13] [--queries 30] [--no-build]
 //                          [--no-baselines] [--no-ingest] [--orama-max 100000] [--port 4184] [--startup-timeout 600]
-//                          [--sizes 30000,100000] [--migrate-v8 30000]
+//                          [--sizes 30000,100000] [--migrate-v8 30000] [--snapshot-ab 3] [--engine-ab 3]
 //                          [--profile-dir DIR [--reuse] [--reloads 1] [--first-only]] [--dist DIR] [--trace FILE]
 //
 // --profile-dir DIR keeps each size's Chromium profile in DIR/n<N>/ (seeded afresh unless --reuse);
@@ -64,6 +64,8 @@ const opts = {
   startupTimeoutS: num('--startup-timeout', 600),
   /** --snapshot-ab R: R alternating reloads with and without the keyword snapshot (scale-snapshot-ab.ts). */
   snapshotAB: num('--snapshot-ab', 0),
+  /** --engine-ab R: R alternating reloads with and without the engine snapshot (schema v12). */
+  engineAB: num('--engine-ab', 0),
   /** --migrate-v8 30000: only the v8 -> v9 upgrade of a v8 store of that many memories (no other size runs). */
   migrateV8: num('--migrate-v8', 0),
   /** --profile-dir DIR: each size's browser profile kept in DIR/n<N>/ (a persistent context). */
@@ -136,7 +138,7 @@ const profilePath = (n: number) => join(opts.profileDir!, `n${n}`);
 const metaPath = (n: number) => join(opts.profileDir!, `n${n}.json`);
 const headCommit = () => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 
-/** Waits (up to 3 min) until the engine has stored a keyword snapshot this build adopts (it writes one in the background after a restore or a rebuild). */
+/** Waits (up to 3 min) until the engine has stored a keyword snapshot and an engine snapshot this build adopts (it writes them in the background after a restore or a rebuild). */
 async function waitSnapshot(page: Page): Promise<boolean | null> {
   let current: boolean | null = null;
   for (let i = 0; i < 360; i++) {
@@ -221,6 +223,8 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
   await ctx.addInitScript(LONGTASKS);
   const page = await ctx.newPage();
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
+  // the engine worker's warnings (a snapshot refused, a save that failed) and errors
+  page.on('console', (m) => void (['warning', 'error', 'info'].includes(m.type()) && log(`console ${m.type()}: ${m.text().slice(0, 300)}`)));
   const prepared = await prepareStore(page, url, n, corpus.chunks);
   const stored = await page.evaluate(() => window.__scaleBench.storeInfo().then((i) => i.memories));
 
@@ -262,6 +266,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     if (startup.error) break;
   }
 
+  const engineAb = opts.engineAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.engineAB, log, 'engineSnapshot') : undefined;
   const snapshotAb = opts.snapshotAB > 0 && !startup.error ? await snapshotAB(page, `${url}/bench.html?probe=${encodeURIComponent(probe)}`, opts.snapshotAB, log) : undefined;
   const qs = queries.slice(0, opts.queries + 3).map((q) => q.text);
   // the machine's load while measuring (2 cores shared with other work: read the figures with it)
@@ -273,6 +278,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     ...(reloads.length > 1 && { reloads }),
     ...(traceSummary && { trace: traceSummary }),
     ...(snapshotAb && { snapshotAb }),
+    ...(engineAb && { engineAb: { ...engineAb, snapshotBytesPerMemory: Math.round(Number(engineAb.snapshotBytes) / n) } }),
   };
   if (opts.firstOnly) {
     await page.close();

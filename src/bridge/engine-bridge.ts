@@ -21,7 +21,7 @@ type WithSignal<F> = F extends (...args: [...infer A, (number | undefined)?]) =>
  * not restated), the two cancellable ones taking an AbortSignal, plus start and dispose. `load`
  * and `cancel` stay inside the bridge.
  */
-export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm' | 'whenSaved' | 'saveWords' | 'cancel' | 'search' | 'recall'> & {
+export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm' | 'whenSaved' | 'saveWords' | 'saveEngine' | 'cancel' | 'search' | 'recall'> & {
   search: WithSignal<EngineApi['search']>;
   /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
   recall: WithSignal<EngineApi['recall']>;

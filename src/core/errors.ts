@@ -35,7 +35,7 @@ export const ERROR_CATALOGUE = {
   IMAGE_UNSUPPORTED:
     'This file is not a picture this app can keep (PNG, JPEG, GIF or WebP). Nothing was attached.',
   IMAGE_UNREADABLE: 'This picture could not be read (the file may be damaged or cut short). Nothing was attached.',
-  SNAPSHOT_INVALID: 'The saved keyword index could not be read. It is rebuilt from your memories; nothing is lost.',
+  SNAPSHOT_INVALID: 'A saved index could not be read. It is rebuilt from your memories; nothing is lost.',
   LANGUAGE_MODEL_FAILED:
     'The language model on this computer did not give a usable answer. Recall used your memories alone; check that the model is running.',
 } as const;

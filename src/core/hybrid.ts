@@ -214,6 +214,20 @@ export class HybridIndex {
     bm25.beforeCompact = () => this.docs.settle();
   }
 
+  /**
+   * A start from an engine snapshot: `fill` fills the emptied dense store with packed rows
+   * (store-pack.ts); rows of memories the index does not hold are dropped. When `fill` throws,
+   * the index is left without vectors.
+   */
+  adoptVectors(fill: (store: DenseStore) => void): void {
+    for (const id of this.dense.idList()) this.removeRow(id);
+    fill(this.dense);
+    this.ensureCapacity(this.dense.size, true);
+    for (const id of this.dense.idList()) if (!this.docs.has(id)) this.removeRow(id);
+    for (let s = 0; s < this.dense.size; s++) this.writeRowMeta(s, this.docs.get(this.dense.idAt(s))!);
+    this.version++;
+  }
+
   /** Replaces a doc whose words the index already holds (the same text and tags): no tokenising. */
   refreshDoc(doc: IndexDoc): void {
     this.validate(doc);

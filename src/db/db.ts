@@ -40,6 +40,7 @@ import { createDbStatusStore, type DbStatusStore } from './status';
 import { STORES_V10, upgradeMemoryV8toV10, type ImageRow } from './images';
 import { migrateVectorsToBlocks } from './migrate-v9';
 import { LOG_ALL, lexicalLogMiddleware, STORES_V11, type LexicalLogRow, type LexicalSnapshotRow } from './lexical-snapshot';
+import { STORES_V12, type EngineSnapshotRow } from './engine-snapshot';
 
 export class MnemographDb extends Dexie {
   memories!: Table<MemoryRow, string>;
@@ -59,6 +60,8 @@ export class MnemographDb extends Dexie {
   /** Since v11: the keyword index's snapshot (derived, never backed up) and the log of memories written since. */
   lexicalSnapshot!: Table<LexicalSnapshotRow, string>;
   lexicalLog!: Table<LexicalLogRow, number>;
+  /** Since v12: the engine's built indexes (src/db/engine-snapshot.ts; derived, never backed up). */
+  engineSnapshot!: Table<EngineSnapshotRow, string>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -173,6 +176,8 @@ export class MnemographDb extends Dexie {
         .upgrade((tx) => tx.table('lexicalLog').add({ id: LOG_ALL }));
       this.use(lexicalLogMiddleware);
     }
+    // v12 (issue 13): the engine snapshot, written by the engine once warm; nothing to convert.
+    if (upTo >= 12) this.version(12).stores(STORES_V12);
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
     this.on('versionchange', () => {

@@ -7,12 +7,15 @@
 // Placement: a new entry goes to the last block of its (space, producer) while that has room,
 // else to a new one; an edit or a delete takes the entry out of the block it is in (found through
 // the heads' multi-entry `ids` index) and an edit appends the new one. Blocks are never merged:
-// removals leave them smaller, an emptied block is deleted.
+// removals leave them smaller, an emptied block is deleted. A put or delete of features logs its
+// memories (`lexicalLog`, schema v12): the engine snapshot holds features; an add needs none (the
+// memory is written, so logged, in the same transaction).
 
 import Dexie from 'dexie';
 import type { MemoryId, SpaceId } from '../core/types';
 import type { MnemographDb } from './db';
 import type { FeatureDataRow, FeatureHeadRow, VectorRow } from './schema';
+import { logWritten } from './lexical-snapshot';
 
 /** Memories per block. See docs/ARCHITECTURE.md "Storage layout" for the measured choice. */
 export const BLOCK_SIZE = 512;
@@ -162,6 +165,7 @@ export async function putFeatureRows(db: MnemographDb, rows: readonly VectorRow[
   for (const r of unique) (some.get(r.memoryId) ?? some.set(r.memoryId, new Set()).get(r.memoryId)!).add(r.space);
   await removeEntries(db, new Set(), some);
   await appendEntries(db, unique);
+  await logWritten(db, [...some.keys()]);
 }
 
 /**
@@ -178,7 +182,9 @@ export async function addFeatureRows(db: MnemographDb, rows: readonly VectorRow[
 
 /** Deletes every feature of the memories (any space, any producer). Inside a transaction holding featureTables. */
 export async function deleteFeatures(db: MnemographDb, ids: readonly MemoryId[]): Promise<void> {
-  if (ids.length) await removeEntries(db, new Set(ids));
+  if (ids.length === 0) return;
+  await removeEntries(db, new Set(ids));
+  await logWritten(db, ids);
 }
 
 /** Deletes the given spaces of the memories. Inside a transaction holding featureTables. */
@@ -186,6 +192,7 @@ export async function deleteFeatureSpaces(db: MnemographDb, ids: readonly Memory
   if (ids.length === 0 || spaces.length === 0) return;
   const set = new Set(spaces);
   await removeEntries(db, new Set(), new Map(ids.map((id) => [id, set])));
+  await logWritten(db, ids);
 }
 
 /** Every stored feature row of the memories (copies), grouped by memory. */

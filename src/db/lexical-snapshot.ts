@@ -15,7 +15,7 @@
 // (~30 MB at 100k), so rewriting it per save would cost more than the save; a log row is a few
 // bytes, and a start re-tokenises only the memories written since the snapshot.
 
-import type { DBCore, DBCoreMutateRequest, DBCoreTransaction, Middleware } from 'dexie';
+import Dexie, { type DBCore, type DBCoreMutateRequest, type DBCoreTransaction, type Middleware } from 'dexie';
 import { AppError } from '../core/errors';
 import type { LexicalSnapshot, PackedDocs } from '../core/lexical-snapshot';
 import type { PackedBm25 } from '../core/bm25';
@@ -94,7 +94,8 @@ function holdsLog(trans: DBCoreTransaction): boolean {
 
 /**
  * Every write to `memories` appends its ids to `lexicalLog` in the same transaction: a read-write
- * transaction over memories takes the log in too (as dexie-cloud's mutation tracking does).
+ * transaction over memories (or features: `logWritten`) takes the log in too (as dexie-cloud's
+ * mutation tracking does).
  * Upgrades that run before the log exists are not logged (the head's `dbVersion` covers them).
  */
 export const lexicalLogMiddleware: Middleware<DBCore> = {
@@ -104,7 +105,7 @@ export const lexicalLogMiddleware: Middleware<DBCore> = {
     return {
       ...down,
       transaction(stores, mode, options) {
-        const widen = mode === 'readwrite' && stores.includes('memories') && !stores.includes('lexicalLog');
+        const widen = mode === 'readwrite' && (stores.includes('memories') || stores.includes('featureHeads')) && !stores.includes('lexicalLog');
         return down.transaction(widen ? [...stores, 'lexicalLog'] : stores, mode, options);
       },
       table(name) {
@@ -125,3 +126,24 @@ export const lexicalLogMiddleware: Middleware<DBCore> = {
     };
   },
 };
+
+/**
+ * Appends `ids` to the log inside the current transaction (schema v12: a write of features alone,
+ * the backfill or an encoder flip, changes what the engine snapshot holds without writing the
+ * memory). A no-op outside a read-write transaction that holds the log (the middleware widens
+ * every one over the feature tables).
+ */
+export async function logWritten(db: Dexie, ids: readonly string[]): Promise<void> {
+  const trans = (Dexie.currentTransaction as unknown as { idbtrans?: DBCoreTransaction } | null)?.idbtrans;
+  if (ids.length === 0 || !trans || !holdsLog(trans)) return;
+  await db.core.table('lexicalLog').mutate({ type: 'add', trans, values: ids.map((id) => ({ id })) });
+}
+
+/**
+ * The seq up to which log rows may be deleted when one snapshot covering `seq` is written: no
+ * further than the other snapshot covers, when that one is of this schema (else it will be
+ * rebuilt and needs none of them).
+ */
+export function coveredSeq(seq: number, other: { seq: number; dbVersion: number } | undefined, dbVersion: number): number {
+  return other && other.dbVersion === dbVersion ? Math.min(seq, other.seq) : seq;
+}

@@ -16,6 +16,7 @@ import { installedVersion, MnemographDb, openDb } from '../db/db';
 import { DB_NAME, DB_VERSION, type VectorRow } from '../db/schema';
 import { parseBackup } from '../io';
 import { LEXICAL_FORMAT } from '../core/lexical-snapshot';
+import { ENGINE_FORMAT } from '../core/engine-snapshot';
 import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
@@ -366,7 +367,16 @@ window.__scaleBench = {
         req.onsuccess = () => ok(req.result as { format?: number; dbVersion?: number } | undefined);
         req.onerror = () => fail(req.error ?? new Error('the read failed'));
       });
-      return head ? head.format === LEXICAL_FORMAT && head.dbVersion === DB_VERSION : null;
+      if (!head) return null;
+      if (head.format !== LEXICAL_FORMAT || head.dbVersion !== DB_VERSION) return false;
+      // and the engine snapshot (schema v12): a timed reload must find both, as a person's later reload does
+      if (!idb.objectStoreNames.contains('engineSnapshot')) return true;
+      const req2 = idb.transaction('engineSnapshot', 'readonly').objectStore('engineSnapshot').get('head');
+      const eh = await new Promise<{ format?: number; dbVersion?: number } | undefined>((ok, fail) => {
+        req2.onsuccess = () => ok(req2.result as { format?: number; dbVersion?: number } | undefined);
+        req2.onerror = () => fail(req2.error ?? new Error('the read failed'));
+      });
+      return eh ? eh.format === ENGINE_FORMAT && eh.dbVersion === DB_VERSION : null;
     } finally {
       idb.close();
     }

@@ -3,7 +3,8 @@
 // folder writes; memories are only read.
 
 import type { MnemographDb } from '../../src/db/db';
-import { LOG_ALL, snapshotOfRows, snapshotRows, type LexicalHeadRow } from '../../src/db/lexical-snapshot';
+import { coveredSeq, LOG_ALL, snapshotOfRows, snapshotRows, type LexicalHeadRow } from '../../src/db/lexical-snapshot';
+import type { EngineHeadRow } from '../../src/db/engine-snapshot';
 import { DB_VERSION, type MemoryRow } from '../../src/db/schema';
 import type { LexicalSnapshot } from '../../src/core/lexical-snapshot';
 
@@ -60,15 +61,17 @@ export async function readChangedSince(db: MnemographDb, base: number): Promise<
 }
 
 /**
- * Writes `snapshot` as covering the log up to `seq` and deletes those log rows, in one
+ * Writes `snapshot` as covering the log up to `seq` and deletes the log rows both snapshots cover, in one
  * transaction; does nothing (false) when a snapshot covering more is already stored (another tab's).
  */
 export async function writeWords(db: MnemographDb, snapshot: LexicalSnapshot, seq: number): Promise<boolean> {
-  return db.transaction('rw', [db.lexicalSnapshot, db.lexicalLog], async () => {
+  return db.transaction('rw', [db.lexicalSnapshot, db.lexicalLog, db.engineSnapshot], async () => {
     const head = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow | undefined;
     if (head && head.dbVersion === DB_VERSION && head.seq > seq) return false;
     await db.lexicalSnapshot.bulkPut(snapshotRows(snapshot, seq, DB_VERSION, Date.now()));
-    await db.lexicalLog.where(':id').belowOrEqual(seq).delete();
+    // the log rows both snapshots cover (the engine snapshot's, schema v12, replays them too)
+    const engine = (await db.engineSnapshot.get('head')) as EngineHeadRow | undefined;
+    await db.lexicalLog.where(':id').belowOrEqual(coveredSeq(seq, engine, DB_VERSION)).delete();
     return true;
   });
 }

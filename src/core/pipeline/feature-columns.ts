@@ -17,6 +17,7 @@ import { nextCapacity, Ragged } from './ragged';
 import { TokenDict, unitRowsInto } from './token-dict';
 import { packTokens, unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
 import { kindOf } from '../spaces/serialize';
+import { invalid, type PackReader, type PackWriter } from '../snapshot-pack';
 
 
 const f32 = (n: number) => new Float32Array(n);
@@ -171,6 +172,51 @@ export class FeatureColumns {
       out[s] = s === 'E12' ? v : cloneValue(v);
     }
     return out as SpaceFeatures;
+  }
+
+  /** Into an engine snapshot (src/core/snapshot-pack.ts); SNAPSHOT_INVALID when a memory's E12 is held whole (`oddTokens`: not packed). */
+  pack(w: PackWriter, name: string): void {
+    if (this.oddTokens.size) throw invalid('token matrices of another width');
+    w.meta[`${name}.spaces`] = [...this.dense.keys(), ...this.binary.keys(), ...this.sparse.keys(), ...this.entity.keys()].join(',');
+    for (const [sp, r] of this.dense) r.pack(w, `${name}.${sp}`);
+    for (const [sp, r] of this.binary) r.pack(w, `${name}.${sp}`);
+    for (const [sp, c] of this.sparse) {
+      c.indices.pack(w, `${name}.${sp}.i`);
+      c.values.pack(w, `${name}.${sp}.v`);
+    }
+    for (const [sp, c] of this.entity) {
+      for (const [k, r] of [['e', c.entities], ['r', c.relations], ['h', c.heads], ['t', c.tails]] as const) r.pack(w, `${name}.${sp}.${k}`);
+      w.put(`${name}.${sp}.shape`, c.shape);
+    }
+    this.tokenIds.pack(w, `${name}.E12`);
+    if (this.dict) this.dict.pack(w, `${name}.dict`);
+  }
+
+  /** Packed columns, checked (each range inside its pool, only `live` slots, token ids rows of the dictionary). */
+  static unpack(r: PackReader, name: string, live: (slot: number) => boolean): FeatureColumns {
+    const c = new FeatureColumns();
+    const u8 = (n: number) => new Uint8Array(n);
+    const rag = <T extends Float32Array | Uint32Array | Uint8Array>(n: string, kind: 'f32' | 'u32' | 'u8', make: (k: number) => T) => Ragged.unpack(r, `${name}.${n}`, kind, make, live);
+    for (const sp of r.str(`${name}.spaces`).split(',').filter(Boolean) as SpaceId[]) {
+      if (!(sp in SPACES)) throw invalid(`${name}: an unknown space ${sp}`);
+      const kind = kindOf(sp);
+      if (kind === 'dense') c.dense.set(sp, rag(sp, 'f32', f32));
+      else if (kind === 'binary') c.binary.set(sp, rag(sp, 'u8', u8));
+      else if (kind === 'sparse') c.sparse.set(sp, { indices: rag(`${sp}.i`, 'u32', u32), values: rag(`${sp}.v`, 'f32', f32) });
+      else if (kind === 'entity') {
+        const e = { entities: rag(`${sp}.e`, 'u32', u32), relations: rag(`${sp}.r`, 'u32', u32), heads: rag(`${sp}.h`, 'f32', f32), tails: rag(`${sp}.t`, 'f32', f32), shape: r.get(`${name}.${sp}.shape`, 'i32') };
+        for (let k = 0; k < e.entities.slotCount; k++) if (e.entities.has(k) && 2 * k + 1 >= e.shape.length) throw invalid(`${name}: ${sp} shapes missing`);
+        c.entity.set(sp, e);
+      } else throw invalid(`${name}: ${sp} is not a column`);
+    }
+    c.tokenIds = rag('E12', 'u32', u32);
+    if (r.has(`${name}.dict.refs`)) c.dict = TokenDict.unpack(r, `${name}.dict`);
+    const ids = c.tokenIds.data();
+    for (let s = 0; s < c.tokenIds.slotCount; s++) {
+      const at = c.tokenIds.offset(s);
+      for (let i = at; i >= 0 && i < at + c.tokenIds.length(s); i++) if (!c.dict?.holds(ids[i])) throw invalid(`${name}: a token id the dictionary lacks`);
+    }
+    return c;
   }
 
   private tokenMatrix(slot: number): TokenMatrix | undefined {

@@ -12,6 +12,8 @@
 // `view(slot)` is a subarray over the pool: valid until the next set / delete / compact (callers
 // read it at once or copy it).
 
+import { invalid, type PackKind, type PackReader, type PackWriter } from '../snapshot-pack';
+
 export type PoolArray = Float32Array | Uint32Array | Uint8Array | Int8Array | Int32Array;
 
 /** Compaction waits for at least this many dead elements (so small indexes never copy). */
@@ -43,6 +45,11 @@ export class Ragged<T extends PoolArray> {
   /** Bytes of the pool (capacity) and the per-slot index. */
   get bytes(): number {
     return this.pool.byteLength + this.start.byteLength + this.len.byteLength;
+  }
+
+  /** Slots the index has room for (held or not). */
+  get slotCount(): number {
+    return this.start.length;
   }
 
   has(slot: number): boolean {
@@ -96,6 +103,37 @@ export class Ragged<T extends PoolArray> {
   /** The live ranges copied into a pool of exactly their size (no slack, no dead elements). */
   trim(): void {
     this.compact(0);
+  }
+
+  /** Into an engine snapshot (src/core/snapshot-pack.ts): the pool's used part and the per-slot index, as they are. */
+  pack(w: PackWriter, name: string): void {
+    w.put(`${name}.pool`, this.pool.subarray(0, this.used));
+    w.put(`${name}.start`, this.start);
+    w.put(`${name}.len`, this.len);
+  }
+
+  /** Views of a packed Ragged, checked: every range inside the pool, only slots `live` says are held. */
+  static unpack<T extends PoolArray>(r: PackReader, name: string, kind: PackKind, make: (n: number) => T, live: (slot: number) => boolean): Ragged<T> {
+    const pool = r.get(`${name}.pool`, kind) as unknown as T;
+    const start = r.get(`${name}.start`, 'i32');
+    const len = r.get(`${name}.len`, 'i32', start.length);
+    let held = 0;
+    for (let s = 0; s < start.length; s++) {
+      if (start[s] < 0) {
+        if (start[s] !== -1 || len[s] !== 0) throw invalid(`${name}: a bad empty slot ${s}`);
+        continue;
+      }
+      if (len[s] < 0 || start[s] + len[s] > pool.length || !live(s)) throw invalid(`${name}: a bad range at slot ${s}`);
+      held += len[s];
+    }
+    if (held > pool.length) throw invalid(`${name}: overlapping ranges`);
+    const g = new Ragged(make);
+    g.pool = pool;
+    g.used = pool.length;
+    g.dead = pool.length - held;
+    g.start = start;
+    g.len = len;
+    return g;
   }
 
   private compact(extra = this.live >> 3): void {

@@ -8,6 +8,8 @@
 //   Touched       per-query scratch: a score accumulator per slot and the list of slots touched,
 //                 reset after the query in O(touched), so candidate generation never clears N.
 
+import { invalid, type PackReader, type PackWriter } from '../snapshot-pack';
+
 /** Grows `a` to hold at least `n` entries (doubling), keeping its contents. */
 export function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T {
   if (n <= a.length) return a;
@@ -95,6 +97,52 @@ export class SlotPostings {
     this.compact(0, () => 0);
   }
 
+  /** Into an engine snapshot (src/core/snapshot-pack.ts): the key map as two arrays, the lists' index and pool as they are. */
+  pack(w: PackWriter, name: string): void {
+    const keys = new Uint32Array(this.listOf.size);
+    const lists = new Int32Array(this.listOf.size);
+    let i = 0;
+    for (const [k, l] of this.listOf) [keys[i], lists[i++]] = [k, l];
+    w.put(`${name}.keys`, keys);
+    w.put(`${name}.lists`, lists);
+    w.put(`${name}.free`, Int32Array.from(this.freeLists));
+    w.put(`${name}.start`, this.start.subarray(0, this.lists));
+    w.put(`${name}.len`, this.len.subarray(0, this.lists));
+    w.put(`${name}.cap`, this.cap.subarray(0, this.lists));
+    w.put(`${name}.pool`, this.pool.subarray(0, this.used));
+  }
+
+  /** A packed SlotPostings, checked: every list inside the pool, every entry a slot below `slots`, each list number used once. */
+  static unpack(r: PackReader, name: string, slots: number): SlotPostings {
+    const keys = r.get(`${name}.keys`, 'u32');
+    const lists = r.get(`${name}.lists`, 'i32', keys.length);
+    const free = r.get(`${name}.free`, 'i32');
+    const start = r.get(`${name}.start`, 'i32');
+    const n = start.length;
+    const len = r.get(`${name}.len`, 'i32', n);
+    const cap = r.get(`${name}.cap`, 'i32', n);
+    const pool = r.get(`${name}.pool`, 'i32');
+    const seen = new Uint8Array(n);
+    const p = new SlotPostings();
+    let live = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const l = lists[i];
+      if (!(l >= 0 && l < n) || seen[l] || len[l] < 1 || len[l] > cap[l] || start[l] < 0 || start[l] + cap[l] > pool.length) throw invalid(`${name}: a bad list for key ${keys[i]}`);
+      for (let j = start[l]; j < start[l] + len[l]; j++) if (!(pool[j] >= 0 && pool[j] < slots)) throw invalid(`${name}: a slot out of range`);
+      seen[l] = 1;
+      live += cap[l];
+      p.listOf.set(keys[i], l);
+    }
+    for (const l of free) {
+      if (!(l >= 0 && l < n) || seen[l] || cap[l] !== 0) throw invalid(`${name}: a bad free list`);
+      seen[l] = 1;
+      p.freeLists.push(l);
+    }
+    if (keys.length + free.length !== n || live > pool.length) throw invalid(`${name}: lists unaccounted for`);
+    [p.lists, p.start, p.len, p.cap, p.pool, p.used, p.dead] = [n, start, len, cap, pool, pool.length, pool.length - live];
+    return p;
+  }
+
   /** List `l` moved to the pool's end with room for `room` slots. */
   private move(l: number, room: number): void {
     if (this.used + room > this.pool.length) {
@@ -167,6 +215,16 @@ export class SlotSet {
     this.list[at] = last;
     this.pos[last] = at;
     this.pos[slot] = -1;
+  }
+
+  /** A packed SlotSet (its members in their order), checked: distinct slots below `slots`. */
+  static unpack(r: PackReader, name: string, slots: number): SlotSet {
+    const set = new SlotSet();
+    for (const s of r.get(name, 'i32')) {
+      if (!(s >= 0 && s < slots) || set.has(s)) throw invalid(`${name}: a bad member`);
+      set.add(s);
+    }
+    return set;
   }
 
   /** The members (a view, unordered; valid until the next change). */

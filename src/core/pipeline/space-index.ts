@@ -40,7 +40,8 @@ import { unitTokens, type UnitTokens } from './unit-tokens';
 import { FeatureColumns } from './feature-columns';
 
 export { unitMaxsim, unitTokens, type UnitTokens } from './unit-tokens';
-import { DenseStore } from '../vectors';
+import { DENSE_INDEXED, DenseSpaces } from './dense-spaces';
+import { invalid, type PackReader, type PackWriter } from '../snapshot-pack';
 
 export interface SpaceCandidateHit {
   id: MemoryId;
@@ -96,56 +97,6 @@ const BOUNDED: readonly SpaceId[] = ['E6', 'E13'];
 /** Float slack on the bound, so rounding can never drop a memory that ties the k-th. */
 const SLACK = 1e-9;
 
-/** Dense spaces whose candidates come from an int8 DenseStore (src/core/vectors). */
-const DENSE_INDEXED: readonly SpaceId[] = ['E5', 'E10'];
-
-/**
- * The dense spaces' int8 prefilter (issue 13). The stores hold int8 codes only (the exact values
- * stay in `feats`), one per dimension; a vector no store can hold (NaN, all zero) is kept in `odd`,
- * and it and the vectors of another dimension than the query's are always scored the old way, so
- * their warnings still come. The store's short list for the best k is
- * certified (src/core/vectors/README.md) to hold every memory that can be in the exact top k, and
- * the exact similarity then ranks the short list plus `odd`: the same candidates as a full scan.
- */
-class DenseSpaces {
-  /** Per space, one store per dimension met (normally one: the encoder's). */
-  private readonly stores = new Map<SpaceId, Map<number, DenseStore>>(DENSE_INDEXED.map((sp) => [sp, new Map()]));
-  private readonly odd = new Map<SpaceId, Set<MemoryId>>(DENSE_INDEXED.map((sp) => [sp, new Set()]));
-
-  upsert(id: MemoryId, f: SpaceFeatures): void {
-    for (const sp of DENSE_INDEXED) {
-      const v = f[sp];
-      if (v === undefined) continue;
-      if (!(v instanceof Float32Array) || v.length === 0 || !v.every(Number.isFinite) || !v.some((x) => x !== 0)) {
-        this.odd.get(sp)!.add(id);
-        continue;
-      }
-      const byDim = this.stores.get(sp)!;
-      let store = byDim.get(v.length);
-      if (!store) byDim.set(v.length, (store = new DenseStore({ dim: v.length, encoder: sp, keepFloat: false })));
-      store.set(id, v);
-    }
-  }
-
-  remove(id: MemoryId): void {
-    for (const byDim of this.stores.values()) for (const store of byDim.values()) store.remove(id);
-    for (const set of this.odd.values()) set.delete(id);
-  }
-
-  /** The ids to score exactly for the best k of `space`, or undefined (scan every holder). */
-  pool(space: SpaceId, q: SpaceVector, k: number, accept: (id: MemoryId) => boolean): MemoryId[] | undefined {
-    const byDim = this.stores.get(space);
-    const store = byDim && q instanceof Float32Array ? byDim.get(q.length) : undefined;
-    if (!byDim || !store || !(q as Float32Array).every(Number.isFinite)) return undefined;
-    const short = store.shortlist(store.prepare(q as Float32Array), k, { accept: (slot) => accept(store.idAt(slot)) });
-    const ids = Array.from(short, (slot) => store.idAt(slot));
-    for (const id of this.odd.get(space)!) ids.push(id);
-    // vectors of another dimension: scored the old way (their mismatch warning still comes)
-    for (const other of byDim.values()) if (other !== store) ids.push(...other.idList());
-    return ids;
-  }
-}
-
 export class SpaceIndex {
   private readonly dense = new DenseSpaces();
   private readonly slotOf = new Map<MemoryId, number>();
@@ -184,6 +135,13 @@ export class SpaceIndex {
     return out;
   }
 
+  /** The memory's E11 entity hashes (empty: none), as the entity graph takes them. */
+  entitiesOf(id: MemoryId): number[] {
+    const slot = this.slotOf.get(id);
+    const keys = slot === undefined ? undefined : this.cols.keys(slot, 'E11');
+    return keys ? Array.from(keys) : [];
+  }
+
   ids(): MemoryId[] {
     return this.idOf.filter((id): id is MemoryId => id !== undefined);
   }
@@ -197,6 +155,35 @@ export class SpaceIndex {
   /** Bytes of the feature columns (capacity; benches). */
   get featureBytes(): number {
     return this.cols.bytes;
+  }
+
+  /** Into an engine snapshot (src/core/snapshot-pack.ts): every structure as it is (E1 is not here: the hybrid's store packs it). */
+  pack(w: PackWriter, name: string): void {
+    w.putStrings(`${name}.ids`, this.idOf.map((id) => id ?? ''));
+    w.put(`${name}.free`, Int32Array.from(this.free));
+    this.cols.pack(w, `${name}.cols`);
+    for (const [s, p] of this.postings) p.pack(w, `${name}.post.${s}`);
+    for (const [s, a] of this.weights) w.put(`${name}.weights.${s}`, a.subarray(0, this.idOf.length));
+    for (const [s, h] of this.holders) w.put(`${name}.holders.${s}`, h.slots());
+    this.dense.pack(w, `${name}.dense`);
+  }
+
+  /** A packed index, checked structure by structure (SNAPSHOT_INVALID); `e1` as the constructor's. */
+  static unpack(r: PackReader, name: string, opts: { e1?: (id: MemoryId) => Float32Array | undefined } = {}): SpaceIndex {
+    const x = new SpaceIndex(opts);
+    const idOf = r.strings(`${name}.ids`).map((id) => id || undefined);
+    const n = idOf.length;
+    idOf.forEach((id, slot) => id !== undefined && x.slotOf.set(id, slot));
+    const free = Array.from(r.get(`${name}.free`, 'i32'));
+    if (x.slotOf.size + free.length !== n || new Set(free).size !== free.length || free.some((s) => !(s >= 0 && s < n) || idOf[s] !== undefined)) throw invalid(`${name}: slots unaccounted for`);
+    x.idOf = idOf;
+    x.free.push(...free);
+    const live = (slot: number) => slot < n && idOf[slot] !== undefined;
+    Object.assign(x, { cols: FeatureColumns.unpack(r, `${name}.cols`, live), dense: DenseSpaces.unpack(r, `${name}.dense`, (id) => x.slotOf.has(id)) });
+    for (const s of INVERTED) x.postings.set(s, SlotPostings.unpack(r, `${name}.post.${s}`, n));
+    for (const s of BOUNDED) x.weights.set(s, r.get(`${name}.weights.${s}`, 'f64', n).slice());
+    for (const s of SCANNED) x.holders.set(s, SlotSet.unpack(r, `${name}.holders.${s}`, n));
+    return x;
   }
 
   upsert(id: MemoryId, features: SpaceFeatures): void {

@@ -10,6 +10,7 @@
 import type { TokenMatrix } from '../spaces';
 import type { UnitTokens } from './unit-tokens';
 import { nextCapacity } from './ragged';
+import { invalid, type PackReader, type PackWriter } from '../snapshot-pack';
 
 export class TokenDict {
   readonly dim: number;
@@ -102,6 +103,47 @@ export class TokenDict {
     const data = new Float32Array(ids.length * d);
     for (let r = 0; r < ids.length; r++) for (let k = 0; k < d; k++) data[r * d + k] = this.codes[ids[r] * d + k] / 127;
     return { rows: ids.length, dim: d, data };
+  }
+
+  /** Into an engine snapshot (src/core/snapshot-pack.ts): the rows and their chains as they are. */
+  pack(w: PackWriter, name: string): void {
+    const n = this.count;
+    w.meta[`${name}.dim`] = this.dim;
+    w.put(`${name}.codes`, this.codes.subarray(0, n * this.dim));
+    w.put(`${name}.live`, this.live.subarray(0, n));
+    w.put(`${name}.refs`, this.refs.subarray(0, n));
+    w.put(`${name}.next`, this.next.subarray(0, n));
+    w.put(`${name}.hash`, this.hashOf.subarray(0, n));
+    w.put(`${name}.heads`, Int32Array.from(this.heads.keys()));
+    w.put(`${name}.first`, Int32Array.from(this.heads.values()));
+    w.put(`${name}.free`, Int32Array.from(this.free));
+  }
+
+  /** A packed TokenDict, checked: every chain and free id a row it holds. */
+  static unpack(r: PackReader, name: string): TokenDict {
+    const d = new TokenDict(r.num(`${name}.dim`));
+    const refs = r.get(`${name}.refs`, 'i32');
+    const n = refs.length;
+    const next = r.get(`${name}.next`, 'i32', n);
+    const heads = r.get(`${name}.heads`, 'i32');
+    const first = r.get(`${name}.first`, 'i32', heads.length);
+    const inRange = (id: number) => id >= 0 && id < n;
+    for (let i = 0; i < n; i++) if (!(next[i] === -1 || inRange(next[i]))) throw invalid(`${name}: a bad chain`);
+    for (let i = 0; i < heads.length; i++) {
+      if (!inRange(first[i])) throw invalid(`${name}: a bad chain head`);
+      d.heads.set(heads[i], first[i]);
+    }
+    for (const id of r.get(`${name}.free`, 'i32')) {
+      if (!inRange(id)) throw invalid(`${name}: a bad free row`);
+      d.free.push(id);
+    }
+    [d.codes, d.live, d.refs, d.next, d.hashOf, d.count] = [r.get(`${name}.codes`, 'i8', n * d.dim), r.get(`${name}.live`, 'u8', n), refs, next, r.get(`${name}.hash`, 'i32', n), n];
+    return d;
+  }
+
+  /** Whether `id` is a row this dictionary holds (unpacked ids are checked against it). */
+  holds(id: number): boolean {
+    return id < this.count && this.refs[id] > 0;
   }
 
   private ensure(n: number): void {

@@ -227,6 +227,19 @@ export class DenseStore {
     return moved;
   }
 
+  /** Fills an empty store with packed rows (store-pack.ts checks them): ids by slot, codes size × stride, scales, errors, floats size × dim. */
+  adopt(ids: readonly string[], codes: Int8Array, scales: Float32Array, errors: Float32Array, floats: Float32Array | null): void {
+    if (this.ids.length) throw new AppError('SNAPSHOT_INVALID', undefined, 'the vector store is not empty');
+    if (ids.length > this.capacity) this.grow(ids.length);
+    this.codes.set(codes);
+    this.scales.set(scales);
+    this.errors.set(errors);
+    if (floats) this.floats?.set(floats);
+    for (let s = 0; s < ids.length; s++) this.slots.set(ids[s], this.ids.push(ids[s]) - 1);
+    for (let s = 0; s < ids.length; s++) for (const w of this.watchers) w.written(s, true);
+    this.version++;
+  }
+
   /** Normalises and quantises a query once. */
   prepare(q: Float32Array, encoder?: string): PreparedQuery {
     this.validate(q, encoder);

@@ -1,0 +1,61 @@
+// The engine snapshot (issue 13, schema v12): the warm engine's built structures, so a start
+// adopts them instead of deserialising every memory's features and indexing every space again.
+// Two packed streams (src/core/snapshot-pack.ts):
+//   vectors  the hybrid index's E1 DenseStore (ids by slot, int8 codes, scales, error bounds, unit
+//            f32 rows): copied into the engine's store (its codes live in the SIMD kernel's memory);
+//   spaces   the SpaceIndex (slots, feature columns, token dictionary, inverted lists, weights,
+//            holders, the E5 / E10 int8 stores): adopted as views of the stream, no copy.
+// Each stream has its own checksum; `format` says which code wrote it; the caller (the worker)
+// also refuses another encoder, dimension, producer or schema. Unpacking checks every structure
+// (SNAPSHOT_INVALID): a snapshot is never trusted blindly.
+
+import type { HybridIndex } from './hybrid';
+import type { MemoryId } from './types';
+import { SpaceIndex } from './pipeline/space-index';
+import { invalid, PackReader, PackWriter, streamChecksum, type PackedStream } from './snapshot-pack';
+import { packDenseStore, unpackDenseStore } from './vectors/store-pack';
+
+/** Bumped when a packed layout changes. */
+export const ENGINE_FORMAT = 1;
+
+export interface EngineSnapshot {
+  format: number;
+  vectors: PackedStream;
+  spaces: PackedStream;
+  /** streamChecksum of each stream's bytes. */
+  checksums: { vectors: number; spaces: number };
+}
+
+/** The hybrid's vectors and the space index, packed (synchronous: nothing changes in between). SNAPSHOT_INVALID when a structure cannot be packed. */
+export function packEngine(hybrid: HybridIndex, spaces: SpaceIndex): EngineSnapshot {
+  const v = new PackWriter();
+  packDenseStore(v, 'e1', hybrid.vectors);
+  const s = new PackWriter();
+  spaces.pack(s, 'sp');
+  const vectors = v.finish();
+  const packed = s.finish();
+  return { format: ENGINE_FORMAT, vectors, spaces: packed, checksums: { vectors: streamChecksum(vectors.bytes), spaces: streamChecksum(packed.bytes) } };
+}
+
+/** Why the snapshot cannot be adopted (format, checksums), or null. */
+export function engineSnapshotProblem(s: EngineSnapshot | undefined): string | null {
+  if (!s) return 'missing';
+  if (s.format !== ENGINE_FORMAT) return `format ${s.format}, this code reads ${ENGINE_FORMAT}`;
+  if (streamChecksum(s.vectors.bytes) !== s.checksums.vectors) return 'the vectors do not match their checksum';
+  if (streamChecksum(s.spaces.bytes) !== s.checksums.spaces) return 'the spaces do not match their checksum';
+  return null;
+}
+
+/**
+ * The space index unpacked (checked) and the vectors adopted into `hybrid` (its dense store
+ * emptied first; rows of memories it does not hold dropped). Throws SNAPSHOT_INVALID with the
+ * hybrid left without vectors. `e1` is how the space index reads E1 (the hybrid's rows).
+ */
+export function adoptEngine(hybrid: HybridIndex, s: EngineSnapshot, e1: (id: MemoryId) => Float32Array | undefined): SpaceIndex {
+  const problem = engineSnapshotProblem(s);
+  if (problem) throw invalid(problem);
+  const spaces = SpaceIndex.unpack(new PackReader(s.spaces), 'sp', { e1 });
+  const r = new PackReader(s.vectors);
+  hybrid.adoptVectors((store) => void unpackDenseStore(r, 'e1', store));
+  return spaces;
+}

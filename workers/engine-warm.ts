@@ -1,0 +1,102 @@
+// The engine's side of the engine snapshot (schema v12, issue 13; the store's side is
+// workers/engine-store/engine.ts, the format src/core/engine-snapshot.ts): adopt a snapshot
+// after the keyword stage (the E1 vectors into the hybrid index, the space index as packed, the
+// entity graph rebuilt from its E11 column when first read), re-attach the memories written since from their
+// current features, and pack the warm engine into a new snapshot.
+
+import { adoptEngine, packEngine, type EngineSnapshot } from '../src/core/engine-snapshot';
+import { deserializeFeatures, type SerializedFeatures } from '../src/core/spaces';
+import type { MemoryId } from '../src/core/types';
+import type { EngineStoreSource } from '../src/protocol/engine';
+import type { EngineCore } from './engine-core';
+import { EntityGraph } from './entity-graph';
+import type { SpaceIndex } from '../src/core/pipeline';
+
+/** The engine snapshot's state in a running engine (workers/engine-api.ts). */
+export interface BuiltState {
+  source: EngineStoreSource;
+  /** The log seq the engine's features cover. */
+  base: number;
+  /** Memories written since (Infinity: write one once warm). */
+  changes: number;
+  want: { producers: EngineStoreSource['producers']; dim: number };
+  /** Ids written through this engine since the last save began: it holds what the page wrote (not re-read). */
+  told: Set<MemoryId>;
+}
+
+/** At most this many memories written since an engine snapshot are re-attached at a start; more = every block attached. */
+export const maxEngineChanges = (size: number): number => Math.max(2000, Math.floor(size / 20));
+
+/**
+ * Replaces `core`'s vectors, space index and entity graph by the snapshot's (its words stay).
+ * Memories the snapshot holds that the engine does not (deleted since) are left out. Throws
+ * SNAPSHOT_INVALID, with the engine's vectors gone (the caller attaches every block then).
+ */
+export function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot): number {
+  const hybrid = core.hybrid;
+  const spaces = adoptEngine(hybrid, snapshot, (id) => hybrid.vectorOf(id));
+  for (const id of spaces.ids()) if (!hybrid.has(id)) spaces.remove(id);
+  core.adoptBuilt({ spaces, entities: lazyEntities(() => core.built.spaces) });
+  return spaces.size;
+}
+
+const GRAPH_WRITES: ReadonlySet<PropertyKey> = new Set(['setMemory', 'setFromFeatures', 'remove', 'clear']);
+
+/**
+ * The entity graph, built from the space index's E11 column on its first read (graphology's
+ * edges were a third of the adoption at 100k; only the one-hop expansion and deep search's
+ * communities read it). Writes before that are dropped: the build reads the index as it is then,
+ * and every write to the graph follows one to the index.
+ */
+export function lazyEntities(spaces: () => SpaceIndex): EntityGraph {
+  let graph: EntityGraph | null = null;
+  const build = (): EntityGraph => {
+    const g = new EntityGraph();
+    const s = spaces();
+    for (const id of s.ids()) g.setMemory(id, s.entitiesOf(id));
+    return g;
+  };
+  return new Proxy({} as EntityGraph, {
+    get(_target, key) {
+      if (!graph && GRAPH_WRITES.has(key)) return () => undefined;
+      graph ??= build();
+      const v: unknown = Reflect.get(graph, key, graph);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(graph) : v;
+    },
+  });
+}
+
+/**
+ * Memories written since the snapshot (or while it was adopted): their current stored features
+ * replace every space the engine holds for them (none: no spaces, no vector). Memories the engine
+ * does not hold are skipped (their write reaches it as an upsert). Returns how many changed.
+ */
+export function reattach(core: EngineCore, changed: Map<MemoryId, SerializedFeatures | undefined>): number {
+  const hybrid = core.hybrid;
+  const { spaces, entities } = core.built;
+  let n = 0;
+  for (const [id, features] of changed) {
+    if (!hybrid.has(id)) {
+      spaces.remove(id);
+      entities.remove(id);
+      continue;
+    }
+    const f = features ? deserializeFeatures(features) : {};
+    hybrid.setVector(id, f.E1 ?? null);
+    if (Object.keys(f).length > 0) {
+      spaces.upsert(id, f);
+      entities.setFromFeatures(id, f);
+    } else {
+      spaces.remove(id);
+      entities.remove(id);
+    }
+    n++;
+  }
+  core.adoptBuilt(core.built); // what was derived from the old features (neighbours, communities) goes
+  return n;
+}
+
+/** The warm engine's vectors and space index, packed (synchronous). */
+export function packBuilt(core: EngineCore): EngineSnapshot {
+  return packEngine(core.hybrid, core.built.spaces);
+}
