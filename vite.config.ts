@@ -19,7 +19,7 @@ const isolation = {
 //   becomes ready). A worker takes its policy from its own response header, so the header must
 //   carry these even though the page itself creates only same-origin module workers.
 // - connect-src loopback (issue 11): the language model the person may run on this computer
-//   (Ollama, llama.cpp server, LM Studio) at localhost, 127.0.0.1 or [::1], any port; any other
+//   (Ollama, llama.cpp server, LM Studio) at localhost or 127.0.0.1, any port; any other
 //   origin stays refused, so memories cannot leave the device (the settings refuse other
 //   addresses with a message first: src/core/query/endpoint.ts, the same hosts).
 // React and d3 set styles through the CSSOM (element.style), which style-src does not govern.
@@ -33,7 +33,9 @@ const isolation = {
 // the hub). Workers take their policy from their own response header, which carries the same
 // directives. Everything the hub serves is checksummed before it is kept.
 export const MODEL_HUB_ORIGINS = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co'];
-export const LOOPBACK_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*', 'https://localhost:*', 'https://127.0.0.1:*', 'https://[::1]:*'];
+// No [::1]: a CSP host-source cannot be an IPv6 literal (Chromium ignores it and logs an error on
+// every load), so the settings refuse [::1] with a message naming localhost instead.
+export const LOOPBACK_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*', 'https://localhost:*', 'https://127.0.0.1:*'];
 const CSP_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval' blob:",

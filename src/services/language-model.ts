@@ -51,8 +51,8 @@ export function createLanguageModel(db: MnemographDb, opts: ModelTransformerOpti
       liveSettingQuery(db, SETTING_KEYS.languageModel, (raw) => settingFrom(raw, false)),
 
     /**
-     * Saves the setting. Enabled: the address must be on this computer (localhost, 127.x.x.x,
-     * [::1]) and a model named, else INVALID_CONFIG saying why; nothing is stored then.
+     * Saves the setting. Enabled: the address must be on this computer (localhost or 127.0.0.1; [::1] is
+     * refused with a message naming localhost) and a model named, else INVALID_CONFIG saying why; nothing is stored then.
      */
     async saveLanguageModel(input: LanguageModelInput): Promise<LanguageModelSetting> {
       if (!input || typeof input !== 'object') throw new AppError('INVALID_CONFIG', 'The language model setting must be an object.');

@@ -1,5 +1,5 @@
 // Settings: "Use a language model running on this computer" (issue 11). Off by default; the
-// address must be this computer (localhost, 127.0.0.1, [::1]): anything else is refused with the
+// address must be this computer (localhost, 127.0.0.1): anything else is refused with the
 // reason, before anything is stored or sent. The key is stored on this device only (never in
 // backups) and never shown again.
 import { useEffect, useId, useState } from 'react';
@@ -127,7 +127,7 @@ export function LanguageModelSettings() {
       <details className="mg-details mg-small">
         <summary>Details</summary>
         <p className="mg-muted">
-          Any server speaking the OpenAI chat API (POST /v1/chat/completions) on localhost, 127.0.0.1 or [::1]: Ollama (http://localhost:11434/v1),
+          Any server speaking the OpenAI chat API (POST /v1/chat/completions) on localhost or 127.0.0.1: Ollama (http://localhost:11434/v1),
           llama.cpp server (http://localhost:8080/v1), LM Studio (http://localhost:1234/v1). Calls time out after 10 s; recall then uses your
           memories alone and says so.
         </p>
