@@ -358,25 +358,28 @@ window.__scaleBench = {
     await Dexie.delete(DB_NAME);
   },
   async snapshotCurrent() {
+    // current = both snapshots stored in this build's format and covering every logged change
+    // (a head that exists but is older than the log, e.g. one written before a restore, would make
+    // the timed reload start the slow way and measure that instead)
     if ((await installedVersion(DB_NAME)) === 0) return null;
     const idb = await openRaw();
-    try {
-      if (!idb.objectStoreNames.contains('lexicalSnapshot')) return null;
-      const req = idb.transaction('lexicalSnapshot', 'readonly').objectStore('lexicalSnapshot').get('head');
-      const head = await new Promise<{ format?: number; dbVersion?: number } | undefined>((ok, fail) => {
-        req.onsuccess = () => ok(req.result as { format?: number; dbVersion?: number } | undefined);
+    const ask = <T>(req: IDBRequest<T>) =>
+      new Promise<T>((ok, fail) => {
+        req.onsuccess = () => ok(req.result);
         req.onerror = () => fail(req.error ?? new Error('the read failed'));
       });
+    const headOf = (table: string) => ask(idb.transaction(table, 'readonly').objectStore(table).get('head')) as Promise<{ format?: number; dbVersion?: number; seq?: number } | undefined>;
+    const logAfter = (seq: number) => (idb.objectStoreNames.contains('lexicalLog') ? ask(idb.transaction('lexicalLog', 'readonly').objectStore('lexicalLog').count(IDBKeyRange.lowerBound(seq, true))) : Promise.resolve(0));
+    try {
+      if (!idb.objectStoreNames.contains('lexicalSnapshot')) return null;
+      const head = await headOf('lexicalSnapshot');
       if (!head) return null;
-      if (head.format !== LEXICAL_FORMAT || head.dbVersion !== DB_VERSION) return false;
+      if (head.format !== LEXICAL_FORMAT || head.dbVersion !== DB_VERSION || (await logAfter(head.seq ?? 0)) > 0) return false;
       // and the engine snapshot (schema v12): a timed reload must find both, as a person's later reload does
       if (!idb.objectStoreNames.contains('engineSnapshot')) return true;
-      const req2 = idb.transaction('engineSnapshot', 'readonly').objectStore('engineSnapshot').get('head');
-      const eh = await new Promise<{ format?: number; dbVersion?: number } | undefined>((ok, fail) => {
-        req2.onsuccess = () => ok(req2.result as { format?: number; dbVersion?: number } | undefined);
-        req2.onerror = () => fail(req2.error ?? new Error('the read failed'));
-      });
-      return eh ? eh.format === ENGINE_FORMAT && eh.dbVersion === DB_VERSION : null;
+      const eh = await headOf('engineSnapshot');
+      if (!eh) return null;
+      return eh.format === ENGINE_FORMAT && eh.dbVersion === DB_VERSION && (await logAfter(eh.seq ?? 0)) === 0;
     } finally {
       idb.close();
     }
