@@ -4,6 +4,9 @@
 // results), then the current feature blocks, E1 first, attached in chunks between which the
 // worker answers queries; 'warm' when everything is in. A write that reaches the engine meanwhile
 // (upsert / remove) wins over the stored features read later: those ids are skipped.
+// One module over 400 lines on purpose: the staged start, the two snapshots' saves and the write
+// calls share one closure of mutable state (generation, touched ids, the snapshots' bases); the
+// steps that need no such state live in engine-lexical.ts, engine-warm.ts and engine-slices.ts.
 
 import { AppError, toAppError } from '../src/core/errors';
 import type { HybridQuery } from '../src/core/hybrid';

@@ -15,8 +15,7 @@ import { boot, bootStatus } from '../ui/app/boot';
 import { installedVersion, MnemographDb, openDb } from '../db/db';
 import { DB_NAME, DB_VERSION, type VectorRow } from '../db/schema';
 import { parseBackup } from '../io';
-import { LEXICAL_FORMAT } from '../core/lexical-snapshot';
-import { ENGINE_FORMAT } from '../core/engine-snapshot';
+import { openRaw, snapshotsCurrent } from './snapshot-state';
 import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
@@ -203,15 +202,6 @@ async function measureMemory(): Promise<MemoryBreakdown | null> {
   return { totalBytes: m.bytes, engineBytes: byWorker.engine ?? 0, workerBytes, byWorker };
 }
 
-/** The app's database opened without a version: whatever is stored, no upgrade. */
-function openRaw(): Promise<IDBDatabase> {
-  return new Promise((ok, fail) => {
-    const req = indexedDB.open(DB_NAME);
-    req.onsuccess = () => ok(req.result);
-    req.onerror = () => fail(req.error ?? new Error('the database did not open'));
-  });
-}
-
 async function fetchBytes(url: string): Promise<Uint8Array> {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
@@ -357,33 +347,7 @@ window.__scaleBench = {
   async deleteStore() {
     await Dexie.delete(DB_NAME);
   },
-  async snapshotCurrent() {
-    // current = both snapshots stored in this build's format and covering every logged change
-    // (a head that exists but is older than the log, e.g. one written before a restore, would make
-    // the timed reload start the slow way and measure that instead)
-    if ((await installedVersion(DB_NAME)) === 0) return null;
-    const idb = await openRaw();
-    const ask = <T>(req: IDBRequest<T>) =>
-      new Promise<T>((ok, fail) => {
-        req.onsuccess = () => ok(req.result);
-        req.onerror = () => fail(req.error ?? new Error('the read failed'));
-      });
-    const headOf = (table: string) => ask(idb.transaction(table, 'readonly').objectStore(table).get('head')) as Promise<{ format?: number; dbVersion?: number; seq?: number } | undefined>;
-    const logAfter = (seq: number) => (idb.objectStoreNames.contains('lexicalLog') ? ask(idb.transaction('lexicalLog', 'readonly').objectStore('lexicalLog').count(IDBKeyRange.lowerBound(seq, true))) : Promise.resolve(0));
-    try {
-      if (!idb.objectStoreNames.contains('lexicalSnapshot')) return null;
-      const head = await headOf('lexicalSnapshot');
-      if (!head) return null;
-      if (head.format !== LEXICAL_FORMAT || head.dbVersion !== DB_VERSION || (await logAfter(head.seq ?? 0)) > 0) return false;
-      // and the engine snapshot (schema v12): a timed reload must find both, as a person's later reload does
-      if (!idb.objectStoreNames.contains('engineSnapshot')) return true;
-      const eh = await headOf('engineSnapshot');
-      if (!eh) return null;
-      return eh.format === ENGINE_FORMAT && eh.dbVersion === DB_VERSION && (await logAfter(eh.seq ?? 0)) === 0;
-    } finally {
-      idb.close();
-    }
-  },
+  snapshotCurrent: () => snapshotsCurrent(),
   async openStore() {
     const fromVersion = await installedVersion(DB_NAME);
     const t0 = performance.now();
