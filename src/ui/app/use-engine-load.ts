@@ -9,8 +9,14 @@ function subscribe(listener: () => void): () => void {
 }
 
 const stageNow = (): string => services().engineLoad()?.stage ?? 'warm';
+const none = (): (() => void) => () => {};
+const warm = (): string => 'warm';
 
-/** true once the engine has every stored feature (or no staged load is under way). */
-export function useEngineWarm(): boolean {
-  return useSyncExternalStore(subscribe, stageNow, stageNow) === 'warm';
+/**
+ * true once the engine has every stored feature (or no staged load is under way). `open` says
+ * whether the services are running: a screen drawn before the database opens passes false (the
+ * services throw NOT_READY until then) and counts as warm.
+ */
+export function useEngineWarm(open = true): boolean {
+  return useSyncExternalStore(open ? subscribe : none, open ? stageNow : warm, open ? stageNow : warm) === 'warm';
 }

@@ -8,6 +8,7 @@ import { MatchBar } from './MatchBar';
 import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
 import { useKeep } from '../memories/keep-store';
+import { useEngineWarm } from '../app/use-engine-load';
 
 const DEBOUNCE_MS = 200;
 
@@ -18,6 +19,9 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
   const setQuery = useUi((s) => s.setQuery);
   const model = useExternal(modelProgress);
   const semantic = model.phase === 'ready';
+  // the engine's staged start answers by words first: once every stored feature is in, the same
+  // query runs again so its answer is the full one (Explore's Recall does the same)
+  const engineWarm = useEngineWarm(enabled);
   const controller = useMemo(() => (enabled ? createSearchController() : null), [enabled]);
   const [results, setResults] = useState<SearchResultView[] | null>(null);
   const [pending, setPending] = useState(false);
@@ -49,7 +53,7 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
       );
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [controller, query, semantic]);
+  }, [controller, query, semantic, engineWarm]);
 
   // "zzqx blorp" still returns the least-far memories; when not one of them is close, say so
   // rather than list noise (the rule is isClose in app/format.ts).
