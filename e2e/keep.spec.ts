@@ -1,6 +1,6 @@
 // Keeping memories (issue 9), in the real app: an edit makes a new version with a history and an
 // "as it was" recall finds the old one; an earlier version says it was corrected and can be brought
-// back; delete / Undo / the trash / delete selected for good / Empty trash / Delete all (a code
+// back; delete / Undo / the trash / delete selected for good / Empty trash / Delete all and its Undo (a code
 // snippet among them, titled by its code); the sample collection removed in one action; unsure
 // memories reviewed one by one and in bulk; saving the same text twice.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -155,9 +155,17 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   await expect(keep.confirm.getByRole('button', { name: 'Delete all memories' })).toBeDisabled();
   await keep.confirmWith('Delete all memories', 'delete all');
   await expect(keep.count).toHaveText('0');
+  // the toast's Undo brings every one of them back
+  await keep.undo(`Moved all ${n - 2} memories to the trash.`);
+  await expect(keep.toast(`Put back all ${n - 2} memories.`)).toBeVisible();
+  await expect(keep.count).toHaveText(String(n - 2));
+  await expect(keep.row('lentil soup')).toHaveCount(1);
+  // deleted all again: from the trash, all at once
+  await page.getByTestId('delete-all').click();
+  await keep.confirmWith('Delete all memories', 'delete all');
+  await expect(keep.count).toHaveText('0');
   await keep.show('trash');
   await expect(page.getByTestId('trash-count')).toHaveText(String(n - 2));
-  // and back again, all at once
   await page.getByRole('button', { name: 'Select all' }).click();
   await page.getByRole('button', { name: 'Restore selected' }).click();
   await expect(page.getByTestId('trash-empty')).toBeVisible();

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The memory lists against a fake of the services' keep API: filters reach browseMemories, a
 // tag chip filters, a bulk delete offers Undo that puts back exactly what it moved, Delete all
-// waits for the typed words, the editor sends only what changed.
+// waits for the typed words and offers Undo, the editor sends only what changed.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Memory } from '../../core/types';
@@ -101,9 +101,12 @@ const fake = {
     calls.push({ name: 'update', args: [id, patch] });
     return {};
   },
-  async deleteAll() {
-    calls.push({ name: 'deleteAll', args: [] });
-    return rows.length;
+  async trashAll(): Promise<DeleteReceipt> {
+    const ids = rows.filter((m) => m.deletedAt === null).map((m) => m.id);
+    calls.push({ name: 'trashAll', args: [] });
+    rows = rows.map((m) => (ids.includes(m.id) ? { ...m, deletedAt: 7 } : m));
+    tick();
+    return { ids, at: 7 };
   },
 } as unknown as KeepApi;
 
@@ -209,8 +212,14 @@ describe('Trash and clearing out', () => {
     expect(rows.map((m) => m.id)).toEqual(['m1', 'm3']);
   });
 
-  it('Delete all waits until the person types "delete all"', async () => {
-    render(<CleanUp />);
+  it('Delete all waits until the person types "delete all"; its Undo puts back every memory it moved', async () => {
+    rows = [...rows, header(4, [], { deletedAt: 3 })]; // already in the trash: not part of the delete
+    render(
+      <>
+        <CleanUp />
+        <Toasts />
+      </>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Delete all memories' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete all memories?' });
     const yes = within(dialog).getByRole('button', { name: 'Delete all memories' }) as HTMLButtonElement;
@@ -220,7 +229,13 @@ describe('Trash and clearing out', () => {
     fireEvent.change(within(dialog).getByLabelText(/Type delete all to confirm/), { target: { value: ' Delete All ' } });
     expect(yes.disabled).toBe(false);
     await act(async () => fireEvent.click(yes));
-    expect(calls.filter((c) => c.name === 'deleteAll')).toHaveLength(1);
+    expect(calls.filter((c) => c.name === 'trashAll')).toHaveLength(1);
+    const toast = await screen.findByTestId('toast');
+    expect(toast.textContent).toContain('Moved all 3 memories to the trash.');
+    await act(async () => fireEvent.click(within(toast).getByRole('button', { name: 'Undo' })));
+    expect(calls.find((c) => c.name === 'undo')!.args[0]).toEqual({ ids: ['m1', 'm2', 'm3'], at: 7 });
+    expect(rows.map((m) => m.deletedAt)).toEqual([null, null, null, 3]);
+    await waitFor(() => expect(screen.getAllByTestId('toast').some((t) => t.textContent?.includes('Put back all 3 memories.'))).toBe(true));
   });
 });
 
