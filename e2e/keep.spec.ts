@@ -129,6 +129,13 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   await keep.row('lentil soup').getByRole('button', { name: /^Restore/ }).click();
   await expect(page.getByTestId('trash-count')).toHaveText('2');
 
+  // on a phone the three lists stay on one line (the count beside Trash wrapped it), and a row's
+  // line of date and tags fades at its end instead of cutting a tag in half
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => keep.listLinkRows()).toBe(1);
+  expect(await keep.row('git stash pop').locator('.row__meta').evaluate((el) => getComputedStyle(el).maskImage)).toMatch(/linear-gradient/);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   // one of them for good, now: asked first; the rest of the trash stays
   await keep.select('git stash pop');
   await page.getByRole('button', { name: 'Delete selected for good' }).click();
@@ -258,4 +265,22 @@ test('saving the same text again says so and opens the memory already saved', as
   await page.getByTestId('open-duplicate').click();
   await expect(keep.dialogText).toHaveText(SOUP);
   await keep.close();
+});
+
+test('the first-run guide: folded to one line once memories exist, brought back unfolded from another view by Settings', async () => {
+  await keep.show('memories');
+  const guide = page.getByTestId('first-run-guide');
+  await expect(guide).toHaveAttribute('data-open', 'false');
+  await expect(guide.getByRole('button', { name: 'Show the steps' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(guide.getByTestId('guide-try-meaning')).toBeHidden();
+  await page.getByTestId('nav-data').click();
+  await expect(guide).toHaveCount(0); // not above every view
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-show-guide').click();
+  await expect(page.getByTestId('nav-memories')).toHaveAttribute('aria-current', 'page');
+  await expect(guide).toHaveAttribute('data-open', 'true');
+  await expect(guide.getByRole('heading', { level: 2 })).toBeFocused();
+  await expect(guide.getByTestId('guide-try-meaning')).toBeEnabled();
+  await guide.getByRole('button', { name: 'Hide the steps' }).click();
+  await expect(guide).toHaveAttribute('data-open', 'false');
 });
