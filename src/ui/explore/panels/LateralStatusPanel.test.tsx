@@ -49,7 +49,7 @@ describe('LateralStatusPanel', () => {
   it('says it in one plain sentence first; the six figures wait, folded, behind "Details"', () => {
     render(<LateralStatusPanel status={seedExample} />);
     expect(screen.getByTestId('lateral-status-summary').textContent).toBe(
-      'On: distant memories that share a theme are added to your results. 47 shown so far; you marked 16 useful and pushed 4 away.',
+      'On: the Divergent way of recalling adds distant memories that share a theme. 47 shown so far; you marked 16 useful and pushed 4 away.',
     );
     const details = screen.getByTestId('lateral-status-details') as HTMLDetailsElement;
     expect(details.open).toBe(false);
@@ -60,7 +60,7 @@ describe('LateralStatusPanel', () => {
     expect(summary.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     cleanup();
     render(<LateralStatusPanel status={{ ...new LateralEvaluator().status(), enabled: false }} />);
-    expect(screen.getByTestId('lateral-status-summary').textContent).toBe('Off: results stay close to the question. None shown yet.');
+    expect(screen.getByTestId('lateral-status-summary').textContent).toBe('Off: no recall adds distant memories for now. None shown yet.');
   });
 
   it('reads a real evaluator after a tightening evaluation', () => {

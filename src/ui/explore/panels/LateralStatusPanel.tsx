@@ -62,7 +62,7 @@ function lastActionText(action: TuningAction, t: TuningRuleInEffect['table']): s
 
 /** The status in one plain sentence: what a person wants to know before any figure. */
 export function lateralSummary(st: LateralStatus): string {
-  const state = st.enabled ? 'On: distant memories that share a theme are added to your results.' : 'Off: results stay close to the question.';
+  const state = st.enabled ? 'On: the Divergent way of recalling adds distant memories that share a theme.' : 'Off: no recall adds distant memories for now.';
   if (st.samples === 0) return `${state} None shown yet.`;
   const shown = st.samples === 1 ? '1 shown so far' : `${st.samples} shown so far`;
   return `${state} ${shown}; you marked ${st.reinforced} useful and pushed ${st.suppressed} away.`;
