@@ -146,6 +146,19 @@ describe('MemoryBrowser', () => {
     expect(screen.getByRole('button', { name: /#garden/ }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('an empty list after a delete says where the memories went, and leads to the trash', async () => {
+    rows = rows.map((m) => ({ ...m, deletedAt: 9 }));
+    render(<MemoryBrowser />);
+    const empty = await screen.findByTestId('memories-empty');
+    await waitFor(() => expect(empty.textContent).toBe('Nothing here: 3 memories are in the trash, where you can restore them for 30 days. Open the trash'));
+    fireEvent.click(within(empty).getByRole('button', { name: 'Open the trash' }));
+    expect(useUi.getState().view).toBe('trash');
+    cleanup();
+    rows = [];
+    render(<MemoryBrowser />);
+    await waitFor(() => expect(screen.getByTestId('memories-empty').textContent).toBe('Nothing here yet. Write your first memory above; it never leaves this device.'));
+  });
+
   it('deletes the selected memories to the trash, and Undo puts back exactly those', async () => {
     render(
       <>
