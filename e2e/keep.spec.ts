@@ -162,6 +162,7 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   await expect(keep.confirm.getByRole('button', { name: 'Delete all memories' })).toBeDisabled();
   await keep.confirmWith('Delete all memories', 'delete all');
   await expect(keep.count).toHaveText('0');
+  await expect(page.getByTestId('memories-empty')).toContainText(`Nothing here: ${n - 2} memories are in the trash`);
   // the toast's Undo brings every one of them back
   await keep.undo(`Moved all ${n - 2} memories to the trash.`);
   await expect(keep.toast(`Put back all ${n - 2} memories.`)).toBeVisible();
