@@ -133,6 +133,7 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   // line of date and tags fades at its end instead of cutting a tag in half
   await page.setViewportSize({ width: 390, height: 844 });
   await expect.poll(() => keep.listLinkRows()).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await keep.row('git stash pop').locator('.row__meta').evaluate((el) => getComputedStyle(el).maskImage)).toMatch(/linear-gradient/);
   await page.setViewportSize({ width: 1280, height: 720 });
 
@@ -232,6 +233,11 @@ test('unsure memories leave search, wait in Review with their source, and are ke
 
   await keep.show('review');
   await expect(page.getByTestId('review-count')).toHaveText('4');
+  // a phone with counts beside Review and Trash: the lists still fit on one line, the page does not scroll sideways
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => keep.listLinkRows()).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await expect(keep.row('bakery on Rue Cler')).toContainText('from a neighbour');
   // one kept (validated), one discarded
   await keep.row('bakery on Rue Cler').getByRole('button', { name: /^Keep/ }).click();
