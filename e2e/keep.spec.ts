@@ -134,6 +134,7 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   await page.setViewportSize({ width: 390, height: 844 });
   await expect.poll(() => keep.listLinkRows()).toBe(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await keep.listLinksFit()).toBe(true);
   expect(await keep.row('git stash pop').locator('.row__meta').evaluate((el) => getComputedStyle(el).maskImage)).toMatch(/linear-gradient/);
   await page.setViewportSize({ width: 1280, height: 720 });
 
@@ -237,6 +238,7 @@ test('unsure memories leave search, wait in Review with their source, and are ke
   await page.setViewportSize({ width: 390, height: 844 });
   await expect.poll(() => keep.listLinkRows()).toBe(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await keep.listLinksFit()).toBe(true);
   await page.setViewportSize({ width: 1280, height: 720 });
   await expect(keep.row('bakery on Rue Cler')).toContainText('from a neighbour');
   // one kept (validated), one discarded
