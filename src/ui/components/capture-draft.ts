@@ -1,7 +1,7 @@
 // The new-memory form's draft, kept outside the form: switching to Explore or Your data and back
 // (the form unmounts) used to empty it, losing what the person had typed. Transient UI state (a
 // zustand store, like src/state): it lives as long as the tab; a save empties it. Closing or
-// reloading the tab with an unsaved draft asks first (the browser's "Leave site?"): a reload from
+// reloading the tab with an unsaved draft (or an unsaved edit of a memory) asks first (the browser's "Leave site?"): a reload from
 // the update prompt or a closed tab used to drop it unsaid.
 import { useEffect } from 'react';
 import { create } from 'zustand';
@@ -30,11 +30,17 @@ export function hasUnsavedDraft(d: CaptureDraft = useCaptureDraft.getState()): b
   return d.text.trim() !== '' || d.tags.trim() !== '' || d.source.trim() !== '' || d.picture.prepared !== null || d.picture.caption.trim() !== '';
 }
 
-/** While the page is open: leaving it (close, reload, another address) with an unsaved draft asks first. */
+let unsavedEdit = false;
+/** The opened memory's editor holds changes not saved yet (MemoryDialog says so as they come and go). */
+export function setUnsavedEdit(dirty: boolean): void {
+  unsavedEdit = dirty;
+}
+
+/** While the page is open: leaving it (close, reload, another address) with an unsaved draft or edit asks first. */
 export function useLeaveGuard(): void {
   useEffect(() => {
     const onLeave = (e: BeforeUnloadEvent) => {
-      if (!hasUnsavedDraft()) return;
+      if (!hasUnsavedDraft() && !unsavedEdit) return;
       e.preventDefault();
       e.returnValue = ''; // older browsers ask only when this is set
     };

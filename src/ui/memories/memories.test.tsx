@@ -7,6 +7,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { Memory } from '../../core/types';
 import { useUi } from '../../state/ui-store';
 import { Toasts } from '../components/Toasts';
+import { useLeaveGuard } from '../components/capture-draft';
 import { setKeepApiForTests, type BrowseQuery, type DeleteReceipt, type KeepApi, type MemoryHeader } from './keep-api';
 import { useKeep } from './keep-store';
 import { MemoryBrowser } from './MemoryBrowser';
@@ -252,13 +253,31 @@ describe('Trash and clearing out', () => {
   });
 });
 
+function LeaveGuarded() {
+  useLeaveGuard();
+  return null;
+}
+/** A close or reload of the tab: true when the page asked to stay. */
+const leaveAsks = () => {
+  const e = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(e);
+  return e.defaultPrevented;
+};
+
 describe('the opened memory, being edited', () => {
   const escape = () => act(() => void fireEvent.keyDown(document, { key: 'Escape' }));
   it('asks before Escape throws away unsaved changes; Cancel keeps editing, Discard closes', async () => {
     useKeep.setState({ openId: 'cur', editing: true });
-    render(<MemoryDialog />);
+    render(
+      <>
+        <MemoryDialog />
+        <LeaveGuarded />
+      </>,
+    );
     const text = (await screen.findByRole('textbox', { name: 'Text' })) as HTMLTextAreaElement;
+    expect(leaveAsks()).toBe(false); // nothing changed yet
     fireEvent.change(text, { target: { value: 'Fence paint: sage green, two coats' } });
+    expect(leaveAsks()).toBe(true); // a reload or a closed tab would drop the change: the browser asks
     escape();
     const ask = screen.getByRole('dialog', { name: 'Discard your changes?' });
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
@@ -269,6 +288,7 @@ describe('the opened memory, being edited', () => {
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
     expect(useKeep.getState().openId).toBeNull();
     expect(calls.some((c) => c.name === 'update')).toBe(false);
+    expect(leaveAsks()).toBe(false); // discarded: nothing left to lose
   });
 
   it('closes at once when nothing was changed', async () => {
