@@ -3,19 +3,8 @@
 // does not.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import { hasUnsavedDraft, useCaptureDraft, useLeaveGuard } from './capture-draft';
-
-function Guarded() {
-  useLeaveGuard();
-  return null;
-}
-
-/** Dispatches the event a close or reload sends; true when the page asked to stay. */
-const leave = () => {
-  const e = new Event('beforeunload', { cancelable: true });
-  window.dispatchEvent(e);
-  return e.defaultPrevented;
-};
+import { hasUnsavedDraft, setUnsavedEdit, useCaptureDraft } from './capture-draft';
+import { LeaveGuarded as Guarded, leaveAsks as leave } from '../../testing/leave-guard';
 
 afterEach(() => {
   cleanup();
@@ -41,6 +30,14 @@ describe('the leave guard', () => {
     expect(hasUnsavedDraft({ ...base, source: 'diary' })).toBe(true);
     expect(hasUnsavedDraft({ ...base, picture: { ...base.picture, caption: 'the pier' } })).toBe(true);
     expect(hasUnsavedDraft({ ...base, importance: 0.9 })).toBe(false); // a slider moved, nothing written
+  });
+
+  it('asks while the opened memory holds an unsaved edit', () => {
+    render(<Guarded />);
+    setUnsavedEdit(true);
+    expect(leave()).toBe(true);
+    setUnsavedEdit(false);
+    expect(leave()).toBe(false);
   });
 
   it('stops asking once the page is gone (the listener is removed)', () => {

@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { Memory } from '../../core/types';
 import { useUi } from '../../state/ui-store';
 import { Toasts } from '../components/Toasts';
-import { useLeaveGuard } from '../components/capture-draft';
+import { LeaveGuarded, leaveAsks } from '../../testing/leave-guard';
 import { setKeepApiForTests, type BrowseQuery, type DeleteReceipt, type KeepApi, type MemoryHeader } from './keep-api';
 import { useKeep } from './keep-store';
 import { MemoryBrowser } from './MemoryBrowser';
@@ -252,17 +252,6 @@ describe('Trash and clearing out', () => {
     await waitFor(() => expect(screen.getAllByTestId('toast').some((t) => t.textContent?.includes('Put back all 3 memories.'))).toBe(true));
   });
 });
-
-function LeaveGuarded() {
-  useLeaveGuard();
-  return null;
-}
-/** A close or reload of the tab: true when the page asked to stay. */
-const leaveAsks = () => {
-  const e = new Event('beforeunload', { cancelable: true });
-  window.dispatchEvent(e);
-  return e.defaultPrevented;
-};
 
 describe('the opened memory, being edited', () => {
   const escape = () => act(() => void fireEvent.keyDown(document, { key: 'Escape' }));
