@@ -91,8 +91,8 @@ function Row({ m, checked, onToggle, onOpen, actions, showStatus }: { m: MemoryH
         </button>
         <div className="row__meta">
           {!showStatus && m.deletedAt !== null && (
-            <span className="row__purge" data-testid="row-purge">
-              removed for good on {purgeDay(m.deletedAt)}
+            <span className="row__purge" data-testid="row-purge" title={`Removed for good on that day, ${TRASH_DAYS} days after it was deleted`}>
+              kept until {purgeDay(m.deletedAt)}
             </span>
           )}
           <time dateTime={new Date(m.createdAt).toISOString()}>{formatWhen(m.createdAt)}</time>

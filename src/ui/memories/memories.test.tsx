@@ -188,7 +188,7 @@ describe('Trash and clearing out', () => {
     rows[1] = { ...rows[1]!, deletedAt: Date.UTC(2026, 0, 10, 12) }; // noon, so the day is the same in any time zone within 11 hours
     render(<TrashList headingId="t" />);
     await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('1'));
-    expect(screen.getByTestId('row-purge').textContent).toBe('removed for good on Feb 9, 2026'); // Jan 10 + 30 days
+    expect(screen.getByTestId('row-purge').textContent).toBe('kept until Feb 9, 2026'); // Jan 10 + 30 days
   });
 
   it('Empty trash asks first, then removes the trash for good', async () => {
