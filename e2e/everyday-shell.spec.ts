@@ -118,24 +118,30 @@ test('loading the sample: the phase is named, progress moves per batch with the 
   expect(seen.some((s) => /^(saving|indexing)\|/.test(s))).toBe(true); // the phases after the encoder are named
 });
 
-test('the first-run guide runs its three steps on the sample, and once dismissed never shows again', async () => {
+test('the first-run guide: folded once memories exist, runs its three steps on the sample, stays off Explore, once dismissed never shows again', async () => {
   await expect(shell.guide).toBeVisible();
+  await expect(shell.guide.getByTestId('guide-try-meaning')).toBeHidden(); // folded: the sample is in
+  await shell.unfoldGuide();
   await shell.guide.getByTestId('guide-try-meaning').click();
   await expect(page.getByTestId('nav-graph')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('heading', { name: 'Graph for “my vegetable plants look sick”' })).toBeVisible({ timeout: 60_000 });
   await expect(explore.results.first()).toBeVisible();
+  await expect(shell.guide).toHaveCount(0); // Explore starts with its own content
 
-  await shell.guide.getByTestId('guide-try-lateral').click();
+  await shell.goTo('memories');
+  await shell.guide.getByTestId('guide-try-lateral').click(); // still unfolded
   await expect(page.getByRole('heading', { name: 'Graph for “why didn\'t my bread rise”' })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('explore-profile')).toHaveText('DIVERGENT');
   await expect(page.locator('[data-testid="explore-result"][data-mode="lateral"]').first()).toBeVisible({ timeout: 60_000 });
 
+  await shell.goTo('memories');
   await shell.guide.getByTestId('guide-try-chains').click();
   await expect(page.getByRole('heading', { name: 'Graph for “race condition in the job queue”' })).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('[data-testid="explore-result"][data-mode="associative"]').first()).toBeVisible({ timeout: 60_000 });
   await expect(explore.graph).toHaveAttribute('data-ready', 'true');
   await shell.shots('guide-explore', 'desktop');
 
+  await shell.goTo('memories');
   await shell.guide.getByTestId('guide-skip').click();
   await expect(shell.guide).toBeHidden();
   await page.reload();

@@ -1,6 +1,6 @@
 // Keeping memories (issue 9), in the real app: an edit makes a new version with a history and an
 // "as it was" recall finds the old one; an earlier version says it was corrected and can be brought
-// back; delete / Undo / the trash / delete selected for good / Empty trash / Delete all (a code
+// back; delete / Undo / the trash / delete selected for good / Empty trash / Delete all and its Undo (a code
 // snippet among them, titled by its code); the sample collection removed in one action; unsure
 // memories reviewed one by one and in bulk; saving the same text twice.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -129,6 +129,15 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   await keep.row('lentil soup').getByRole('button', { name: /^Restore/ }).click();
   await expect(page.getByTestId('trash-count')).toHaveText('2');
 
+  // on a phone the three lists stay on one line (the count beside Trash wrapped it), and a row's
+  // line of date and tags fades at its end instead of cutting a tag in half
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => keep.listLinkRows()).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await keep.listLinksFit()).toBe(true);
+  expect(await keep.row('git stash pop').locator('.row__meta').evaluate((el) => getComputedStyle(el).maskImage)).toMatch(/linear-gradient/);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   // one of them for good, now: asked first; the rest of the trash stays
   await keep.select('git stash pop');
   await page.getByRole('button', { name: 'Delete selected for good' }).click();
@@ -155,9 +164,18 @@ test('delete moves to the trash with Undo; the trash restores, deletes one for g
   await expect(keep.confirm.getByRole('button', { name: 'Delete all memories' })).toBeDisabled();
   await keep.confirmWith('Delete all memories', 'delete all');
   await expect(keep.count).toHaveText('0');
+  await expect(page.getByTestId('memories-empty')).toContainText(`Nothing here: ${n - 2} memories are in the trash`);
+  // the toast's Undo brings every one of them back
+  await keep.undo(`Moved all ${n - 2} memories to the trash.`);
+  await expect(keep.toast(`Put back all ${n - 2} memories.`)).toBeVisible();
+  await expect(keep.count).toHaveText(String(n - 2));
+  await expect(keep.row('lentil soup')).toHaveCount(1);
+  // deleted all again: from the trash, all at once
+  await page.getByTestId('delete-all').click();
+  await keep.confirmWith('Delete all memories', 'delete all');
+  await expect(keep.count).toHaveText('0');
   await keep.show('trash');
   await expect(page.getByTestId('trash-count')).toHaveText(String(n - 2));
-  // and back again, all at once
   await page.getByRole('button', { name: 'Select all' }).click();
   await page.getByRole('button', { name: 'Restore selected' }).click();
   await expect(page.getByTestId('trash-empty')).toBeVisible();
@@ -216,6 +234,12 @@ test('unsure memories leave search, wait in Review with their source, and are ke
 
   await keep.show('review');
   await expect(page.getByTestId('review-count')).toHaveText('4');
+  // a phone with counts beside Review and Trash: the lists still fit on one line, the page does not scroll sideways
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => keep.listLinkRows()).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await keep.listLinksFit()).toBe(true);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await expect(keep.row('bakery on Rue Cler')).toContainText('from a neighbour');
   // one kept (validated), one discarded
   await keep.row('bakery on Rue Cler').getByRole('button', { name: /^Keep/ }).click();
@@ -250,4 +274,22 @@ test('saving the same text again says so and opens the memory already saved', as
   await page.getByTestId('open-duplicate').click();
   await expect(keep.dialogText).toHaveText(SOUP);
   await keep.close();
+});
+
+test('the first-run guide: folded to one line once memories exist, brought back unfolded from another view by Settings', async () => {
+  await keep.show('memories');
+  const guide = page.getByTestId('first-run-guide');
+  await expect(guide).toHaveAttribute('data-open', 'false');
+  await expect(guide.getByRole('button', { name: 'Show the steps' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(guide.getByTestId('guide-try-meaning')).toBeHidden();
+  await page.getByTestId('nav-data').click();
+  await expect(guide).toHaveCount(0); // not above every view
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-show-guide').click();
+  await expect(page.getByTestId('nav-memories')).toHaveAttribute('aria-current', 'page');
+  await expect(guide).toHaveAttribute('data-open', 'true');
+  await expect(guide.getByRole('heading', { level: 2 })).toBeFocused();
+  await expect(guide.getByTestId('guide-try-meaning')).toBeEnabled();
+  await guide.getByRole('button', { name: 'Hide the steps' }).click();
+  await expect(guide).toHaveAttribute('data-open', 'false');
 });

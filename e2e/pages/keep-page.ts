@@ -94,6 +94,17 @@ export class KeepPage {
     await this.row(text).getByRole('checkbox').check();
   }
 
+  /** The lists' links show whole, none of them scrolled out of their line. */
+  async listLinksFit(): Promise<boolean> {
+    return this.page.getByRole('navigation', { name: 'Memory lists' }).evaluate((n) => n.scrollWidth <= n.clientWidth);
+  }
+
+  /** How many lines the lists' links (All memories, Review unsure, Trash) take. */
+  async listLinkRows(): Promise<number> {
+    const tops = await this.page.getByRole('navigation', { name: 'Memory lists' }).getByRole('link').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    return new Set(tops).size;
+  }
+
   /** The number in the list's heading (Memories, Trash or Review), once it is a number. */
   async total(testId = 'memory-count'): Promise<number> {
     const el = this.page.getByTestId(testId);

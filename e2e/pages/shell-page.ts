@@ -65,6 +65,13 @@ export class ShellPage {
     await expect(this.page.getByTestId(`nav-${view}`)).toHaveAttribute('aria-current', 'page');
   }
 
+  /** Unfolds the first-run guide's steps (folded once memories exist). */
+  async unfoldGuide(): Promise<void> {
+    const toggle = this.guide.getByRole('button', { name: 'Show the steps' });
+    await toggle.click();
+    await expect(this.guide.getByRole('button', { name: 'Hide the steps' })).toHaveAttribute('aria-expanded', 'true');
+  }
+
   async openSettings(): Promise<void> {
     await (await this.headerButton('open-settings')).click();
     await expect(this.settings).toBeVisible();

@@ -95,7 +95,7 @@ export class HybridIndex {
   private rowDeleted: Uint8Array;
   private rowFrom: Float64Array;
   private rowTo: Float64Array;
-  version = 0; // bumped by every upsert, setVector and remove (in removeRow): what was derived from the docs is stale
+  version = 0; // bumped by every upsert, setVector, refreshDoc and remove (in removeRow): what was derived from the docs is stale
   /** `encoder`: the id of the model the vectors come from (the dense store refuses another's). */
   constructor(dim: number, config: Partial<HybridConfig> = {}, encoder = 'unspecified') {
     if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
@@ -233,6 +233,7 @@ export class HybridIndex {
     this.validate(doc);
     if (!this.docs.has(doc.id)) return this.upsert(doc);
     this.docs.set({ ...doc, tags: [...doc.tags], vector: null });
+    this.version++; // what was derived from the docs (the memory table) is stale
     const row = this.dense.slotOf(doc.id);
     if (row !== undefined) this.writeRowMeta(row, doc); // the vector stays where it is
   }
@@ -251,7 +252,6 @@ export class HybridIndex {
     this.ensureCapacity(row + 1);
     this.writeRowMeta(row, doc);
   }
-
 
   remove(id: MemoryId): void {
     if (!this.docs.delete(id)) return;

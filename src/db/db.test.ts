@@ -2,9 +2,10 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors';
-import { DB_VERSION, SAMPLE_KEY_PREFIX, type MemoryRow } from './schema';
+import { DB_VERSION, SAMPLE_KEY_PREFIX } from './schema';
 import { textKey } from '../core/text-key';
 import { freshDbName } from '../testing/db';
+import { memoryRowBeforeV6 } from '../testing/memory-row';
 import { MnemographDb, openDb } from './db';
 import { insertMemory, liveMemoryCountQuery, loadLiveFeatures, tombstoneMemory } from './repo';
 import { packSpace } from './vectors';
@@ -30,24 +31,7 @@ async function openAt(name: string, v: number): Promise<MnemographDb> {
   return db;
 }
 
-function row(id: string, over: Partial<MemoryRow> = {}): MemoryRow {
-  return {
-    id,
-    text: `memory ${id}`,
-    tags: [],
-    suggestedTags: [],
-    importance: 0.5,
-    createdAt: 1000,
-    updatedAt: 1000,
-    validFrom: 1000,
-    validTo: null,
-    sessionId: 's',
-    status: 'active',
-    deletedAt: null,
-    embedTruncated: false,
-    ...over,
-  };
-}
+const row = memoryRowBeforeV6;
 
 const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 

@@ -5,6 +5,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { freshDbName } from '../testing/db';
+import { memoryRow } from '../testing/memory-row';
 import { MnemographDb, openDb } from './db';
 import { chunkKeys, engineOfRows, engineRows, type EngineHeadRow } from './engine-snapshot';
 import { deleteFeatureSpaces, featureTables } from './feature-blocks';
@@ -13,24 +14,7 @@ import { insertMemories, replaceVectorsIfUnchanged } from './repo';
 import { DB_VERSION, type MemoryRow, type VectorRow } from './schema';
 import type { EngineSnapshot } from '../core/engine-snapshot';
 
-const row = (id: string): MemoryRow => ({
-  id,
-  text: `memory ${id}`,
-  tags: [],
-  suggestedTags: [],
-  importance: 0.5,
-  createdAt: 1000,
-  updatedAt: 1000,
-  validFrom: 1000,
-  validTo: null,
-  sessionId: 's',
-  status: 'active',
-  deletedAt: null,
-  embedTruncated: false,
-  recordedAt: 1000,
-  lastAccessedAt: 1000,
-  strength: 1,
-});
+const row = (id: string): MemoryRow => memoryRow(id);
 const vec = (memoryId: string, space: 'E1' | 'E6', model: string, fill: number): VectorRow => ({
   memoryId,
   space,

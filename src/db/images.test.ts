@@ -3,28 +3,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { freshDbName, storedVectors } from '../testing/db';
+import { memoryRow } from '../testing/memory-row';
 import { MnemographDb, openDb } from './db';
 import { getImages, imagesOfMemories, upgradeMemoryV8toV10, type ImageRow } from './images';
 import { purgeMemories, writeVersion } from './keep';
 import { insertMemory } from './repo';
-import { DB_VERSION, type MemoryRow } from './schema';
+import { DB_VERSION } from './schema';
 
-const row = (id: string, over: Partial<MemoryRow> = {}): MemoryRow => ({
-  id,
-  text: `memory ${id}`,
-  tags: [],
-  suggestedTags: [],
-  importance: 0.5,
-  createdAt: 1000,
-  updatedAt: 1000,
-  validFrom: 1000,
-  validTo: null,
-  sessionId: 's',
-  status: 'active',
-  deletedAt: null,
-  embedTruncated: false,
-  ...over,
-});
+const row = memoryRow;
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const picture = (id: string, memoryId: string): ImageRow => ({

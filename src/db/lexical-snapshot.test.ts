@@ -4,31 +4,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { freshDbName } from '../testing/db';
+import { memoryRow } from '../testing/memory-row';
 import { MnemographDb, openDb } from './db';
 import { purgeMemories, trashMemories, untrashMemories, writeVersion } from './keep';
 import { LOG_ALL } from './lexical-snapshot';
 import { insertMemory, modifyMemory } from './repo';
 import { DB_VERSION, type MemoryRow } from './schema';
 
-const row = (id: string, over: Partial<MemoryRow> = {}): MemoryRow => ({
-  id,
-  text: `memory ${id}`,
-  tags: ['t'],
-  suggestedTags: [],
-  importance: 0.5,
-  createdAt: 1000,
-  updatedAt: 1000,
-  validFrom: 1000,
-  validTo: null,
-  sessionId: 's',
-  status: 'active',
-  deletedAt: null,
-  embedTruncated: false,
-  recordedAt: 1000,
-  lastAccessedAt: 1000,
-  strength: 1,
-  ...over,
-});
+const row = (id: string, over: Partial<MemoryRow> = {}): MemoryRow => memoryRow(id, { tags: ['t'], ...over });
 
 const logged = async (db: MnemographDb, after = 0) => (await db.lexicalLog.where(':id').above(after).toArray()).map((r) => r.id);
 

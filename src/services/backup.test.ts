@@ -52,7 +52,7 @@ describe('backup round trip', () => {
   it('export -> a fresh database -> import gives the same memories, feedback, settings and vectors, re-embedding nothing', async () => {
     const first = await fill();
     const exported = await first.s.exportBackup({ vectors: true });
-    expect(exported).toMatchObject({ fileName: 'mnemograph-backup-2026-11-24.json', memories: 3 });
+    expect(exported).toMatchObject({ fileName: 'mnemograph-backup-2026-11-24.json', memories: 3, kinds: { current: 2, earlier: 0, trashed: 1 } });
     const before = await contents(first.s.db);
     expect(before.links.length).toBe(2);
     // the export recorded its time, and the backup carries the same setting
@@ -84,6 +84,7 @@ describe('backup round trip', () => {
     const first = await fill();
     await first.s.updateMemory(first.ids[0]!, { text: 'Walked the dog along the canal' });
     const exported = await first.s.exportBackup({ vectors: false });
+    expect(exported).toMatchObject({ memories: 4, kinds: { current: 2, earlier: 1, trashed: 1 } }); // the words "Saved" uses
     const { s } = await startServices({ sessionId: 'session-b' });
     const preview = await s.previewImport({ files: [await fileOf(exported.blob, exported.fileName)] });
     // four rows: the dog walk (now and before the edit), the starter, the trashed note

@@ -93,6 +93,9 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
       // the language model's key stays on this device: never in a backup
       const settings = [...rows.settings.filter((s) => s.key !== SETTING_KEYS.lastBackupAt && s.key !== SETTING_KEYS.languageModelKey), { key: SETTING_KEYS.lastBackupAt, value: now }];
       const memories = rows.memories.length; // counted before the rows go to the worker
+      const earlier = rows.memories.filter((m) => m.supersededBy !== undefined).length;
+      const trashed = rows.memories.filter((m) => m.supersededBy === undefined && m.deletedAt !== null).length;
+      const kinds = { current: memories - earlier - trashed, earlier, trashed };
       const bytes = await io.writeBackup({
         rows: { memories: rows.memories, links: rows.links, feedback: rows.feedback, settings, vectors: rows.vectors, images: await imageRecords(rows.images) },
         options: { app: { name: APP_NAME, version: APP_VERSION }, now, includeVectors: opts.vectors === true },
@@ -101,7 +104,7 @@ export function createBackup(ctx: ServiceContext, deps: { io: ImportParser }) {
       const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/json' });
       await putSetting(db, SETTING_KEYS.lastBackupAt, now);
       const suffix = opts.passphrase !== undefined ? '.encrypted' : '';
-      return { blob, fileName: `mnemograph-backup-${day(now)}${suffix}.json`, memories };
+      return { blob, fileName: `mnemograph-backup-${day(now)}${suffix}.json`, memories, kinds };
     },
 
     /**

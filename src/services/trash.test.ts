@@ -76,6 +76,30 @@ describe('trash', () => {
     expect(await storedVectors.count(s.db)).toBe(0);
   });
 
+  it('delete all as the app does it (trashAll): its undo puts back exactly those rows, not what was in the trash before', async () => {
+    let t = T0;
+    const { s } = await startServices({ now: () => t });
+    const a = await services().addMemory({ text: 'apple pie recipe' });
+    const b = await services().addMemory({ text: 'pear tart' });
+    const c = await services().addMemory({ text: 'plum jam' });
+    t += 1000;
+    await services().updateMemory(a.id, { text: 'apple crumble recipe' });
+    await services().markUnsure([b.id]);
+    await services().deleteMemory(c.id); // in the trash before the delete all
+    t += 1000;
+    const r = await services().trashAll();
+    expect(r.ids.length).toBe(3); // a, a's earlier version, b
+    expect(await services().countMemories()).toBe(0);
+    expect((await s.engine.stats()).size).toBe(0);
+    t += 1000;
+    expect(await services().undoDelete(r)).toBe(3);
+    expect((await services().browseMemories()).items.map((h) => h.id).sort()).toEqual([a.id, b.id].sort());
+    expect((await services().getMemory(b.id)).status).toBe('quarantined'); // still unsure
+    expect((await services().memoryHistory(a.id)).map((v) => v.memory.text)).toEqual(['apple crumble recipe', 'apple pie recipe']);
+    expect((await services().browseMemories({ status: 'trashed' })).items.map((h) => h.id)).toEqual([c.id]); // c stays in the trash
+    expect((await services().search('apple', { semantic: false })).map((h) => h.memory.id)[0]).toBe(a.id);
+  });
+
   it('removes the sample collection in one action, and its undo brings it back', async () => {
     const { s } = await startServices();
     const mine = await services().addMemory({ text: 'my own note' });

@@ -101,6 +101,9 @@ export function createTrash(ctx: ServiceContext, { engine, stored, sync }: { eng
       return (await trash(await liveIds(db))).ids.length;
     },
 
+    /** "Delete all" as the app does it: every memory to the trash, with the receipt whose undoDelete puts exactly those back. */
+    trashAll: async (): Promise<DeleteReceipt> => trash(await liveIds(db)),
+
     /** Every memory of the sample collection (import key 'sample:') to the trash; undoDelete puts it back. */
     async removeSample(): Promise<DeleteReceipt> {
       return trash(await liveIdsWithKeyPrefix(db, SAMPLE_KEY_PREFIX));

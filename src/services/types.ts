@@ -377,5 +377,8 @@ export interface BackupStatus {
 export interface ExportedFile {
   blob: Blob;
   fileName: string;
+  /** Every memory row written (a backup: earlier versions and the trash too). */
   memories: number;
+  /** A backup's rows by what a person calls them: the memories in their list, earlier versions, the trash (memories = their sum). */
+  kinds?: { current: number; earlier: number; trashed: number };
 }

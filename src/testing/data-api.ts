@@ -121,7 +121,7 @@ export function createSampleDataApi(opts: SampleOptions = {}): DataApi {
     async exportBackup({ vectors, passphrase }) {
       const body = JSON.stringify({ format: passphrase ? 'mnemograph-encrypted' : 'mnemograph-backup', version: 1, vectors });
       update(now(), status.get().reminderDays);
-      return { blob: new Blob([body], { type: 'application/json' }), fileName: 'mnemograph-backup.json', memories: 124 };
+      return { blob: new Blob([body], { type: 'application/json' }), fileName: 'mnemograph-backup.json', memories: 124, kinds: { current: 120, earlier: 3, trashed: 1 } };
     },
     async exportMarkdown() {
       update(now(), status.get().reminderDays);

@@ -19,6 +19,7 @@ import { FirstRunGuide } from './shell/FirstRunGuide';
 import { follow } from './shell/navigate';
 import './shell/shell.css';
 import { KeepView } from './memories/KeepViews';
+import { useLeaveGuard } from './components/capture-draft';
 
 // Addresses: the UI state follows the URL on load and on Back / Forward / a followed link
 // (popstate and hashchange can both fire for one step; following twice changes nothing).
@@ -39,6 +40,7 @@ export function App() {
   const boot = useExternal(bootStatus);
   const view = useUi((s) => s.view);
   useRouteFollowing();
+  useLeaveGuard();
   const ready = boot.state === 'ready';
   return (
     <div className="app">

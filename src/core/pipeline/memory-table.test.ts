@@ -180,4 +180,23 @@ describe('memoryTable over the hybrid index', () => {
     expect([t4.rowOf.has('b'), t4.rowOf.get('a')]).toEqual([false, 0]);
     expect(view(t4)).toEqual(view(new MemoryTable(h.version, h)));
   });
+
+  it('follows a refreshDoc (same words, another status or time): the version moves', async () => {
+    const { HybridIndex } = await import('../hybrid');
+    const h = new HybridIndex(2);
+    const doc = (id: string, status: 'active' | 'archived', validTo: number | null = null) => ({ id, text: id, tags: ['t'], importance: 0.5, createdAt: NOW, validFrom: NOW, validTo, status, vector: null });
+    h.upsert(doc('a', 'active'));
+    h.upsert(doc('b', 'active'));
+    h.setVector('a', Float32Array.of(1, 0));
+    const t1 = memoryTable(h);
+    expect(t1.recallable(t1.rowOf.get('a')!, {})).toBe(true);
+    const before = h.version;
+    h.refreshDoc(doc('a', 'archived')); // archived: the same text and tags, so no tokenising
+    expect(h.version).toBeGreaterThan(before);
+    const t2 = memoryTable(h);
+    expect(t2.recallable(t2.rowOf.get('a')!, {})).toBe(false);
+    h.refreshDoc(doc('b', 'active', NOW - 1)); // a memory without a vector, valid only up to before NOW
+    const t3 = memoryTable(h);
+    expect(view(t3)).toEqual(view(new MemoryTable(h.version, h)));
+  });
 });

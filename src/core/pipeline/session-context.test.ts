@@ -18,6 +18,22 @@ function ctxWith(neighbours?: Record<string, string[]>): PipelineContext {
 }
 const q = { text: '', features: { E1: new Float32Array([1, 0]) } };
 
+/** A question and its reply in one session, a third memory in another: the index and the session neighbours. */
+function lakeSessions() {
+  const hybrid = new HybridIndex(2);
+  const add = (id: string, text: string, createdAt: number, v: [number, number]) =>
+    hybrid.upsert({ id, text, tags: [], importance: 0.5, createdAt, validFrom: 0, validTo: null, status: 'active', vector: new Float32Array(v) });
+  add('ask', 'did you go to the lake festival', 1, [1, 0]);
+  add('reply', 'yes last saturday with the kids', 2, [0, 1]);
+  add('other', 'lake trip photos', 50, [0.6, 0.8]);
+  const n = sessionNeighbours([
+    { id: 'ask', sessionId: 's1', createdAt: 1 },
+    { id: 'reply', sessionId: 's1', createdAt: 2 },
+    { id: 'other', sessionId: 's2', createdAt: 50 },
+  ]);
+  return { hybrid, n };
+}
+
 describe('sessionNeighbours', () => {
   it('gives the memory before and after in the same session, by time then id; none without a session', () => {
     const n = sessionNeighbours([
@@ -63,17 +79,7 @@ describe('sessionContext', () => {
   it('the ranking validates it and runPipeline applies it (0 = the same output as before)', () => {
     expect(() => resolveRanking({ sessionContext: -0.1 })).toThrow(/sessionContext/);
     expect(() => resolveRanking({ sessionContext: Number.NaN })).toThrow(/sessionContext/);
-    const hybrid = new HybridIndex(2);
-    const add = (id: string, text: string, createdAt: number, v: [number, number]) =>
-      hybrid.upsert({ id, text, tags: [], importance: 0.5, createdAt, validFrom: 0, validTo: null, status: 'active', vector: new Float32Array(v) });
-    add('ask', 'did you go to the lake festival', 1, [1, 0]);
-    add('reply', 'yes last saturday with the kids', 2, [0, 1]);
-    add('other', 'lake trip photos', 50, [0.6, 0.8]);
-    const n = sessionNeighbours([
-      { id: 'ask', sessionId: 's1', createdAt: 1 },
-      { id: 'reply', sessionId: 's1', createdAt: 2 },
-      { id: 'other', sessionId: 's2', createdAt: 50 },
-    ]);
+    const { hybrid, n } = lakeSessions();
     const base: PipelineContext = { hybrid, spaces: new SpaceIndex(), neighboursOf: n, ranking: { spaces: [] } };
     const query = { text: 'lake festival', features: { E1: new Float32Array([1, 0]) } };
     const off = runPipeline(base, query, { topK: 3 });
@@ -86,17 +92,7 @@ describe('sessionContext', () => {
     expect(on.find((r) => r.id === 'other')!.score).toBeCloseTo(s.get('other')!, 9);
   });
   it('steps aside for RRF-fused extra lists (rank-scale scores), and runs with the anchored fusion', () => {
-    const hybrid = new HybridIndex(2);
-    const add = (id: string, text: string, createdAt: number, v: [number, number]) =>
-      hybrid.upsert({ id, text, tags: [], importance: 0.5, createdAt, validFrom: 0, validTo: null, status: 'active', vector: new Float32Array(v) });
-    add('ask', 'did you go to the lake festival', 1, [1, 0]);
-    add('reply', 'yes last saturday with the kids', 2, [0, 1]);
-    add('other', 'lake trip photos', 50, [0.6, 0.8]);
-    const n = sessionNeighbours([
-      { id: 'ask', sessionId: 's1', createdAt: 1 },
-      { id: 'reply', sessionId: 's1', createdAt: 2 },
-      { id: 'other', sessionId: 's2', createdAt: 50 },
-    ]);
+    const { hybrid, n } = lakeSessions();
     const query = { text: 'lake festival', features: { E1: new Float32Array([1, 0]) }, variants: [{ text: 'lake fair', vector: new Float32Array([0.6, 0.8]) }] };
     const run = (w: number, anchored: boolean) =>
       runPipeline({ hybrid, spaces: new SpaceIndex(), neighboursOf: n, ranking: { spaces: [], sessionContext: w }, ...(anchored ? { deepFusion: { mode: 'anchored' as const, weight: 0.15 } } : {}) }, query, { topK: 3, multiQuery: 2 });

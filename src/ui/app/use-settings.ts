@@ -22,7 +22,7 @@ export const SAMPLE_SETTING = 'explore.sampleLoadedAt';
 const LOADING = { value: undefined, error: null } as const;
 
 /** Follows a live query; a failed read is logged here and shown by the caller where the person can act on it. */
-function useLive<T>(query: () => Observable<T>): SettingValue<T> {
+export function useLive<T>(query: () => Observable<T>): SettingValue<T> {
   const [state, setState] = useState<SettingValue<T>>(LOADING);
   useEffect(() => {
     const sub = query().subscribe({

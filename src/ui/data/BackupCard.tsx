@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useObservable } from 'dexie-react-hooks';
 import { formatWhen } from '../app/format';
-import { dataApi } from './data-api';
+import { dataApi, type ExportedFile } from './data-api';
 import { saveBlob } from './files';
 import { ActionError, toShown, type ShownError } from './ActionError';
 
@@ -13,6 +13,18 @@ const REMINDERS: { label: string; days: number | null }[] = [
 ];
 
 /** Back up: the JSON backup (optionally with vectors, optionally encrypted), the Markdown zip, the reminder. */
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** What a backup holds, in the words of the lists: "4 memories, 1 earlier version and 2 in the trash". */
+function savedWords(out: Pick<ExportedFile, 'memories' | 'kinds'>): string {
+  if (!out.kinds) return plural(out.memories, 'memory', 'memories');
+  const { current, earlier, trashed } = out.kinds;
+  const parts = [plural(current, 'memory', 'memories')];
+  if (earlier) parts.push(plural(earlier, 'earlier version', 'earlier versions'));
+  if (trashed) parts.push(`${trashed.toLocaleString('en')} in the trash`);
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
 export function BackupCard() {
   const id = useId();
   const status = useObservable(() => dataApi().liveBackupStatus(), []);
@@ -35,7 +47,7 @@ export function BackupCard() {
     try {
       const out = kind === 'json' ? await dataApi().exportBackup({ vectors, ...(encrypt ? { passphrase: pass } : {}) }) : await dataApi().exportMarkdown();
       saveBlob(out.blob, out.fileName);
-      setDone(`Saved ${out.fileName} with ${out.memories} ${out.memories === 1 ? 'memory' : 'memories'}.`);
+      setDone(`Saved ${out.fileName} with ${savedWords(out)}.`);
     } catch (e) {
       setError(toShown(e));
     } finally {

@@ -184,7 +184,7 @@ describe('BackupCard', () => {
     await user.clear(screen.getByLabelText('Passphrase again'));
     await user.type(screen.getByLabelText('Passphrase again'), 'abc');
     await user.click(download);
-    expect((await screen.findByTestId('backup-done')).textContent).toBe('Saved mnemograph-backup.json with 124 memories.');
+    expect((await screen.findByTestId('backup-done')).textContent).toBe('Saved mnemograph-backup.json with 120 memories, 3 earlier versions and 1 in the trash.');
     expect(exp).toHaveBeenCalledWith({ vectors: true, passphrase: 'abc' });
     expect(clicks).toEqual(['mnemograph-backup.json blob:backup']);
     await vi.waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:backup'));

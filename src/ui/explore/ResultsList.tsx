@@ -36,6 +36,11 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
               <MatchBar m={recallMatch(r.score)} />
             </span>
             <span className="xr-item__title">{r.title}</span>
+            {r.earlier && (
+              <span className="xr-earlier" data-testid="explore-result-earlier">
+                Earlier version: an edit replaced it
+              </span>
+            )}
             {r.found && (
               <span className={`xr-found xr-found--${r.found.by}`} data-testid="explore-result-found" data-found={r.found.by}>
                 {r.found.by === 'deep' ? 'Found by deeper search: ' : 'Found by looking again: '}

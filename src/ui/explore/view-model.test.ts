@@ -99,6 +99,12 @@ describe('graphInput', () => {
       ['associative', 3, 'E7'],
     ]);
   });
+
+  it('marks an earlier version of a memory (an edit replaced it), and only that', () => {
+    const old = view('old', 'standard');
+    (old.memory as { supersededBy?: string }).supersededBy = 'cur';
+    expect(resultRows([view('cur', 'standard'), old]).map((r) => r.earlier)).toEqual([undefined, true]);
+  });
 });
 
 describe('mergeOptions', () => {

@@ -63,6 +63,8 @@ export interface ResultRow {
   found?: FoundRow;
   /** Read again by deeper search (a first result): the reader's score and reasons, for "details". */
   read?: { score: number; reasons: string[] };
+  /** An earlier version of a memory (an edit replaced it): the list says so, it is not the memory as it stands. */
+  earlier?: true;
 }
 
 /**
@@ -90,6 +92,7 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
     when: happenedAt(v.memory),
     ...withFound(v),
+    ...(v.memory.supersededBy ? { earlier: true as const } : {}),
   }));
 }
 

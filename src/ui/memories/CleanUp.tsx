@@ -5,7 +5,7 @@ import { useUi } from '../../state/ui-store';
 import { toastError } from '../app/report';
 import { Modal } from './Modal';
 import { memoriesWord } from './actions';
-import { keepApi } from './keep-api';
+import { keepApi, type DeleteReceipt } from './keep-api';
 import { useCount } from './use-browse';
 
 /** What the person types to delete everything. */
@@ -56,6 +56,16 @@ export function CleanUp() {
   const [asking, setAsking] = useState<'sample' | 'all' | null>(null);
   const pushToast = useUi((s) => s.pushToast);
 
+  /** The toast's Undo: every row the delete moved comes back (earlier versions too); `what` names them as the toast did. */
+  async function putBack(receipt: DeleteReceipt, what: string) {
+    try {
+      await keepApi().undoDelete(receipt);
+      pushToast({ kind: 'success', message: `Put back ${what}.` });
+    } catch (e) {
+      toastError(e);
+    }
+  }
+
   async function run(job: 'sample' | 'all') {
     setAsking(null);
     try {
@@ -64,11 +74,17 @@ export function CleanUp() {
         pushToast({
           kind: 'info',
           message: `Removed the sample collection (${memoriesWord(receipt.ids.length)}) to the trash.`,
-          action: { label: 'Undo', run: () => void keepApi().undoDelete(receipt).catch(toastError) },
+          action: { label: 'Undo', run: () => void putBack(receipt, 'the sample collection') },
         });
       } else {
-        const n = await keepApi().deleteAll();
-        pushToast({ kind: 'success', message: `Moved all ${memoriesWord(n)} to the trash.` });
+        const receipt = await keepApi().trashAll();
+        // the count the person confirmed (current memories): the receipt also holds their earlier versions
+        const what = `all ${memoriesWord(all ?? receipt.ids.length)}`;
+        pushToast({
+          kind: 'info',
+          message: `Moved ${what} to the trash.`,
+          action: { label: 'Undo', run: () => void putBack(receipt, what) },
+        });
       }
     } catch (e) {
       toastError(e);

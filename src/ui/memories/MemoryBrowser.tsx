@@ -7,7 +7,8 @@ import { toastError } from '../app/report';
 import { BrowseFilters, TagChips, hasQuery } from './BrowseFilters';
 import { MemoryRows } from './MemoryRows';
 import { useKeep } from './keep-store';
-import { useBrowse, useTagCounts } from './use-browse';
+import { useBrowse, useCount, useTagCounts } from './use-browse';
+import { go } from '../shell/navigate';
 import { addTagsTo, deleteWithUndo, exportSelected, memoriesWord, setStatusOf } from './actions';
 
 export function MemoryBrowser() {
@@ -19,6 +20,8 @@ export function MemoryBrowser() {
   const selectMany = useKeep((s) => s.selectMany);
   const browse = useBrowse(filters);
   const tags = useTagCounts(filters);
+  // an empty list after a delete all: say where the memories went
+  const trashed = useCount({ status: 'trashed' });
   const [selecting, setSelecting] = useState(false);
 
   async function selectAll() {
@@ -50,7 +53,19 @@ export function MemoryBrowser() {
       )}
       {browse.total === 0 && (
         <p className="empty" data-testid="memories-empty">
-          {hasQuery(filters) ? 'No memory matches these filters.' : 'Nothing here yet. Write your first memory above; it never leaves this device.'}
+          {hasQuery(filters) ? (
+            'No memory matches these filters.'
+          ) : trashed ? (
+            <>
+              Nothing here: {trashed === 1 ? '1 memory is' : `${memoriesWord(trashed)} are`} in the trash, where you can restore{' '}
+              {trashed === 1 ? 'it' : 'them'} for 30 days.{' '}
+              <button type="button" className="btn btn--link" onClick={() => go('trash')} data-testid="memories-empty-trash">
+                Open the trash
+              </button>
+            </>
+          ) : (
+            'Nothing here yet. Write your first memory above; it never leaves this device.'
+          )}
         </p>
       )}
       {selected.size > 0 ? (

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { titleLine } from '../../core/text/title';
 import { errorMessage } from '../app/format';
 import { SourceLink } from '../components/SourceLink';
+import { setUnsavedEdit } from '../components/capture-draft';
 import { Markdown } from './Markdown';
 import { MemoryPicture } from './pictures';
 import { Modal } from './Modal';
@@ -74,7 +75,11 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
   const [all, setAll] = useState(false);
   // Escape, the backdrop or ✕ over an edit with changes asks first: closing used to drop them unsaid
   const dirty = useRef(false);
-  const onDirty = useCallback((d: boolean) => void (dirty.current = d), []);
+  const onDirty = useCallback((d: boolean) => {
+    dirty.current = d;
+    setUnsavedEdit(d); // a reload or a closed tab asks first too
+  }, []);
+  useEffect(() => () => setUnsavedEdit(false), []);
   const [askDiscard, setAskDiscard] = useState(false);
   const guardedClose = () => (editing && dirty.current ? setAskDiscard(true) : onClose());
 

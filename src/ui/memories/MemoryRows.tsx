@@ -6,7 +6,7 @@ import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatWhen } from '../app/format';
 import type { Browse } from './use-browse';
-import type { MemoryHeader } from './keep-api';
+import { TRASH_DAYS, type MemoryHeader } from './keep-api';
 
 export const ROW_HEIGHT = 76;
 
@@ -74,6 +74,11 @@ export function MemoryRows({ browse, selected, onToggle, onOpen, label, actions,
   );
 }
 
+/** The day the start-up purge removes a memory deleted at `deletedAt` (TRASH_DAYS later): "Dec 25, 2026". */
+export function purgeDay(deletedAt: number): string {
+  return new Date(deletedAt + TRASH_DAYS * 86_400_000).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
 function Row({ m, checked, onToggle, onOpen, actions, showStatus }: { m: MemoryHeader; checked: boolean; showStatus: boolean } & Pick<MemoryRowsProps, 'onToggle' | 'onOpen' | 'actions'>) {
   const status = showStatus ? statusWords(m) : null;
   const title = m.title.replace(/^#{1,6}\s+/, '') || '(no text)'; // a Markdown heading's marks are not words
@@ -85,6 +90,11 @@ function Row({ m, checked, onToggle, onOpen, actions, showStatus }: { m: MemoryH
           {title}
         </button>
         <div className="row__meta">
+          {!showStatus && m.deletedAt !== null && (
+            <span className="row__purge" data-testid="row-purge" title={`Removed for good on that day, ${TRASH_DAYS} days after it was deleted`}>
+              kept until {purgeDay(m.deletedAt)}
+            </span>
+          )}
           <time dateTime={new Date(m.createdAt).toISOString()}>{formatWhen(m.createdAt)}</time>
           <span title="Importance">★ {m.importance.toFixed(2)}</span>
           {m.picture !== undefined && (

@@ -48,6 +48,8 @@ export interface KeepApi {
   /** Removes these memories for good (the trash's "Delete selected for good"), with their earlier versions. */
   purgeMemories(ids: MemoryId[]): Promise<number>;
   deleteAll(opts?: { permanently?: boolean }): Promise<number>;
+  /** Every memory to the trash; undoDelete(receipt) puts exactly those back. */
+  trashAll(): Promise<DeleteReceipt>;
   removeSample(): Promise<DeleteReceipt>;
   countSample(): Promise<number>;
   markUnsure(ids: MemoryId[]): Promise<number>;

@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 // The memory lists against a fake of the services' keep API: filters reach browseMemories, a
 // tag chip filters, a bulk delete offers Undo that puts back exactly what it moved, Delete all
-// waits for the typed words, the editor sends only what changed.
+// waits for the typed words and offers Undo, the editor sends only what changed.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Memory } from '../../core/types';
 import { useUi } from '../../state/ui-store';
 import { Toasts } from '../components/Toasts';
+import { LeaveGuarded, leaveAsks } from '../../testing/leave-guard';
 import { setKeepApiForTests, type BrowseQuery, type DeleteReceipt, type KeepApi, type MemoryHeader } from './keep-api';
 import { useKeep } from './keep-store';
 import { MemoryBrowser } from './MemoryBrowser';
@@ -101,9 +102,12 @@ const fake = {
     calls.push({ name: 'update', args: [id, patch] });
     return {};
   },
-  async deleteAll() {
-    calls.push({ name: 'deleteAll', args: [] });
-    return rows.length;
+  async trashAll(): Promise<DeleteReceipt> {
+    const ids = rows.filter((m) => m.deletedAt === null).map((m) => m.id);
+    calls.push({ name: 'trashAll', args: [] });
+    rows = rows.map((m) => (ids.includes(m.id) ? { ...m, deletedAt: 7 } : m));
+    tick();
+    return { ids, at: 7 };
   },
 } as unknown as KeepApi;
 
@@ -143,6 +147,19 @@ describe('MemoryBrowser', () => {
     expect(screen.getByRole('button', { name: /#garden/ }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('an empty list after a delete says where the memories went, and leads to the trash', async () => {
+    rows = rows.map((m) => ({ ...m, deletedAt: 9 }));
+    render(<MemoryBrowser />);
+    const empty = await screen.findByTestId('memories-empty');
+    await waitFor(() => expect(empty.textContent).toBe('Nothing here: 3 memories are in the trash, where you can restore them for 30 days. Open the trash'));
+    fireEvent.click(within(empty).getByRole('button', { name: 'Open the trash' }));
+    expect(useUi.getState().view).toBe('trash');
+    cleanup();
+    rows = [];
+    render(<MemoryBrowser />);
+    await waitFor(() => expect(screen.getByTestId('memories-empty').textContent).toBe('Nothing here yet. Write your first memory above; it never leaves this device.'));
+  });
+
   it('deletes the selected memories to the trash, and Undo puts back exactly those', async () => {
     render(
       <>
@@ -167,6 +184,13 @@ describe('MemoryBrowser', () => {
 });
 
 describe('Trash and clearing out', () => {
+  it('each memory in the trash says the day it is removed for good (30 days after its delete)', async () => {
+    rows[1] = { ...rows[1]!, deletedAt: Date.UTC(2026, 0, 10, 12) }; // noon, so the day is the same in any time zone within 11 hours
+    render(<TrashList headingId="t" />);
+    await waitFor(() => expect(screen.getByTestId('trash-count').textContent).toBe('1'));
+    expect(screen.getByTestId('row-purge').textContent).toBe('kept until Feb 9, 2026'); // Jan 10 + 30 days
+  });
+
   it('Empty trash asks first, then removes the trash for good', async () => {
     rows[1] = { ...rows[1]!, deletedAt: 9 };
     render(<TrashList headingId="t" />);
@@ -209,8 +233,14 @@ describe('Trash and clearing out', () => {
     expect(rows.map((m) => m.id)).toEqual(['m1', 'm3']);
   });
 
-  it('Delete all waits until the person types "delete all"', async () => {
-    render(<CleanUp />);
+  it('Delete all waits until the person types "delete all"; its Undo puts back every memory it moved', async () => {
+    rows = [...rows, header(4, [], { deletedAt: 3 })]; // already in the trash: not part of the delete
+    render(
+      <>
+        <CleanUp />
+        <Toasts />
+      </>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Delete all memories' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete all memories?' });
     const yes = within(dialog).getByRole('button', { name: 'Delete all memories' }) as HTMLButtonElement;
@@ -220,7 +250,13 @@ describe('Trash and clearing out', () => {
     fireEvent.change(within(dialog).getByLabelText(/Type delete all to confirm/), { target: { value: ' Delete All ' } });
     expect(yes.disabled).toBe(false);
     await act(async () => fireEvent.click(yes));
-    expect(calls.filter((c) => c.name === 'deleteAll')).toHaveLength(1);
+    expect(calls.filter((c) => c.name === 'trashAll')).toHaveLength(1);
+    const toast = await screen.findByTestId('toast');
+    expect(toast.textContent).toContain('Moved all 3 memories to the trash.');
+    await act(async () => fireEvent.click(within(toast).getByRole('button', { name: 'Undo' })));
+    expect(calls.find((c) => c.name === 'undo')!.args[0]).toEqual({ ids: ['m1', 'm2', 'm3'], at: 7 });
+    expect(rows.map((m) => m.deletedAt)).toEqual([null, null, null, 3]);
+    await waitFor(() => expect(screen.getAllByTestId('toast').some((t) => t.textContent?.includes('Put back all 3 memories.'))).toBe(true));
   });
 });
 
@@ -228,9 +264,16 @@ describe('the opened memory, being edited', () => {
   const escape = () => act(() => void fireEvent.keyDown(document, { key: 'Escape' }));
   it('asks before Escape throws away unsaved changes; Cancel keeps editing, Discard closes', async () => {
     useKeep.setState({ openId: 'cur', editing: true });
-    render(<MemoryDialog />);
+    render(
+      <>
+        <MemoryDialog />
+        <LeaveGuarded />
+      </>,
+    );
     const text = (await screen.findByRole('textbox', { name: 'Text' })) as HTMLTextAreaElement;
+    expect(leaveAsks()).toBe(false); // nothing changed yet
     fireEvent.change(text, { target: { value: 'Fence paint: sage green, two coats' } });
+    expect(leaveAsks()).toBe(true); // a reload or a closed tab would drop the change: the browser asks
     escape();
     const ask = screen.getByRole('dialog', { name: 'Discard your changes?' });
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
@@ -241,6 +284,7 @@ describe('the opened memory, being edited', () => {
     fireEvent.click(within(screen.getByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
     expect(useKeep.getState().openId).toBeNull();
     expect(calls.some((c) => c.name === 'update')).toBe(false);
+    expect(leaveAsks()).toBe(false); // discarded: nothing left to lose
   });
 
   it('closes at once when nothing was changed', async () => {

@@ -8,7 +8,7 @@ import { errorMessage } from '../app/format';
 import { useRecallDefaults, useThemeChoice } from '../app/use-settings';
 import { modelProgress } from '../app/boot';
 import { encoderMeta } from '../../embed/encoders';
-import { go } from '../shell/navigate';
+import { go, openGuide } from '../shell/navigate';
 import { useExternal } from '../app/use-store';
 import { resetGuide, saveBackupReminder, saveDefaultProfile, saveDivergenceAlerts, useBackupStatus, useDivergenceAlerts } from './use-everyday';
 
@@ -200,7 +200,10 @@ export function EverydaySettings({ onGuide }: { onGuide?: () => void }) {
           className="btn btn--secondary"
           data-testid="settings-show-guide"
           onClick={() => {
-            resetGuide().then(onGuide, () => undefined);
+            resetGuide().then(() => {
+              onGuide?.();
+              openGuide();
+            }, () => undefined);
           }}
         >
           Show the guide again

@@ -1,7 +1,11 @@
 // The first-run guide: three short steps showing what Mnemograph does differently, each run on the
-// sample collection in Explore. Skippable; once dismissed (a stored setting) it never shows again,
-// unless the person asks for it (Settings or the command palette).
+// sample collection in Explore. Shown on the Memories view only (not above every view), unfolded
+// while there is nothing stored, folded to one line once memories exist. Skippable; once
+// dismissed (a stored setting) it never shows again, unless the person asks for it (Settings or
+// the command palette: openGuide, which brings it back unfolded).
+import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useUi } from '../../state/ui-store';
 import { services } from '../../services';
 import type { CognitiveProfile } from '../../core/recall/profiles';
 import { logError } from '../app/report';
@@ -9,6 +13,7 @@ import { useExplore } from '../explore/explore-store';
 import { dismissGuide, useGuideDismissedAt } from '../settings/use-everyday';
 import { goRecall } from './navigate';
 import { sampleJob, useSampleJob } from './sample-job';
+import { useShell } from './shell-store';
 
 interface Step {
   id: 'meaning' | 'lateral' | 'chains';
@@ -55,21 +60,41 @@ export function FirstRunGuide() {
   const dismissed = useGuideDismissedAt();
   const count = useLiveQuery(() => services().countMemories(), [], undefined);
   const job = useSampleJob();
+  const view = useUi((s) => s.view);
+  const asked = useShell((s) => s.guideOpen);
+  const [unfolded, setUnfolded] = useState(false);
   if (dismissed.value === undefined || count === undefined) return null; // loading, or unreadable
   // dismissed: nothing to see; the marker tells tests the stored choice was read
   if (dismissed.value !== null) return <span hidden data-testid="first-run-guide-dismissed" />;
+  if (view !== 'memories') return null; // the home view only: the other views start with their own content
   const hasMemories = count > 0;
-  const close = () => void dismissGuide().catch((e: unknown) => logError(e));
+  const open = !hasMemories || unfolded || asked;
+  const fold = (next: boolean) => {
+    setUnfolded(next);
+    if (!next) useShell.getState().set({ guideOpen: false });
+  };
+  const close = () => {
+    useShell.getState().set({ guideOpen: false });
+    void dismissGuide().catch((e: unknown) => logError(e));
+  };
   return (
-    <section className="card guide" aria-labelledby="guide-title" data-testid="first-run-guide">
+    <section className={`card guide${open ? '' : ' guide--folded'}`} aria-labelledby="guide-title" data-testid="first-run-guide" data-open={open}>
       <div className="guide__head">
         <h2 id="guide-title" className="card__title" tabIndex={-1}>
           Three things Mnemograph does differently
         </h2>
-        <button type="button" className="btn btn--ghost" data-testid="guide-skip" onClick={close}>
-          {hasMemories ? 'Done' : 'Skip the guide'}
-        </button>
+        <div className="guide__actions">
+          {hasMemories && (
+            <button type="button" className="btn btn--ghost btn--small" aria-expanded={open} aria-controls="guide-steps" data-testid="guide-toggle" onClick={() => fold(!open)}>
+              {open ? 'Hide the steps' : 'Show the steps'}
+            </button>
+          )}
+          <button type="button" className="btn btn--ghost btn--small" data-testid="guide-skip" onClick={close}>
+            {hasMemories ? 'Done' : 'Skip the guide'}
+          </button>
+        </div>
       </div>
+      {!open && <p className="guide__summary">{GUIDE_STEPS.map((s) => s.title).join(' · ')}</p>}
       {!hasMemories && (
         <p className="guide__intro">
           Each step runs on the sample collection.{' '}
@@ -84,7 +109,7 @@ export function FirstRunGuide() {
           </button>
         </p>
       )}
-      <ol className="guide__steps">
+      <ol className="guide__steps" id="guide-steps" hidden={!open}>
         {GUIDE_STEPS.map((s) => (
           <li key={s.id} className="guide__step" data-testid={`guide-step-${s.id}`}>
             <h3 className="guide__title">{s.title}</h3>

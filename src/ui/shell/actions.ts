@@ -3,7 +3,7 @@ import { useUi, type ThemeChoice } from '../../state/ui-store';
 import { logError } from '../app/report';
 import { resetGuide } from '../settings/use-everyday';
 import type { CommandId } from './commands';
-import { focusWhenPresent, go } from './navigate';
+import { focusWhenPresent, go, openGuide } from './navigate';
 import { sampleJob } from './sample-job';
 import { useShell } from './shell-store';
 
@@ -64,10 +64,7 @@ export function runCommand(id: CommandId): void {
     case 'shortcuts':
       return shell.set({ shortcutsOpen: true });
     case 'guide':
-      resetGuide().then(
-        () => focusWhenPresent('[data-testid="first-run-guide"] h2'),
-        (e: unknown) => logError(e),
-      );
+      resetGuide().then(openGuide, (e: unknown) => logError(e));
       return;
   }
 }

@@ -4,6 +4,7 @@ import { currentRoute, pushRoute, useUi, type View } from '../../state/ui-store'
 import { KEEP_VIEWS, route, type Route } from '../app/routes';
 import { useExplore } from '../explore/explore-store';
 import { useKeep } from '../memories/keep-store';
+import { useShell } from './shell-store';
 
 /** The page follows an address: the view, and in Explore the recall and the open memory. */
 export function follow(r: Route): void {
@@ -41,4 +42,11 @@ export function focusWhenPresent(selector: string, frames = 30): void {
     return;
   }
   if (frames > 0) requestAnimationFrame(() => focusWhenPresent(selector, frames - 1));
+}
+
+/** The first-run guide asked for again (its dismissal already cleared): the Memories view, the guide unfolded, its title focused. */
+export function openGuide(): void {
+  useShell.getState().set({ guideOpen: true });
+  if (useUi.getState().view !== 'memories') go('memories');
+  requestAnimationFrame(() => focusWhenPresent('[data-testid="first-run-guide"] h2'));
 }

@@ -1,5 +1,5 @@
 // Transient state of the app shell (zustand): which of its overlays is open (command palette,
-// shortcuts, settings), the phone menu, and the phone's folded capture form. Nothing persisted.
+// shortcuts, settings), the phone menu, the phone's folded capture form, the guide asked for. Nothing persisted.
 import { create } from 'zustand';
 
 export interface ShellState {
@@ -10,6 +10,8 @@ export interface ShellState {
   menuOpen: boolean;
   /** Phones: the capture form is unfolded ("New memory"); wider screens always show it. */
   captureOpen: boolean;
+  /** The first-run guide was asked for again (Settings, the palette): shown unfolded. */
+  guideOpen: boolean;
   set(p: Partial<Omit<ShellState, 'set'>>): void;
 }
 
@@ -19,5 +21,6 @@ export const useShell = create<ShellState>((set) => ({
   settingsOpen: false,
   menuOpen: false,
   captureOpen: false,
+  guideOpen: false,
   set: (p) => set(p),
 }));

@@ -46,6 +46,23 @@ describe('LateralStatusPanel', () => {
     );
   });
 
+  it('says it in one plain sentence first; the six figures wait, folded, behind "Details"', () => {
+    render(<LateralStatusPanel status={seedExample} />);
+    expect(screen.getByTestId('lateral-status-summary').textContent).toBe(
+      'On: the Divergent way of recalling adds distant memories that share a theme. 47 shown so far; you marked 16 useful and pushed 4 away.',
+    );
+    const details = screen.getByTestId('lateral-status-details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('Details: the six figures');
+    for (const key of ['enabled', 'threshold', 'samples', 'lur', 'lsr', 'lhi']) expect(details.contains(screen.getByTestId(`lateral-status-${key}`))).toBe(true);
+    // the summary comes before the figures in reading order
+    const summary = screen.getByTestId('lateral-status-summary');
+    expect(summary.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    cleanup();
+    render(<LateralStatusPanel status={{ ...new LateralEvaluator().status(), enabled: false }} />);
+    expect(screen.getByTestId('lateral-status-summary').textContent).toBe('Off: no recall adds distant memories for now. None shown yet.');
+  });
+
   it('reads a real evaluator after a tightening evaluation', () => {
     // Window 20: 10 returned, one reinforced, 10 more -> evaluation at 20 with LUR 1/20 = 0.05:
     // not below 0.05, below 0.10 -> tighten: threshold 1.2 x 1.1 = 1.32.

@@ -1,5 +1,7 @@
-// The lateral evaluator's status (Enabled, Threshold, Samples, LUR, LSR, LHI) with what each metric
-// means and which auto-tuning rule the current numbers put in effect: every evaluation window the
+// The lateral evaluator's status: one plain sentence first (on or off, how many shown, how many
+// found useful or pushed away) and the auto-tuning rule in effect; the six figures (Enabled,
+// Threshold, Samples, LUR, LSR, LHI) with what each means sit behind a "details" disclosure.
+// Every evaluation window the
 // share of lateral results that were reinforced (LUR) switches lateral mode off when very low,
 // raises the distance threshold when low, and changes nothing otherwise.
 import { useId } from 'react';
@@ -58,6 +60,14 @@ function lastActionText(action: TuningAction, t: TuningRuleInEffect['table']): s
   }
 }
 
+/** The status in one plain sentence: what a person wants to know before any figure. */
+export function lateralSummary(st: LateralStatus): string {
+  const state = st.enabled ? 'On: the Divergent way of recalling adds distant memories that share a theme.' : 'Off: no recall adds distant memories for now.';
+  if (st.samples === 0) return `${state} None shown yet.`;
+  const shown = st.samples === 1 ? '1 shown so far' : `${st.samples} shown so far`;
+  return `${state} ${shown}; you marked ${st.reinforced} useful and pushed ${st.suppressed} away.`;
+}
+
 interface Metric {
   key: 'enabled' | 'threshold' | 'samples' | 'lur' | 'lsr' | 'lhi';
   label: string;
@@ -96,23 +106,9 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
         <h3 id={headingId} className="mg-card__title">Far-but-related results</h3>
         <span className={`mg-badge ${st.enabled ? 'mg-badge--on' : 'mg-badge--off'}`}>{st.enabled ? 'on' : 'off'}</span>
       </header>
-      <dl className="mg-metrics">
-        {metrics.map((m) => (
-          <div key={m.key} className="mg-metric" data-testid={`lateral-status-${m.key}`}>
-            <dt>{m.label}</dt>
-            <dd>
-              <span className="mg-metric__value" data-testid={`lateral-status-${m.key}-value`}>{m.value}</span>
-              <span className="mg-muted mg-small mg-metric__help">{m.help}</span>
-              {m.formula && (
-                <details className="mg-small mg-metric__details">
-                  <summary>details</summary>
-                  {m.formula}
-                </details>
-              )}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <p className="mg-lateral__summary" data-testid="lateral-status-summary">
+        {lateralSummary(st)}
+      </p>
       <div className={`mg-rule mg-rule--${rule}`} data-testid="lateral-status-rule">
         <h4 className="mg-subtitle">Auto-tuning</h4>
         <p>{ruleText(inEffect)}</p>
@@ -127,6 +123,26 @@ export function LateralStatusPanel(props: LateralStatusPanelProps) {
           </button>
         )}
       </div>
+      <details className="mg-details mg-lateral__figures" data-testid="lateral-status-details">
+        <summary>Details: the six figures</summary>
+        <dl className="mg-metrics">
+          {metrics.map((m) => (
+            <div key={m.key} className="mg-metric" data-testid={`lateral-status-${m.key}`}>
+              <dt>{m.label}</dt>
+              <dd>
+                <span className="mg-metric__value" data-testid={`lateral-status-${m.key}-value`}>{m.value}</span>
+                <span className="mg-muted mg-small mg-metric__help">{m.help}</span>
+                {m.formula && (
+                  <details className="mg-small mg-metric__details">
+                    <summary>details</summary>
+                    {m.formula}
+                  </details>
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </details>
       <details className="mg-details mg-small">
         <summary>As text (memory_status)</summary>
         <pre className="mg-pre" data-testid="lateral-status-text">{formatLateralStatus(st)}</pre>

@@ -43,6 +43,11 @@ describe('MemoryPanel', () => {
     expect(screen.getByTestId('memory-status').textContent).toBe('active');
     expect(screen.getByTestId('memory-created').getAttribute('dateTime')).toBe('2026-06-14T09:30:00.000Z');
     expect(screen.getByTestId('memory-valid').textContent).toBe('still true');
+    // the session and the id are the machine's names: folded behind "details", not among the plain facts
+    expect(screen.getByTestId('memory-details').textContent).not.toContain('mem-123');
+    const ids = screen.getByTestId('memory-ids') as HTMLDetailsElement;
+    expect(ids.open).toBe(false);
+    expect(ids.textContent).toBe('detailsSessions-2026-06-14-aIdmem-123');
     // the one date format of the app (src/ui/app/format.ts), when it happened first
     expect(screen.getByTestId('memory-happened').textContent).toBe(formatDate(Date.parse('2026-06-14T09:30:00.000Z')));
     // Read-only tags without onTagsChange; the suggestion already accepted ("baking") is not offered.

@@ -203,11 +203,17 @@ export function MemoryPanel(props: MemoryPanelProps) {
             <dd data-testid="memory-valid">
               {memory.validTo === null ? 'still true' : <time dateTime={isoDateTime(memory.validTo)}>{formatDate(memory.validTo)}</time>}
             </dd>
-            <dt>Session</dt>
-            <dd className="mg-mono mg-small">{memory.sessionId}</dd>
-            <dt>Id</dt>
-            <dd className="mg-mono mg-small">{memory.id}</dd>
           </dl>
+          {/* the machine's names for it, one click away */}
+          <details className="mg-details mg-small" data-testid="memory-ids">
+            <summary>details</summary>
+            <dl className="mg-dl mg-dl--grid">
+              <dt>Session</dt>
+              <dd className="mg-mono">{memory.sessionId}</dd>
+              <dt>Id</dt>
+              <dd className="mg-mono">{memory.id}</dd>
+            </dl>
+          </details>
         </section>
 
         {result && <MemoryRetrieval result={result} queryText={queryText} labelFor={labelFor} />}
