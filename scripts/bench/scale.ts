@@ -82,6 +82,8 @@ const opts = {
   trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
   /** --search-only: of the queries, only the plain search (and its breakdown: encoder alone, keyword-only, full), for quick A/B rounds. */
   searchOnly: flag('--search-only'),
+  /** --port-wait S: how long to wait for another server on --port to stop before each size (default 1800 s). */
+  portWaitS: num('--port-wait', 1800),
 };
 if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
@@ -95,12 +97,14 @@ function build(): void {
 
 async function preview(): Promise<{ url: string; child: ChildProcess }> {
   const url = `http://127.0.0.1:${opts.port}`;
-  // another server on the port (another run's) would answer below and the pages would load its build
-  const busy = await fetch(`${url}/`).then(
-    () => true,
-    () => false,
-  );
-  if (busy) throw new Error(`port ${opts.port} is in use by another server; wait for it to stop or pass another --port`);
+  // another server on the port (another run's) would answer below and the pages would load its
+  // build: wait (up to --port-wait seconds) for it to go
+  const busy = () => fetch(`${url}/`).then(() => true, () => false); // prettier-ignore
+  for (let waited = 0; await busy(); waited += 5) {
+    if (waited >= opts.portWaitS) throw new Error(`port ${opts.port} is in use by another server (waited ${waited} s); pass another --port`);
+    if (waited % 60 === 0) log(`port ${opts.port} is in use by another server: waiting for it to stop`);
+    await new Promise((r) => setTimeout(r, 5000));
+  }
   const child = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(opts.port), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
   for (let i = 0; i < 600; i++) {
     try {
@@ -129,6 +133,21 @@ async function serveCorpus(ctx: BrowserContext, url: string, dir: string): Promi
     const file = join(dir, name);
     if (!/^[\w.-]+$/.test(name) || !existsSync(file)) return route.fulfill({ status: 404 });
     return route.fulfill({ status: 200, body: readFileSync(file), contentType: name.endsWith('.json') ? 'application/json' : 'application/octet-stream' });
+  });
+}
+
+const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', mjs: 'text/javascript', css: 'text/css', json: 'application/json', wasm: 'application/wasm', svg: 'image/svg+xml' };
+
+/**
+ * The bench build answered from disk by Playwright at `url` (no server, no port): the baselines'
+ * pages, which never start the app or touch its database, so they hold no port while they run.
+ */
+async function serveDist(ctx: BrowserContext, url: string): Promise<void> {
+  await ctx.route(`${url}/**`, (route) => {
+    const path = decodeURIComponent(new URL(route.request().url()).pathname);
+    const file = join(DIST, path === '/' ? 'index.html' : path);
+    if (path.includes('..') || !existsSync(file)) return route.fulfill({ status: 404 });
+    return route.fulfill({ status: 200, body: readFileSync(file), contentType: TYPES[file.split('.').pop() ?? ''] ?? 'application/octet-stream' });
   });
 }
 
@@ -371,9 +390,10 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
  * reason instead of hanging, and the other baselines' figures are kept.
  */
 async function oneBaseline(browser: Browser, url: string, dir: string, what: string, args: readonly [BaselineQuery[], Record<string, unknown>]): Promise<Record<string, unknown>> {
-  const ctx = await browser.newContext({ bypassCSP: true });
+  const ctx = await browser.newContext({ bypassCSP: true, serviceWorkers: 'block' });
   try {
-    await serveCorpus(ctx, url, dir);
+    await serveDist(ctx, url);
+    await serveCorpus(ctx, url, dir); // registered last: it answers /bench-corpus/ first
     const page = await ctx.newPage();
     page.on('pageerror', (e) => log(`${what} page error: ${e.message}`));
     const died = new Promise<never>((_, fail) => page.once('crash', () => fail(new Error(`the page running ${what} crashed (renderer gone: out of memory?)`))));
@@ -444,15 +464,23 @@ async function main(): Promise<void> {
   const sizes = opts.sizes ?? ALL_SIZES.filter((s) => s <= opts.n);
   if (sizes.length === 0) throw new Error(`--n ${opts.n}: the smallest size is 1000`);
   build();
-  const { url, child } = await preview();
+  // the server runs only while a size's app part does (the baselines are answered from disk): the
+  // port is free for other runs meanwhile
+  const url = `http://127.0.0.1:${opts.port}`;
+  let child: ChildProcess | null = null;
   const stop = () => {
-    if (child.pid) {
+    if (child?.pid) {
       try {
         process.kill(-child.pid);
       } catch {
         /* already gone */
       }
     }
+    child = null;
+  };
+  const serve = async () => {
+    stop();
+    child = (await preview()).child;
   };
   process.once('exit', stop);
   process.once('SIGTERM', () => process.exit(143));
@@ -472,6 +500,7 @@ async function main(): Promise<void> {
   };
   try {
     if (opts.migrateV8 > 0) {
+      await serve();
       const corpus = await ensureCorpus(opts.migrateV8, opts.seed, log);
       const ctx = await browser.newContext();
       await serveCorpus(ctx, url, corpus.dir);
@@ -482,6 +511,7 @@ async function main(): Promise<void> {
       const r = await page.evaluate((urls) => window.__scaleBench.migrateV8(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
       out.migrateV8 = { ...r, fillMs: Math.round(r.fillMs), upgradeMs: Math.round(r.upgradeMs), loadAvg1mAtStart: load, loadAvg1mAtEnd: round(loadavg()[0]!, 1) };
       await ctx.close();
+      stop();
       sizes.length = 0;
     }
     for (const [i, n] of sizes.entries()) {
@@ -489,6 +519,7 @@ async function main(): Promise<void> {
       let row: Record<string, unknown> = { n };
       let ctx: BrowserContext | undefined;
       try {
+        await serve();
         if (opts.profileDir) {
           const meta = existsSync(metaPath(n)) ? (JSON.parse(readFileSync(metaPath(n), 'utf8')) as ProfileMeta) : null;
           if (opts.reuse && meta && meta.port !== opts.port) throw new Error(`${profilePath(n)} was seeded at port ${meta.port} (IndexedDB is per origin): pass --port ${meta.port}`);
@@ -503,6 +534,7 @@ async function main(): Promise<void> {
         row.error = e instanceof Error ? e.message : String(e);
       } finally {
         await ctx?.close().catch((e: unknown) => log(`n=${n}: closing the profile failed: ${String(e)}`));
+        stop();
       }
       if (opts.baselines) {
         // a browser of their own: its renderers may grow a larger heap, and one that dies takes nothing else with it
