@@ -20,7 +20,7 @@ import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
 import type { EmbedInitOptions } from '../protocol/embed';
-import { embedQueries } from '../embed/types';
+import { searchBreakdown, type Breakdown } from './scale-search';
 
 export interface StartupTimes {
   firstKeywordMs: number | null;
@@ -76,7 +76,7 @@ export interface ScaleBenchApi {
   restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number; chunkMs: number[] }>;
   search(queries: string[]): Promise<TimedRun>;
   /** Where a plain search's time goes, per query: the encoder alone, a keyword-only search (no encoder), the full search and its engine time. */
-  searchBreakdown(queries: string[]): Promise<Record<'encoder' | 'keywordOnly' | 'full' | 'inEngine', number[]>>;
+  searchBreakdown(queries: string[]): Promise<Record<Breakdown, number[]>>;
   recall(queries: string[], options: Record<string, unknown>): Promise<TimedRun>;
   memory(): Promise<MemoryBreakdown | null>;
   idbBytes(): Promise<{ indexedDB: number | null; usage: number | null }>;
@@ -242,23 +242,7 @@ window.__scaleBench = {
     for (const q of queries) await timed(async () => (await services().search(q, { topK: 10 })).length, 'lastSearchMs', out);
     return out;
   },
-  async searchBreakdown(queries) {
-    const r: Record<'encoder' | 'keywordOnly' | 'full' | 'inEngine', number[]> = { encoder: [], keywordOnly: [], full: [], inEngine: [] };
-    const s = services();
-    for (const q of queries) {
-      let t0 = performance.now();
-      await embedQueries(s.currentEncoder().embedder, [`${q} `]); // another text: a query cache would not answer it
-      r.encoder.push(performance.now() - t0);
-      t0 = performance.now();
-      await s.search(`${q}  `, { topK: 10, semantic: false });
-      r.keywordOnly.push(performance.now() - t0);
-      t0 = performance.now();
-      await s.search(q, { topK: 10 });
-      r.full.push(performance.now() - t0);
-      r.inEngine.push((await s.engineStats()).lastSearchMs);
-    }
-    return r;
-  },
+  searchBreakdown,
   async recall(queries, options) {
     const out: TimedRun = { times: [], inEngine: [], results: [] };
     for (const q of queries) await timed(async () => (await services().recall(q, { topK: 10, ...options })).results.length, 'lastRecallMs', out);
