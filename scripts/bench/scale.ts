@@ -84,6 +84,8 @@ const opts = {
   searchOnly: flag('--search-only'),
   /** --port-wait S: how long to wait for another server on --port to stop before each size (default 1800 s). */
   portWaitS: num('--port-wait', 1800),
+  /** --page-params 'spin=0&threads=1': added to the timed reload's address (the bench page's encoder settings, scale-page.ts). */
+  pageParams: str('--page-params') ?? '',
 };
 if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
@@ -267,7 +269,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     if (r > 0) await waitSnapshot(page);
     const load = round(loadavg()[0]!, 1);
     const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
-    await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
+    await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}${opts.pageParams ? `&${opts.pageParams}` : ''}`);
     if (tracing || opts.firstOnly) {
       let first: number | null = null;
       for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
