@@ -86,6 +86,8 @@ const opts = {
   portWaitS: num('--port-wait', 1800),
   /** --page-params 'spin=0&threads=1': added to the timed reload's address (the bench page's encoder settings, scale-page.ts). */
   pageParams: str('--page-params') ?? '',
+  /** --baselines-only: the baselines alone (no app part, no port held; the ratios to ours are null). */
+  baselinesOnly: flag('--baselines-only'),
 };
 if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
@@ -462,6 +464,9 @@ async function runBaselines(browser: Browser, url: string, n: number, row: Recor
   });
 }
 
+/** --baselines-only: a size's app part is not run. */
+class SkipApp extends Error {}
+
 async function main(): Promise<void> {
   const sizes = opts.sizes ?? ALL_SIZES.filter((s) => s <= opts.n);
   if (sizes.length === 0) throw new Error(`--n ${opts.n}: the smallest size is 1000`);
@@ -521,6 +526,7 @@ async function main(): Promise<void> {
       let row: Record<string, unknown> = { n };
       let ctx: BrowserContext | undefined;
       try {
+        if (opts.baselinesOnly) throw new SkipApp();
         await serve();
         if (opts.profileDir) {
           const meta = existsSync(metaPath(n)) ? (JSON.parse(readFileSync(metaPath(n), 'utf8')) as ProfileMeta) : null;
@@ -532,8 +538,10 @@ async function main(): Promise<void> {
         } else ctx = await browser.newContext();
         row = await runSize(ctx, url, n, i === 0 && opts.ingest);
       } catch (e) {
-        log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
-        row.error = e instanceof Error ? e.message : String(e);
+        if (!(e instanceof SkipApp)) {
+          log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
+          row.error = e instanceof Error ? e.message : String(e);
+        }
       } finally {
         await ctx?.close().catch((e: unknown) => log(`n=${n}: closing the profile failed: ${String(e)}`));
         stop();
