@@ -409,6 +409,13 @@ async function oneBaseline(browser: Browser, url: string, dir: string, what: str
   }
 }
 
+/** `file` in parts of 16 MiB beside it (`file.part-000`, …), once: the page reads a large file part by part (scale-page.ts, fetchParts). */
+function splitFile(file: string, part = 16 * 2 ** 20): void {
+  if (existsSync(`${file}.part-000`)) return;
+  const all = readFileSync(file);
+  for (let i = 0, k = 0; i < all.length; i += part, k++) writeFileSync(`${file}.part-${String(k).padStart(3, '0')}`, all.subarray(i, i + part));
+}
+
 const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
 
 /**
@@ -419,6 +426,7 @@ const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]
  */
 async function runBaselines(browser: Browser, url: string, n: number, row: Record<string, unknown>): Promise<void> {
   const corpus = await ensureCorpus(n, opts.seed, log);
+  splitFile(join(corpus.dir, 'e1.f32'));
   const queries = JSON.parse(readFileSync(join(corpus.dir, 'queries.json'), 'utf8')) as CorpusQuery[];
   corpusTexts(corpus);
   const bq: BaselineQuery[] = queries.slice(0, opts.queries);

@@ -7,6 +7,32 @@
 import { loadHnswlib } from 'hnswlib-wasm/dist/hnswlib.js';
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 
+/**
+ * A large corpus file read in parts (`<url>.part-000`, … written beside it by the driver: one 150 MB
+ * answer through the driver's route took the whole browser down at 100k), else whole.
+ */
+export async function fetchParts(url: string): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    const r = await fetch(`${url}.part-${String(parts.length).padStart(3, '0')}`);
+    if (r.status === 404) break;
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    parts.push(new Uint8Array(await r.arrayBuffer()));
+  }
+  if (parts.length === 0) {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return new Uint8Array(await r.arrayBuffer());
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts.splice(0)) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 export interface BaselineQuery {
   text: string;
   vector: number[];

@@ -366,8 +366,8 @@ window.__scaleBench = {
     }
   },
   async baselines(e1Url, textsUrl, queries, opts) {
-    const { bruteForce, hnsw, orama } = await import('./scale-baselines');
-    const raw = await fetchBytes(e1Url);
+    const { bruteForce, fetchParts, hnsw, orama } = await import('./scale-baselines');
+    const raw = await fetchParts(e1Url);
     const data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
     const dim = queries[0]?.vector.length ?? 384;
     const brute = opts.scan !== false || opts.hnsw ? bruteForce(data, dim, queries) : null;
