@@ -399,6 +399,12 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         void sleep(AFTER_FIRST_QUERY_MS).then(queried);
         return out;
       },
+      // a plain search's keyword half, computed while its query is embedded (HybridIndex.prepareLexical);
+      // an optimisation only: before a load, or on options the search will refuse, it does nothing
+      prepareSearch: (text: string, opts: EngineSearchOptions) => {
+        const { decayTauDays: _tau, now: _now, ...hybridOpts } = opts;
+        if (core.stats().loaded) core.hybrid.prepareLexical(text, hybridOpts);
+      },
       recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => {
         const warmBefore = core.warm;
         const out = await core.recall(q, opts, requestId);

@@ -22,7 +22,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { BaselineQuery } from '../../src/diagnostics/scale-baselines';
 import type { StartupTimes, TimedRun } from '../../src/diagnostics/scale-page';
 import { maxOf, percentile, ratio, round } from '../lib/scale-stats';
@@ -36,6 +36,8 @@ const DIST_ARG = process.argv.indexOf('--dist');
 /** --dist DIR: serve another bench build (e.g. a copy of an older one, for an A/B on a reused profile); implies --no-build. */
 const DIST = DIST_ARG >= 0 ? resolve(process.argv[DIST_ARG + 1]!) : join(ROOT, 'dist-bench');
 const ALL_SIZES = [1000, 10_000, 30_000, 100_000];
+/** The baselines' renderers' V8 heap (MiB): Orama's index of 100k texts and vectors outgrows the default. */
+const BASELINE_HEAP_MIB = 6144;
 
 const argv = process.argv.slice(2);
 const flag = (k: string) => argv.includes(k);
@@ -78,6 +80,14 @@ const opts = {
   firstOnly: flag('--first-only'),
   /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer, summarised under `trace` (scale-trace.ts). */
   trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
+  /** --search-only: of the queries, only the plain search (and its breakdown: encoder alone, keyword-only, full), for quick A/B rounds. */
+  searchOnly: flag('--search-only'),
+  /** --port-wait S: how long to wait for another server on --port to stop before each size (default 1800 s). */
+  portWaitS: num('--port-wait', 1800),
+  /** --page-params 'spin=0&threads=1': added to the timed reload's address (the bench page's encoder settings, scale-page.ts). */
+  pageParams: str('--page-params') ?? '',
+  /** --baselines-only: the baselines alone (no app part, no port held; the ratios to ours are null). */
+  baselinesOnly: flag('--baselines-only'),
 };
 if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
 const log = (s: string) => (opts.json ? console.error : console.log)(`[bench:scale] ${s}`);
@@ -91,6 +101,14 @@ function build(): void {
 
 async function preview(): Promise<{ url: string; child: ChildProcess }> {
   const url = `http://127.0.0.1:${opts.port}`;
+  // another server on the port (another run's) would answer below and the pages would load its
+  // build: wait (up to --port-wait seconds) for it to go
+  const busy = () => fetch(`${url}/`).then(() => true, () => false); // prettier-ignore
+  for (let waited = 0; await busy(); waited += 5) {
+    if (waited >= opts.portWaitS) throw new Error(`port ${opts.port} is in use by another server (waited ${waited} s); pass another --port`);
+    if (waited % 60 === 0) log(`port ${opts.port} is in use by another server: waiting for it to stop`);
+    await new Promise((r) => setTimeout(r, 5000));
+  }
   const child = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(opts.port), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
   for (let i = 0; i < 600; i++) {
     try {
@@ -119,6 +137,21 @@ async function serveCorpus(ctx: BrowserContext, url: string, dir: string): Promi
     const file = join(dir, name);
     if (!/^[\w.-]+$/.test(name) || !existsSync(file)) return route.fulfill({ status: 404 });
     return route.fulfill({ status: 200, body: readFileSync(file), contentType: name.endsWith('.json') ? 'application/json' : 'application/octet-stream' });
+  });
+}
+
+const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', mjs: 'text/javascript', css: 'text/css', json: 'application/json', wasm: 'application/wasm', svg: 'image/svg+xml' };
+
+/**
+ * The bench build answered from disk by Playwright at `url` (no server, no port): the baselines'
+ * pages, which never start the app or touch its database, so they hold no port while they run.
+ */
+async function serveDist(ctx: BrowserContext, url: string): Promise<void> {
+  await ctx.route(`${url}/**`, (route) => {
+    const path = decodeURIComponent(new URL(route.request().url()).pathname);
+    const file = join(DIST, path === '/' ? 'index.html' : path);
+    if (path.includes('..') || !existsSync(file)) return route.fulfill({ status: 404 });
+    return route.fulfill({ status: 200, body: readFileSync(file), contentType: TYPES[file.split('.').pop() ?? ''] ?? 'application/octet-stream' });
   });
 }
 
@@ -238,7 +271,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     if (r > 0) await waitSnapshot(page);
     const load = round(loadavg()[0]!, 1);
     const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
-    await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
+    await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}${opts.pageParams ? `&${opts.pageParams}` : ''}`);
     if (tracing || opts.firstOnly) {
       let first: number | null = null;
       for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
@@ -285,7 +318,16 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     const fk = reloads.map((x) => x.firstKeywordMs as number | null).filter((x): x is number => x !== null);
     return { ...row, firstQueryAfterReloadMs: startup.firstKeywordMs, firstQueryAfterReloadMedianMs: fk.length ? percentile(fk, 50) : null, longestMainThreadTaskMs: round(maxOf(longWarm), 0), reloads };
   }
-  if (!startup.error) {
+  if (!startup.error && opts.searchOnly) {
+    const search = await timedKind(page, 'search', qs);
+    const parts = await page.evaluate((q) => window.__scaleBench.searchBreakdown(q), qs.slice(3));
+    Object.assign(row, {
+      searchP50Ms: ms(search.times, 50),
+      inEngine: { searchP50Ms: ms(search.inEngine, 50) },
+      // where a plain search's time goes: the encoder alone, a keyword-only search (no encoder), the full search, its engine part
+      searchBreakdownP50Ms: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, ms(v, 50)])),
+    });
+  } else if (!startup.error) {
     const search = await timedKind(page, 'search', qs);
     const recall = await timedKind(page, 'recall', qs, { profile: 'BALANCED' });
     const divergent = await timedKind(page, 'recall', qs, { profile: 'DIVERGENT' });
@@ -346,46 +388,68 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
 }
 
 /**
- * The baselines, after the app's profile is closed (its workers gone), in a context of their own
- * with the page's CSP bypassed: hnswlib-wasm's glue (emscripten embind) compiles with `new Function`,
- * which the app's policy (no 'unsafe-eval') refuses. The app does not start on this page.
+ * One baseline in a page of its own, in a context of its own (`bypassCSP`: hnswlib-wasm's glue,
+ * emscripten embind, compiles with `new Function`, which the app's policy refuses), the app not
+ * started there. A page that dies (a renderer out of memory: Orama at 100k) rejects here with the
+ * reason instead of hanging, and the other baselines' figures are kept.
  */
-async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Record<string, unknown>): Promise<void> {
+async function oneBaseline(browser: Browser, url: string, dir: string, what: string, args: readonly [BaselineQuery[], Record<string, unknown>]): Promise<Record<string, unknown>> {
+  const ctx = await browser.newContext({ bypassCSP: true, serviceWorkers: 'block' });
+  try {
+    await serveDist(ctx, url);
+    await serveCorpus(ctx, url, dir); // registered last: it answers /bench-corpus/ first
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => log(`${what} page error: ${e.message}`));
+    const died = new Promise<never>((_, fail) => page.once('crash', () => fail(new Error(`the page running ${what} crashed (renderer gone: out of memory?)`))));
+    await page.goto(`${url}/bench.html?baselines`);
+    const run = page.evaluate(([q, o]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, o as never), args);
+    return await Promise.race([run, died]);
+  } finally {
+    await ctx.close().catch(() => undefined);
+  }
+}
+
+/** `file` in parts of 16 MiB beside it (`file.part-000`, …), once: the page reads a large file part by part (scale-page.ts, fetchParts). */
+function splitFile(file: string, part = 16 * 2 ** 20): void {
+  if (existsSync(`${file}.part-000`)) return;
+  const all = readFileSync(file);
+  for (let i = 0, k = 0; i < all.length; i += part, k++) writeFileSync(`${file}.part-${String(k).padStart(3, '0')}`, all.subarray(i, i + part));
+}
+
+const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+
+/**
+ * The baselines, after the app's profile is closed (its workers gone), each in a page and context
+ * of its own (`oneBaseline`), in a browser of their own whose renderers may use a larger V8 heap
+ * (`--js-flags=--max-old-space-size`): the f32 scan, hnswlib-wasm, Orama. A baseline that fails
+ * leaves its figure null and says why (`bruteForceError`, `hnswError`, `oramaError`).
+ */
+async function runBaselines(browser: Browser, url: string, n: number, row: Record<string, unknown>): Promise<void> {
   const corpus = await ensureCorpus(n, opts.seed, log);
+  splitFile(join(corpus.dir, 'e1.f32'));
   const queries = JSON.parse(readFileSync(join(corpus.dir, 'queries.json'), 'utf8')) as CorpusQuery[];
   corpusTexts(corpus);
-  await serveCorpus(ctx, url, corpus.dir);
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => log(`baseline page error: ${e.message}`));
-  await page.goto(`${url}/bench.html?baselines`);
-  log(`n=${n}: baselines (f32 scan, hnswlib-wasm${n <= opts.oramaMax ? ', Orama' : ''})`);
   const bq: BaselineQuery[] = queries.slice(0, opts.queries);
   const oramaQueries = n >= 30_000 ? 5 : Math.min(20, opts.queries);
-  type Baselines = { bruteForce: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
-  const b = (await page.evaluate(
-    ([q, o]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, o),
-    [bq, { hnsw: true, orama: false, oramaQueries }] as const,
-  )) as Baselines;
-  await page.close();
-  if (n <= opts.oramaMax) {
-    // Orama in a page of its own: at 100k its index (JS objects for 100k texts and 384-d vectors) can
-    // take the renderer down, and the scan and HNSW figures above must survive that.
-    const page2 = await ctx.newPage();
+  type Baselines = { bruteForce?: number[]; hnsw?: { buildMs: number; times: number[]; recallAt10: number; params: object }; orama?: { buildMs: number; times: number[] } };
+  const b: Baselines = {};
+  const kinds: [string, keyof Baselines, Record<string, unknown>][] = [
+    ['the f32 scan', 'bruteForce', { scan: true, hnsw: false, orama: false, oramaQueries }],
+    ['hnswlib-wasm', 'hnsw', { scan: false, hnsw: true, orama: false, oramaQueries }],
+    ...(n <= opts.oramaMax ? ([['Orama', 'orama', { scan: false, hnsw: false, orama: true, oramaQueries }]] as [string, keyof Baselines, Record<string, unknown>][]) : []),
+  ];
+  for (const [what, key, o] of kinds) {
+    log(`n=${n}: baseline ${what}`);
+    const t0 = Date.now();
     try {
-      await page2.goto(`${url}/bench.html?baselines`);
-      const o = (await page2.evaluate(
-        ([q, opt]) => window.__scaleBench.baselines('/bench-corpus/e1.f32', '/bench-corpus/texts.json', q, opt),
-        [bq, { hnsw: false, orama: true, oramaQueries }] as const,
-      )) as Baselines;
-      b.orama = o.orama;
+      const got = (await oneBaseline(browser, url, corpus.dir, what, [bq, o] as const)) as Baselines;
+      Object.assign(b, { [key]: got[key] });
     } catch (e) {
-      row.oramaError = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      log(`n=${n}: Orama failed: ${String(row.oramaError)}`);
-    } finally {
-      await page2.close().catch(() => undefined);
+      row[`${key}Error`] = `${firstLine(e)} (after ${Math.round((Date.now() - t0) / 1000)} s, load ${round(loadavg()[0]!, 1)})`;
+      log(`n=${n}: ${what} failed: ${String(row[`${key}Error`])}`);
     }
   }
-  const brute = ms(b.bruteForce, 50);
+  const brute = b.bruteForce ? ms(b.bruteForce, 50) : null;
   const engine = row.inEngine as { searchP50Ms: number | null; recallP50Ms: number | null } | undefined;
   const hnswP50 = b.hnsw ? ms(b.hnsw.times, 50) : null;
   const oramaP50 = b.orama ? ms(b.orama.times, 50) : null;
@@ -408,13 +472,30 @@ async function runBaselines(ctx: BrowserContext, url: string, n: number, row: Re
   });
 }
 
+/** --baselines-only: a size's app part is not run. */
+class SkipApp extends Error {}
+
 async function main(): Promise<void> {
   const sizes = opts.sizes ?? ALL_SIZES.filter((s) => s <= opts.n);
   if (sizes.length === 0) throw new Error(`--n ${opts.n}: the smallest size is 1000`);
   build();
-  const { url, child } = await preview();
+  // the server runs only while a size's app part does (the baselines are answered from disk): the
+  // port is free for other runs meanwhile
+  const url = `http://127.0.0.1:${opts.port}`;
+  let child: ChildProcess | null = null;
   const stop = () => {
-    if (child.pid) process.kill(-child.pid);
+    if (child?.pid) {
+      try {
+        process.kill(-child.pid);
+      } catch {
+        /* already gone */
+      }
+    }
+    child = null;
+  };
+  const serve = async () => {
+    stop();
+    child = (await preview()).child;
   };
   process.once('exit', stop);
   process.once('SIGTERM', () => process.exit(143));
@@ -434,6 +515,7 @@ async function main(): Promise<void> {
   };
   try {
     if (opts.migrateV8 > 0) {
+      await serve();
       const corpus = await ensureCorpus(opts.migrateV8, opts.seed, log);
       const ctx = await browser.newContext();
       await serveCorpus(ctx, url, corpus.dir);
@@ -444,6 +526,7 @@ async function main(): Promise<void> {
       const r = await page.evaluate((urls) => window.__scaleBench.migrateV8(urls), corpus.chunks.map((c) => `/bench-corpus/${c}`));
       out.migrateV8 = { ...r, fillMs: Math.round(r.fillMs), upgradeMs: Math.round(r.upgradeMs), loadAvg1mAtStart: load, loadAvg1mAtEnd: round(loadavg()[0]!, 1) };
       await ctx.close();
+      stop();
       sizes.length = 0;
     }
     for (const [i, n] of sizes.entries()) {
@@ -451,6 +534,8 @@ async function main(): Promise<void> {
       let row: Record<string, unknown> = { n };
       let ctx: BrowserContext | undefined;
       try {
+        if (opts.baselinesOnly) throw new SkipApp();
+        await serve();
         if (opts.profileDir) {
           const meta = existsSync(metaPath(n)) ? (JSON.parse(readFileSync(metaPath(n), 'utf8')) as ProfileMeta) : null;
           if (opts.reuse && meta && meta.port !== opts.port) throw new Error(`${profilePath(n)} was seeded at port ${meta.port} (IndexedDB is per origin): pass --port ${meta.port}`);
@@ -461,20 +546,24 @@ async function main(): Promise<void> {
         } else ctx = await browser.newContext();
         row = await runSize(ctx, url, n, i === 0 && opts.ingest);
       } catch (e) {
-        log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
-        row.error = e instanceof Error ? e.message : String(e);
+        if (!(e instanceof SkipApp)) {
+          log(`n=${n} failed: ${e instanceof Error ? e.message : String(e)}`);
+          row.error = e instanceof Error ? e.message : String(e);
+        }
       } finally {
         await ctx?.close().catch((e: unknown) => log(`n=${n}: closing the profile failed: ${String(e)}`));
+        stop();
       }
       if (opts.baselines) {
-        const ctx2 = await browser.newContext({ bypassCSP: true });
+        // a browser of their own: its renderers may grow a larger heap, and one that dies takes nothing else with it
+        const bBrowser = await chromium.launch({ ...launch, args: [...launch.args, `--js-flags=--max-old-space-size=${BASELINE_HEAP_MIB}`] });
         try {
-          await runBaselines(ctx2, url, n, row);
+          await runBaselines(bBrowser, url, n, row);
         } catch (e) {
           log(`n=${n} baselines failed: ${e instanceof Error ? e.message : String(e)}`);
           row.baselineError = e instanceof Error ? e.message : String(e);
         } finally {
-          await ctx2.close().catch(() => undefined);
+          await bBrowser.close().catch(() => undefined);
         }
       }
       (out.sizes as Record<string, unknown>)[String(n)] = row;

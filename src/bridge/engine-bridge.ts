@@ -21,8 +21,10 @@ type WithSignal<F> = F extends (...args: [...infer A, (number | undefined)?]) =>
  * not restated), the two cancellable ones taking an AbortSignal, plus start and dispose. `load`
  * and `cancel` stay inside the bridge.
  */
-export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm' | 'whenSaved' | 'saveWords' | 'saveEngine' | 'cancel' | 'search' | 'recall'> & {
+export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm' | 'whenSaved' | 'saveWords' | 'saveEngine' | 'cancel' | 'search' | 'recall' | 'prepareSearch'> & {
   search: WithSignal<EngineApi['search']>;
+  /** A plain search's keyword half ahead of its vector (sent while the query is embedded; the next search of the text takes it). Optional: a client without it searches as before. */
+  prepareSearch?: EngineApi['prepareSearch'];
   /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
   recall: WithSignal<EngineApi['recall']>;
   /** Starts (and loads) the engine now rather than on first use. */
@@ -192,6 +194,9 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
         // the worker yields before searching, so a cancel sent now skips the work
         onAbort: (r) => cancelInWorker(r, requestId),
       });
+    },
+    async prepareSearch(text, o) {
+      await life.call((r) => r.prepareSearch(text, o));
     },
     recall(q, o, signal) {
       const requestId = nextRequestId++;

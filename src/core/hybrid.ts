@@ -21,6 +21,7 @@ import { isRecallable, statusAllowed, type StatusGate } from './status';
 import { AnnIndex, DenseStore } from './vectors';
 import { dot, isFiniteVector, normalize } from './vector';
 import { DocTable, type LazyDocSource } from './hybrid-docs';
+import { LexicalAhead } from './lexical-ahead';
 export type { LazyDocSource } from './hybrid-docs';
 
 export interface IndexDoc {
@@ -44,7 +45,6 @@ export interface IndexDoc {
   /** >= 1, stretches the decay's time constant; absent = 1. */
   strength?: number;
 }
-
 
 export interface HybridQuery {
   text: string;
@@ -75,7 +75,6 @@ export interface DenseCandidate {
 const STATUS_CODE: Record<MemoryStatus, number> = { active: 0, quarantined: 1, archived: 2 };
 const STATUS_OF_CODE: readonly MemoryStatus[] = ['active', 'quarantined', 'archived'];
 
-
 function lexicalText(doc: IndexDoc): string {
   return doc.tags.length > 0 ? `${doc.text}\n${doc.tags.join(' ')}` : doc.text;
 }
@@ -96,6 +95,7 @@ export class HybridIndex {
   private rowFrom: Float64Array;
   private rowTo: Float64Array;
   version = 0; // bumped by every upsert, setVector, refreshDoc and remove (in removeRow): what was derived from the docs is stale
+  readonly ahead = new LexicalAhead(); // a search's keyword list computed ahead (prepareLexical), told of every change of words or gates
   /** `encoder`: the id of the model the vectors come from (the dense store refuses another's). */
   constructor(dim: number, config: Partial<HybridConfig> = {}, encoder = 'unspecified') {
     if (!Number.isInteger(dim) || dim < 1) throw new AppError('INVALID_CONFIG', `Vector dimension must be a whole number >= 1 (got ${dim}).`);
@@ -166,6 +166,7 @@ export class HybridIndex {
   /** Add or replace a document; invalid input throws an AppError and leaves the index unchanged. */
   upsert(doc: IndexDoc): void {
     this.validate(doc);
+    this.ahead.stale();
     // Stored without its vector: the vector lives only in the dense store.
     const stored: IndexDoc = { ...doc, tags: [...doc.tags], vector: null };
     this.docs.willMove(doc.id); // its words get a new slot
@@ -209,6 +210,7 @@ export class HybridIndex {
   }
 
   private clearAll(bm25: Bm25Index): void {
+    this.ahead.stale();
     for (const id of this.ids()) this.removeRow(id);
     this.bm25 = bm25;
     bm25.beforeCompact = () => this.docs.settle();
@@ -232,6 +234,7 @@ export class HybridIndex {
   refreshDoc(doc: IndexDoc): void {
     this.validate(doc);
     if (!this.docs.has(doc.id)) return this.upsert(doc);
+    this.ahead.stale();
     this.docs.set({ ...doc, tags: [...doc.tags], vector: null });
     this.version++; // what was derived from the docs (the memory table) is stale
     const row = this.dense.slotOf(doc.id);
@@ -255,6 +258,7 @@ export class HybridIndex {
 
   remove(id: MemoryId): void {
     if (!this.docs.delete(id)) return;
+    this.ahead.stale();
     this.bm25.remove(id);
     this.removeRow(id);
   }
@@ -269,28 +273,27 @@ export class HybridIndex {
     return this.candidatesWith(q, opts, resolveHybridConfig(this.config, opts.config));
   }
 
-  private candidatesWith(
-    q: HybridQuery,
-    opts: HybridSearchOptions,
-    config: HybridConfig,
-  ): { lexical: LexicalCandidate[]; dense: DenseCandidate[] } {
-    const visible = this.visibility(opts);
-    const lexical = q.text.trim()
-      ? this.bm25.search(q.text, {
-          topK: config.candidateK,
-          params: { k1: config.k1, b: config.b },
-          accept: (id) => visible(this.docs.get(id)),
-        })
-      : [];
-    const dense = this.denseScan(q.vector, config.candidateK, opts);
-    return { lexical, dense };
+  /** The keyword candidates of `text` now, for the next `search` of it (./lexical-ahead.ts): it overlaps the query's embedding. */
+  prepareLexical(text: string, opts: HybridSearchOptions): void {
+    const config = resolveHybridConfig(this.config, opts.config);
+    this.ahead.put(text, opts, config, this.lexicalOf(text, opts, config));
+  }
+
+  private lexicalOf(text: string, opts: HybridSearchOptions, config: HybridConfig): LexicalCandidate[] {
+    // the one gate (status, tombstone, asOf); the dense scan reads the same from its typed rows
+    return text.trim() ? this.bm25.search(text, { topK: config.candidateK, params: { k1: config.k1, b: config.b }, accept: (id) => isRecallable(this.docs.get(id), opts) }) : [];
+  }
+
+  private candidatesWith(q: HybridQuery, opts: HybridSearchOptions, config: HybridConfig, ahead = false): { lexical: LexicalCandidate[]; dense: DenseCandidate[] } {
+    const lexical = (ahead ? this.ahead.take(q.text, opts, config) : null) ?? this.lexicalOf(q.text, opts, config);
+    return { lexical, dense: this.denseScan(q.vector, config.candidateK, opts) };
   }
 
   search(q: HybridQuery, opts: HybridSearchOptions): ScoredHit[] {
     checkTopK(opts.topK);
     const config = resolveHybridConfig(this.config, opts.config);
     if (opts.topK === 0) return [];
-    const { lexical, dense } = this.candidatesWith(q, opts, config);
+    const { lexical, dense } = this.candidatesWith(q, opts, config, true);
     const weights = [config.lexicalWeight, config.semanticWeight];
     const limit = opts.topK;
     const queryIdf = lexical.length > 0 ? this.bm25.queryTerms(q.text).reduce((a, t) => a + t.idf, 0) : 0;
@@ -335,11 +338,6 @@ export class HybridIndex {
     const accept = (r: number): boolean =>
       !rowDeleted[r] && allowed[rowStatus[r]] && (asOf == null || (rowFrom[r] <= asOf && asOf < rowTo[r])); // validAt (validTo null = Infinity)
     return (this.ann.search(vector, k, { accept }) ?? this.dense.search(vector, k, { accept })).map((h) => ({ id: h.id, score: h.score }));
-  }
-
-  /** The one gate (status, tombstone, asOf) for the lexical list; the dense scan reads the same from its typed rows. */
-  private visibility(opts: HybridSearchOptions): (d: IndexDoc | undefined) => boolean {
-    return (d) => isRecallable(d, opts);
   }
 
   private validate(doc: IndexDoc): void {

@@ -20,6 +20,7 @@ import { services } from '../services';
 import type { BaselineQuery } from './scale-baselines';
 import type { EngineLoadProgress } from '../protocol/engine';
 import type { EmbedInitOptions } from '../protocol/embed';
+import { searchBreakdown, type Breakdown } from './scale-search';
 
 export interface StartupTimes {
   firstKeywordMs: number | null;
@@ -74,6 +75,8 @@ export interface ScaleBenchApi {
   count(): Promise<number>;
   restore(urls: string[]): Promise<{ written: number; skipped: number; ms: number; chunkMs: number[] }>;
   search(queries: string[]): Promise<TimedRun>;
+  /** Where a plain search's time goes, per query: the encoder alone, a keyword-only search (no encoder), the full search and its engine time. */
+  searchBreakdown(queries: string[]): Promise<Record<Breakdown, number[]>>;
   recall(queries: string[], options: Record<string, unknown>): Promise<TimedRun>;
   memory(): Promise<MemoryBreakdown | null>;
   idbBytes(): Promise<{ indexedDB: number | null; usage: number | null }>;
@@ -82,7 +85,8 @@ export interface ScaleBenchApi {
   ingest(texts: string[], batchOne: number, quick?: boolean): Promise<IngestRates>;
   /** The v8 -> v9 (-> newest) upgrade at scale: a v8 store filled from the backup chunks (one `vectors` row per memory and space), then opened by the app. */
   migrateV8(urls: string[]): Promise<{ memories: number; vectorRows: number; fillMs: number; upgradeMs: number; heads: number; error?: string }>;
-  baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
+  /** The baselines asked for over the corpus (the f32 scan always runs: it is HNSW's exact answer; `scan: false` leaves its times out). */
+  baselines(e1Url: string, textsUrl: string, queries: BaselineQuery[], opts: { scan?: boolean; hnsw: boolean; orama: boolean; oramaQueries: number }): Promise<Record<string, unknown>>;
   /** The app's stored database as found, opened without a version (no upgrade runs): its schema version and memory rows (0 / 0 when there is none). For a page where the app does not start (`?baselines`). */
   storeInfo(): Promise<{ version: number; memories: number }>;
   /** Deletes the app's database (a reused profile that holds another size). For a page where the app does not start. */
@@ -238,6 +242,7 @@ window.__scaleBench = {
     for (const q of queries) await timed(async () => (await services().search(q, { topK: 10 })).length, 'lastSearchMs', out);
     return out;
   },
+  searchBreakdown,
   async recall(queries, options) {
     const out: TimedRun = { times: [], inEngine: [], results: [] };
     for (const q of queries) await timed(async () => (await services().recall(q, { topK: 10, ...options })).results.length, 'lastRecallMs', out);
@@ -361,13 +366,13 @@ window.__scaleBench = {
     }
   },
   async baselines(e1Url, textsUrl, queries, opts) {
-    const { bruteForce, hnsw, orama } = await import('./scale-baselines');
-    const raw = await fetchBytes(e1Url);
+    const { bruteForce, fetchParts, hnsw, orama } = await import('./scale-baselines');
+    const raw = await fetchParts(e1Url);
     const data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
     const dim = queries[0]?.vector.length ?? 384;
-    const brute = bruteForce(data, dim, queries);
-    const out: Record<string, unknown> = { bruteForce: brute.times };
-    if (opts.hnsw) out.hnsw = await hnsw(data, dim, queries, brute.top);
+    const brute = opts.scan !== false || opts.hnsw ? bruteForce(data, dim, queries) : null;
+    const out: Record<string, unknown> = opts.scan !== false && brute ? { bruteForce: brute.times } : {};
+    if (opts.hnsw && brute) out.hnsw = await hnsw(data, dim, queries, brute.top);
     if (opts.orama) {
       const texts = JSON.parse(new TextDecoder().decode(await fetchBytes(textsUrl))) as string[];
       out.orama = await orama(texts, data, dim, queries.slice(0, opts.oramaQueries));

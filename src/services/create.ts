@@ -114,7 +114,7 @@ export function createServices(deps: ServiceDeps) {
     },
     ...deepRecallApi,
     ...browse,
-    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel, deep: deepRecall }),
+    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel, deep: deepRecall, onEncoderChange: active.subscribe }),
     ...languageModel,
     ...divergenceApi,
     ...feedbackApi,

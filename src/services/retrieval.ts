@@ -24,6 +24,7 @@ import type { StoredFeatures } from './stored-features';
 import type { RecallOutcomeView, RecallQuery, RecallRequestOptions, RecallView, SearchOptions, SearchResultView } from './types';
 import { calibrationFor, DEFAULT_RANKING } from '../core/pipeline';
 import { createLateRefiner } from './late-refine';
+import { createQueryCache } from './query-cache';
 
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
@@ -82,13 +83,18 @@ interface RetrievalDeps {
   feedback: Pick<Feedback, 'noteReturned'>;
   languageModel: Pick<LanguageModel, 'modelTransformer'>;
   deep: Pick<DeepRecall, 'prepare' | 'after'>;
+  /** Told after each encoder change (the active encoder's `subscribe`): the kept query vectors and features are dropped. */
+  onEncoderChange?: (fn: () => void) => () => void;
 }
 
 /** The first pass's best few, whose words the offline transformer feeds back (RM3). */
 const FEEDBACK_DOCS = 5;
 
-export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel, deep }: RetrievalDeps) {
+export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel, deep, onEncoderChange }: RetrievalDeps) {
   const { db, embedder, featurizer } = ctx;
+  // a query's vector and features for the same text, from the same encoder and featurizers (./query-cache.ts)
+  const queries = createQueryCache(() => `${ctx.embedder.info().id}\u0000${ctx.featurizer.lexicalId()}`);
+  onEncoderChange?.(() => queries.clear());
   const aborted = (signal?: AbortSignal) => {
     if (signal?.aborted) throw new AppError('ABORTED');
   };
@@ -103,7 +109,8 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
 
   /** Embeds the bounded prefix of `text` (search's query vector); checks dimension and finiteness. */
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await embedQueries(embedder, [prepareForEmbedding(text).text], signal);
+    const prepared = prepareForEmbedding(text).text;
+    const vector = await queries.vector(prepared, async () => (await embedQueries(embedder, [prepared], signal))[0]!);
     const { dim } = embedder.info();
     if (!vector || vector.length !== dim) throw new AppError('INVALID_EMBEDDING', `The encoder returned ${vector?.length ?? 0} dimensions; expected ${dim}.`);
     for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) throw new AppError('INVALID_EMBEDDING');
@@ -206,7 +213,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       // search's log and daily count, and the engine's evaluator and limiter count it once
       if (!refine) session.touch();
       // keywordsOnly: no query features (the encoder may still be loading); the pipeline ranks by words
-      const features = keywordsOnly ? {} : await featurizer.featurizeQuery(q.text, signal);
+      const features = keywordsOnly ? {} : await queries.features(q.text, () => featurizer.featurizeQuery(q.text, signal));
       aborted(signal);
       if (!keywordsOnly) stored.checkQuery(features);
       const e1 = features.E1 ? (deserializeSpace('E1', features.E1) as Float32Array) : null;
@@ -291,9 +298,11 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       if (typeof query !== 'string') throw new AppError('INVALID_OPTION', 'The query must be text.');
       aborted(signal);
       if (!query.trim()) return [];
+      const { semantic: _semantic, ...engineOpts } = opts;
+      // the keyword half runs in the engine while the encoder embeds the query (src/core/lexical-ahead.ts)
+      if (opts.semantic !== false) engine.prepareSearch?.(query, engineOpts).catch((e: unknown) => console.debug('[mnemograph] keyword half ahead not run', e));
       const vector = opts.semantic === false ? null : await embedOne(query, signal);
       aborted(signal);
-      const { semantic: _semantic, ...engineOpts } = opts;
       const hits = (await engine.search({ text: query, vector }, { ...engineOpts, now: ctx.now() }, signal)).filter(isShownHit); // the core's relevance cut
       const rows = await bulkGetMemories(db, hits.map((h) => h.id));
       aborted(signal);
