@@ -22,7 +22,7 @@ export interface JudgeOptions {
 }
 
 /** The judge's defaults, chosen on one half of each dev file and read on the other (quality.md, "Fourth pass"). */
-export const DEFAULT_JUDGE: JudgeOptions = { depth: 30, weight: 1 };
+export const DEFAULT_JUDGE: JudgeOptions = { depth: 30, weight: 0.25 };
 
 /** Cosine of two vectors (0 when either is all zeros or the lengths differ). */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
