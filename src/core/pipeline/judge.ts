@@ -39,7 +39,7 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** Re-scores the top `opts.depth` of `hits` (best first) with the judge's cosine; see the header. */
-export function judgeRerank(hits: ScoredHit[], query: ArrayLike<number> | undefined, vectorOf: (id: MemoryId) => ArrayLike<number> | undefined, opts: JudgeOptions): ScoredHit[] {
+export function judgeRerank<T extends ScoredHit>(hits: T[], query: ArrayLike<number> | undefined, vectorOf: (id: MemoryId) => ArrayLike<number> | undefined, opts: JudgeOptions): T[] {
   if (!(opts.weight > 0) || !(opts.depth > 0) || !query || query.length === 0 || hits.length === 0) return hits;
   const scale = 1 / (1 + opts.weight);
   const head = hits.slice(0, opts.depth).map((h) => {
