@@ -274,6 +274,8 @@ export interface PipelineReports {
   deep: Record<string, SystemReport>;
   /** Deep search escalation (active, offline reader): scripts/lib/eval-deep-search.ts. */
   deepSearch: import('./lib/eval-deep-search').DeepSearchFigures;
+  /** JUDGE=<id>: the shipped ranking's top 30 re-scored by a stronger encoder (scripts/lib/eval-judge.ts). */
+  judged?: SystemReport;
 }
 
 /**
@@ -313,7 +315,9 @@ export async function evaluatePipeline(
   const deep = process.env.DEEP_SEARCH_ONLY ? {} : evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log, calibration));
   const ds = await deepSearchRows(prepared, feats, resources, log, calibration);
   Object.assign(deep, ds.rows);
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated, deep, deepSearch: ds.deepSearch };
+  const judge = process.env.JUDGE;
+  const judged = judge ? Object.values(evaluate(prepared, [await (await import('./lib/eval-judge')).judgedSystem(prepared, feats, calibration, judge, log)]))[0] : undefined;
+  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated, deep, deepSearch: ds.deepSearch, ...(judged ? { judged } : {}) };
 }
 
 export interface LoadedEmbed {
@@ -392,6 +396,7 @@ async function main(): Promise<void> {
         console.log('\ndeep recall over the shipped ranking (issue 11; compare with assocHops0 above)');
         console.log(formatTable(pipeline.deep));
         console.log(`deepSearch ${JSON.stringify(pipeline.deepSearch)}`);
+        if (pipeline.judged) console.log(`\njudged (JUDGE=${process.env.JUDGE})\n${formatTable({ judged: pipeline.judged })}`);
       }
     }
   } finally {

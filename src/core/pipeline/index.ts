@@ -16,3 +16,4 @@ export { lexicalEvidence } from './blend';
 export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, DEFAULT_DEEP_FUSION, type DeepFusion, type ExtraList, type ExtraListName } from './deep';
 export { sessionContext, sessionNeighbours, type NeighboursOf } from './session-context';
 export { lateInteraction, maxSim, tokenIdf, speakerLabel, namesLabel, speakerMatch, type TokenMatrix, type TokensOf } from './late-interaction';
+export { judgeRerank, cosine as judgeCosine, DEFAULT_JUDGE, type JudgeOptions } from './judge';
