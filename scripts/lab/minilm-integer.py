@@ -111,11 +111,14 @@ def integer(model, mode, skip):
                 helper.make_node("Cast", [p + "au"], [p + "aq"], to=TensorProto.UINT8),
                 helper.make_node("MatMulInteger", [p + "aq", wq, "zp128"], [p + "yi"]),
             ]
-        nodes += [
-            helper.make_node("Cast", [p + "yi"], [p + "yf"], to=TensorProto.FLOAT),
-            helper.make_node("Mul", [p + "as", p + "sw"], [p + "s"]),
-            helper.make_node("Mul", [p + "yf", p + "s"], [y]),
-        ]
+        nodes.append(helper.make_node("Cast", [p + "yi"], [p + "yf"], to=TensorProto.FLOAT))
+        if mode == "tensor":
+            # quantize_dynamic's pattern: onnxruntime fuses it into MatMulIntegerToFloat
+            nodes += [helper.make_node("Mul", [p + "as", p + "sw"], [p + "s"]), helper.make_node("Mul", [p + "yf", p + "s"], [y])]
+        else:
+            # NOT Mul(a_scale, w_scale) first: onnxruntime would fuse that into MatMulIntegerToFloat,
+            # which takes a_scale as one value per call and gave vectors at cosine ~0.7 with per-token scales
+            nodes += [helper.make_node("Mul", [p + "yf", p + "as"], [p + "y1"]), helper.make_node("Mul", [p + "y1", p + "sw"], [y])]
         drop.update([id(n), id(mul)])
         repl[id(mm)] = nodes
         count += 1
