@@ -9,7 +9,7 @@
 //                           [--port 4184] [--no-build] [--json] [--quick]
 // --quick: the import, the encoder alone in one call and featurize only (no encoder at 1 and 32 per call).
 // --variants: this build under several encoder settings (the bench page's query: threads, batch,
-// budget, spin, workers; see scale-page.ts), each a variant of its own.
+// budget, spin, workers, sort, models = another model folder's URL; see scale-page.ts), each a variant of its own.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg } from 'node:os';

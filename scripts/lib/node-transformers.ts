@@ -12,7 +12,8 @@ import type { EncoderMeta } from '../../src/embed/encoders';
 import { createTransformersEncoder, loadExtractor, type TransformersEncoder, type TransformersModule } from '../../src/embed/transformers';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const MODELS_DIR = join(root, 'public', 'models');
+/** The model folders: public/models/, or MNEMOGRAPH_MODELS_DIR (to score a candidate model file with the same scripts). */
+export const MODELS_DIR = process.env.MNEMOGRAPH_MODELS_DIR || join(root, 'public', 'models');
 const require = createRequire(import.meta.url);
 
 export type NodeRuntime = 'cpu' | 'wasm';
@@ -71,6 +72,17 @@ function importTransformers(want: NodeRuntime | 'auto'): Promise<{ tjs: Transfor
   return loaded;
 }
 
+/** MNEMOGRAPH_NODE_RUNTIME=wasm runs Node scripts (the eval) on onnxruntime-web's WASM, the browser's kernels. */
+function envRuntime(): NodeRuntime | 'auto' {
+  const v = process.env.MNEMOGRAPH_NODE_RUNTIME;
+  return v === 'wasm' || v === 'cpu' ? v : 'auto';
+}
+
+/** Transformers.js as this process configured it (the runtime: MNEMOGRAPH_NODE_RUNTIME, else native when it loads). */
+export function nodeTransformersModule(): Promise<{ tjs: TransformersModule; runtime: NodeRuntime }> {
+  return importTransformers(envRuntime());
+}
+
 export interface NodeTransformersOptions {
   /** 'auto' (default): native CPU when the binding loads, else WASM. The first call in a process decides. */
   runtime?: NodeRuntime | 'auto';
@@ -86,7 +98,7 @@ export async function loadNodeTransformers(meta: EncoderMeta, opts: NodeTransfor
       `${meta.id}: no model folder public/models/${meta.folder ?? meta.id}/; run npm run prepare-assets (it needs Python's pip and PyPI)`,
     );
   }
-  const { tjs, runtime } = await importTransformers(opts.runtime ?? 'auto');
+  const { tjs, runtime } = await importTransformers(opts.runtime ?? envRuntime());
   const extractor = runtime === 'cpu' ? await loadExtractor(tjs, meta, 'cpu') : await loadExtractor(tjs, meta, 'auto', ['wasm']);
   return createTransformersEncoder({ extractor, meta, backend: runtime, batchSize: opts.batchSize });
 }

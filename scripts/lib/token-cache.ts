@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TokenMatrix } from '../../src/core/pipeline';
 import { rawTokens, tokenMatrixOf, type TokenExtractor } from '../../src/embed/token-matrix';
 import type { EncoderMeta } from '../../src/embed/encoders';
-import { MODELS_DIR } from './node-transformers';
+import { nodeTransformersModule } from './node-transformers';
 
 export { tokenMatrixOf };
 
@@ -57,14 +57,10 @@ export async function tokenMatrices(meta: EncoderMeta, texts: readonly string[],
   const map = open(file, dim);
   const missing = [...new Set(texts.filter((t) => !map.has(key(meta.id, t))))];
   if (missing.length > 0) {
-    const tjs = (await import('@huggingface/transformers')) as unknown as {
-      env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
-      pipeline: (t: string, m: string, o: unknown) => Promise<unknown>;
-    };
-    tjs.env.allowRemoteModels = false;
-    tjs.env.allowLocalModels = true;
-    tjs.env.localModelPath = MODELS_DIR + '/';
-    const fe = (await tjs.pipeline('feature-extraction', meta.folder ?? meta.id, { device: 'cpu', dtype: meta.dtype ?? 'fp32' })) as TokenExtractor;
+    // the process's runtime (native CPU, or WASM under MNEMOGRAPH_NODE_RUNTIME=wasm: the browser's kernels)
+    const { tjs, runtime } = await nodeTransformersModule();
+    const device = runtime === 'wasm' ? { device: 'auto', session_options: { executionProviders: ['wasm'] } } : { device: 'cpu' };
+    const fe = (await tjs.pipeline('feature-extraction', meta.folder ?? meta.id, { ...device, dtype: meta.dtype ?? 'fp32' })) as TokenExtractor;
     let done = 0;
     for (const t of missing) {
       // the same function as the app's embed worker (src/embed/token-matrix.ts)

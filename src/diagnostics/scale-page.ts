@@ -112,7 +112,7 @@ const probeQuery = params.get('probe');
 
 // ?baselines: only the baselines run here (a context of its own, see scripts/bench/scale.ts); the
 // app does not start
-// ?threads=1&batch=16&budget=512&spin=0&workers=2&sort=1: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants)
+// ?threads=1&batch=16&budget=512&spin=0&workers=2&sort=1&models=models/x/: the encoder's settings for an A/B run (scripts/bench/ingest.ts --variants; `models` = another folder of model files)
 const num = (k: string) => (params.has(k) ? Number(params.get(k)) : undefined);
 const embedInit: EmbedInitOptions = {
   wasmThreads: num('threads'),
@@ -121,6 +121,7 @@ const embedInit: EmbedInitOptions = {
   spinning: params.has('spin') ? params.get('spin') !== '0' : undefined,
   encoderWorkers: num('workers'),
   sortChunks: params.has('sort') ? params.get('sort') !== '0' : undefined,
+  modelsUrl: params.get('models') ?? undefined,
 };
 const app = params.has('baselines') ? { ready: new Promise<void>(() => undefined) } : boot({ embedInit });
 
