@@ -37,13 +37,13 @@ export class EntityGraph implements EntityLookup {
     return g;
   }
 
-  /** Fills a deferred graph for about `budgetMs` (checked every 256 memories); true when it is complete. */
+  /** Fills a deferred graph for about `budgetMs` (checked every 32 memories); true when it is complete. */
   fillFor(budgetMs: number): boolean {
     const p = this.pending;
     if (!p) return true;
     const t0 = performance.now();
     while (p.next < p.ids.length) {
-      const end = Math.min(p.ids.length, p.next + 256);
+      const end = Math.min(p.ids.length, p.next + 32);
       for (; p.next < end; p.next++) {
         const id = p.ids[p.next];
         if (p.source.has(id)) this.setMemory(id, p.source.entitiesOf(id));

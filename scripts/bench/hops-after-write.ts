@@ -3,11 +3,14 @@
 // as scale-node.ts loads it, the lists warmed by every query once (assocHops 3), then rounds of
 // "capture one memory (a new id near a stored one, as the app's upsert sends it), then the next
 // query with assocHops 3", interleaved in one engine: A = the lists dropped at the write (what
-// every write did before; B's lists are put back after A's query), B = kept in step. Per variant: the write's time, the query's time (wall and CPU), the
+// every write did before; B's lists are put back after A's query), B = kept in step, C = the
+// query with no write before it (the floor: what is left of B above it is the rest of a write's
+// cost to the next query, the neighbour matrix rebuilt among it). Per variant: the write's time, the query's time (wall and CPU), the
 // lists the query computed; medians, with the load average.
 //
 //   node --expose-gc --max-old-space-size=8192 --import tsx scripts/bench/hops-after-write.ts [--n 100000] [--rounds 12] [--queries 30]
 import { loadavg } from 'node:os';
+import { matrixFromStore } from '../../src/core/recall';
 import { serializeSpace } from '../../src/core/spaces';
 import type { EngineDoc } from '../../src/protocol/engine';
 import { EngineCore } from '../../workers/engine-core';
@@ -48,10 +51,18 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   for (let q = 0; q < queries; q++) await recall(q);
   console.log(`N ${n}: ${queries} queries warmed ${lists()?.entries().size ?? 0} lists in ${((performance.now() - t0) / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`);
+  // the neighbour matrix a write drops (rebuilt by the next lateral or hops query), alone
+  const mt: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    matrixFromStore(engine.hybrid.vectors, (id) => engine.sessionOf(id) || undefined);
+    mt.push(performance.now() - t);
+  }
+  console.log(`matrixFromStore alone: ${median(mt).toFixed(1)} ms (median of 5)`);
   let k = 0;
-  const rows: Record<'A' | 'B', { write: number; query: number; cpu: number; computed: number }[]> = { A: [], B: [] };
+  const rows: Record<'A' | 'B' | 'C', { write: number; query: number; cpu: number; computed: number }[]> = { A: [], B: [], C: [] };
   for (let round = 0; round < arg('rounds', 12); round++) {
-    for (const v of round % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
+    for (const v of round % 2 ? (['B', 'A', 'C'] as const) : (['C', 'A', 'B'] as const)) {
       const i = k % models.length;
       const noisy = Float32Array.from(vectors[i], (x, j) => x + 0.02 * Math.sin(k * 31 + j));
       const doc: EngineDoc = { ...models[i], id: `capture-${k}`, features: { ...models[i].features, E1: serializeSpace('E1', noisy) } };
@@ -59,7 +70,7 @@ async function main(): Promise<void> {
       k++;
       const l = lists(); // the store's lists (the engine drops its matrix at the write, not them)
       let t = performance.now();
-      engine.upsert(doc);
+      if (v !== 'C') engine.upsert(doc);
       const write = performance.now() - t;
       // A: as before, every list dropped by the write; B's lists are put back after A's query, so
       // each variant sees only its own history
@@ -77,10 +88,11 @@ async function main(): Promise<void> {
       }
     }
   }
-  const med = (v: 'A' | 'B', f: (r: (typeof rows)['A'][number]) => number) => median(rows[v].map(f));
-  for (const v of ['A', 'B'] as const)
+  const med = (v: 'A' | 'B' | 'C', f: (r: (typeof rows)['A'][number]) => number) => median(rows[v].map(f));
+  const label = { A: 'A (lists dropped by the write)', B: 'B (lists kept in step)      ', C: 'C (no write: the floor)     ' };
+  for (const v of ['A', 'B', 'C'] as const)
     console.log(
-      `${v === 'A' ? 'A (lists dropped by the write)' : 'B (lists kept in step)      '}: write ${med(v, (r) => r.write).toFixed(2)} ms, next assocHops 3 query wall ${med(v, (r) => r.query).toFixed(0)} ms / cpu ${med(v, (r) => r.cpu).toFixed(0)} ms, lists computed ${med(v, (r) => r.computed)}`,
+      `${label[v]}: write ${med(v, (r) => r.write).toFixed(2)} ms, next assocHops 3 query wall ${med(v, (r) => r.query).toFixed(0)} ms / cpu ${med(v, (r) => r.cpu).toFixed(0)} ms, lists computed ${med(v, (r) => r.computed)}`,
     );
   console.log(`query ratio B/A ${(med('B', (r) => r.cpu) / med('A', (r) => r.cpu)).toFixed(2)} (cpu), ${(med('B', (r) => r.query) / med('A', (r) => r.query)).toFixed(2)} (wall); load ${loadavg()[0].toFixed(1)}`);
 }
