@@ -3,7 +3,7 @@
 //
 // It holds everything recall needs, all rebuilt from the database on every (re)start:
 //   HybridIndex (BM25 + E1), SpaceIndex (every memory's thirteen spaces), a NeighbourMatrix
-//   cached until the next change, FeedbackState (from the stored feedback events), the
+//   kept in step with the vector store's writes (liveMatrix), FeedbackState (from the stored feedback events), the
 //   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
@@ -15,7 +15,7 @@ import { applyTime, calibrationFor, runPipeline, sessionNeighbours, SpaceIndex, 
 import {
   FeedbackState,
   LateralEvaluator,
-  matrixFromStore,
+  liveMatrix,
   MAX_DECAY_TAU_DAYS,
   resolveRecallOptions,
   type FeedbackEvent,
@@ -124,8 +124,7 @@ export class EngineCore {
 
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
-    this.matrix = null;
-    this.communities = this.sessions = null;
+    this.communities = this.sessions = null; // the matrix follows the store's writes (liveMatrix)
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -138,7 +137,6 @@ export class EngineCore {
       probe.upsert({ ...d, vector: e1 ?? null, text: '', tags: [] } satisfies IndexDoc);
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
-    this.matrix = null;
     this.communities = this.sessions = null;
   }
 
@@ -190,7 +188,7 @@ export class EngineCore {
       this.entities.remove(id);
       this.meta.delete(id);
     }
-    this.matrix = this.communities = this.sessions = null;
+    this.communities = this.sessions = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -287,7 +285,7 @@ export class EngineCore {
     if (this.communities) return this.communities;
     const hybrid = this.require();
     if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
-    this.matrix ??= matrixFromStore(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
+    this.matrix ??= liveMatrix(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
     this.communities = memoryCommunities(this.matrix, this.entities);
     return this.communities;
   }
@@ -299,7 +297,7 @@ export class EngineCore {
       const s = this.meta.get(id)?.sessionId;
       return s ? s : undefined;
     };
-    if (needsMatrix && !this.matrix) this.matrix = matrixFromStore(hybrid.vectors, sessionOf);
+    if (needsMatrix && !this.matrix) this.matrix = liveMatrix(hybrid.vectors, sessionOf);
     return {
       hybrid,
       spaces: this.spaces,

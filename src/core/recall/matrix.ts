@@ -17,6 +17,8 @@ export interface NeighbourMatrix {
   readonly scope: Int32Array;
   /** Cached neighbour lists over the same rows (a matrix made by `matrixFromStore`): the walk's steps. */
   readonly neighbours?: NeighbourLists;
+  /** A matrix kept in step with its store (`liveMatrix`): bumped by every change of its rows. */
+  readonly version?: number;
 }
 
 function internScopes(ids: readonly MemoryId[], scopeOf: (id: MemoryId) => string | undefined): Int32Array {

@@ -89,7 +89,7 @@ export class NeighbourLists implements DenseWatcher {
    */
   constructor(
     private readonly store: DenseStore,
-    private scope: Int32Array,
+    private scope: Int32Array | (() => Int32Array),
     private readonly crossScope: number,
     private readonly cap = 32,
     private readonly maxCap = 2048,
@@ -98,8 +98,8 @@ export class NeighbourLists implements DenseWatcher {
     this.unwatch = store.watch(this);
   }
 
-  /** The slots' scopes changed (a new matrix over the store). */
-  setScope(scope: Int32Array): void {
+  /** The slots' scopes changed (a new matrix over the store; a function: read at each pick, a matrix kept in step). */
+  setScope(scope: Int32Array | (() => Int32Array)): void {
     this.scope = scope;
   }
 
@@ -253,14 +253,15 @@ export class NeighbourLists implements DenseWatcher {
   }
 
   private pickFrom(e: NeighbourEntry, parent: number, k: number, closed: Uint8Array): [number, number, number][] | null {
-    const pScope = this.scope[parent];
+    const scope = typeof this.scope === 'function' ? this.scope() : this.scope;
+    const pScope = scope[parent];
     const out: { s: number; c: number; f: number; key: number; id: string }[] = [];
     for (let i = 0; i < e.ids.length; i++) {
       const id = e.ids[i];
       const s = this.store.slotOf(id)!;
       if (closed[s]) continue;
       const c = e.cos[i];
-      const f = pScope === -1 || this.scope[s] === -1 || this.scope[s] === pScope ? 1 : this.crossScope;
+      const f = pScope === -1 || scope[s] === -1 || scope[s] === pScope ? 1 : this.crossScope;
       out.push({ s, c, f, key: c * f, id });
     }
     out.sort((a, b) => b.key - a.key || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
