@@ -1,13 +1,13 @@
-// The associative-hops query right after a capture (issue 13): the engine's neighbour lists are kept
-// in step with each write (src/core/vectors/neighbours.ts) instead of all dropped. The engine loaded
-// as scale-node.ts loads it, the lists warmed by every query once (assocHops 3), then rounds of
-// "capture one memory (a new id near a stored one, as the app's upsert sends it), then the next
-// query with assocHops 3", interleaved in one engine: A = the neighbour matrix and its lists
-// dropped at the write (what every write did before; B's lists are put back after A's query), B =
-// both kept in step (liveMatrix, NeighbourLists), C = the
-// query with no write before it (the floor: what is left of B above it is the rest of a write's
-// cost to the next query, the neighbour matrix rebuilt among it). Per variant: the write's time, the query's time (wall and CPU), the
-// lists the query computed; medians, with the load average.
+// The associative-hops query right after a capture (issue 13): the engine's neighbour matrix and
+// its lists are kept in step with each write (src/core/recall/live-matrix.ts,
+// src/core/vectors/neighbours.ts) instead of dropped. The engine loaded as scale-node.ts loads it,
+// the lists warmed by every query once (assocHops 3), then rounds of "capture one memory (a new id
+// near a stored one, as the app's upsert sends it), then the next query with assocHops 3",
+// interleaved in one engine: A = the matrix and its lists dropped at the write (what every write
+// did before; B's lists are put back after A's query), B = both kept in step, C = the query with no
+// write before it (the floor: what is left of B above it is the rest of a write's cost to the next
+// query: the session neighbours, the divergence's window...). Per variant: the write's time, the
+// query's time (wall and CPU), the lists the query computed; medians, with the load average.
 //
 //   node --expose-gc --max-old-space-size=8192 --import tsx scripts/bench/hops-after-write.ts [--n 100000] [--rounds 12] [--queries 30]
 import { loadavg } from 'node:os';
