@@ -11,7 +11,7 @@ import { repeated, wireLateInteraction } from './engine-late';
 import { AppError, toEnvelope } from '../src/core/errors';
 import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
-import { applyTime, calibrationFor, runPipeline, sessionNeighbours, SpaceIndex, type NeighboursOf, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
+import { applyTime, calibrationFor, runPipeline, SessionOrder, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
   FeedbackState,
   LateralEvaluator,
@@ -51,7 +51,7 @@ export class EngineCore {
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
   private communities: Map<MemoryId, number> | null = null;
-  private sessions: NeighboursOf | null = null; // session neighbours (the session-context stage), built on demand
+  private sessions: SessionOrder | null = null; // session neighbours (the session-context stage), built on demand, kept in step with writes
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
   private feedback = new FeedbackState();
@@ -124,7 +124,8 @@ export class EngineCore {
 
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
-    this.communities = this.sessions = null; // the matrix follows the store's writes (liveMatrix)
+    this.communities = null; // the matrix follows the store's writes (liveMatrix); the session order this one:
+    this.sessions?.set(doc.id, doc.sessionId ?? '', doc.createdAt);
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -137,7 +138,7 @@ export class EngineCore {
       probe.upsert({ ...d, vector: e1 ?? null, text: '', tags: [] } satisfies IndexDoc);
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
-    this.communities = this.sessions = null;
+    this.communities = this.sessions = null; // a batch (an import): the session order rebuilt once, when next read
   }
 
   remove = (id: MemoryId): void => this.removeMany([id]);
@@ -187,8 +188,9 @@ export class EngineCore {
       this.spaces.remove(id);
       this.entities.remove(id);
       this.meta.delete(id);
+      this.sessions?.remove(id);
     }
-    this.communities = this.sessions = null;
+    this.communities = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -307,7 +309,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now,
       sessionOf,
-      neighboursOf: (id) => (this.sessions ??= sessionNeighbours([...this.meta].map(([mid, m]) => ({ id: mid, ...m }))))(id),
+      neighboursOf: (id) => (this.sessions ??= new SessionOrder([...this.meta].map(([mid, m]) => ({ id: mid, ...m })))).of(id),
       ranking: this.ranking,
       entities: this.entities,
     };
