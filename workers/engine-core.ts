@@ -3,7 +3,7 @@
 //
 // It holds everything recall needs, all rebuilt from the database on every (re)start:
 //   HybridIndex (BM25 + E1), SpaceIndex (every memory's thirteen spaces), a NeighbourMatrix
-//   cached until the next change, FeedbackState (from the stored feedback events), the
+//   kept in step with the vector store's writes (liveMatrix), FeedbackState (from the stored feedback events), the
 //   LateralEvaluator (its state persisted by the services), the SimilarityConfig and the
 //   default RecallOptions. Features arrive serialised (serializeSpace buffers, transferred).
 
@@ -11,11 +11,11 @@ import { repeated, wireLateInteraction } from './engine-late';
 import { AppError, toEnvelope } from '../src/core/errors';
 import { withEncoderMinCosine } from './engine-encoder-scale';
 import { HybridIndex, type HybridQuery, type IndexDoc } from '../src/core/hybrid';
-import { applyTime, calibrationFor, runPipeline, sessionNeighbours, SpaceIndex, type NeighboursOf, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
+import { applyTime, calibrationFor, runPipeline, SessionOrder, SpaceIndex, type PipelineContext, type RankingConfig } from '../src/core/pipeline';
 import {
   FeedbackState,
   LateralEvaluator,
-  matrixFromStore,
+  liveMatrix,
   MAX_DECAY_TAU_DAYS,
   resolveRecallOptions,
   type FeedbackEvent,
@@ -51,7 +51,7 @@ export class EngineCore {
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
   private communities: Map<MemoryId, number> | null = null;
-  private sessions: NeighboursOf | null = null; // session neighbours (the session-context stage), built on demand
+  private sessions: SessionOrder | null = null; // session neighbours (the session-context stage), built on demand, kept in step with writes
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
   private feedback = new FeedbackState();
@@ -124,8 +124,8 @@ export class EngineCore {
 
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
-    this.matrix = null;
-    this.communities = this.sessions = null;
+    this.communities = null; // the matrix follows the store's writes (liveMatrix); the session order this one:
+    this.sessions?.set(doc.id, doc.sessionId ?? '', doc.createdAt);
   }
 
   /** All or nothing: every doc is checked by a scratch pass before the live index changes. */
@@ -138,8 +138,7 @@ export class EngineCore {
       probe.upsert({ ...d, vector: e1 ?? null, text: '', tags: [] } satisfies IndexDoc);
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
-    this.matrix = null;
-    this.communities = this.sessions = null;
+    this.communities = this.sessions = null; // a batch (an import): the session order rebuilt once, when next read
   }
 
   remove = (id: MemoryId): void => this.removeMany([id]);
@@ -189,8 +188,9 @@ export class EngineCore {
       this.spaces.remove(id);
       this.entities.remove(id);
       this.meta.delete(id);
+      this.sessions?.remove(id);
     }
-    this.matrix = this.communities = this.sessions = null;
+    this.communities = null;
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -287,7 +287,7 @@ export class EngineCore {
     if (this.communities) return this.communities;
     const hybrid = this.require();
     if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
-    this.matrix ??= matrixFromStore(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
+    this.matrix ??= liveMatrix(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
     this.communities = memoryCommunities(this.matrix, this.entities);
     return this.communities;
   }
@@ -299,7 +299,7 @@ export class EngineCore {
       const s = this.meta.get(id)?.sessionId;
       return s ? s : undefined;
     };
-    if (needsMatrix && !this.matrix) this.matrix = matrixFromStore(hybrid.vectors, sessionOf);
+    if (needsMatrix && !this.matrix) this.matrix = liveMatrix(hybrid.vectors, sessionOf);
     return {
       hybrid,
       spaces: this.spaces,
@@ -309,7 +309,7 @@ export class EngineCore {
       evaluator: this.evaluator,
       now,
       sessionOf,
-      neighboursOf: (id) => (this.sessions ??= sessionNeighbours([...this.meta].map(([mid, m]) => ({ id: mid, ...m }))))(id),
+      neighboursOf: (id) => (this.sessions ??= new SessionOrder([...this.meta].map(([mid, m]) => ({ id: mid, ...m })))).of(id),
       ranking: this.ranking,
       entities: this.entities,
     };

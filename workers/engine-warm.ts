@@ -1,7 +1,7 @@
 // The engine's side of the engine snapshot (schema v12, issue 13; the store's side is
 // workers/engine-store/engine.ts, the format src/core/engine-snapshot.ts): adopt a snapshot
 // after the keyword stage (the E1 vectors into the hybrid index, the space index as packed, the
-// entity graph rebuilt from its E11 column when first read), re-attach the memories written since from their
+// entity graph filled from its E11 column in the background), re-attach the memories written since from their
 // current features, and pack the warm engine into a new snapshot.
 
 import { adoptEngine, packEngine, type EngineSnapshot } from '../src/core/engine-snapshot';
@@ -36,34 +36,28 @@ export function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot): number {
   const hybrid = core.hybrid;
   const spaces = adoptEngine(hybrid, snapshot, (id) => hybrid.vectorOf(id));
   for (const id of spaces.ids()) if (!hybrid.has(id)) spaces.remove(id);
-  core.adoptBuilt({ spaces, entities: lazyEntities(() => core.built.spaces) });
+  core.adoptBuilt({ spaces, entities: lazyEntities(() => spaces, () => core.built.entities) });
   return spaces.size;
 }
 
-const GRAPH_WRITES: ReadonlySet<PropertyKey> = new Set(['setMemory', 'setFromFeatures', 'remove', 'clear']);
+/** A background fill step's budget (ms): queries wait at most about this long behind one. */
+const FILL_STEP_MS = 8;
 
 /**
- * The entity graph, built from the space index's E11 column on its first read (graphology's
- * edges were a third of the adoption at 100k; only the one-hop expansion and deep search's
- * communities read it). Writes before that are dropped: the build reads the index as it is then,
- * and every write to the graph follows one to the index.
+ * The entity graph, filled from the space index's E11 column (graphology's edges were a third of
+ * the adoption at 100k, and the whole build 1-3 s on the first one-hop query): in the background, in
+ * steps of FILL_STEP_MS between which queries run, and whatever is left at once by the first read
+ * (only the one-hop expansion and deep search's communities read it). Writes meanwhile apply to it
+ * (entity-graph.ts). The fill stops when the engine holds another graph (a new load).
  */
-export function lazyEntities(spaces: () => SpaceIndex): EntityGraph {
-  let graph: EntityGraph | null = null;
-  const build = (): EntityGraph => {
-    const g = new EntityGraph();
-    const s = spaces();
-    for (const id of s.ids()) g.setMemory(id, s.entitiesOf(id));
-    return g;
+export function lazyEntities(spaces: () => SpaceIndex, current?: () => EntityGraph, schedule: (step: () => void) => void = (f) => void setTimeout(f, 0)): EntityGraph {
+  const graph = EntityGraph.deferred({ ids: () => spaces().ids(), has: (id) => spaces().has(id), entitiesOf: (id) => spaces().entitiesOf(id) });
+  const step = () => {
+    if (current && current() !== graph) return;
+    if (!graph.fillFor(FILL_STEP_MS)) schedule(step);
   };
-  return new Proxy({} as EntityGraph, {
-    get(_target, key) {
-      if (!graph && GRAPH_WRITES.has(key)) return () => undefined;
-      graph ??= build();
-      const v: unknown = Reflect.get(graph, key, graph);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(graph) : v;
-    },
-  });
+  schedule(step);
+  return graph;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expandByEntities } from '../src/core/entities';
 import { EntityGraph } from './entity-graph';
+import { lazyEntities } from './engine-warm';
+import { SpaceIndex } from '../src/core/pipeline';
 
 const e11 = (...entities: number[]) => ({ E11: { entities: Uint32Array.from(entities), triples: { count: 0, dim: 32, heads: new Float32Array(), tails: new Float32Array(), relations: new Uint32Array() } } });
 
@@ -36,5 +38,78 @@ describe('EntityGraph (graphology)', () => {
     g.setMemory('x', [1]);
     g.setMemory('y', [2]);
     expect(expandByEntities(g, ['s'], { minHubSize: 5 }).map((h) => h.id)).toEqual(['x']);
+  });
+});
+
+describe('EntityGraph filled in the background (a start from the engine snapshot)', () => {
+  /** A stand-in for the space index's E11 column: memory m<i> mentions entities i % 7 and 100 + i % 3 (none when i % 5 === 0). */
+  function source(n: number) {
+    const rows = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) rows.set(`m${String(i).padStart(4, '0')}`, i % 5 === 0 ? [] : [i % 7, 100 + (i % 3)]);
+    return { rows, src: { ids: () => [...rows.keys()], has: (id: string) => rows.has(id), entitiesOf: (id: string) => rows.get(id) ?? [] } };
+  }
+  const shape = (g: EntityGraph) => ({ memories: g.memoryCount(), entities: g.entityCount(), e0: g.membersOf(0), e101: g.membersOf(101).length, m0003: [...g.entitiesOf('m0003')].sort() });
+
+  it('steps fill it; writes between steps apply; the result equals a graph built from the final index', () => {
+    const { rows, src } = source(700);
+    const g = EntityGraph.deferred(src);
+    expect(g.fillFor(0)).toBe(false); // 32 memories per check: 22 steps for 700
+    expect(g.filling).toBe(true);
+    // writes as the engine makes them (the index first, then the graph), before and after the fill's cursor
+    const write = (id: string, e: number[] | null) => {
+      if (e === null) {
+        rows.delete(id);
+        g.remove(id);
+      } else {
+        rows.set(id, e);
+        g.setMemory(id, e);
+      }
+    };
+    write('m0003', [0, 55]); // already filled
+    write('m0600', [0]); // not yet
+    write('m0601', null); // removed before the cursor reaches it
+    write('m0010', null); // removed after
+    write('new', [0]); // not in the fill's list
+    let steps = 1;
+    while (!g.fillFor(0)) steps++;
+    expect([steps + 1, g.filling]).toEqual([22, false]); // ceil(700 / 32)
+    const eager = new EntityGraph();
+    for (const [id, e] of rows) eager.setMemory(id, e);
+    expect(shape(g)).toEqual(shape(eager));
+    // hand-worked: 700 - 2 removed + 1 new = 699 memories (plain ones counted); entities 0-6,
+    // 100-102 and 55 = 11; entity 0: the 100 multiples of 7 in 0..699 less the 20 of 35 (plain) = 80,
+    // + m0003, m0600 (was plain) and new
+    expect(shape(g)).toMatchObject({ memories: 699, entities: 11, m0003: [0, 55] });
+    expect(g.membersOf(0).length).toBe(80 + 3);
+  });
+
+  it('the first read fills whatever is left at once', () => {
+    const { src } = source(700);
+    const g = EntityGraph.deferred(src);
+    expect(g.membersOf(6)).toContain('m0006');
+    expect(g.filling).toBe(false);
+    expect(g.memoryCount()).toBe(700);
+  });
+});
+
+describe('lazyEntities (the engine snapshot\'s adoption)', () => {
+  it('fills in scheduled steps and stops when the engine holds another graph', () => {
+    const spaces = new SpaceIndex();
+    for (let i = 0; i < 600; i++) spaces.upsert(`m${i}`, e11(i % 4));
+    const queue: (() => void)[] = [];
+    let current: EntityGraph | null = null;
+    const g = lazyEntities(() => spaces, () => current!, (f) => queue.push(f));
+    current = g;
+    let steps = 0;
+    while (queue.length) {
+      queue.shift()!();
+      steps++;
+    }
+    expect(g.filling).toBe(false);
+    expect(steps).toBeGreaterThanOrEqual(1);
+    expect([g.memoryCount(), g.entityCount(), g.membersOf(3).length]).toEqual([600, 4, 150]);
+    const orphan = lazyEntities(() => spaces, () => current!, (f) => queue.push(f));
+    queue.shift()!(); // the engine holds g, not this one: its fill stops, nothing scheduled
+    expect([queue.length, orphan.filling]).toEqual([0, true]);
   });
 });

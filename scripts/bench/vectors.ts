@@ -189,12 +189,13 @@ async function main(): Promise<void> {
       mode: 'standard',
       why: { lexical: 0, semantic: h.score, bm25: 0, cosine: h.score, matchedTerms: [] },
     }));
-    const m = matrixFromStore(store); // per query: a fresh cache (the engine keeps it until a change)
+    const m = matrixFromStore(store, undefined, { fresh: true }); // per query: cold lists (the engine keeps its lists, updated by writes)
     let t = performance.now();
     const got = associate(seeds, { matrix: m, neighbours: m.neighbours && ((p, k, c, cl) => m.neighbours!.pick(p, k, c, cl)) }, o);
     walk.cachedLists.push(performance.now() - t);
     added += got.added;
     fallbacks += m.neighbours?.stats.fallbacks ?? 0;
+    m.neighbours?.dispose();
     if (fullMatrix && qi < (N > 50000 ? 1 : 3)) {
       t = performance.now();
       associate(seeds, { matrix: fullMatrix }, o);

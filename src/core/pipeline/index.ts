@@ -15,5 +15,6 @@ export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, NEUTRAL_CALIBRATIO
 export { lexicalEvidence } from './blend';
 export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, DEFAULT_DEEP_FUSION, type DeepFusion, type ExtraList, type ExtraListName } from './deep';
 export { sessionContext, sessionNeighbours, type NeighboursOf } from './session-context';
+export { SessionOrder } from './session-order';
 export { lateInteraction, maxSim, tokenIdf, speakerLabel, namesLabel, speakerMatch, type TokenMatrix, type TokensOf } from './late-interaction';
 export { judgeRerank, cosine as judgeCosine, DEFAULT_JUDGE, type JudgeOptions } from './judge';

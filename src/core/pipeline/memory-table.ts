@@ -59,6 +59,7 @@ export class MemoryTable {
   private hasFrom = new Uint8Array(0);
   private hasTo = new Uint8Array(0);
   private matrix: NeighbourMatrix | null = null;
+  private matrixVersion: number | undefined;
   private rows: Int32Array = new Int32Array(0);
 
   constructor(
@@ -111,11 +112,12 @@ export class MemoryTable {
 
   /** Each row's row in `m` (-1: no vector there, or a dead row), computed once per matrix and table state. */
   matrixRows(m: NeighbourMatrix): Int32Array {
-    if (this.matrix !== m) {
+    if (this.matrix !== m || this.matrixVersion !== m.version) {
       const rows = new Int32Array(this.size);
       for (let r = 0; r < this.size; r++) rows[r] = this.deleted[r] === 2 ? -1 : (m.indexOf.get(this.ids[r]) ?? -1);
       this.rows = rows;
       this.matrix = m;
+      this.matrixVersion = m.version;
     }
     return this.rows;
   }

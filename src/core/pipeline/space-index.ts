@@ -135,6 +135,8 @@ export class SpaceIndex {
     return out;
   }
 
+  has = (id: MemoryId): boolean => this.slotOf.has(id);
+
   /** The memory's E11 entity hashes (empty: none), as the entity graph takes them. */
   entitiesOf(id: MemoryId): number[] {
     const slot = this.slotOf.get(id);

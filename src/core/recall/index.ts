@@ -75,5 +75,6 @@ export {
 } from './feedback';
 export { associate, CROSS_SCOPE_PENALTY, type AssocOptions, type AssocSource, type AssocOutcome } from './assoc';
 export { buildNeighbourMatrix, matrixFromStore, normalised, rowDot, type NeighbourMatrix } from './matrix';
+export { liveMatrix } from './live-matrix';
 export { assignGroups, groupResults, UNTAGGED_GROUP, type ResultGroup } from './group';
 export { TopKHeap, compareRanked, ranksBefore, type Ranked } from './heap';

@@ -17,6 +17,8 @@ export interface NeighbourMatrix {
   readonly scope: Int32Array;
   /** Cached neighbour lists over the same rows (a matrix made by `matrixFromStore`): the walk's steps. */
   readonly neighbours?: NeighbourLists;
+  /** A matrix kept in step with its store (`liveMatrix`): bumped by every change of its rows. */
+  readonly version?: number;
 }
 
 function internScopes(ids: readonly MemoryId[], scopeOf: (id: MemoryId) => string | undefined): Int32Array {
@@ -34,12 +36,17 @@ function internScopes(ids: readonly MemoryId[], scopeOf: (id: MemoryId) => strin
   return scope;
 }
 
+/** One set of neighbour lists per store, kept in step with it across matrices (NeighbourLists watches the store). */
+const listsOf = new WeakMap<DenseStore, NeighbourLists>();
+
 /**
  * The matrix over a dense store's unit f32 rows, without copying them (rows = the store's slots; a
- * view, valid until the store changes: the engine drops it on every change), with cached neighbour
- * lists for the associative walk. A store without f32 rows gets a dequantised copy.
+ * view, valid until the store changes: the engine drops it on every change), with neighbour lists
+ * for the associative walk. The lists outlive the matrix: one per store, updated by each write
+ * rather than recomputed (`fresh`: a new, unshared set, e.g. a bench measuring cold lists; `dispose` it).
+ * A store without f32 rows gets a dequantised copy.
  */
-export function matrixFromStore(store: DenseStore, scopeOf: (id: MemoryId) => string | undefined = () => undefined): NeighbourMatrix {
+export function matrixFromStore(store: DenseStore, scopeOf: (id: MemoryId) => string | undefined = () => undefined, opts: { fresh?: boolean } = {}): NeighbourMatrix {
   const ids = store.idList();
   const dim = store.dim;
   let data = store.floatRows();
@@ -50,7 +57,12 @@ export function matrixFromStore(store: DenseStore, scopeOf: (id: MemoryId) => st
   const indexOf = new Map<MemoryId, number>();
   for (let r = 0; r < ids.length; r++) indexOf.set(ids[r], r);
   const scope = internScopes(ids, scopeOf);
-  const neighbours = store.keepFloat ? new NeighbourLists(store, scope, CROSS_SCOPE_PENALTY) : undefined;
+  let neighbours = opts.fresh ? undefined : listsOf.get(store);
+  if (neighbours) neighbours.setScope(scope);
+  else if (store.keepFloat) {
+    neighbours = new NeighbourLists(store, scope, CROSS_SCOPE_PENALTY);
+    if (!opts.fresh) listsOf.set(store, neighbours);
+  }
   return { ids, dim, data, indexOf, scope, neighbours };
 }
 

@@ -74,6 +74,8 @@ export interface DenseWatcher {
   written(slot: number, added: boolean): void;
   /** `slot` was removed; `moved`: the last slot's vector now sits in `slot` (swap-remove). `size`: after. */
   removed(slot: number, moved: { from: number; to: number } | null, size: number): void;
+  /** Before `id` (at `slot`, its row still there) is removed. */
+  removing?(slot: number, id: string): void;
 }
 
 export class DenseStore {
@@ -123,17 +125,9 @@ export class DenseStore {
     return this.codes.byteLength + this.scales.byteLength * 2 + (this.floats?.byteLength ?? 0);
   }
 
-  has(id: string): boolean {
-    return this.slots.has(id);
-  }
-
-  slotOf(id: string): number | undefined {
-    return this.slots.get(id);
-  }
-
-  idAt(slot: number): string {
-    return this.ids[slot];
-  }
+  has = (id: string): boolean => this.slots.has(id);
+  slotOf = (id: string): number | undefined => this.slots.get(id);
+  idAt = (slot: number): string => this.ids[slot];
 
   /** Every id, slot order (a copy). */
   idList(): string[] {
@@ -206,6 +200,7 @@ export class DenseStore {
   remove(id: string): { from: number; to: number } | null {
     const slot = this.slots.get(id);
     if (slot === undefined) return null;
+    for (const w of this.watchers) w.removing?.(slot, id);
     this.slots.delete(id);
     this.version++;
     const last = this.ids.length - 1;
@@ -340,9 +335,10 @@ export class DenseStore {
     return this.search(this.vectorAt(self).slice(), k, { ...opts, accept: (s) => s !== self && (!accept || accept(s)) });
   }
 
-  /** Registers a watcher of every later change (see DenseWatcher). */
-  watch(w: DenseWatcher): void {
+  /** Registers a watcher of every later change (see DenseWatcher); returns its removal. */
+  watch(w: DenseWatcher): () => void {
     this.watchers.push(w);
+    return () => void this.watchers.splice(this.watchers.indexOf(w) >>> 0, 1);
   }
 
   /**
