@@ -8,7 +8,7 @@
 // calls share one closure of mutable state (generation, touched ids, the snapshots' bases); the
 // steps that need no such state live in engine-lexical.ts, engine-warm.ts and engine-slices.ts.
 
-import { AppError, toAppError } from '../src/core/errors';
+import { AppError, isAborted, toAppError } from '../src/core/errors';
 import type { HybridQuery } from '../src/core/hybrid';
 import type { RecallOptionsInput } from '../src/core/recall';
 import type { SerializedFeatures, SimilarityConfig } from '../src/core/spaces';
@@ -28,7 +28,7 @@ import { guardApi } from '../src/protocol/guard';
 import { EngineCore } from './engine-core';
 import { blockData, currentHeads, memoryPages, openStore } from './engine-store/read';
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
-import { inSlices, sliceClock } from './engine-slices';
+import { inSlices, sliceClock, slicePause } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
 import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine, type EngineStart } from './engine-store/engine';
 import { adoptBuilt, maxEngineChanges, packBuilt, reattach, type BuiltState } from './engine-warm';
@@ -136,11 +136,15 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       // the first keyword answer goes first: nothing big is read (the texts, the engine snapshot's
       // rows) until it is answered or TEXTS_WAIT_MS passed
       if (adopted) await Promise.race([firstQuery, sleep(TEXTS_WAIT_MS)]);
-      // the engine snapshot's rows are read while the texts are (two read-only transactions)
+      // the engine snapshot's rows are read while the texts are (two read-only transactions), and
+      // adopted as soon as they are in, between the texts' pages (not after them: issue 13)
       const before = touchLog.length;
       const engineStart = readEngineStart(db, built!.want, maxEngineChanges).catch((e: unknown): EngineStart => ({ problem: toAppError(e).message, changed: new Map(), lastSeq: 0 }));
+      const adoption = engineStart.then((start) => adoptStored(gen, db, start, before, onProgress, ms));
+      adoption.catch(() => undefined); // awaited below, after the texts
       if (adopted) await readTexts(gen, db, onProgress, ms);
-      if (!(await adoptStored(gen, db, await engineStart, before, onProgress, ms))) await attachStored(gen, db, source, onProgress, ms);
+      if (!(await adoption)) await attachStored(gen, db, source, onProgress, ms);
+      else if (gen === generation) markWarm(onProgress, ms);
     })().finally(() => db.close());
     warm.then(() => gen === generation && maybeSave(), () => undefined);
     warm.catch(() => undefined); // a failure is reported by whenWarm / stats; the keyword engine stays
@@ -221,9 +225,10 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
     tell(onProgress, { stage: 'features', done: 0, total: 1, ms: ms() });
     try {
-      adoptBuilt(core, start.snapshot);
+      await adoptBuilt(core, start.snapshot, pauseFor(gen));
       reattach(core, start.changed);
     } catch (e) {
+      if (gen !== generation) return true;
       console.warn(`The engine's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); every feature block is read instead.`);
       core.hybrid.adoptVectors(() => undefined); // no vector of the refused snapshot stays
       return false;
@@ -237,13 +242,18 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       reattach(core, got);
     }
     b.changes = start.changed.size + during.size;
+    return true;
+  }
+
+  /** After the snapshot's adoption and the texts pass: every space is in. */
+  function markWarm(onProgress: Progress | undefined, ms: () => number): void {
     core.warm = true;
     touched = new Set();
     touchLog = [];
     const size = core.built.spaces.size;
     tell(onProgress, { stage: 'warm', done: size, total: size, ms: ms() });
-    return true;
   }
+  const pauseFor = (gen: number) => slicePause(() => gen !== generation);
 
   /** Writes a new engine snapshot once enough changed since the last (or none was usable), in the background, after the keyword snapshot's. */
   function maybeSaveEngine(): void {
@@ -267,8 +277,10 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         reattach(core, since.changed);
         let snapshot;
         try {
-          snapshot = packBuilt(core); // synchronous after the read: no message lands between
+          // packed synchronously after the read (no message lands between), then checksummed and written in steps
+          snapshot = await packBuilt(core, pauseFor(gen));
         } catch (e) {
+          if (isAborted(e)) throw e;
           built = null; // this engine cannot pack its index: no stale snapshot holds the log back
           await dropEngine(db);
           throw e;
@@ -279,7 +291,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       } finally {
         db.close();
       }
-    }).catch((e) => console.warn(`The engine's snapshot was not saved (${toAppError(e).detail ?? toAppError(e).message}).`));
+    }).catch((e) => isAborted(e) || console.warn(`The engine's snapshot was not saved (${toAppError(e).detail ?? toAppError(e).message}).`));
   }
 
   async function attachStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, source: EngineStoreSource, onProgress: Progress | undefined, ms: () => number): Promise<void> {

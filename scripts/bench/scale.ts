@@ -76,7 +76,7 @@ const opts = {
   reloads: Math.max(1, num('--reloads', 1)),
   /** --first-only: each reload timed to the first keyword answer only (no warm, no queries): quick A/B rounds of the first answer. */
   firstOnly: flag('--first-only'),
-  /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer, summarised under `trace` (scale-trace.ts). */
+  /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer (--first-only) or to warm, summarised under `trace` (scale-trace.ts). */
   trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
 };
 if (opts.reuse && !opts.profileDir) throw new Error('--reuse needs --profile-dir DIR');
@@ -91,8 +91,14 @@ function build(): void {
 
 async function preview(): Promise<{ url: string; child: ChildProcess }> {
   const url = `http://127.0.0.1:${opts.port}`;
+  // another bench's server on the port would answer for this one (and serve its build): refuse
+  const busy = await fetch(`${url}/`).then(() => true, () => false);
+  if (busy) throw new Error(`something already answers on port ${opts.port}: another bench is running there`);
   const child = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(opts.port), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
+  let exited = false;
+  child.once('exit', () => (exited = true));
   for (let i = 0; i < 600; i++) {
+    if (exited) throw new Error(`vite preview stopped (is port ${opts.port} taken?)`);
     try {
       if ((await fetch(`${url}/bench.html`)).ok) return { url, child };
     } catch {
@@ -239,7 +245,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     const load = round(loadavg()[0]!, 1);
     const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
     await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}`);
-    if (tracing || opts.firstOnly) {
+    if (opts.firstOnly) {
       let first: number | null = null;
       for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
         first = await page.evaluate(() => window.__scaleBench.progress().firstKeywordMs);
@@ -260,6 +266,8 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
       (await Promise.race([page.evaluate(() => window.__scaleBench.startup), giveUp])) ??
       (await page.evaluate((s) => ({ ...window.__scaleBench.progress(), error: `not warm after ${s} s` }), opts.startupTimeoutS));
     clearTimeout(timer);
+    // without --first-only the trace runs to warm
+    if (tracing) traceSummary = await stopTrace(tracing, opts.trace!, startup.warmMs ?? null);
     longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
     reloads.push({ firstKeywordMs: startup.firstKeywordMs, warmMs: startup.warmMs, longestMainThreadTaskMs: round(maxOf(longWarm), 0), loadAvg1m: load });
     log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);

@@ -116,11 +116,12 @@ describe('the engine snapshot (pack / adopt)', () => {
       return 'adopted';
     };
     const flipped = fresh();
-    flipped.spaces.bytes[100] ^= 1;
+    flipped.spaces.bytes[0][100] ^= 1;
     expect(engineSnapshotProblem(flipped)).toBe('the spaces do not match their checksum');
     expect(code(() => adopt(orig, flipped))).toMatch(/^SNAPSHOT_INVALID: the spaces/);
     const v = fresh();
-    v.vectors.bytes[v.vectors.bytes.length - 3] ^= 4;
+    const last = v.vectors.bytes[v.vectors.bytes.length - 1];
+    last[last.length - 3] ^= 4;
     expect(code(() => adopt(orig, v))).toMatch(/^SNAPSHOT_INVALID: the vectors/);
     expect(code(() => adopt(orig, { ...fresh(), format: 99 }))).toMatch(/format 99/);
     // another encoder's vectors are never adopted
@@ -142,7 +143,7 @@ describe('the engine snapshot (pack / adopt)', () => {
     expect(code(() => adopt(orig, l))).toMatch(/sp\.post\.E7: a bad list for key/);
     // a truncated stream
     const t = fresh();
-    t.spaces = { ...t.spaces, bytes: t.spaces.bytes.slice(0, 64) };
+    t.spaces = { ...t.spaces, bytes: [t.spaces.bytes[0].slice(0, 64)] };
     t.checksums.spaces = streamChecksum(t.spaces.bytes);
     expect(code(() => adopt(orig, t))).toMatch(/SNAPSHOT_INVALID: sp\..* (runs past the end|is missing)/);
   });

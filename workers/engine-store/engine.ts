@@ -100,7 +100,9 @@ export async function writeEngine(db: MnemographDb, snapshot: EngineSnapshot, at
     const head = (await db.engineSnapshot.get('head')) as EngineHeadRow | undefined;
     if (head && head.dbVersion === DB_VERSION && head.format === ENGINE_FORMAT && head.seq > at.seq) return false;
     await db.engineSnapshot.clear();
-    await db.engineSnapshot.bulkPut(engineRows(snapshot, { ...at, dbVersion: DB_VERSION, now: Date.now() }));
+    // one row (one 32 MiB part) per request: the worker answers queries between them (a bulkPut
+    // cloned the ~450 MB of a 100k store's snapshot in one go)
+    for (const row of engineRows(snapshot, { ...at, dbVersion: DB_VERSION, now: Date.now() })) await db.engineSnapshot.put(row);
     const words = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow | undefined;
     await db.lexicalLog.where(':id').belowOrEqual(coveredSeq(at.seq, words, DB_VERSION)).delete();
     return true;
