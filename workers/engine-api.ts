@@ -254,6 +254,9 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     tell(onProgress, { stage: 'warm', done: size, total: size, ms: ms() });
   }
   const pauseFor = (gen: number) => slicePause(() => gen !== generation);
+  /** While a save copies the engine's arrays (in steps), the writes wait for it, in the order they came. */
+  let held: Promise<void> | null = null;
+  const afterHold = (write: () => void): void | Promise<void> => (held ? held.then(write) : write());
 
   /** Writes a new engine snapshot once enough changed since the last (or none was usable), in the background, after the keyword snapshot's. */
   function maybeSaveEngine(): void {
@@ -276,14 +279,19 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         applyChanged(core, since.memories);
         reattach(core, since.changed);
         let snapshot;
+        let release = () => undefined as void;
+        held = new Promise<void>((r) => (release = r));
         try {
-          // packed synchronously after the read (no message lands between), then checksummed and written in steps
+          // copied and checksummed in steps after the read, queries answered between them; writes wait
           snapshot = await packBuilt(core, pauseFor(gen));
         } catch (e) {
           if (isAborted(e)) throw e;
           built = null; // this engine cannot pack its index: no stale snapshot holds the log back
           await dropEngine(db);
           throw e;
+        } finally {
+          held = null;
+          release();
         }
         b.changes = 0;
         b.base = since.seq;
@@ -390,22 +398,26 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         maybeSaveEngine();
         return saving.then(() => undefined);
       },
-      upsert: (doc: EngineDoc) => {
-        touch([doc.id]);
-        core.upsert(doc);
-      },
-      upsertMany: (docs: EngineDoc[]) => {
-        touch(docs.map((d) => d.id));
-        core.upsertMany(docs);
-      },
-      remove: (id: MemoryId) => {
-        touch([id]);
-        core.remove(id);
-      },
-      removeMany: (ids: MemoryId[]) => {
-        touch(ids);
-        core.removeMany(ids);
-      },
+      upsert: (doc: EngineDoc) =>
+        afterHold(() => {
+          touch([doc.id]);
+          core.upsert(doc);
+        }),
+      upsertMany: (docs: EngineDoc[]) =>
+        afterHold(() => {
+          touch(docs.map((d) => d.id));
+          core.upsertMany(docs);
+        }),
+      remove: (id: MemoryId) =>
+        afterHold(() => {
+          touch([id]);
+          core.remove(id);
+        }),
+      removeMany: (ids: MemoryId[]) =>
+        afterHold(() => {
+          touch(ids);
+          core.removeMany(ids);
+        }),
       search: async (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => {
         const out = await core.search(q, opts, requestId);
         void sleep(AFTER_FIRST_QUERY_MS).then(queried);

@@ -5,7 +5,7 @@
 // current features, and pack the warm engine into a new snapshot. Both the adoption and the save
 // run in steps between which the worker answers queries (`Pause`).
 
-import { adoptVectorsOf, ENGINE_FORMAT, ENGINE_PART_BYTES, packEngineStreams, unpackSpaces, type EngineSnapshot } from '../src/core/engine-snapshot';
+import { adoptVectorsOf, ENGINE_FORMAT, ENGINE_PART_BYTES, packEngineInSteps, unpackSpaces, type EngineSnapshot } from '../src/core/engine-snapshot';
 import { checksumAdd, checksumEnd, checksumStart, invalid } from '../src/core/snapshot-pack';
 import { deserializeFeatures, type SerializedFeatures } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
@@ -127,12 +127,12 @@ export function reattach(core: EngineCore, changed: Map<MemoryId, SerializedFeat
 }
 
 /**
- * The warm engine's vectors and space index packed: synchronously into parts of a stored row's
- * size (each array copied once: writes after this step do not change them), then their checksums
- * part by part, pausing between parts (at 100k the whole save kept the worker busy ~14 s in one go).
+ * The warm engine's vectors and space index packed into parts of a stored row's size (each array
+ * copied once, in steps), then their checksums part by part, pausing between steps (at 100k the
+ * whole save kept the worker busy ~14 s in one go). The caller holds the engine's writes until it
+ * resolves (the arrays must not change while they are copied).
  */
 export async function packBuilt(core: EngineCore, pause: Pause = noPause): Promise<EngineSnapshot> {
-  const s = packEngineStreams(core.hybrid, core.built.spaces, ENGINE_PART_BYTES);
-  await pause();
+  const s = await packEngineInSteps(core.hybrid, core.built.spaces, ENGINE_PART_BYTES, pause);
   return { ...s, checksums: { vectors: await checksumInSteps(s.vectors.bytes, pause), spaces: await checksumInSteps(s.spaces.bytes, pause) } };
 }

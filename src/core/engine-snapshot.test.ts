@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { adoptEngine, engineSnapshotProblem, packEngine, type EngineSnapshot } from './engine-snapshot';
+import { adoptEngine, engineSnapshotProblem, packEngine, packEngineInSteps, type EngineSnapshot } from './engine-snapshot';
 import { HybridIndex, type IndexDoc } from './hybrid';
 import { CANDIDATE_SPACES, SpaceIndex } from './pipeline/space-index';
 import { unitTokens } from './pipeline/unit-tokens';
-import { PackReader, PackWriter, streamChecksum } from './snapshot-pack';
+import { joinParts, PackReader, PackWriter, streamChecksum } from './snapshot-pack';
 import { SPACE_IDS, type SpaceFeatures } from './spaces';
 import { seededFeatures } from '../testing/features';
 import type { AppError } from './errors';
@@ -91,6 +91,23 @@ describe('the engine snapshot (pack / adopt)', () => {
       put(e, 3, featuresOf(3, 2));
     }
     expect(answers(adopted, probes)).toEqual(answers(fresh, probes));
+  });
+
+  it('packs the same bytes in one go, in parts of a row size and in steps', async () => {
+    const orig = build(items.slice(0, 30));
+    const whole = packEngine(orig.hybrid, orig.spaces);
+    const parts = packEngine(orig.hybrid, orig.spaces, 4096);
+    let pauses = 0;
+    const stepped = await packEngineInSteps(orig.hybrid, orig.spaces, 4096, async () => void pauses++);
+    expect(parts.spaces.bytes.length).toBeGreaterThan(1);
+    expect(parts.spaces.bytes.every((p) => p.byteLength <= 4096)).toBe(true);
+    expect(parts.checksums).toEqual(whole.checksums);
+    expect(Array.from(joinParts(parts.spaces.bytes))).toEqual(Array.from(whole.spaces.bytes[0]));
+    expect(stepped.spaces.bytes.map((p) => Array.from(p))).toEqual(parts.spaces.bytes.map((p) => Array.from(p)));
+    expect(stepped.vectors.bytes.map((p) => Array.from(p))).toEqual(parts.vectors.bytes.map((p) => Array.from(p)));
+    expect(pauses).toBeGreaterThan(10);
+    // adopted from the parts: the same answers as from the whole stream
+    expect(answers(adopt(orig, parts), [1, 5])).toEqual(answers(adopt(orig, whole), [1, 5]));
   });
 
   it('drops rows of memories the index no longer holds', () => {

@@ -29,18 +29,32 @@ export interface EngineSnapshot {
 /** Bytes per part of a stream (one stored row each: src/db/engine-snapshot.ts). */
 export const ENGINE_PART_BYTES = STREAM_PART_BYTES;
 
-/**
- * The hybrid's vectors and the space index packed, each stream in parts of at most `maxPart`
- * bytes (the rows it is stored in), without checksums: synchronous (nothing changes in between),
- * and each array copied once, so writes after it do not change the parts (the worker computes
- * the checksums in steps). SNAPSHOT_INVALID when a structure cannot be packed.
- */
-export function packEngineStreams(hybrid: HybridIndex, spaces: SpaceIndex, maxPart?: number): Omit<EngineSnapshot, 'checksums'> {
+/** The arrays of the hybrid's vectors and of the space index, by reference (SNAPSHOT_INVALID when a structure cannot be packed). */
+function writers(hybrid: HybridIndex, spaces: SpaceIndex): [PackWriter, PackWriter] {
   const v = new PackWriter();
   packDenseStore(v, 'e1', hybrid.vectors);
   const s = new PackWriter();
   spaces.pack(s, 'sp');
+  return [v, s];
+}
+
+/**
+ * The hybrid's vectors and the space index packed, each stream in parts of at most `maxPart`
+ * bytes (the rows it is stored in), without checksums: synchronous (nothing changes in between),
+ * each array copied once. SNAPSHOT_INVALID when a structure cannot be packed.
+ */
+export function packEngineStreams(hybrid: HybridIndex, spaces: SpaceIndex, maxPart?: number): Omit<EngineSnapshot, 'checksums'> {
+  const [v, s] = writers(hybrid, spaces);
   return { format: ENGINE_FORMAT, vectors: v.finish(maxPart), spaces: s.finish(maxPart) };
+}
+
+/**
+ * packEngineStreams with the copying in steps, awaiting `pause` between them (the worker answers
+ * queries meanwhile): the caller holds every write to the engine until it resolves.
+ */
+export async function packEngineInSteps(hybrid: HybridIndex, spaces: SpaceIndex, maxPart: number, pause: () => Promise<void>): Promise<Omit<EngineSnapshot, 'checksums'>> {
+  const [v, s] = writers(hybrid, spaces);
+  return { format: ENGINE_FORMAT, vectors: await v.finishInSteps(maxPart, pause), spaces: await s.finishInSteps(maxPart, pause) };
 }
 
 /** packEngineStreams with the checksums (synchronous). */

@@ -54,6 +54,15 @@ describe('packed streams in parts (the engine snapshot rows, issue 13)', () => {
     expect(() => writer().finish(20)).toThrow(expect.objectContaining({ code: 'SNAPSHOT_INVALID' }));
   });
 
+  it('copies in steps with a pause after each, to the same parts', async () => {
+    let pauses = 0;
+    const stepped = await writer().finishInSteps(32, async () => void pauses++, 8);
+    // a: 10 bytes in 2 steps, b: 12 in 2, c: 40 in 5
+    expect(pauses).toBe(9);
+    expect(stepped.bytes.map((p) => Array.from(p))).toEqual(writer().finish(32).bytes.map((p) => Array.from(p)));
+    expect(stepped.entries).toEqual(writer().finish(32).entries);
+  });
+
   it('reads a stream cut anywhere at 8-byte steps (rows cut at every 32 MiB, as the first snapshots were)', () => {
     const whole = writer().finish().bytes[0];
     for (const at of [[8], [24], [16, 40], [8, 16, 24, 48, 64]]) {

@@ -80,6 +80,30 @@ export class PackWriter {
    * array larger than a part is split over consecutive parts. Each array is copied once, into its part.
    */
   finish(maxPart = Number.POSITIVE_INFINITY): PackedStream {
+    const { stream, starts } = this.layout(maxPart);
+    this.parts.forEach((p, i) => copyInto(stream.bytes, starts, stream.entries[i].offset, bytesOf(p.data)));
+    return stream;
+  }
+
+  /**
+   * `finish` with the copying in steps of at most `step` bytes, awaiting `pause` after each (the
+   * engine's save: the worker answers queries in between; the caller keeps the arrays unchanged
+   * until it resolves).
+   */
+  async finishInSteps(maxPart: number, pause: () => Promise<void>, step = 4 * 2 ** 20): Promise<PackedStream> {
+    const { stream, starts } = this.layout(maxPart);
+    for (let i = 0; i < this.parts.length; i++) {
+      const src = bytesOf(this.parts[i].data);
+      for (let at = 0; at < src.byteLength; at += step) {
+        copyInto(stream.bytes, starts, stream.entries[i].offset + at, src.subarray(at, at + step));
+        await pause();
+      }
+    }
+    return stream;
+  }
+
+  /** The directory, the cuts and the (empty) parts. */
+  private layout(maxPart: number): { stream: PackedStream; starts: number[] } {
     if (maxPart !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxPart) || maxPart <= 0 || maxPart % ALIGN !== 0)) throw invalid(`a part of ${maxPart} bytes`);
     let size = 0;
     const entries: PackEntry[] = this.parts.map((p) => {
@@ -91,20 +115,19 @@ export class PackWriter {
     const cuts: number[] = [0];
     entries.forEach((e, i) => {
       const end = i + 1 < entries.length ? entries[i + 1].offset : size;
-      const at = cuts[cuts.length - 1];
-      if (end - at <= maxPart) return;
-      let from = e.offset > at ? e.offset : at;
-      if (from > at) cuts.push(from);
+      if (end - cuts[cuts.length - 1] <= maxPart) return;
+      let from = e.offset;
+      if (from > cuts[cuts.length - 1]) cuts.push(from);
       while (end - from > maxPart) cuts.push((from += maxPart));
     });
     cuts.push(size);
     const out: Uint8Array<ArrayBuffer>[] = [];
     for (let k = 0; k + 1 < cuts.length; k++) if (cuts[k + 1] > cuts[k] || out.length === 0) out.push(new Uint8Array(cuts[k + 1] - cuts[k]));
-    const starts = partStarts(out);
-    this.parts.forEach((p, i) => copyInto(out, starts, entries[i].offset, new Uint8Array(p.data.buffer, p.data.byteOffset, p.data.byteLength)));
-    return { entries, bytes: out, meta: { ...this.meta } };
+    return { stream: { entries, bytes: out, meta: { ...this.meta } }, starts: partStarts(out) };
   }
 }
+
+const bytesOf = (a: PackedArray): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** Each part's offset in the stream (and the stream's length last). */
 function partStarts(parts: readonly Uint8Array[]): number[] {
