@@ -64,7 +64,11 @@ export async function readEngineStart(db: MnemographDb, want: { producers: Engin
     const ids = [...new Set((await db.lexicalLog.where(':id').above(head.seq).toArray()).map((r) => r.id))];
     if (ids.includes(LOG_ALL)) return { ...out, problem: 'a range of memories was deleted since' };
     if (ids.length > maxChanges(head.size)) return { ...out, problem: `${ids.length} memories changed since (stale)` };
-    const snapshot = engineOfRows(head, await db.engineSnapshot.bulkGet(chunkKeys(head)));
+    // one row per request: each row's ~32 MiB is deserialised in a task of its own, the worker
+    // answering queries (and reading the texts) between them (one bulkGet was one task of ~450 MB at 100k)
+    const rows = [];
+    for (const key of chunkKeys(head)) rows.push(await db.engineSnapshot.get(key));
+    const snapshot = engineOfRows(head, rows);
     if (!snapshot) return { ...out, problem: 'a data row is missing or of another size' };
     return { ...out, snapshot, changed: await currentFeatures(db, ids, want.producers) };
   });
