@@ -31,7 +31,7 @@ import { readChangedSince, readWordsStart, writeWords } from './engine-store/lex
 import { inSlices, sliceClock, slicePause } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
 import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine, type EngineStart } from './engine-store/engine';
-import { adoptBuilt, maxEngineChanges, packBuilt, reattach, type BuiltState } from './engine-warm';
+import { adoptBuilt, maxEngineChanges, packBuilt, reattach, rowsCutAtArrays, type BuiltState } from './engine-warm';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per call; the worker yields to queued queries once a slice has taken SLICE_MS (engine-slices.ts). */
@@ -241,7 +241,8 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       for (const id of touchLog.slice(after)) got.delete(id); // upserted into the adopted index since: newer
       reattach(core, got);
     }
-    b.changes = start.changed.size + during.size;
+    // rows of the first snapshots (cut every 32 MiB): rewritten once warm, so the next start copies nothing twice
+    b.changes = rowsCutAtArrays(start.snapshot) ? start.changed.size + during.size : Number.POSITIVE_INFINITY;
     return true;
   }
 

@@ -6,7 +6,7 @@
 // run in steps between which the worker answers queries (`Pause`).
 
 import { adoptVectorsOf, ENGINE_FORMAT, ENGINE_PART_BYTES, packEngineInSteps, unpackSpaces, type EngineSnapshot } from '../src/core/engine-snapshot';
-import { checksumAdd, checksumEnd, checksumStart, invalid } from '../src/core/snapshot-pack';
+import { checksumAdd, checksumEnd, checksumStart, cutAtArrays, invalid } from '../src/core/snapshot-pack';
 import { deserializeFeatures, type SerializedFeatures } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
 import type { EngineStoreSource } from '../src/protocol/engine';
@@ -42,6 +42,9 @@ async function checksumInSteps(parts: readonly Uint8Array[], pause: Pause): Prom
   }
   return checksumEnd(st);
 }
+
+/** True when a snapshot's rows are cut at array boundaries as this code writes them (false: rows of the first snapshots, rewritten once warm). */
+export const rowsCutAtArrays = (s: EngineSnapshot): boolean => cutAtArrays(s.vectors, ENGINE_PART_BYTES) && cutAtArrays(s.spaces, ENGINE_PART_BYTES);
 
 /** Why the snapshot cannot be adopted (format, checksums), or null: engineSnapshotProblem in steps (~450 MB at 100k). */
 export async function snapshotProblemInSteps(s: EngineSnapshot, pause: Pause = noPause): Promise<string | null> {

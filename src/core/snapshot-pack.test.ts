@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checksumAdd, checksumEnd, checksumStart, joinParts, PackReader, PackWriter, streamBytes, streamChecksum, type PackedStream } from './snapshot-pack';
+import { checksumAdd, checksumEnd, checksumStart, cutAtArrays, joinParts, PackReader, PackWriter, streamBytes, streamChecksum, type PackedStream } from './snapshot-pack';
 
 /** The checksum as the first engine snapshots computed it (one word per step over the joined stream): the reference. */
 function referenceChecksum(bytes: Uint8Array): number {
@@ -71,6 +71,10 @@ describe('packed streams in parts (the engine snapshot rows, issue 13)', () => {
       expect(Array.from(r.get('b', 'f32'))).toEqual([0.5, -1, 3]);
       expect(Array.from(r.get('c', 'i8'))).toEqual(Array.from({ length: 40 }, (_, i) => i - 20));
     }
+    // rows cut as this code writes them, or not (b, 12 bytes at 16-28, across a cut at 24)
+    expect(cutAtArrays(writer().finish(32), 32)).toBe(true);
+    expect(cutAtArrays({ ...writer().finish(), bytes: cut(whole, [32]) }, 32)).toBe(true); // only c (40 bytes) spans
+    expect(cutAtArrays({ ...writer().finish(), bytes: cut(whole, [24]) }, 32)).toBe(false);
     // an array that runs past the last part is refused
     const short: PackedStream = { ...writer().finish(), bytes: cut(whole, [32]).slice(0, 1) };
     expect(() => new PackReader(short)).toThrow(expect.objectContaining({ code: 'SNAPSHOT_INVALID', detail: 'c runs past the end' }));

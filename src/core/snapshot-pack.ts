@@ -175,6 +175,22 @@ function copyOut(parts: readonly Uint8Array[], starts: readonly number[], at: nu
 /** The stream's length in bytes. */
 export const streamBytes = (parts: readonly Uint8Array[]): number => parts.reduce((n, p) => n + p.byteLength, 0);
 
+/**
+ * True when the stream's parts are cut as `finish(maxPart)` cuts them: every array no larger than
+ * a part lies inside one part (so a reader copies out only the larger ones). Rows cut every
+ * `maxPart` bytes, as the first engine snapshots were, are not: the arrays across their cuts are
+ * copied out and kept twice while the rows live.
+ */
+export function cutAtArrays(s: PackedStream, maxPart: number): boolean {
+  const starts = partStarts(s.bytes);
+  return s.entries.every((e) => {
+    const n = e.length * KINDS[e.kind].BYTES_PER_ELEMENT;
+    if (n === 0 || n > maxPart) return true;
+    const k = partAt(starts, e.offset);
+    return e.offset + n <= starts[k + 1];
+  });
+}
+
 /** The whole stream in one buffer (tests, tools; a reader never needs it). */
 export function joinParts(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   return copyOut(parts, partStarts(parts), 0, streamBytes(parts));
