@@ -98,6 +98,7 @@ describe('schema v12: the engine snapshot', () => {
     const head = rows[0] as EngineHeadRow;
     expect(rows.map((r) => r.key)).toEqual(['head', 'v:00000', 'v:00001', 'v:00002', 's:00000']);
     expect(head.vectors.rows).toBe(3);
+    expect(head.cutAtArrays).toBe(true); // the one array is larger than a row: it alone spans rows
     expect(chunkKeys(head)).toEqual(rows.slice(1).map((r) => r.key));
     const back = engineOfRows(head, rows.slice(1))!;
     expect(Array.from(joinParts(back.vectors.bytes))).toEqual(Array.from(s.vectors.bytes[0]));

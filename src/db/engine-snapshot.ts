@@ -17,7 +17,7 @@
 // first snapshots were, are read too: an array across two rows is copied out).
 
 import type { EngineSnapshot } from '../core/engine-snapshot';
-import { STREAM_PART_BYTES, streamBytes, type PackEntry, type PackedStream } from '../core/snapshot-pack';
+import { cutAtArrays, STREAM_PART_BYTES, streamBytes, type PackEntry, type PackedStream } from '../core/snapshot-pack';
 
 export const STORES_V12 = {
   engineSnapshot: 'key',
@@ -53,6 +53,8 @@ export interface EngineHeadRow {
   vectors: StreamHead;
   spaces: StreamHead;
   writtenAt: number;
+  /** The rows are cut at array boundaries (src/core/snapshot-pack.ts `cutAtArrays`); absent in the first snapshots' heads. */
+  cutAtArrays?: boolean;
 }
 
 export interface EngineChunkRow {
@@ -77,6 +79,9 @@ function chunks(stream: 'v' | 's', parts: readonly Uint8Array<ArrayBuffer>[], si
   return out;
 }
 
+/** True when `rows` cut the stream at array boundaries (see `cutAtArrays`). */
+const asRows = (p: PackedStream, rows: EngineChunkRow[], size: number): boolean => cutAtArrays({ ...p, bytes: rows.map((r) => new Uint8Array(r.data)) }, size);
+
 /** The rows of `s` (head first). */
 export function engineRows(
   s: EngineSnapshot,
@@ -98,6 +103,7 @@ export function engineRows(
     vectors: stream(s.vectors, v.length),
     spaces: stream(s.spaces, sp.length),
     writtenAt: at.now,
+    cutAtArrays: asRows(s.vectors, v, chunkBytes) && asRows(s.spaces, sp, chunkBytes),
   };
   return [head, ...v, ...sp];
 }
