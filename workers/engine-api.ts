@@ -242,7 +242,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       reattach(core, got);
     }
     // rows of the first snapshots (cut every 32 MiB): rewritten once warm, so the next start copies nothing twice
-    b.changes = rowsCutAtArrays(start.snapshot) ? start.changed.size + during.size : Number.POSITIVE_INFINITY;
+    b.changes = rowsCutAtArrays(start.snapshot) && start.head?.cutAtArrays === true ? start.changed.size + during.size : Number.POSITIVE_INFINITY;
     return true;
   }
 

@@ -3,7 +3,7 @@ import { adoptEngine, engineSnapshotProblem, packEngine, packEngineInSteps, type
 import { HybridIndex, type IndexDoc } from './hybrid';
 import { CANDIDATE_SPACES, SpaceIndex } from './pipeline/space-index';
 import { unitTokens } from './pipeline/unit-tokens';
-import { joinParts, PackReader, PackWriter, streamChecksum } from './snapshot-pack';
+import { cutAtArrays, joinParts, PackReader, PackWriter, streamChecksum } from './snapshot-pack';
 import { SPACE_IDS, type SpaceFeatures } from './spaces';
 import { seededFeatures } from '../testing/features';
 import type { AppError } from './errors';
@@ -101,6 +101,7 @@ describe('the engine snapshot (pack / adopt)', () => {
     const stepped = await packEngineInSteps(orig.hybrid, orig.spaces, 4096, async () => void pauses++);
     expect(parts.spaces.bytes.length).toBeGreaterThan(1);
     expect(parts.spaces.bytes.every((p) => p.byteLength <= 4096)).toBe(true);
+    expect([cutAtArrays(parts.spaces, 4096), cutAtArrays(parts.vectors, 4096)]).toEqual([true, true]);
     expect(parts.checksums).toEqual(whole.checksums);
     expect(Array.from(joinParts(parts.spaces.bytes))).toEqual(Array.from(whole.spaces.bytes[0]));
     expect(stepped.spaces.bytes.map((p) => Array.from(p))).toEqual(parts.spaces.bytes.map((p) => Array.from(p)));
