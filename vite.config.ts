@@ -114,7 +114,8 @@ export default defineConfig({
     format: 'es',
     rolldownOptions: {
       // Vite 8's default minifier breaks tfjs's threaded WASM loader inside a worker.
-      output: { minify: { compress: false, mangle: true } },
+      // MNEMOGRAPH_READABLE=1 keeps the workers' names (a profile of the bench build; with --minify false for the page)
+      output: { minify: process.env.MNEMOGRAPH_READABLE === '1' ? false : { compress: false, mangle: true } },
     },
   },
   build: {

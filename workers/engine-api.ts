@@ -8,7 +8,7 @@
 // calls share one closure of mutable state (generation, touched ids, the snapshots' bases); the
 // steps that need no such state live in engine-lexical.ts, engine-warm.ts and engine-slices.ts.
 
-import { AppError, toAppError } from '../src/core/errors';
+import { AppError, isAborted, toAppError } from '../src/core/errors';
 import type { HybridQuery } from '../src/core/hybrid';
 import type { RecallOptionsInput } from '../src/core/recall';
 import type { SerializedFeatures, SimilarityConfig } from '../src/core/spaces';
@@ -28,10 +28,10 @@ import { guardApi } from '../src/protocol/guard';
 import { EngineCore } from './engine-core';
 import { blockData, currentHeads, memoryPages, openStore } from './engine-store/read';
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
-import { inSlices, sliceClock } from './engine-slices';
+import { inSlices, sliceClock, slicePause } from './engine-slices';
 import { adoptSnapshot, applyChanged, fillTexts, maxChangesAtStart, packWords, rewriteAfter, stillPending } from './engine-lexical';
 import { dropEngine, readEngineStart, readFeaturesOf, readFeaturesSince, writeEngine, type EngineStart } from './engine-store/engine';
-import { adoptBuilt, maxEngineChanges, packBuilt, reattach, type BuiltState } from './engine-warm';
+import { adoptBuilt, maxEngineChanges, packBuilt, reattach, rowsCutAtArrays, type BuiltState } from './engine-warm';
 
 const nextTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 /** Memories attached per call; the worker yields to queued queries once a slice has taken SLICE_MS (engine-slices.ts). */
@@ -136,11 +136,15 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       // the first keyword answer goes first: nothing big is read (the texts, the engine snapshot's
       // rows) until it is answered or TEXTS_WAIT_MS passed
       if (adopted) await Promise.race([firstQuery, sleep(TEXTS_WAIT_MS)]);
-      // the engine snapshot's rows are read while the texts are (two read-only transactions)
+      // the engine snapshot's rows are read while the texts are (two read-only transactions), and
+      // adopted as soon as they are in, between the texts' pages (not after them: issue 13)
       const before = touchLog.length;
       const engineStart = readEngineStart(db, built!.want, maxEngineChanges).catch((e: unknown): EngineStart => ({ problem: toAppError(e).message, changed: new Map(), lastSeq: 0 }));
+      const adoption = engineStart.then((start) => adoptStored(gen, db, start, before, onProgress, ms));
+      adoption.catch(() => undefined); // awaited below, after the texts
       if (adopted) await readTexts(gen, db, onProgress, ms);
-      if (!(await adoptStored(gen, db, await engineStart, before, onProgress, ms))) await attachStored(gen, db, source, onProgress, ms);
+      if (!(await adoption)) await attachStored(gen, db, source, onProgress, ms);
+      else if (gen === generation) markWarm(onProgress, ms);
     })().finally(() => db.close());
     warm.then(() => gen === generation && maybeSave(), () => undefined);
     warm.catch(() => undefined); // a failure is reported by whenWarm / stats; the keyword engine stays
@@ -221,9 +225,10 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
     tell(onProgress, { stage: 'features', done: 0, total: 1, ms: ms() });
     try {
-      adoptBuilt(core, start.snapshot);
+      await adoptBuilt(core, start.snapshot, pauseFor(gen));
       reattach(core, start.changed);
     } catch (e) {
+      if (gen !== generation) return true;
       console.warn(`The engine's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); every feature block is read instead.`);
       core.hybrid.adoptVectors(() => undefined); // no vector of the refused snapshot stays
       return false;
@@ -236,14 +241,23 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       for (const id of touchLog.slice(after)) got.delete(id); // upserted into the adopted index since: newer
       reattach(core, got);
     }
-    b.changes = start.changed.size + during.size;
+    // rows of the first snapshots (cut every 32 MiB): rewritten once warm, so the next start copies nothing twice
+    b.changes = rowsCutAtArrays(start.snapshot) && start.head?.cutAtArrays === true ? start.changed.size + during.size : Number.POSITIVE_INFINITY;
+    return true;
+  }
+
+  /** After the snapshot's adoption and the texts pass: every space is in. */
+  function markWarm(onProgress: Progress | undefined, ms: () => number): void {
     core.warm = true;
     touched = new Set();
     touchLog = [];
     const size = core.built.spaces.size;
     tell(onProgress, { stage: 'warm', done: size, total: size, ms: ms() });
-    return true;
   }
+  const pauseFor = (gen: number) => slicePause(() => gen !== generation);
+  /** While a save copies the engine's arrays (in steps), the writes wait for it, in the order they came. */
+  let held: Promise<void> | null = null;
+  const afterHold = (write: () => void): void | Promise<void> => (held ? held.then(write) : write());
 
   /** Writes a new engine snapshot once enough changed since the last (or none was usable), in the background, after the keyword snapshot's. */
   function maybeSaveEngine(): void {
@@ -266,12 +280,19 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         applyChanged(core, since.memories);
         reattach(core, since.changed);
         let snapshot;
+        let release = () => undefined as void;
+        held = new Promise<void>((r) => (release = r));
         try {
-          snapshot = packBuilt(core); // synchronous after the read: no message lands between
+          // copied and checksummed in steps after the read, queries answered between them; writes wait
+          snapshot = await packBuilt(core, pauseFor(gen));
         } catch (e) {
+          if (isAborted(e)) throw e;
           built = null; // this engine cannot pack its index: no stale snapshot holds the log back
           await dropEngine(db);
           throw e;
+        } finally {
+          held = null;
+          release();
         }
         b.changes = 0;
         b.base = since.seq;
@@ -279,7 +300,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       } finally {
         db.close();
       }
-    }).catch((e) => console.warn(`The engine's snapshot was not saved (${toAppError(e).detail ?? toAppError(e).message}).`));
+    }).catch((e) => isAborted(e) || console.warn(`The engine's snapshot was not saved (${toAppError(e).detail ?? toAppError(e).message}).`));
   }
 
   async function attachStored(gen: number, db: Awaited<ReturnType<typeof openStore>>, source: EngineStoreSource, onProgress: Progress | undefined, ms: () => number): Promise<void> {
@@ -378,22 +399,26 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         maybeSaveEngine();
         return saving.then(() => undefined);
       },
-      upsert: (doc: EngineDoc) => {
-        touch([doc.id]);
-        core.upsert(doc);
-      },
-      upsertMany: (docs: EngineDoc[]) => {
-        touch(docs.map((d) => d.id));
-        core.upsertMany(docs);
-      },
-      remove: (id: MemoryId) => {
-        touch([id]);
-        core.remove(id);
-      },
-      removeMany: (ids: MemoryId[]) => {
-        touch(ids);
-        core.removeMany(ids);
-      },
+      upsert: (doc: EngineDoc) =>
+        afterHold(() => {
+          touch([doc.id]);
+          core.upsert(doc);
+        }),
+      upsertMany: (docs: EngineDoc[]) =>
+        afterHold(() => {
+          touch(docs.map((d) => d.id));
+          core.upsertMany(docs);
+        }),
+      remove: (id: MemoryId) =>
+        afterHold(() => {
+          touch([id]);
+          core.remove(id);
+        }),
+      removeMany: (ids: MemoryId[]) =>
+        afterHold(() => {
+          touch(ids);
+          core.removeMany(ids);
+        }),
       search: async (q: HybridQuery, opts: EngineSearchOptions, requestId?: number) => {
         const out = await core.search(q, opts, requestId);
         void sleep(AFTER_FIRST_QUERY_MS).then(queried);

@@ -3,6 +3,8 @@
 // query gets in within about one slice, whatever the store's size or the machine's load; slices
 // by count took 1-2 s each at 30k under load).
 
+import { AppError } from '../src/core/errors';
+
 /** Synchronous work between two yields to queued messages, ms. */
 export const SLICE_MS = 50;
 
@@ -35,4 +37,13 @@ export async function inSlices<T>(clock: SliceClock, items: readonly T[], batch:
     work(items.slice(k, k + batch));
   }
   return true;
+}
+
+/** A pause for work in steps (engine-warm.ts): yields to queued messages once a slice has run; ABORTED when `stop()` says so after it. */
+export function slicePause(stop: () => boolean, clock: SliceClock = sliceClock()): () => Promise<void> {
+  return async () => {
+    if (!clock.due()) return;
+    await clock.yield();
+    if (stop()) throw new AppError('ABORTED');
+  };
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeSpace, SPACE_IDS, type SerializedFeatures, type SpaceFeatures, type SpaceVector } from '../src/core/spaces';
 import type { SpaceId } from '../src/core/types';
 import { openDb, type MnemographDb } from '../src/db/db';
-import type { EngineHeadRow } from '../src/db/engine-snapshot';
+import { chunkKeys, type EngineHeadRow } from '../src/db/engine-snapshot';
 import { purgeMemories, trashMemories } from '../src/db/keep';
 import { insertMemories, modifyMemory, replaceVectorsIfUnchanged } from '../src/db/repo';
 import type { MemoryRow, VectorRow } from '../src/db/schema';
@@ -163,6 +163,10 @@ describe('the engine snapshot at start-up', () => {
         await db.engineSnapshot.put(row);
       }],
       ['a missing data row', () => db.engineSnapshot.delete('v:00000')],
+      ['a data row cut short', async () => {
+        const row = (await db.engineSnapshot.get('v:00000'))! as { key: string; data: ArrayBuffer };
+        await db.engineSnapshot.put({ key: row.key, data: row.data.slice(0, row.data.byteLength - 8) });
+      }],
       ['another format', () => setHead({ format: 99 })],
       ['another schema', () => setHead({ dbVersion: 11 })],
       ['another dimension', () => setHead({ dim: 4 })],
@@ -182,6 +186,28 @@ describe('the engine snapshot at start-up', () => {
     const flipped = await start(name, 'enc/v2');
     expect(flipped.blocks).toBeGreaterThan(0);
     expect(flipped.core.hybrid.vectors.size).toBe(0);
+    db.close();
+  });
+
+  it('adopts a snapshot whose rows are cut anywhere (every 24 bytes: arrays across rows, as the first snapshots cut them)', async () => {
+    const { db, name } = await seeded(40);
+    await saved(name);
+    const head = (await engineHead(db))!;
+    const rows = (await db.engineSnapshot.bulkGet(chunkKeys(head))) as { key: string; data: ArrayBuffer }[];
+    expect(rows.length).toBe(2); // one part per stream at this size
+    const recut = (key: 'v' | 's', data: ArrayBuffer) =>
+      Array.from({ length: Math.ceil(data.byteLength / 24) }, (_, i) => ({ key: `${key}:${String(i).padStart(5, '0')}`, data: data.slice(i * 24, i * 24 + 24) }));
+    const v = recut('v', rows[0].data);
+    const sp = recut('s', rows[1].data);
+    await db.engineSnapshot.clear();
+    await db.engineSnapshot.bulkPut([{ ...head, vectors: { ...head.vectors, rows: v.length }, spaces: { ...head.spaces, rows: sp.length } }, ...v, ...sp]);
+    const next = await start(name);
+    expect(next.blocks).toBe(0);
+    expect(next.core.stats()).toMatchObject({ spaces: 39, warm: true });
+    expect(await answers(next.api)).toEqual(await truth(db));
+    // rewritten once warm, one row per stream again (the arrays no longer copied out at a start)
+    await next.api.whenSaved();
+    expect((await engineHead(db))!).toMatchObject({ vectors: { rows: 1 }, spaces: { rows: 1 }, seq: head.seq });
     db.close();
   });
 

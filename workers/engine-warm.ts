@@ -2,9 +2,11 @@
 // workers/engine-store/engine.ts, the format src/core/engine-snapshot.ts): adopt a snapshot
 // after the keyword stage (the E1 vectors into the hybrid index, the space index as packed, the
 // entity graph filled from its E11 column in the background), re-attach the memories written since from their
-// current features, and pack the warm engine into a new snapshot.
+// current features, and pack the warm engine into a new snapshot. Both the adoption and the save
+// run in steps between which the worker answers queries (`Pause`).
 
-import { adoptEngine, packEngine, type EngineSnapshot } from '../src/core/engine-snapshot';
+import { adoptVectorsOf, ENGINE_FORMAT, ENGINE_PART_BYTES, packEngineInSteps, unpackSpaces, type EngineSnapshot } from '../src/core/engine-snapshot';
+import { checksumAdd, checksumEnd, checksumStart, cutAtArrays, invalid } from '../src/core/snapshot-pack';
 import { deserializeFeatures, type SerializedFeatures } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
 import type { EngineStoreSource } from '../src/protocol/engine';
@@ -27,14 +29,45 @@ export interface BuiltState {
 /** At most this many memories written since an engine snapshot are re-attached at a start; more = every block attached. */
 export const maxEngineChanges = (size: number): number => Math.max(2000, Math.floor(size / 20));
 
+/** Lets queued messages (queries) in between steps of a start or a save; throws ABORTED when a newer load began meanwhile. */
+export type Pause = () => Promise<void>;
+const noPause: Pause = () => Promise.resolve();
+
+/** A stream's checksum, part by part (32 MiB each), pausing between parts. */
+async function checksumInSteps(parts: readonly Uint8Array[], pause: Pause): Promise<number> {
+  const st = checksumStart();
+  for (const p of parts) {
+    checksumAdd(st, p);
+    await pause();
+  }
+  return checksumEnd(st);
+}
+
+/** True when a snapshot's rows are cut at array boundaries as this code writes them (false: rows of the first snapshots, rewritten once warm). */
+export const rowsCutAtArrays = (s: EngineSnapshot): boolean => cutAtArrays(s.vectors, ENGINE_PART_BYTES) && cutAtArrays(s.spaces, ENGINE_PART_BYTES);
+
+/** Why the snapshot cannot be adopted (format, checksums), or null: engineSnapshotProblem in steps (~450 MB at 100k). */
+export async function snapshotProblemInSteps(s: EngineSnapshot, pause: Pause = noPause): Promise<string | null> {
+  if (s.format !== ENGINE_FORMAT) return `format ${s.format}, this code reads ${ENGINE_FORMAT}`;
+  if ((await checksumInSteps(s.vectors.bytes, pause)) !== s.checksums.vectors) return 'the vectors do not match their checksum';
+  if ((await checksumInSteps(s.spaces.bytes, pause)) !== s.checksums.spaces) return 'the spaces do not match their checksum';
+  return null;
+}
+
 /**
- * Replaces `core`'s vectors, space index and entity graph by the snapshot's (its words stay).
- * Memories the snapshot holds that the engine does not (deleted since) are left out. Throws
- * SNAPSHOT_INVALID, with the engine's vectors gone (the caller attaches every block then).
+ * Replaces `core`'s vectors, space index and entity graph by the snapshot's (its words stay), in
+ * steps (the checksums part by part, the space index, the vectors), pausing between them: the
+ * engine is changed only by the last step. Memories the snapshot holds that the engine does not
+ * (deleted since) are left out. Throws SNAPSHOT_INVALID, with the engine's vectors gone (the
+ * caller attaches every block then), or ABORTED from `pause`.
  */
-export function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot): number {
+export async function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot, pause: Pause = noPause): Promise<number> {
+  const problem = await snapshotProblemInSteps(snapshot, pause);
+  if (problem) throw invalid(problem);
+  const spaces = unpackSpaces(snapshot, (id) => core.hybrid.vectorOf(id));
+  await pause();
   const hybrid = core.hybrid;
-  const spaces = adoptEngine(hybrid, snapshot, (id) => hybrid.vectorOf(id));
+  adoptVectorsOf(hybrid, snapshot);
   for (const id of spaces.ids()) if (!hybrid.has(id)) spaces.remove(id);
   core.adoptBuilt({ spaces, entities: lazyEntities(() => spaces, () => core.built.entities) });
   return spaces.size;
@@ -90,7 +123,13 @@ export function reattach(core: EngineCore, changed: Map<MemoryId, SerializedFeat
   return n;
 }
 
-/** The warm engine's vectors and space index, packed (synchronous). */
-export function packBuilt(core: EngineCore): EngineSnapshot {
-  return packEngine(core.hybrid, core.built.spaces);
+/**
+ * The warm engine's vectors and space index packed into parts of a stored row's size (each array
+ * copied once, in steps), then their checksums part by part, pausing between steps (at 100k the
+ * whole save kept the worker busy ~14 s in one go). The caller holds the engine's writes until it
+ * resolves (the arrays must not change while they are copied).
+ */
+export async function packBuilt(core: EngineCore, pause: Pause = noPause): Promise<EngineSnapshot> {
+  const s = await packEngineInSteps(core.hybrid, core.built.spaces, ENGINE_PART_BYTES, pause);
+  return { ...s, checksums: { vectors: await checksumInSteps(s.vectors.bytes, pause), spaces: await checksumInSteps(s.spaces.bytes, pause) } };
 }

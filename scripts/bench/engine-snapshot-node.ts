@@ -21,6 +21,7 @@ import { MINILM_ID } from '../../src/embed/encoders';
 import { parseBackup } from '../../src/io';
 import { toIndexDoc, type EngineDoc } from '../../src/protocol/engine';
 import { engineOfRows, engineRows, type EngineHeadRow } from '../../src/db/engine-snapshot';
+import { streamBytes } from '../../src/core/snapshot-pack';
 import { EngineCore } from '../../workers/engine-core';
 import { adoptBuilt, packBuilt } from '../../workers/engine-warm';
 import { median } from '../lib/metrics';
@@ -75,12 +76,12 @@ for (const n of sizes) {
   const warmCore = keywordStage();
   oldWarm(warmCore);
   let t0 = performance.now();
-  const snapshot = packBuilt(warmCore);
+  const snapshot = await packBuilt(warmCore);
   const packMs = ms(t0);
   t0 = performance.now();
   const rows = engineRows(snapshot, { seq: 1, dbVersion: 12, producers: { encoder: MINILM_ID, lexical: 'x' }, dim: SCALE_DIM, size: n, now: 0 });
   const rowsMs = ms(t0);
-  const bytes = snapshot.vectors.bytes.byteLength + snapshot.spaces.bytes.byteLength;
+  const bytes = streamBytes(snapshot.vectors.bytes) + streamBytes(snapshot.spaces.bytes);
   const want = await answers(warmCore, queries);
   const a: number[] = [];
   const b: { clone: number; adopt: number; total: number }[] = [];
@@ -100,7 +101,7 @@ for (const n of sizes) {
         const snap = engineOfRows(read[0] as EngineHeadRow, read.slice(1))!;
         const clone = ms(t0);
         const t1 = performance.now();
-        adoptBuilt(core, snap);
+        await adoptBuilt(core, snap);
         const adopt = ms(t1);
         b.push({ clone, adopt, total: ms(t0) });
       }
@@ -119,7 +120,7 @@ for (const n of sizes) {
     rows: rows.length,
     bytesPerMemory: Math.round(bytes / n),
     snapshotMiB: Math.round((bytes / 2 ** 20) * 10) / 10,
-    vectorsMiB: Math.round((snapshot.vectors.bytes.byteLength / 2 ** 20) * 10) / 10,
+    vectorsMiB: Math.round((streamBytes(snapshot.vectors.bytes) / 2 ** 20) * 10) / 10,
     sameAnswers: same,
     rounds: `A ${a.join('/')} B ${b.map((x) => x.total).join('/')}`,
   };

@@ -44,7 +44,7 @@ core.load(
   docs.map((d) => ({ ...d, features: features.get(d.id) })),
   OPTS,
 );
-const snapshot = packBuilt(core);
+const snapshot = await packBuilt(core);
 const queries: [string, SerializedFeatures][] = [0, 7, 42, 99].map((i) => [docs[i].text.split(/\s+/).slice(0, 3).join(' '), features.get(docs[i].id)!]);
 features.clear();
 const graph = () => (core.built.entities as unknown as { filling: boolean }).filling;
@@ -69,7 +69,7 @@ for (let r = 0; r < arg('rounds', 3); r++) {
   for (const v of r % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
     gc();
     stepMs = [];
-    adoptBuilt(core, snapshot);
+    await adoptBuilt(core, snapshot);
     const q = r % queries.length;
     if (v === 'B') {
       // the background fill: timed from the adoption to its end, each event-loop turn it took

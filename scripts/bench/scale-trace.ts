@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8'].join(',');
-const FOCUS = /^(boot|initServices|doInit|openDb|storeEncoder|createServices|start|loadFromStore|readWordsStart|snapshotOfRows|adoptSnapshot|snapshotProblem|checksumOf|check|unpack|adoptWordsLazy|applyChanged|fillTexts|search|purgeTrash|readTexts|attachStored|probe|deserialize|structuredClone)$/;
+const FOCUS = /^(boot|initServices|doInit|openDb|storeEncoder|createServices|start|loadFromStore|readWordsStart|snapshotOfRows|adoptSnapshot|snapshotProblem|checksumOf|check|unpack|adoptWordsLazy|applyChanged|fillTexts|search|purgeTrash|readTexts|attachStored|probe|deserialize|structuredClone|adoptStored|readEngineStart|engineOfRows|adoptEngine|adoptBuilt|engineSnapshotProblem|streamChecksum|unpackDenseStore|adoptVectors|reattach|currentFeatures|memoryPages|lazyEntities|loadFromStore|onProgress|tell|setState|render)$/;
 
-interface TraceEvent { name: string; ph: string; ts: number; pid: number; tid: number; id?: string; args?: { name?: string; data?: Record<string, unknown> } }
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; id?: string; args?: { name?: string; data?: Record<string, unknown> } }
 interface CpuNode { id: number; parent?: number; callFrame: { functionName: string; url: string } }
 
 export async function startTrace(ctx: BrowserContext, page: Page): Promise<CDPSession> {
@@ -56,6 +56,14 @@ function summarise(events: TraceEvent[], firstKeywordMs: number | null): Record<
     }
   }
   const out: Record<string, unknown> = { windowMs: firstKeywordMs };
+  // tasks over 50 ms on each thread (RunTask), ms after navigation and their length
+  const long: Record<string, string[]> = {};
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X' || (e.dur ?? 0) < 50_000 || e.ts < t0 || e.ts > end) continue;
+    const k = `${names.get(`${e.pid}:${e.tid}`) ?? 'thread'} ${e.pid}:${e.tid}`;
+    (long[k] ??= []).push(`${Math.round((e.ts - t0) / 1000)}+${Math.round((e.dur ?? 0) / 1000)}`);
+  }
+  out.tasksOver50Ms = long;
   for (const p of profiles.values()) {
     const thread = `${names.get(p.tid) ?? 'thread'} ${p.tid}`; // both workers are 'DedicatedWorker thread'
     const self = new Map<string, number>();

@@ -78,7 +78,7 @@ const opts = {
   reloads: Math.max(1, num('--reloads', 1)),
   /** --first-only: each reload timed to the first keyword answer only (no warm, no queries): quick A/B rounds of the first answer. */
   firstOnly: flag('--first-only'),
-  /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer, summarised under `trace` (scale-trace.ts). */
+  /** --trace FILE: a Chromium trace of the last reload up to the first keyword answer (--first-only) or to warm, summarised under `trace` (scale-trace.ts). */
   trace: argv.includes('--trace') ? resolve(argv[argv.indexOf('--trace') + 1]!) : null,
   /** --search-only: of the queries, only the plain search (and its breakdown: encoder alone, keyword-only, full), for quick A/B rounds. */
   searchOnly: flag('--search-only'),
@@ -110,7 +110,10 @@ async function preview(): Promise<{ url: string; child: ChildProcess }> {
     await new Promise((r) => setTimeout(r, 5000));
   }
   const child = spawn('npx', ['vite', 'preview', '--outDir', DIST, '--host', '127.0.0.1', '--port', String(opts.port), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
+  let exited = false;
+  child.once('exit', () => (exited = true));
   for (let i = 0; i < 600; i++) {
+    if (exited) throw new Error(`vite preview stopped (is port ${opts.port} taken?)`);
     try {
       if ((await fetch(`${url}/bench.html`)).ok) return { url, child };
     } catch {
@@ -272,7 +275,7 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
     const load = round(loadavg()[0]!, 1);
     const tracing = opts.trace && r === opts.reloads - 1 ? await startTrace(ctx, page) : null;
     await page.goto(`${url}/bench.html?probe=${encodeURIComponent(probe)}${opts.pageParams ? `&${opts.pageParams}` : ''}`);
-    if (tracing || opts.firstOnly) {
+    if (opts.firstOnly) {
       let first: number | null = null;
       for (let i = 0; i < opts.startupTimeoutS * 10 && first === null; i++) {
         first = await page.evaluate(() => window.__scaleBench.progress().firstKeywordMs);
@@ -293,6 +296,8 @@ async function runSize(ctx: BrowserContext, url: string, n: number, withIngest: 
       (await Promise.race([page.evaluate(() => window.__scaleBench.startup), giveUp])) ??
       (await page.evaluate((s) => ({ ...window.__scaleBench.progress(), error: `not warm after ${s} s` }), opts.startupTimeoutS));
     clearTimeout(timer);
+    // without --first-only the trace runs to warm
+    if (tracing) traceSummary = await stopTrace(tracing, opts.trace!, startup.warmMs ?? null);
     longWarm = await page.evaluate(() => window.__scaleBench.longTasks());
     reloads.push({ firstKeywordMs: startup.firstKeywordMs, warmMs: startup.warmMs, longestMainThreadTaskMs: round(maxOf(longWarm), 0), loadAvg1m: load });
     log(`n=${n}: first keyword answer ${startup.firstKeywordMs} ms, warm ${startup.warmMs} ms${startup.error ? ` (error: ${startup.error})` : ''}`);

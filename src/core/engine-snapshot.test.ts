@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { adoptEngine, engineSnapshotProblem, packEngine, type EngineSnapshot } from './engine-snapshot';
+import { adoptEngine, engineSnapshotProblem, packEngine, packEngineInSteps, type EngineSnapshot } from './engine-snapshot';
 import { HybridIndex, type IndexDoc } from './hybrid';
 import { CANDIDATE_SPACES, SpaceIndex } from './pipeline/space-index';
 import { unitTokens } from './pipeline/unit-tokens';
-import { PackReader, PackWriter, streamChecksum } from './snapshot-pack';
+import { cutAtArrays, joinParts, PackReader, PackWriter, streamChecksum } from './snapshot-pack';
 import { SPACE_IDS, type SpaceFeatures } from './spaces';
 import { seededFeatures } from '../testing/features';
 import type { AppError } from './errors';
@@ -93,6 +93,24 @@ describe('the engine snapshot (pack / adopt)', () => {
     expect(answers(adopted, probes)).toEqual(answers(fresh, probes));
   });
 
+  it('packs the same bytes in one go, in parts of a row size and in steps', async () => {
+    const orig = build(items.slice(0, 30));
+    const whole = packEngine(orig.hybrid, orig.spaces);
+    const parts = packEngine(orig.hybrid, orig.spaces, 4096);
+    let pauses = 0;
+    const stepped = await packEngineInSteps(orig.hybrid, orig.spaces, 4096, async () => void pauses++);
+    expect(parts.spaces.bytes.length).toBeGreaterThan(1);
+    expect(parts.spaces.bytes.every((p) => p.byteLength <= 4096)).toBe(true);
+    expect([cutAtArrays(parts.spaces, 4096), cutAtArrays(parts.vectors, 4096)]).toEqual([true, true]);
+    expect(parts.checksums).toEqual(whole.checksums);
+    expect(Array.from(joinParts(parts.spaces.bytes))).toEqual(Array.from(whole.spaces.bytes[0]));
+    expect(stepped.spaces.bytes.map((p) => Array.from(p))).toEqual(parts.spaces.bytes.map((p) => Array.from(p)));
+    expect(stepped.vectors.bytes.map((p) => Array.from(p))).toEqual(parts.vectors.bytes.map((p) => Array.from(p)));
+    expect(pauses).toBeGreaterThan(10);
+    // adopted from the parts: the same answers as from the whole stream
+    expect(answers(adopt(orig, parts), [1, 5])).toEqual(answers(adopt(orig, whole), [1, 5]));
+  });
+
   it('drops rows of memories the index no longer holds', () => {
     const orig = build(items.slice(0, 10));
     const snap = packEngine(orig.hybrid, orig.spaces);
@@ -116,11 +134,12 @@ describe('the engine snapshot (pack / adopt)', () => {
       return 'adopted';
     };
     const flipped = fresh();
-    flipped.spaces.bytes[100] ^= 1;
+    flipped.spaces.bytes[0][100] ^= 1;
     expect(engineSnapshotProblem(flipped)).toBe('the spaces do not match their checksum');
     expect(code(() => adopt(orig, flipped))).toMatch(/^SNAPSHOT_INVALID: the spaces/);
     const v = fresh();
-    v.vectors.bytes[v.vectors.bytes.length - 3] ^= 4;
+    const last = v.vectors.bytes[v.vectors.bytes.length - 1];
+    last[last.length - 3] ^= 4;
     expect(code(() => adopt(orig, v))).toMatch(/^SNAPSHOT_INVALID: the vectors/);
     expect(code(() => adopt(orig, { ...fresh(), format: 99 }))).toMatch(/format 99/);
     // another encoder's vectors are never adopted
@@ -142,7 +161,7 @@ describe('the engine snapshot (pack / adopt)', () => {
     expect(code(() => adopt(orig, l))).toMatch(/sp\.post\.E7: a bad list for key/);
     // a truncated stream
     const t = fresh();
-    t.spaces = { ...t.spaces, bytes: t.spaces.bytes.slice(0, 64) };
+    t.spaces = { ...t.spaces, bytes: [t.spaces.bytes[0].slice(0, 64)] };
     t.checksums.spaces = streamChecksum(t.spaces.bytes);
     expect(code(() => adopt(orig, t))).toMatch(/SNAPSHOT_INVALID: sp\..* (runs past the end|is missing)/);
   });

@@ -12,7 +12,7 @@
 import type { HybridIndex } from './hybrid';
 import type { MemoryId } from './types';
 import { SpaceIndex } from './pipeline/space-index';
-import { invalid, PackReader, PackWriter, streamChecksum, type PackedStream } from './snapshot-pack';
+import { invalid, PackReader, PackWriter, STREAM_PART_BYTES, streamChecksum, type PackedStream } from './snapshot-pack';
 import { packDenseStore, unpackDenseStore } from './vectors/store-pack';
 
 /** Bumped when a packed layout changes. */
@@ -26,15 +26,41 @@ export interface EngineSnapshot {
   checksums: { vectors: number; spaces: number };
 }
 
-/** The hybrid's vectors and the space index, packed (synchronous: nothing changes in between). SNAPSHOT_INVALID when a structure cannot be packed. */
-export function packEngine(hybrid: HybridIndex, spaces: SpaceIndex): EngineSnapshot {
+/** Bytes per part of a stream (one stored row each: src/db/engine-snapshot.ts). */
+export const ENGINE_PART_BYTES = STREAM_PART_BYTES;
+
+/** The arrays of the hybrid's vectors and of the space index, by reference (SNAPSHOT_INVALID when a structure cannot be packed). */
+function writers(hybrid: HybridIndex, spaces: SpaceIndex): [PackWriter, PackWriter] {
   const v = new PackWriter();
   packDenseStore(v, 'e1', hybrid.vectors);
   const s = new PackWriter();
   spaces.pack(s, 'sp');
-  const vectors = v.finish();
-  const packed = s.finish();
-  return { format: ENGINE_FORMAT, vectors, spaces: packed, checksums: { vectors: streamChecksum(vectors.bytes), spaces: streamChecksum(packed.bytes) } };
+  return [v, s];
+}
+
+/**
+ * The hybrid's vectors and the space index packed, each stream in parts of at most `maxPart`
+ * bytes (the rows it is stored in), without checksums: synchronous (nothing changes in between),
+ * each array copied once. SNAPSHOT_INVALID when a structure cannot be packed.
+ */
+export function packEngineStreams(hybrid: HybridIndex, spaces: SpaceIndex, maxPart?: number): Omit<EngineSnapshot, 'checksums'> {
+  const [v, s] = writers(hybrid, spaces);
+  return { format: ENGINE_FORMAT, vectors: v.finish(maxPart), spaces: s.finish(maxPart) };
+}
+
+/**
+ * packEngineStreams with the copying in steps, awaiting `pause` between them (the worker answers
+ * queries meanwhile): the caller holds every write to the engine until it resolves.
+ */
+export async function packEngineInSteps(hybrid: HybridIndex, spaces: SpaceIndex, maxPart: number, pause: () => Promise<void>): Promise<Omit<EngineSnapshot, 'checksums'>> {
+  const [v, s] = writers(hybrid, spaces);
+  return { format: ENGINE_FORMAT, vectors: await v.finishInSteps(maxPart, pause), spaces: await s.finishInSteps(maxPart, pause) };
+}
+
+/** packEngineStreams with the checksums (synchronous). */
+export function packEngine(hybrid: HybridIndex, spaces: SpaceIndex, maxPart?: number): EngineSnapshot {
+  const { format, vectors, spaces: packed } = packEngineStreams(hybrid, spaces, maxPart);
+  return { format, vectors, spaces: packed, checksums: { vectors: streamChecksum(vectors.bytes), spaces: streamChecksum(packed.bytes) } };
 }
 
 /** Why the snapshot cannot be adopted (format, checksums), or null. */
@@ -46,16 +72,28 @@ export function engineSnapshotProblem(s: EngineSnapshot | undefined): string | n
   return null;
 }
 
+/** The space index of a snapshot (checked; views of the stream). `e1` is how it reads E1 (the hybrid's rows). Throws SNAPSHOT_INVALID. */
+export function unpackSpaces(s: EngineSnapshot, e1: (id: MemoryId) => Float32Array | undefined): SpaceIndex {
+  return SpaceIndex.unpack(new PackReader(s.spaces), 'sp', { e1 });
+}
+
+/** The snapshot's vectors adopted into `hybrid` (its dense store emptied first; rows of memories it does not hold dropped). Throws SNAPSHOT_INVALID with the hybrid left without vectors. */
+export function adoptVectorsOf(hybrid: HybridIndex, s: EngineSnapshot): void {
+  const r = new PackReader(s.vectors);
+  hybrid.adoptVectors((store) => void unpackDenseStore(r, 'e1', store));
+}
+
 /**
  * The space index unpacked (checked) and the vectors adopted into `hybrid` (its dense store
  * emptied first; rows of memories it does not hold dropped). Throws SNAPSHOT_INVALID with the
  * hybrid left without vectors. `e1` is how the space index reads E1 (the hybrid's rows).
+ * `verified`: the caller has checked the format and checksums already (in steps, between which
+ * the worker answers queries: workers/engine-warm.ts).
  */
-export function adoptEngine(hybrid: HybridIndex, s: EngineSnapshot, e1: (id: MemoryId) => Float32Array | undefined): SpaceIndex {
-  const problem = engineSnapshotProblem(s);
+export function adoptEngine(hybrid: HybridIndex, s: EngineSnapshot, e1: (id: MemoryId) => Float32Array | undefined, verified = false): SpaceIndex {
+  const problem = verified ? null : engineSnapshotProblem(s);
   if (problem) throw invalid(problem);
-  const spaces = SpaceIndex.unpack(new PackReader(s.spaces), 'sp', { e1 });
-  const r = new PackReader(s.vectors);
-  hybrid.adoptVectors((store) => void unpackDenseStore(r, 'e1', store));
+  const spaces = unpackSpaces(s, e1);
+  adoptVectorsOf(hybrid, s);
   return spaces;
 }

@@ -13,6 +13,7 @@ import { coveredSeq } from './lexical-snapshot';
 import { insertMemories, replaceVectorsIfUnchanged } from './repo';
 import { DB_VERSION, type MemoryRow, type VectorRow } from './schema';
 import type { EngineSnapshot } from '../core/engine-snapshot';
+import { joinParts } from '../core/snapshot-pack';
 
 const row = (id: string): MemoryRow => memoryRow(id);
 const vec = (memoryId: string, space: 'E1' | 'E6', model: string, fill: number): VectorRow => ({
@@ -73,18 +74,20 @@ describe('schema v12: the engine snapshot', () => {
     const bytes = (n: number, k: number) => Uint8Array.from({ length: n }, (_, i) => (i * k) & 255);
     const s: EngineSnapshot = {
       format: 1,
-      vectors: { entries: [{ name: 'e1.codes', kind: 'i8', offset: 0, length: 250 }], meta: { 'e1.dim': 8 }, bytes: bytes(250, 3) },
-      spaces: { entries: [], meta: {}, bytes: bytes(64, 5) },
+      vectors: { entries: [{ name: 'e1.codes', kind: 'i8', offset: 0, length: 250 }], meta: { 'e1.dim': 8 }, bytes: [bytes(250, 3)] },
+      spaces: { entries: [], meta: {}, bytes: [bytes(64, 5)] },
       checksums: { vectors: 1, spaces: 2 },
     };
     const rows = engineRows(s, { seq: 9, dbVersion: 12, producers: { encoder: 'e', lexical: 'l' }, dim: 8, size: 3, now: 1 }, 100);
     const head = rows[0] as EngineHeadRow;
     expect(rows.map((r) => r.key)).toEqual(['head', 'v:00000', 'v:00001', 'v:00002', 's:00000']);
     expect(head.vectors.rows).toBe(3);
+    expect(head.cutAtArrays).toBe(true); // the one array is larger than a row: it alone spans rows
     expect(chunkKeys(head)).toEqual(rows.slice(1).map((r) => r.key));
     const back = engineOfRows(head, rows.slice(1))!;
-    expect(Array.from(back.vectors.bytes)).toEqual(Array.from(s.vectors.bytes));
-    expect(Array.from(back.spaces.bytes)).toEqual(Array.from(s.spaces.bytes));
+    expect(Array.from(joinParts(back.vectors.bytes))).toEqual(Array.from(s.vectors.bytes[0]));
+    expect(back.vectors.bytes.map((p) => p.byteLength)).toEqual([100, 100, 50]);
+    expect(Array.from(joinParts(back.spaces.bytes))).toEqual(Array.from(s.spaces.bytes[0]));
     expect(back.vectors.meta).toEqual({ 'e1.dim': 8 });
     expect(engineOfRows(head, [rows[1], undefined, rows[3], rows[4]])).toBeUndefined();
     expect(engineOfRows(head, [rows[1], rows[2], rows[4]])).toBeUndefined();

@@ -7,7 +7,7 @@ import type { SpaceId } from '../core/types';
 import { freshDbName } from '../testing/db';
 import { MnemographDb, openDb } from './db';
 import { addFeatureRows, BLOCK_SIZE, blockKey, deleteFeatures, featureRowsOf, featureTables, producersInSpace, putFeatureRows } from './feature-blocks';
-import { vectorRowsOfMany } from './repo';
+import { idsOfProducer, insertMemories, liveMemoryIds, vectorRowsOfMany } from './repo';
 import { DB_VERSION, type MemoryRow, type VectorRow } from './schema';
 import { packSpace } from './vectors';
 
@@ -96,6 +96,23 @@ describe('feature blocks (v9)', () => {
     expect(await rowOf(db, id(1))).toBeUndefined();
     expect(bytes(await rowOf(db, id(598)))).toEqual(bytes(dense(id(598), 'minilm', 384, 598)));
     expect(bytes(await rowOf(db, id(601)))).toEqual(bytes(dense(id(601), 'minilm', 384, 601)));
+    // both blocks' ids, read a few heads at a time: 612 - 300 deleted
+    const left = await idsOfProducer(db, 'E1', 'minilm');
+    expect(left.size).toBe(BLOCK_SIZE + 100 - 300);
+    expect([left.has(id(0)), left.has(id(1)), left.has(id(611))]).toEqual([true, false, true]);
+    db.close();
+  });
+
+  it('lists the keys of the live memories page by page, in key order, without the trashed', async () => {
+    const db = await openDb(freshDbName());
+    const row = (i: number): MemoryRow => ({
+      id: id(i), text: `note ${i}`, tags: [], suggestedTags: [], importance: 0.5, createdAt: i, updatedAt: i, validFrom: i, validTo: null,
+      sessionId: 's', status: 'active', deletedAt: i === 2 ? 50 : null, embedTruncated: false,
+    });
+    await insertMemories(db, [4, 0, 2, 1, 3].map(row), []);
+    // pages of 2: [0, 1] [2, 3] [4]; 2 is in the trash
+    expect(await liveMemoryIds(db, 2)).toEqual([id(0), id(1), id(3), id(4)]);
+    expect(await liveMemoryIds(db)).toEqual([id(0), id(1), id(3), id(4)]);
     db.close();
   });
 
@@ -117,6 +134,10 @@ describe('feature blocks (v9)', () => {
     expect((await rowOf(db, 'a'))!.model).toBe('mpnet');
     expect((await featureRowsOf(db, ['a'])).get('a')!.map((r) => r.space).sort()).toEqual(['E1', 'E5', 'E6']);
     expect(await producersInSpace(db, 'E1')).toEqual(new Map([['a', 'mpnet'], ['b', 'use-lite'], ['c', 'mpnet']]));
+    // the staleness check's read: the ids of one producer's blocks only
+    expect([...(await idsOfProducer(db, 'E1', 'mpnet'))].sort()).toEqual(['a', 'c']);
+    expect([...(await idsOfProducer(db, 'E1', 'minilm'))]).toEqual([]);
+    expect([...(await idsOfProducer(db, 'E6', 'lex/1'))].sort()).toEqual(['a', 'b']);
     expect((await heads(db)).filter((h) => h[1] === 'minilm')).toEqual([['E5', 'minilm', 1, 384, 1]]); // E1 minilm block emptied, dropped
     // within one write the last row of a (memory, space) wins
     await put(db, [dense('d', 'minilm', 384, 1), dense('d', 'minilm', 384, 2)]);

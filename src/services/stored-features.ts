@@ -5,7 +5,7 @@
 
 import { AppError, MESSAGES } from '../core/errors';
 import type { Memory, MemoryId, SpaceId } from '../core/types';
-import { listFeedback, modelsInSpace, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
+import { idsOfProducer, listFeedback, vectorRowsOf, vectorRowsOfMany } from '../db/repo';
 import type { VectorRow } from '../db/schema';
 import { toIndexDoc, withCaptions, type EngineDoc, type EngineSnapshot } from '../protocol/engine';
 import type { ServiceContext } from './context';
@@ -22,6 +22,9 @@ export interface Featurized {
 }
 
 export { toIndexDoc, withCaptions };
+
+/** Ids checked per task in the staleness check (the page's thread yields between slices). */
+const STALE_SLICE = 20_000;
 
 export function createStoredFeatures(ctx: ServiceContext) {
   const { db, embedder, featurizer } = ctx;
@@ -112,11 +115,21 @@ export function createStoredFeatures(ctx: ServiceContext) {
       return live.filter((m) => stale.has(m.id));
     },
 
-    /** staleOf by ids: the blocks' heads only (schema v9), so a start-up with nothing stale reads no memory row. */
+    /**
+     * staleOf by ids: the current producers' block heads only (schema v9), so a start-up with
+     * nothing stale reads no memory row; the ids checked in slices between which the page's
+     * thread is free (issue 13: no task over 100 ms at 100k).
+     */
     async staleIds(ids: readonly MemoryId[]): Promise<MemoryId[]> {
       const p = producers();
-      const [e1, e2] = await Promise.all([modelsInSpace(db, PRIMARY_SPACE), modelsInSpace(db, 'E2')]);
-      return ids.filter((id) => e1.get(id) !== p.encoder || e2.get(id) !== p.lexical);
+      const e1 = await idsOfProducer(db, PRIMARY_SPACE, p.encoder);
+      const e2 = await idsOfProducer(db, 'E2', p.lexical);
+      const out: MemoryId[] = [];
+      for (let i = 0; i < ids.length; i += STALE_SLICE) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 0));
+        for (const id of ids.slice(i, i + STALE_SLICE)) if (!e1.has(id) || !e2.has(id)) out.push(id);
+      }
+      return out;
     },
 
     /** Checks a featurized query's E1 (the encoder's dimension, finite): INVALID_EMBEDDING otherwise. */

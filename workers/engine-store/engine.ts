@@ -64,7 +64,11 @@ export async function readEngineStart(db: MnemographDb, want: { producers: Engin
     const ids = [...new Set((await db.lexicalLog.where(':id').above(head.seq).toArray()).map((r) => r.id))];
     if (ids.includes(LOG_ALL)) return { ...out, problem: 'a range of memories was deleted since' };
     if (ids.length > maxChanges(head.size)) return { ...out, problem: `${ids.length} memories changed since (stale)` };
-    const snapshot = engineOfRows(head, await db.engineSnapshot.bulkGet(chunkKeys(head)));
+    // one row per request: each row's ~32 MiB is deserialised in a task of its own, the worker
+    // answering queries (and reading the texts) between them (one bulkGet was one task of ~450 MB at 100k)
+    const rows = [];
+    for (const key of chunkKeys(head)) rows.push(await db.engineSnapshot.get(key));
+    const snapshot = engineOfRows(head, rows);
     if (!snapshot) return { ...out, problem: 'a data row is missing or of another size' };
     return { ...out, snapshot, changed: await currentFeatures(db, ids, want.producers) };
   });
@@ -100,7 +104,9 @@ export async function writeEngine(db: MnemographDb, snapshot: EngineSnapshot, at
     const head = (await db.engineSnapshot.get('head')) as EngineHeadRow | undefined;
     if (head && head.dbVersion === DB_VERSION && head.format === ENGINE_FORMAT && head.seq > at.seq) return false;
     await db.engineSnapshot.clear();
-    await db.engineSnapshot.bulkPut(engineRows(snapshot, { ...at, dbVersion: DB_VERSION, now: Date.now() }));
+    // one row (one 32 MiB part) per request: the worker answers queries between them (a bulkPut
+    // cloned the ~450 MB of a 100k store's snapshot in one go)
+    for (const row of engineRows(snapshot, { ...at, dbVersion: DB_VERSION, now: Date.now() })) await db.engineSnapshot.put(row);
     const words = (await db.lexicalSnapshot.get('head')) as LexicalHeadRow | undefined;
     await db.lexicalLog.where(':id').belowOrEqual(coveredSeq(at.seq, words, DB_VERSION)).delete();
     return true;

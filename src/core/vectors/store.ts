@@ -222,14 +222,21 @@ export class DenseStore {
     return moved;
   }
 
-  /** Fills an empty store with packed rows (store-pack.ts checks them): ids by slot, codes size × stride, scales, errors, floats size × dim. */
-  adopt(ids: readonly string[], codes: Int8Array, scales: Float32Array, errors: Float32Array, floats: Float32Array | null): void {
+  /**
+   * Fills an empty store with packed rows (store-pack.ts checks them): ids by slot, codes size ×
+   * stride, scales, errors, floats size × dim. `ownFloats`: the floats are the caller's to give
+   * (a buffer of their own): kept as they are instead of copied, when they fill the capacity.
+   */
+  adopt(ids: readonly string[], codes: Int8Array, scales: Float32Array, errors: Float32Array, floats: Float32Array | null, ownFloats = false): void {
     if (this.ids.length) throw new AppError('SNAPSHOT_INVALID', undefined, 'the vector store is not empty');
+    const keep = ownFloats && floats !== null && this.floats !== null && this.capacity <= ids.length && floats.length === ids.length * this.dim;
+    if (keep) this.floats = null; // grow() makes no float rows to copy into
     if (ids.length > this.capacity) this.grow(ids.length);
     this.codes.set(codes);
     this.scales.set(scales);
     this.errors.set(errors);
-    if (floats) this.floats?.set(floats);
+    if (keep) this.floats = floats;
+    else if (floats) this.floats?.set(floats);
     for (let s = 0; s < ids.length; s++) this.slots.set(ids[s], this.ids.push(ids[s]) - 1);
     for (let s = 0; s < ids.length; s++) for (const w of this.watchers) w.written(s, true);
     this.version++;
