@@ -200,8 +200,6 @@ export function joinParts(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer>
 export class PackReader {
   private readonly byName = new Map<string, PackEntry>();
   private readonly starts: number[];
-  /** Parts that hold a piece of an array spanning parts (that array is copied out, so a view would keep the whole part alive for a small array). */
-  private readonly spanned = new Set<number>();
   constructor(private readonly stream: PackedStream) {
     this.starts = partStarts(stream.bytes);
     const total = this.starts[this.starts.length - 1];
@@ -210,9 +208,6 @@ export class PackReader {
       const end = e.offset + e.length * KINDS[e.kind].BYTES_PER_ELEMENT;
       if (end > total) throw invalid(`${e.name} runs past the end`);
       this.byName.set(e.name, e);
-      const first = partAt(this.starts, e.offset);
-      const last = end > e.offset ? partAt(this.starts, end - 1) : first;
-      if (last > first) for (let k = first; k <= last; k++) this.spanned.add(k);
     }
   }
 
@@ -249,11 +244,7 @@ export class PackReader {
     const k = partAt(this.starts, e.offset);
     const p = parts[k];
     const at = p.byteOffset + e.offset - this.starts[k];
-    if (e.offset + n <= this.starts[k + 1] && at % C.BYTES_PER_ELEMENT === 0) {
-      const view = new C(p.buffer, at, e.length) as ArrayOf<K>;
-      // a part shared with a copied-out array would be kept whole (32 MiB) by this view: copy it
-      return this.spanned.has(k) ? (view.slice() as ArrayOf<K>) : view;
-    }
+    if (e.offset + n <= this.starts[k + 1] && at % C.BYTES_PER_ELEMENT === 0) return new C(p.buffer, at, e.length) as ArrayOf<K>;
     return new C(copyOut(parts, this.starts, e.offset, n).buffer, 0, e.length) as ArrayOf<K>;
   }
 
