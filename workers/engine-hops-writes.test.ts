@@ -2,16 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { EngineCore } from './engine-core';
 import { serializeSpace } from '../src/core/spaces';
 import type { EngineDoc } from '../src/protocol/engine';
+import { seededUniform } from '../src/core/features/hash';
 
+/** Seeded numbers in [-0.5, 0.5) (mulberry32, the core's own). */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = seededUniform(seed);
+  return () => next() - 0.5;
 }
 
 const DIM = 8;

@@ -12,6 +12,7 @@
 // Weight 0, depth 0 or no judge vectors = a no-op (the same array).
 
 import { compareRanked } from '../recall';
+import { cosine } from '../spaces/similarity';
 import type { MemoryId, ScoredHit } from '../types';
 
 export interface JudgeOptions {
@@ -24,19 +25,8 @@ export interface JudgeOptions {
 /** The judge's defaults, chosen on one half of each dev file and read on the other (quality.md, "Fourth pass"). */
 export const DEFAULT_JUDGE: JudgeOptions = { depth: 30, weight: 0.25 };
 
-/** Cosine of two vectors (0 when either is all zeros or the lengths differ). */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length || a.length === 0) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
+/** Cosine of two vectors (0 when either is all zeros or the lengths differ): the spaces' own. */
+export { cosine };
 
 /** Re-scores the top `opts.depth` of `hits` (best first) with the judge's cosine; see the header. */
 export function judgeRerank<T extends ScoredHit>(hits: T[], query: ArrayLike<number> | undefined, vectorOf: (id: MemoryId) => ArrayLike<number> | undefined, opts: JudgeOptions): T[] {

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DenseStore } from '../vectors';
 import { associate, buildNeighbourMatrix, liveMatrix, matrixFromStore, resolveRecallOptions, type NeighbourMatrix, type RecallResult } from '.';
+import { seededUniform } from '../features/hash';
 
+/** Seeded numbers in [-0.5, 0.5) (mulberry32, the core's own). */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = seededUniform(seed);
+  return () => next() - 0.5;
 }
 
 /** Same rows, ids, map and scopes (as a partition: two rows share a number iff they share a session; -1 = none). */

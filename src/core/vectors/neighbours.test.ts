@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DenseStore } from './store';
 import { NeighbourLists, type NeighbourEntry } from './neighbours';
+import { seededUniform } from '../features/hash';
 
 const deg = (d: number) => Float32Array.of(Math.cos((d * Math.PI) / 180), Math.sin((d * Math.PI) / 180));
 
+/** Seeded numbers in [-0.5, 0.5) (mulberry32, the core's own). */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = seededUniform(seed);
+  return () => next() - 0.5;
 }
 
 /** The walk's cosine (same four-lane summation), recomputed from the store's rows. */
