@@ -123,3 +123,13 @@ describe('a model from a picked folder', () => {
     expect(again.id).toBe(e.id);
   });
 });
+
+describe("the core's calibration ids", () => {
+  it('name the encoders src/embed builds (the core cannot import them)', async () => {
+    const { MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID, MPNET_JUDGE_CALIBRATION_ID, calibrationFor } = await import('../core/pipeline');
+    const { MINILM, USE_LITE, MPNET_JUDGE } = await import('./encoders');
+    expect([MINILM_CALIBRATION_ID, USE_LITE_CALIBRATION_ID, MPNET_JUDGE_CALIBRATION_ID]).toEqual([MINILM.id, USE_LITE.id, MPNET_JUDGE.id]);
+    expect(calibrationFor(MINILM.id).judge).toEqual({ id: MPNET_JUDGE.id, depth: 30, weight: 0.25 });
+    expect(calibrationFor(USE_LITE.id).judge).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@
 
 import type { ConfidenceModel } from '../deep/trigger';
 import type { HybridConfig } from '../hybrid';
+import { DEFAULT_JUDGE, type JudgeOptions } from './judge';
 import type { RankingConfig } from './types';
 
 export interface EncoderCalibration {
@@ -18,7 +19,21 @@ export interface EncoderCalibration {
    * dev files (README "Deep search trigger"). Absent = the seed's fixed blend.
    */
   confidence?: ConfidenceModel;
+  /**
+   * The second opinion (./judge.ts): the judge encoder's id and its depth / weight, applied after
+   * the ranking (the app: in the refinement of the first answer) when that encoder's files are
+   * present and the judge's vectors of the query and the top `depth` are at hand. Absent = no judge.
+   */
+  judge?: JudgeSpec;
 }
+
+/** Which judge re-scores an encoder's ranking, and how (src/embed's MPNET_JUDGE is the one built). */
+export interface JudgeSpec extends JudgeOptions {
+  id: string;
+}
+
+/** The judge's id (src/embed/encoders.ts MPNET_JUDGE.id; a test checks they agree). */
+export const MPNET_JUDGE_CALIBRATION_ID = 'all-mpnet-base-v2-int8';
 
 /** The ids of src/embed's encoders (the core cannot import src/embed; a test checks they agree). */
 export const MINILM_CALIBRATION_ID = 'all-MiniLM-L6-v2-int8';
@@ -48,6 +63,10 @@ export const CALIBRATIONS: Readonly<Record<string, EncoderCalibration>> = {
     // -0.928, spread 10.487) fired on 32% of LoCoMo's first passes and 44% of the refined ones.
     // count never varied on the dev files (10 results each), so it gets no weight.
     confidence: { bias: 1.644, top: -3.871, gap: -0.288, count: 0, spread: 8.975 },
+    // MPNet's cosine over the refined top 30 at weight 0.25 (docs/research/quality.md, "Fourth pass"):
+    // notes 92.7/77.3/73.6/62.6 -> 95.1/80.8/77.4/67.1, LoCoMo 72.4/59.0/57.6/47.5 -> 73.8/59.8/58.5/47.9
+    // (R@10 / nDCG / MRR / top-1), up or equal on every half of both files.
+    judge: { id: MPNET_JUDGE_CALIBRATION_ID, ...DEFAULT_JUDGE },
   },
   [USE_LITE_CALIBRATION_ID]: {
     hybrid: { lexicalScore: 'coverage', coveragePower: 1 },

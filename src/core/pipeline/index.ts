@@ -11,7 +11,7 @@ export { mergeAssociative, type AssociativeSource } from './associative';
 export { annotate } from './annotate';
 export { applyTime, decayFactor, DAY_MS, SUPERSEDED_FACTOR, type TimeOptions } from './temporal';
 export type { RankingConfig, PipelineContext, PipelineQuery, PipelineResult } from './types';
-export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, NEUTRAL_CALIBRATION, USE_LITE_CALIBRATION_ID, type EncoderCalibration } from './calibration';
+export { CALIBRATIONS, calibrationFor, MINILM_CALIBRATION_ID, MPNET_JUDGE_CALIBRATION_ID, NEUTRAL_CALIBRATION, USE_LITE_CALIBRATION_ID, type EncoderCalibration, type JudgeSpec } from './calibration';
 export { lexicalEvidence } from './blend';
 export { wantsExtraLists, queryLists, expansionList, fuseExtraLists, DEEP_RRF_K, EXPANSION_SEEDS, EXPANSION_LIMIT, DEFAULT_DEEP_FUSION, type DeepFusion, type ExtraList, type ExtraListName } from './deep';
 export { sessionContext, sessionNeighbours, type NeighboursOf } from './session-context';
