@@ -231,19 +231,28 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
       if (gen !== generation) return true;
       console.warn(`The engine's snapshot was not used (${toAppError(e).detail ?? toAppError(e).message}); every feature block is read instead.`);
       core.hybrid.adoptVectors(() => undefined); // no vector of the refused snapshot stays
+      // the memories written through the engine during the start lost their vectors with it, and
+      // the blocks' pass skips them (their write wins): their stored features are read again now
+      await rereadTouched(gen, db, [...touched]);
       return false;
     }
-    const during = new Set(touchLog.slice(before));
-    const after = touchLog.length;
-    if (during.size) {
-      const got = await readFeaturesOf(db, [...during], b.want.producers);
-      if (gen !== generation) return true;
-      for (const id of touchLog.slice(after)) got.delete(id); // upserted into the adopted index since: newer
-      reattach(core, got);
-    }
+    const during = new Set(touchLog.slice(before)); // their upserts went to the replaced index
+    await rereadTouched(gen, db, [...during]);
+    if (gen !== generation) return true;
     // rows of the first snapshots (cut every 32 MiB): rewritten once warm, so the next start copies nothing twice
     b.changes = rowsCutAtArrays(start.snapshot) && start.head?.cutAtArrays === true ? start.changed.size + during.size : Number.POSITIVE_INFINITY;
     return true;
+  }
+
+  /** `ids` (written through the engine) re-attached from their stored features, except those written again meanwhile (newer in the engine). */
+  async function rereadTouched(gen: number, db: Awaited<ReturnType<typeof openStore>>, ids: readonly MemoryId[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return;
+    const after = touchLog.length;
+    const got = await readFeaturesOf(db, unique, built!.want.producers);
+    if (gen !== generation) return;
+    for (const id of touchLog.slice(after)) got.delete(id); // upserted since: newer
+    reattach(core, got);
   }
 
   /** After the snapshot's adoption and the texts pass: every space is in. */

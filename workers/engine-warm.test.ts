@@ -9,6 +9,7 @@ import { serializeSpace, SPACE_IDS, type SerializedFeatures, type SpaceFeatures,
 import type { SpaceId } from '../src/core/types';
 import { openDb, type MnemographDb } from '../src/db/db';
 import { chunkKeys, type EngineHeadRow } from '../src/db/engine-snapshot';
+import { streamChecksum } from '../src/core/snapshot-pack';
 import { purgeMemories, trashMemories } from '../src/db/keep';
 import { insertMemories, modifyMemory, replaceVectorsIfUnchanged } from '../src/db/repo';
 import type { MemoryRow, VectorRow } from '../src/db/schema';
@@ -208,6 +209,48 @@ describe('the engine snapshot at start-up', () => {
     // rewritten once warm, one row per stream again (the arrays no longer copied out at a start)
     await next.api.whenSaved();
     expect((await engineHead(db))!).toMatchObject({ vectors: { rows: 1 }, spaces: { rows: 1 }, seq: head.seq });
+    db.close();
+  });
+
+  it('a memory written while the engine starts keeps its vector and spaces when the snapshot is refused (damaged or not forming a store)', async () => {
+    const { db, name } = await seeded(30);
+    await saved(name);
+    const good = (await db.engineSnapshot.toArray()).map((r) => structuredClone(r));
+    const scaleNaN = async () => {
+      // the vectors' checksum holds, but a scale is not a number: refused at unpack, after the store was emptied
+      const head = (await engineHead(db))!;
+      const row = (await db.engineSnapshot.get('v:00000'))! as { key: string; data: ArrayBuffer };
+      const at = head.vectors.entries.find((e) => e.name === 'e1.scales')!.offset;
+      new Float32Array(row.data, at, 1)[0] = Number.NaN;
+      await db.engineSnapshot.put(row);
+      await db.engineSnapshot.put({ ...head, checksums: { ...head.checksums, vectors: streamChecksum([new Uint8Array(row.data)]) } });
+    };
+    const flipped = async () => {
+      const row = (await db.engineSnapshot.get('s:00000'))! as { key: string; data: ArrayBuffer };
+      new Uint8Array(row.data)[200] ^= 1;
+      await db.engineSnapshot.put(row);
+    };
+    let i = 400;
+    for (const [what, damage] of [['a checksum mismatch', flipped], ['a bad scale', scaleNaN]] as const) {
+      await db.engineSnapshot.bulkPut(good.map((r) => structuredClone(r)));
+      await damage();
+      const core = new EngineCore();
+      const api = createEngineApi(core);
+      const seen: EngineLoadProgress[] = [];
+      await api.loadFromStore(SRC(name), { dim: DIM, encoder: ENC }, (p) => void seen.push(p));
+      // captured while the app starts: written, then told to the engine, before the snapshot is read
+      const m = memory(i++);
+      const f = seededFeatures(i, 0, DIM);
+      await insertMemories(db, [m], rowsOf(m.id, f));
+      await api.upsert({ ...toIndexDoc(m), features: serialized(f) });
+      await api.whenWarm();
+      expect(seen.filter((p) => p.stage === 'features' && p.done > 0).length, what).toBeGreaterThan(0); // refused: every block read
+      expect(core.hybrid.vectorOf(m.id), what).toBeDefined();
+      expect(core.built.spaces.has(m.id), what).toBe(true);
+      const hits = await api.search({ text: 'zzz', vector: f.E1! }, { topK: 1 });
+      expect(hits.map((h) => h.id), what).toEqual([m.id]); // found by its vector alone
+      expect(await answers(api), what).toEqual(await truth(db));
+    }
     db.close();
   });
 
