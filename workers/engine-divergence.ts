@@ -16,6 +16,9 @@ import {
 import type { MemoryId } from '../src/core/types';
 import type { EngineDivergenceOutcome } from '../src/protocol/engine';
 import { divergenceOnEncoderScale } from './engine-encoder-scale';
+import { createdBetween } from './engine-created';
+
+export { createdBetween };
 
 /** Divergence compares content only: the temporal spaces stay excluded whatever the settings say. */
 function contentOnly(c: SimilarityConfig): SimilarityConfig {
@@ -80,52 +83,4 @@ export function recentDivergence(src: DivergenceSource, features: SpaceFeatures,
     ...(scaled.meaningLine !== undefined ? { meaningLine: scaled.meaningLine } : {}),
     ...(scaled.lines ? { lines: scaled.lines } : {}),
   };
-}
-
-/** meta's memories sorted by creation time (ties and NaN times in meta's order), per state of the index. */
-interface ByTime {
-  version: number;
-  meta: ReadonlyMap<MemoryId, { createdAt: number }>;
-  times: Float64Array;
-  /** Position in meta's order, by time. */
-  order: Int32Array;
-  ids: MemoryId[];
-  /** Positions whose time is NaN (every comparison false: the window never excluded them). */
-  untimed: number[];
-}
-
-const byTimeOf = new WeakMap<HybridIndex, ByTime>();
-
-/**
- * The ids of meta created in [since, now] (NaN times too, as the comparisons they fail never
- * excluded them), in meta's order: a binary search in a time-sorted index instead of a pass
- * over every memory per recall (issue 13). The index is rebuilt after any change (the engine
- * changes meta and the hybrid index together, and the index's version moves).
- */
-export function createdBetween(hybrid: HybridIndex, meta: ReadonlyMap<MemoryId, { createdAt: number }>, since: number, now: number): MemoryId[] {
-  let t = byTimeOf.get(hybrid);
-  if (!t || t.version !== hybrid.version || t.meta !== meta) {
-    const ids = [...meta.keys()];
-    const all = ids.map((id) => meta.get(id)!.createdAt);
-    const untimed: number[] = [];
-    const timed: number[] = [];
-    all.forEach((x, i) => (Number.isNaN(x) ? untimed : timed).push(i));
-    timed.sort((a, b) => all[a] - all[b] || a - b);
-    t = { version: hybrid.version, meta, ids, untimed, order: Int32Array.from(timed), times: Float64Array.from(timed, (i) => all[i]) };
-    byTimeOf.set(hybrid, t);
-  }
-  const { times, order } = t;
-  // a NaN bound excludes nothing (its comparison is false), as in a pass over every memory
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi && !Number.isNaN(since)) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] < since) lo = mid + 1;
-    else hi = mid;
-  }
-  const at: number[] = [...t.untimed];
-  const open = Number.isNaN(now);
-  for (let k = lo; k < times.length && (open || times[k] <= now); k++) at.push(order[k]);
-  at.sort((a, b) => a - b);
-  return at.map((i) => t.ids[i]);
 }

@@ -7,6 +7,9 @@ import { closeRows } from './associative';
 import { MemoryTable, memoryTable } from './memory-table';
 import { isShadowed } from './temporal';
 import { resolveRecallOptions } from '../recall';
+import { liveMatrix } from '../recall/live-matrix';
+import { seededUniform } from '../features/hash';
+import { DenseStore } from '../vectors';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 1);
@@ -198,5 +201,78 @@ describe('memoryTable over the hybrid index', () => {
     h.refreshDoc(doc('b', 'active', NOW - 1)); // a memory without a vector, valid only up to before NOW
     const t3 = memoryTable(h);
     expect(view(t3)).toEqual(view(new MemoryTable(h.version, h)));
+  });
+});
+
+describe("the rows' places in a live neighbour matrix, kept in step", () => {
+  it('equal a fresh lookup of every memory after random captures, vector edits, deletes and re-adds (most queries between a few writes)', () => {
+    for (const seed of [1, 2, 3]) {
+      const rand = seededUniform(seed);
+      const dim = 4;
+      const store = new DenseStore({ dim, encoder: 'e', kernel: 'js' });
+      const m = liveMatrix(store);
+      const docs = new Map<string, RecallDoc>();
+      const doc = (): RecallDoc => ({ tags: [], importance: rand(), status: 'active', createdAt: NOW });
+      const vec = () => Float32Array.from({ length: dim }, () => rand() - 0.5);
+      let next = 0;
+      const capture = () => {
+        const id = `m${next++}`;
+        docs.set(id, doc());
+        if (rand() < 0.85) store.set(id, vec()); // some memories have no vector
+      };
+      for (let i = 0; i < 120; i++) capture();
+      store.set('ghost', vec()); // a vector whose memory the table does not hold
+      const src = { version: 0, forEachDoc: (fn: (d: RecallDoc, id: string) => void) => docs.forEach(fn) };
+      let looked = 0;
+      for (let step = 0; step < 120; step++) {
+        const writes = rand() < 0.1 ? 40 : 1 + Math.floor(rand() * 3); // now and then a batch (a full lookup)
+        for (let w = 0; w < writes; w++) {
+          const ids = [...docs.keys()];
+          const id = ids[Math.floor(rand() * ids.length)];
+          const u = rand();
+          if (u < 0.35) capture();
+          else if (u < 0.55) store.set(id, vec()); // a vector edited in place
+          else if (u < 0.65) store.remove(id); // the vector gone, the memory kept
+          else if (u < 0.85) {
+            docs.delete(id); // a delete: its slot swap-removed (another memory's row moves)
+            store.remove(id);
+          } else {
+            const d = docs.get(id)!;
+            docs.delete(id);
+            docs.set(id, { ...d }); // re-added: a new table row
+            store.remove(id);
+            store.set(id, vec());
+          }
+          src.version++;
+        }
+        const t = memoryTable(src);
+        const rows = t.matrixRows(m);
+        for (let r = 0; r < t.size; r++) {
+          const live = t.rowOf.get(t.ids[r]) === r;
+          expect(rows[r], `row ${r}`).toBe(live ? (m.indexOf.get(t.ids[r]) ?? -1) : -1);
+          if (live) looked++;
+        }
+      }
+      expect(looked).toBeGreaterThan(10_000);
+    }
+  });
+
+  it('the live matrix names the memories whose row changed since a version, or null once it no longer knows', () => {
+    const store = new DenseStore({ dim: 2, encoder: 'e', kernel: 'js' });
+    for (const id of ['a', 'b', 'c']) store.set(id, Float32Array.of(1, 0));
+    const m = liveMatrix(store);
+    const v0 = m.version!;
+    expect(m.changedSince!(v0)).toEqual([]);
+    store.set('d', Float32Array.of(0, 1));
+    store.set('b', Float32Array.of(0, 1)); // in place: no row moves
+    const v1 = m.version!;
+    store.remove('a'); // the last row (d) moves into a's slot
+    expect(m.changedSince!(v0)).toEqual(['d', 'a', 'd']);
+    expect(m.changedSince!(v1)).toEqual(['a', 'd']);
+    for (let i = 0; i < 5000; i++) store.set(`x${i}`, Float32Array.of(1, 1));
+    expect(m.changedSince!(v1)).toBeNull();
+    const v2 = m.version!;
+    store.remove('x4999');
+    expect(m.changedSince!(v2)).toEqual(['x4999']);
   });
 });

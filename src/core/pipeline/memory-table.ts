@@ -6,7 +6,8 @@
 // to date on the first lateral or associative query after a change (its `version`): in place, by
 // one walk over the index's docs in step with the rows (no lookup per memory; a capture appends a
 // row, an edit rewrites its row, a delete leaves a dead row the gate refuses), so a write costs the
-// next query that walk, not a build of the whole table (issue 13). Dead rows and dead tag ranges
+// next query that walk, not a build of the whole table (issue 13); the rows' places in the
+// neighbour matrix follow the changed rows and memories alone (`matrixRows`). Dead rows and dead tag ranges
 // are dropped by a fresh build once they are a quarter of the table.
 
 import type { NeighbourMatrix, RecallDoc } from '../recall';
@@ -61,6 +62,8 @@ export class MemoryTable {
   private matrix: NeighbourMatrix | null = null;
   private matrixVersion: number | undefined;
   private rows: Int32Array = new Int32Array(0);
+  /** Rows appended or killed since `rows` was computed (their matrix row is computed again). */
+  private moved: number[] = [];
 
   constructor(
     public version: number,
@@ -95,7 +98,6 @@ export class MemoryTable {
     while (r < rows) this.kill(r++);
     this.finish(superseded);
     this.version = src.version;
-    this.matrix = null;
     return this.dead * 4 <= this.size && this.deadTags * 4 <= this.tagsUsed;
   }
 
@@ -110,15 +112,31 @@ export class MemoryTable {
     return this.hasTo[r] === 0 || asOf < this.to[r];
   }
 
-  /** Each row's row in `m` (-1: no vector there, or a dead row), computed once per matrix and table state. */
+  /**
+   * Each row's row in `m` (-1: no vector there, or a dead row; entries from `size` on are not
+   * rows). Computed once per matrix, then kept in step: after a change only the rows the table
+   * appended or killed and the memories whose matrix row moved (`m.changedSince`, a live matrix)
+   * are looked up again, not every memory (100k lookups after each capture, issue 13).
+   */
   matrixRows(m: NeighbourMatrix): Int32Array {
-    if (this.matrix !== m || this.matrixVersion !== m.version) {
+    const same = this.matrix === m && (m.version === this.matrixVersion || (this.matrixVersion !== undefined && m.changedSince !== undefined));
+    const changed = !same ? null : m.version === this.matrixVersion ? [] : m.changedSince!(this.matrixVersion!);
+    if (changed === null || this.moved.length + changed.length > this.size >> 2) {
       const rows = new Int32Array(this.size);
       for (let r = 0; r < this.size; r++) rows[r] = this.deleted[r] === 2 ? -1 : (m.indexOf.get(this.ids[r]) ?? -1);
       this.rows = rows;
-      this.matrix = m;
-      this.matrixVersion = m.version;
+    } else {
+      if (this.rows.length < this.size) this.rows = grownInt32(this.rows, this.size + (this.size >> 3));
+      const rows = this.rows;
+      for (const r of this.moved) rows[r] = this.deleted[r] === 2 ? -1 : (m.indexOf.get(this.ids[r]) ?? -1);
+      for (const id of changed) {
+        const r = this.rowOf.get(id);
+        if (r !== undefined) rows[r] = m.indexOf.get(id) ?? -1;
+      }
     }
+    this.moved = [];
+    this.matrix = m;
+    this.matrixVersion = m.version;
     return this.rows;
   }
 
@@ -127,6 +145,7 @@ export class MemoryTable {
     if (r >= this.importance.length) this.grow(r + (r >> 2) + 16); // a quarter more: captures after a 100k load add little
     this.rowOf.set(id, r);
     this.ids[r] = id;
+    if (this.matrix) this.moved.push(r);
     this.write(r, d);
     if (d.supersededBy !== undefined) superseded.push(r);
   }
@@ -162,6 +181,7 @@ export class MemoryTable {
     if (this.deleted[r] === 2) return;
     this.deleted[r] = 2;
     this.dead++;
+    if (this.matrix) this.moved.push(r);
     this.deadTags += this.tagEnd[r] - this.tagStart[r];
     this.tagEnd[r] = this.tagStart[r];
     if (this.rowOf.get(this.ids[r]) === r) this.rowOf.delete(this.ids[r]);

@@ -5,7 +5,8 @@
 // ids, the map and the scopes, the rows themselves are the store's (a view taken when read). A
 // new row's scope is resolved when the matrix is next read (the engine records a memory's session
 // after its vector), so the scopes are always those `scopeOf` gives then. `version` counts the
-// changes (the memory table's row map compares it).
+// changes, and `changedSince` names the memories whose row changed (the memory table's row map
+// follows them instead of looking every memory up again).
 
 import type { MemoryId } from '../types';
 import type { DenseStore, DenseWatcher } from '../vectors';
@@ -13,6 +14,8 @@ import { matrixFromStore, type NeighbourMatrix } from './matrix';
 
 /** A row whose scope is not resolved yet. */
 const UNRESOLVED = -2;
+/** Row changes remembered for `changedSince` (a reader further behind looks every memory up). */
+const LOG_MAX = 4096;
 
 const live = new WeakMap<DenseStore, LiveMatrix>();
 
@@ -28,6 +31,10 @@ class LiveMatrix implements NeighbourMatrix, DenseWatcher {
   private removedId: MemoryId | null = null;
   private view: Float32Array | null = null;
   private readonly unwatch: () => void;
+  /** Ids whose row changed, each with the version it changed at (kept up to LOG_MAX, then cleared: `changedSince` says null before `logFrom`). */
+  private logIds: MemoryId[] = [];
+  private logVersions: number[] = [];
+  private logFrom = 0;
 
   constructor(
     private readonly store: DenseStore,
@@ -75,6 +82,23 @@ class LiveMatrix implements NeighbourMatrix, DenseWatcher {
     return this.scopes.subarray(0, this.ids.length);
   }
 
+  changedSince(version: number): readonly MemoryId[] | null {
+    if (version < this.logFrom) return null;
+    let k = this.logVersions.length;
+    while (k > 0 && this.logVersions[k - 1] > version) k--;
+    return this.logIds.slice(k);
+  }
+
+  private logged(id: MemoryId): void {
+    if (this.logIds.length >= LOG_MAX) {
+      this.logIds = [];
+      this.logVersions = [];
+      this.logFrom = this.version;
+    }
+    this.logIds.push(id);
+    this.logVersions.push(this.version);
+  }
+
   dispose(): void {
     this.unwatch();
   }
@@ -95,6 +119,7 @@ class LiveMatrix implements NeighbourMatrix, DenseWatcher {
     }
     this.ids[slot] = id;
     this.indexOf.set(id, slot);
+    this.logged(id);
     this.scopes[slot] = UNRESOLVED;
     this.unresolved++;
   }
@@ -102,12 +127,16 @@ class LiveMatrix implements NeighbourMatrix, DenseWatcher {
   removed(slot: number, moved: { from: number; to: number } | null): void {
     this.version++;
     this.view = null;
-    if (this.removedId !== null) this.indexOf.delete(this.removedId);
+    if (this.removedId !== null) {
+      this.indexOf.delete(this.removedId);
+      this.logged(this.removedId);
+    }
     this.removedId = null;
     if (moved) {
       const id = this.ids[moved.from];
       this.ids[slot] = id;
       this.indexOf.set(id, slot);
+      this.logged(id);
       this.scopes[slot] = this.scopes[moved.from];
     }
     this.ids.pop();

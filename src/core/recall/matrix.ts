@@ -19,6 +19,8 @@ export interface NeighbourMatrix {
   readonly neighbours?: NeighbourLists;
   /** A matrix kept in step with its store (`liveMatrix`): bumped by every change of its rows. */
   readonly version?: number;
+  /** The memories whose row changed (added, removed, moved) after `version`, or null when that is not known any more (look every one up). */
+  changedSince?(version: number): readonly MemoryId[] | null;
 }
 
 function internScopes(ids: readonly MemoryId[], scopeOf: (id: MemoryId) => string | undefined): Int32Array {
