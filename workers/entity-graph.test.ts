@@ -3,6 +3,8 @@ import { expandByEntities } from '../src/core/entities';
 import { EntityGraph } from './entity-graph';
 import { lazyEntities } from './engine-warm';
 import { SpaceIndex } from '../src/core/pipeline';
+import { seededUniform } from '../src/core/features/hash';
+import { GraphologyEntityGraph } from '../scripts/lib/entity-graph-graphology';
 
 const e11 = (...entities: number[]) => ({ E11: { entities: Uint32Array.from(entities), triples: { count: 0, dim: 32, heads: new Float32Array(), tails: new Float32Array(), relations: new Uint32Array() } } });
 
@@ -111,5 +113,56 @@ describe('lazyEntities (the engine snapshot\'s adoption)', () => {
     const orphan = lazyEntities(() => spaces, () => current!, (f) => queue.push(f));
     queue.shift()!(); // the engine holds g, not this one: its fill stops, nothing scheduled
     expect([queue.length, orphan.filling]).toEqual([0, true]);
+  });
+});
+
+describe('EntityGraph as plain maps: the same graph as the graphology build it replaced', () => {
+  /** Everything a reader can ask, and the graph itself (nodes with attributes, edges). */
+  function shapeOf(g: EntityGraph | GraphologyEntityGraph, ids: string[], entities: number[]) {
+    const graph = g.graph;
+    return {
+      memories: g.memoryCount(),
+      entities: g.entityCount(),
+      of: ids.map((id) => g.entitiesOf(id)),
+      members: entities.map((e) => g.membersOf(e)),
+      nodes: graph.nodes().map((n) => [n, graph.getNodeAttributes(n)]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      edges: graph.edges().map((e) => graph.extremities(e).slice().sort().join(' ')).sort(),
+    };
+  }
+
+  it('after random sets (repeats, hashes over 2^31), re-sets, removals and plain memories, filled at once or in steps', () => {
+    for (const seed of [1, 2, 3]) {
+      const rand = seededUniform(seed);
+      const hash = () => (rand() < 0.2 ? 0x80000000 + Math.floor(rand() * 40) : Math.floor(rand() * 60)); // a few hubs, some above 2^31
+      const mentions = () => Array.from({ length: rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 5) }, hash); // repeats included
+      const old = new GraphologyEntityGraph();
+      const now = new EntityGraph();
+      const rows = new Map<string, number[]>();
+      for (let step = 0; step < 2000; step++) {
+        const id = `m${Math.floor(rand() * 300)}`;
+        if (rand() < 0.25) {
+          old.remove(id);
+          now.remove(id);
+          rows.delete(id);
+        } else {
+          const e = mentions();
+          old.setMemory(id, e);
+          now.setMemory(id, e);
+          rows.set(id, e);
+        }
+        if (step % 50 === 0) for (let e = 0; e < 60; e += 3) expect(now.membersOf(e)).toEqual(old.membersOf(e)); // cached lists, dropped by later writes
+      }
+      const ids = [...Array(300).keys()].map((i) => `m${i}`);
+      const entities = [...[...Array(60).keys()], ...[...Array(40).keys()].map((i) => 0x80000000 + i), 12345];
+      const want = shapeOf(old, ids, entities);
+      expect(want.edges.length).toBeGreaterThan(300);
+      expect(shapeOf(now, ids, entities)).toEqual(want);
+      // the same rows filled into a deferred graph, in steps
+      const filled = EntityGraph.deferred({ ids: () => [...rows.keys()], has: (id) => rows.has(id), entitiesOf: (id) => rows.get(id)! });
+      while (!filled.fillFor(0));
+      const fresh = new GraphologyEntityGraph();
+      for (const [id, e] of rows) fresh.setMemory(id, e);
+      expect(shapeOf(filled, ids, entities)).toEqual(shapeOf(fresh, ids, entities));
+    }
   });
 });

@@ -1,8 +1,14 @@
-// The memory-entity graph of the engine worker, on graphology: one node per memory ("m:<id>")
-// and per canonical entity ("e:<hash>", the E11 hash of its canonical key, src/core/entities),
-// an undirected edge for each mention. It implements the core's EntityLookup (the one-hop
-// expansion of expandHops 1 reads it) and is kept in step with the engine's upsert / remove.
-// Louvain communities over this graph: workers/communities.ts.
+// The memory-entity graph of the engine worker: memories and canonical entities (the E11 hash of
+// its canonical key, src/core/entities), an undirected link for each mention. It implements the
+// core's EntityLookup (the one-hop expansion of expandHops 1 and deep search's communities read
+// it) and is kept in step with the engine's upsert / remove.
+//
+// Held as two plain maps (each memory's entities as a typed array, each entity's memories as an
+// array), not as graphology nodes and edges: filling graphology after a start from the engine
+// snapshot was 1-3 s of CPU at 100k (a node and an attributes object per memory and per entity,
+// an edge object and two adjacency entries per mention) for a graph that is only ever asked
+// "this memory's entities" and "this entity's memories" (issue 13). `graph` builds the same graph
+// in graphology on demand (tests, diagnostics).
 //
 // After a start from the engine snapshot the graph is filled from the space index's E11 column
 // (`EntityGraph.deferred`): in the background in steps (`fillFor`), and whatever is left at once
@@ -15,6 +21,21 @@ import type { EntityLookup } from '../src/core/entities';
 import type { SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
 
+/** The entities as unsigned hashes, each once, in the order first given (a memory has a few: a scan beats a Set). */
+function distinctOf(entities: readonly number[]): number[] {
+  const out: number[] = [];
+  if (entities.length > 32) {
+    for (const e of new Set(Array.from(entities, (x) => x >>> 0))) out.push(e);
+    return out;
+  }
+  next: for (let i = 0; i < entities.length; i++) {
+    const e = entities[i] >>> 0;
+    for (let j = 0; j < out.length; j++) if (out[j] === e) continue next;
+    out.push(e);
+  }
+  return out;
+}
+
 /** What a deferred graph is filled from (the space index). */
 export interface EntitySource {
   ids(): MemoryId[];
@@ -22,11 +43,11 @@ export interface EntitySource {
   entitiesOf(id: MemoryId): readonly number[];
 }
 
-const mNode = (id: MemoryId) => `m:${id}`;
-const eNode = (hash: number) => `e:${hash >>> 0}`;
-
 export class EntityGraph implements EntityLookup {
-  private readonly g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  /** Each memory with entities: its entity hashes (unsigned, distinct, in the order first given). */
+  private readonly entitiesBy = new Map<MemoryId, number[]>();
+  /** Each entity: the memories mentioning it (in the order they came; sorted copies in `members`). */
+  private readonly mentions = new Map<number, MemoryId[]>();
   /** A deferred graph's memories still to read from its source (`next` onwards). */
   private pending: { source: EntitySource; ids: MemoryId[]; next: number } | null = null;
 
@@ -60,35 +81,42 @@ export class EntityGraph implements EntityLookup {
     return this.pending !== null;
   }
 
-  /** The graphology graph (a deferred one filled first). */
+  /** The same graph in graphology (a deferred one filled first): a node per memory with entities ("m:<id>", { kind, id }) and per entity ("e:<hash>", { kind, hash }), an edge per mention. Built on each read (tests, diagnostics). */
   get graph(): Graph {
     this.fillFor(Infinity);
-    return this.g;
+    const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+    for (const [id, entities] of this.entitiesBy) {
+      const key = `m:${id}`;
+      g.addNode(key, { kind: 'memory', id });
+      for (const e of entities) {
+        const ek = `e:${e}`;
+        if (!g.hasNode(ek)) g.addNode(ek, { kind: 'entity', hash: e });
+        g.addEdge(key, ek);
+      }
+    }
+    return g;
   }
 
-  /** Memory nodes in the graph (memories with at least one entity). */
-  private memories = 0;
-  /** Memories without entities: counted, never a node. */
+  /** Memories without entities: counted, never in the maps. */
   private readonly plain = new Set<MemoryId>();
+  /** Sorted member lists, made on read (dropped when one of their memories changes). */
   private readonly members = new Map<number, MemoryId[]>();
 
   /** Sets the memory's entities (E11 hashes; replaces the previous ones). */
   setMemory(id: MemoryId, entities: readonly number[]): void {
     this.remove(id);
-    // A memory without entities has no edge to walk: it is counted (the idf's N), not a graph node
-    // (issue 13: a graphology node per memory was hundreds of bytes each at 100k memories).
+    // A memory without entities has no link to walk: it is counted (the idf's N), not held
     if (entities.length === 0) {
       this.plain.add(id);
       return;
     }
-    const key = mNode(id);
-    this.g.addNode(key, { kind: 'memory', id });
-    this.memories++;
-    for (const e of new Set(entities)) {
-      const ek = eNode(e);
-      if (!this.g.hasNode(ek)) this.g.addNode(ek, { kind: 'entity', hash: e >>> 0 });
-      this.g.addEdge(key, ek);
-      this.members.delete(e >>> 0);
+    const distinct = distinctOf(entities);
+    this.entitiesBy.set(id, distinct);
+    for (const e of distinct) {
+      const list = this.mentions.get(e);
+      if (list) list.push(id);
+      else this.mentions.set(e, [id]);
+      this.members.delete(e);
     }
   }
 
@@ -99,29 +127,34 @@ export class EntityGraph implements EntityLookup {
 
   remove(id: MemoryId): void {
     if (this.plain.delete(id)) return;
-    const key = mNode(id);
-    if (!this.g.hasNode(key)) return;
-    for (const ek of this.g.neighbors(key)) {
-      this.members.delete(this.g.getNodeAttribute(ek, 'hash') as number);
-      if (this.g.degree(ek) === 1) this.g.dropNode(ek);
+    const entities = this.entitiesBy.get(id);
+    if (!entities) return;
+    for (const e of entities) {
+      this.members.delete(e);
+      const list = this.mentions.get(e)!;
+      if (list.length === 1) {
+        this.mentions.delete(e); // no memory mentions it any more
+        continue;
+      }
+      const at = list.indexOf(id);
+      list[at] = list[list.length - 1];
+      list.pop();
     }
-    this.g.dropNode(key);
-    this.memories--;
+    this.entitiesBy.delete(id);
   }
 
   clear(): void {
     this.pending = null;
-    this.g.clear();
+    this.entitiesBy.clear();
+    this.mentions.clear();
     this.plain.clear();
     this.members.clear();
-    this.memories = 0;
   }
 
   entitiesOf(id: MemoryId): readonly number[] {
     this.fillFor(Infinity);
-    const key = mNode(id);
-    if (!this.g.hasNode(key)) return [];
-    return this.g.neighbors(key).map((ek) => this.g.getNodeAttribute(ek, 'hash') as number);
+    const entities = this.entitiesBy.get(id);
+    return entities ? entities.slice() : [];
   }
 
   /** Memories mentioning the entity, id ascending (cached until one of them changes). */
@@ -130,19 +163,18 @@ export class EntityGraph implements EntityLookup {
     const hash = entity >>> 0;
     const cached = this.members.get(hash);
     if (cached) return cached;
-    const ek = eNode(hash);
-    const list = this.g.hasNode(ek) ? this.g.neighbors(ek).map((mk) => this.g.getNodeAttribute(mk, 'id') as MemoryId).sort() : [];
+    const list = [...(this.mentions.get(hash) ?? [])].sort();
     this.members.set(hash, list);
     return list;
   }
 
   memoryCount(): number {
     this.fillFor(Infinity);
-    return this.memories + this.plain.size;
+    return this.entitiesBy.size + this.plain.size;
   }
 
   entityCount(): number {
     this.fillFor(Infinity);
-    return this.g.order - this.memories;
+    return this.mentions.size;
   }
 }
