@@ -100,16 +100,9 @@ export default defineConfig({
         // emits a hashed copy in assets/; the runtime is pointed at ort/ instead (wasmPaths), so that
         // copy is never fetched and must not be precached twice (27 MB).
         // careful ranking's judge (~111 MB, models/all-mpnet-base-v2-int8/) is not precached on
-        // every first visit: the runtime cache below keeps it once the judge first reads it (after
-        // the app is warm), so it works offline from then on
+        // every first visit: its worker keeps the files itself once it first reads them (after the
+        // app is warm; workers/judge.worker.ts), so it works offline from then on
         globIgnores: ['assets/ort-wasm-*.wasm', 'models/all-mpnet-base-v2-int8/**'],
-        runtimeCaching: [
-          {
-            urlPattern: /\/models\/all-mpnet-base-v2-int8\//,
-            handler: 'CacheFirst',
-            options: { cacheName: 'mnemograph-judge', cacheableResponse: { statuses: [200] } },
-          },
-        ],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         // Without this the first visit has no controlling service worker.
         clientsClaim: true,

@@ -38,6 +38,14 @@ export class CarefulPage {
     return this.view.getAttribute('data-recall-careful');
   }
 
+  /** The score the graph's node of `text` shows (its accessible name: "Standard memory: <text>, score 0.47"). */
+  async scoreOf(text: string): Promise<number> {
+    const name = await this.page.getByRole('button', { name: `Standard memory: ${text}, score`, exact: false }).first().getAttribute('aria-label');
+    const m = /score (\d+\.\d+)$/.exec(name ?? '');
+    if (!m) throw new Error(`no score in the node of "${text}": ${name}`);
+    return Number(m[1]);
+  }
+
   /** 0-based place of the result holding `text` in the final (refined) answer. */
   async rankOf(text: string): Promise<number> {
     const all = await this.results.allInnerTexts();

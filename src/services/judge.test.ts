@@ -58,9 +58,10 @@ function fakeClient() {
   const listeners = new Set<(s: JudgeLoadState) => void>();
   const client: JudgeClient = {
     async ready() {
-      state = { state: 'ready', info: { id: J, name: 'MPNet', dim: 2, backend: 'wasm', maxInputChars: 0 }, loadMs: 5 };
+      const info = { id: J, name: 'MPNet', dim: 2, backend: 'wasm' as const, maxInputChars: 0 };
+      state = { state: 'ready', info, loadMs: 5 };
       for (const l of listeners) l(state);
-      return (state as { info: never }).info;
+      return info;
     },
     async embed(texts) {
       calls.push(texts);
