@@ -161,8 +161,9 @@ export function createJudgeFill(deps: JudgeFillDeps): JudgeFill {
     },
     prioritise(ids) {
       for (const id of ids) if (!priority.includes(id)) priority.push(id);
+      // the queue in hand takes them next (`take`); a finished fill is not woken (each look reads
+      // every memory; a memory read since only needs it again after an edit, which kicks)
       if (priority.length > 300) priority.splice(0, priority.length - 300);
-      wake?.(); // the queue in hand takes them next (take); a finished fill looks again
     },
     kick() {
       dirty = true;

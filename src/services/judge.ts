@@ -105,12 +105,13 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
   async function run(): Promise<void> {
     const j = spec();
     if (!on || !j || !deps.client) return;
-    client ??= deps.client();
-    const unfollow = client.onState(() => emit());
+    if (!client) {
+      client = deps.client();
+      client.onState(() => emit());
+    }
     try {
       await client.ready();
     } catch (e) {
-      unfollow();
       logError(e, 'careful ranking is not available; answers are ranked without it');
       return;
     }
