@@ -13,6 +13,7 @@ export function carefulStatusWords(s: CarefulRankingStatus): string {
   if (!s.on) return 'Off. Answers are ranked without the second reading.';
   if (s.model === 'idle') return 'Starts once the app has finished loading.';
   if (s.model === 'loading') return 'Loading its model…';
+  if (s.total === 0) return 'Ready. It reads each memory you save, in the background.';
   const read = `Careful ranking has read ${count(s.read)} of ${count(s.total)} memories.`;
   return s.paused && s.read < s.total ? `${read} It waits while you search or save.` : read;
 }
