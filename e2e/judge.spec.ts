@@ -1,11 +1,12 @@
-// Careful ranking (issue 8): MPNet re-reads the refined answer's top 30. On a small store the
-// background reading finishes; "fixing my automobile" is then re-scored by the judge's cosines
-// (MPNet: mechanic 0.416, bike chain 0.234) at the shipped weight 0.25, score' = (score + 0.25 x
-// cos) / 1.25, which narrows the bike chain's lead (0.52 / 0.45 -> 0.47 / 0.44 measured) but does
-// not reverse it: the refined ranking puts the bike chain 0.07 ahead, more than the judge's
-// 0.25 x (0.416 - 0.234) = 0.046 can make up. "repairing my automobile" shares no word with
-// either: the mechanic leads with and without it. Off, the answer is the refined one without the
-// judge; after a reload offline it still applies (its files are runtime-cached on first read).
+// Careful ranking (issue 8): MPNet re-reads the refined answer's top 30. On a small store (three
+// memories) the background reading finishes; "fixing my automobile" is then re-scored by the
+// judge's cosines (MPNet: mechanic 0.416, bike chain 0.234) at the shipped weight 0.25,
+// score' = (score + 0.25 x cos) / 1.25 (checked within the shown scores' rounding), which narrows
+// the bike chain's lead (measured 0.50 / 0.43 -> 0.45 / 0.43) but does not reverse it: the refined
+// ranking puts the bike chain ~0.07 ahead, more than the judge's 0.25 x (0.416 - 0.234) = 0.046 can
+// make up (with two memories the mechanic leads with and without the judge; with four or six the
+// bike chain does). Off, the answer is the refined one without the judge (the shared word wins);
+// after a reload offline careful ranking applies again (its worker kept its files on first read).
 import { expect, test } from '@playwright/test';
 import { AppPage } from './pages/app-page';
 import { CarefulPage } from './pages/careful-page';
@@ -16,7 +17,7 @@ test.use({ storageState: { cookies: [], origins: [] } });
 
 const MECHANIC = 'the mechanic replaced the timing belt';
 const BIKE = 'the neighbour fixed my bike chain';
-const OTHERS = ['we watered the houseplants on sunday', 'the dentist moved my appointment to friday'];
+const OTHER = 'the dentist moved my appointment to friday';
 const QUERY = 'fixing my automobile';
 /** MPNet's cosines of QUERY with each (the brief's reference figures, int8 model). */
 const COS = { mechanic: 0.416, bike: 0.234 };
@@ -31,25 +32,27 @@ test('careful ranking reads the memories, re-scores the answer by hand-worked am
   const careful = new CarefulPage(page);
   await app.goto();
   await app.waitReady();
-  for (const t of [BIKE, MECHANIC, ...OTHERS]) await app.addAndWait(t);
-  await careful.waitAllRead(4);
+  for (const t of [BIKE, MECHANIC, OTHER]) await app.addAndWait(t);
+  await careful.waitAllRead(3);
 
   await page.getByTestId('nav-graph').click();
   await explore.recall(QUERY);
   await expect(careful.view).toHaveAttribute('data-recall-careful', 'applied');
   await expect(page.getByTestId('careful-note')).toContainText('Checked carefully');
   const on = { mechanic: await careful.scoreOf(MECHANIC), bike: await careful.scoreOf(BIKE) };
+  const onOrder = { mechanic: await careful.rankOf(MECHANIC), bike: await careful.rankOf(BIKE) };
 
   await careful.set(false);
   await explore.recall(QUERY);
   await expect(careful.view).toHaveAttribute('data-recall-refined', 'true');
   await expect(page.getByTestId('careful-note')).toHaveCount(0);
   const off = { mechanic: await careful.scoreOf(MECHANIC), bike: await careful.scoreOf(BIKE) };
-  console.log(`"${QUERY}": with careful ranking ${JSON.stringify(on)}, without ${JSON.stringify(off)}`);
+  const offOrder = { mechanic: await careful.rankOf(MECHANIC), bike: await careful.rankOf(BIKE) };
+  console.log(`"${QUERY}": with careful ranking ${JSON.stringify(on)} ${JSON.stringify(onOrder)}, without ${JSON.stringify(off)} ${JSON.stringify(offOrder)}`);
   expect(Math.abs(on.mechanic - judged(off.mechanic, COS.mechanic))).toBeLessThanOrEqual(0.01);
   expect(Math.abs(on.bike - judged(off.bike, COS.bike))).toBeLessThanOrEqual(0.01);
   expect(on.bike - on.mechanic).toBeLessThan(off.bike - off.mechanic); // the judge prefers the mechanic
-  expect(await careful.rankOf(BIKE)).toBeLessThan(await careful.rankOf(MECHANIC)); // the order without it: the shared word wins
+  expect(offOrder.bike).toBeLessThan(offOrder.mechanic); // without it the shared word ("fixed") wins
 
   await careful.set(true);
   await app.waitOfflineReady();
@@ -57,7 +60,7 @@ test('careful ranking reads the memories, re-scores the answer by hand-worked am
   try {
     await page.reload(); // the address keeps Explore open
     await expect(app.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
-    await careful.waitAllRead(4);
+    await careful.waitAllRead(3);
     await page.getByTestId('nav-graph').click();
     await explore.recall(QUERY);
     await expect(careful.view).toHaveAttribute('data-recall-careful', 'applied');
