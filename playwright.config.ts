@@ -22,6 +22,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
+    // careful ranking (the judge's worker and its background reading) stays off in every spec but
+    // e2e/judge.spec.ts, which clears this: see e2e/README.md and src/ui/app/boot.ts CAREFUL_RANKING_SWITCH
+    storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${PORT}`, localStorage: [{ name: 'mnemograph.carefulRanking', value: 'off' }] }] },
     ...devices['Desktop Chrome'],
     launchOptions: {
       executablePath: '/usr/bin/chromium',

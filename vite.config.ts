@@ -99,7 +99,10 @@ export default defineConfig({
         // onnxruntime-web's bundle names its .wasm with new URL(..., import.meta.url), so the build
         // emits a hashed copy in assets/; the runtime is pointed at ort/ instead (wasmPaths), so that
         // copy is never fetched and must not be precached twice (27 MB).
-        globIgnores: ['assets/ort-wasm-*.wasm'],
+        // careful ranking's judge (~111 MB, models/all-mpnet-base-v2-int8/) is not precached on
+        // every first visit: its worker keeps the files itself once it first reads them (after the
+        // app is warm; workers/judge.worker.ts), so it works offline from then on
+        globIgnores: ['assets/ort-wasm-*.wasm', 'models/all-mpnet-base-v2-int8/**'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         // Without this the first visit has no controlling service worker.
         clientsClaim: true,

@@ -70,7 +70,8 @@ function transformers(opts: EmbedInitOptions, base: string, build: 'asyncify' | 
   return module;
 }
 
-export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInitOptions, base: string, report: ProgressFn): Promise<TransformersEncoder> {
+/** `fetchFiles`: how the model's files are fetched (default: the origin's for a bundled model, else kept files first); the judge's worker keeps its own. */
+export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInitOptions, base: string, report: ProgressFn, fetchFiles?: typeof fetch): Promise<TransformersEncoder> {
   report({ phase: 'fetching-model', loaded: 0, encoder: meta.id });
   // WebGPU is probed first: where it will not be tried, onnxruntime's WASM-only build runs (14 MB
   // against 27 MB, and its session is created in about half the time: the asyncify build that
@@ -91,7 +92,7 @@ export async function loadTransformersEncoder(meta: EncoderMeta, opts: EmbedInit
   // a downloaded or picked model's files are kept in Cache Storage (src/embed/model-store.ts)
   const files = createOnceFetch(
     (loaded, total) => report({ phase: 'fetching-model', loaded, total, encoder: meta.id }),
-    meta.source === 'bundled' ? fetch : keptFirstFetch(browserCacheStorage(), self.location.origin),
+    fetchFiles ?? (meta.source === 'bundled' ? fetch : keptFirstFetch(browserCacheStorage(), self.location.origin)),
   );
   tjsEnv(tjs).fetch = files.fetch;
   let encoder: TransformersEncoder | undefined;

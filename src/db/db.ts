@@ -41,6 +41,7 @@ import { STORES_V10, upgradeMemoryV8toV10, type ImageRow } from './images';
 import { migrateVectorsToBlocks } from './migrate-v9';
 import { LOG_ALL, lexicalLogMiddleware, STORES_V11, type LexicalLogRow, type LexicalSnapshotRow } from './lexical-snapshot';
 import { STORES_V12, type EngineSnapshotRow } from './engine-snapshot';
+import { STORES_V13, type JudgeVectorRow } from './judge-vectors';
 
 export class MnemographDb extends Dexie {
   memories!: Table<MemoryRow, string>;
@@ -62,6 +63,8 @@ export class MnemographDb extends Dexie {
   lexicalLog!: Table<LexicalLogRow, number>;
   /** Since v12: the engine's built indexes (src/db/engine-snapshot.ts; derived, never backed up). */
   engineSnapshot!: Table<EngineSnapshotRow, string>;
+  /** Since v13: the judge's vectors of the memories (src/db/judge-vectors.ts; derived, never backed up). */
+  judgeVectors!: Table<JudgeVectorRow, string>;
   readonly status: DbStatusStore;
 
   /** `upTo` exists for migration tests, which must create a database as an older release did. */
@@ -178,6 +181,8 @@ export class MnemographDb extends Dexie {
     }
     // v12 (issue 13): the engine snapshot, written by the engine once warm; nothing to convert.
     if (upTo >= 12) this.version(12).stores(STORES_V12);
+    // v13 (issue 8, careful ranking): the judge's vectors, filled in the background; nothing to convert.
+    if (upTo >= 13) this.version(13).stores(STORES_V13);
 
     // Another tab opened a newer version: close so it can upgrade, and tell the person to reload.
     this.on('versionchange', () => {

@@ -149,7 +149,7 @@ export async function purgeMemories(
   which: { ids: readonly MemoryId[] } | { trashedBefore: number | null } | { everything: true },
 ): Promise<MemoryId[]> {
   try {
-    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback, db.images], async () => {
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.links, db.feedback, db.images, db.judgeVectors], async () => {
       let ids: MemoryId[];
       if ('ids' in which) ids = [...which.ids];
       else if ('everything' in which) ids = await db.memories.toCollection().primaryKeys();
@@ -167,6 +167,7 @@ export async function purgeMemories(
       await db.links.where('fromId').anyOf(all).delete();
       await db.links.where('toId').anyOf(all).delete();
       await db.feedback.where('memoryId').anyOf(all).delete();
+      await db.judgeVectors.bulkDelete(all); // derived (schema v13): never outlives its memory
       await dropOrphanImages(db, roots);
       return all;
     });

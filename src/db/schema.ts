@@ -7,7 +7,7 @@ import type { Memory, MemoryId, RetrievalMode, SpaceId } from '../core/types';
 
 export const DB_NAME = 'mnemograph';
 /** The version this code writes. Dexie stores it multiplied by 10 in IndexedDB. */
-export const DB_VERSION = 12;
+export const DB_VERSION = 13;
 
 /**
  * A memory row is the core's Memory; the id is a UUIDv7 string (sortable by time). Since v5 an

@@ -1,5 +1,8 @@
-// In-browser encoder throughput: texts per second through the bridge at batch 1 and batched.
+// In-browser encoder throughput: texts per second through the bridge at batch 1 and batched; the
+// judge's load, per-memory and query times and memory.
 import type { Embedder } from '../embed/types';
+import { createJudgeBridge } from '../bridge/judge-bridge';
+import { measureAgentMemory } from './engine-bench';
 
 export interface BrowserBenchResult {
   backend: string;
@@ -49,4 +52,56 @@ export async function benchEmbedder(e: Embedder, count = 200, batch = 32): Promi
     }
   times.sort((a, b) => a - b);
   return { backend: e.info().backend, texts: count, batch, batch1PerSec, batchedPerSec, queryMedianMs: times[times.length >> 1] };
+}
+
+export interface JudgeBenchResult {
+  backend: string;
+  /** Worker start to ready (the 111 MB read, the session created, a warm-up run). */
+  loadMs: number;
+  /** Median ms per memory, one text per call as the background fill reads them (n calls). */
+  perMemoryMs: number;
+  /** Median ms of a short query's judge vector (10 calls). */
+  queryMedianMs: number;
+  /** Page + workers memory (MiB) before the judge's worker started, after its calls, and its workers' share after; null where not measurable. */
+  memoryBeforeMiB: number | null;
+  memoryAfterMiB: number | null;
+  workersAfterMiB: number | null;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const mib = (b: number | undefined) => (b === undefined ? null : Math.round(b / 2 ** 20));
+
+/** Careful ranking's judge (MPNet) in its own worker, as the app runs it (scripts/bench/browser-judge.ts). */
+export async function judgeBench(n = 20, opts: { graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all' } = {}): Promise<JudgeBenchResult> {
+  const before = await measureAgentMemory();
+  const judge = createJudgeBridge({ init: opts.graphOptimization ? { graphOptimization: opts.graphOptimization } : {} });
+  try {
+    let t0 = performance.now();
+    const info = await judge.ready();
+    const loadMs = Math.round(performance.now() - t0);
+    const per: number[] = [];
+    for (const t of sampleTexts(n)) {
+      t0 = performance.now();
+      await judge.embed([t]);
+      per.push(performance.now() - t0);
+    }
+    const q: number[] = [];
+    for (const text of [...QUERIES, ...QUERIES]) {
+      t0 = performance.now();
+      await judge.embed([text]);
+      q.push(performance.now() - t0);
+    }
+    const after = await measureAgentMemory();
+    return {
+      backend: info.backend,
+      loadMs,
+      perMemoryMs: Math.round(median(per)),
+      queryMedianMs: Math.round(median(q)),
+      memoryBeforeMiB: mib(before?.totalBytes),
+      memoryAfterMiB: mib(after?.totalBytes),
+      workersAfterMiB: mib(after?.workerBytes),
+    };
+  } finally {
+    judge.dispose();
+  }
 }

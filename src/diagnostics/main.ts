@@ -2,7 +2,7 @@
 // small typed test API on window for e2e tests and in-browser benchmarks.
 import { createEmbedBridge } from '../bridge/embed-bridge';
 import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
-import { benchEmbedder, type BrowserBenchResult } from './bench';
+import { benchEmbedder, judgeBench, type BrowserBenchResult, type JudgeBenchResult } from './bench';
 import { engineBench, measureAgentMemory, type AgentMemory, type EngineBenchResult } from './engine-bench';
 
 export interface DiagApi {
@@ -24,6 +24,8 @@ export interface DiagApi {
   heap(): number | null;
   /** Page + workers memory (measureUserAgentSpecificMemory; cross-origin isolated pages only), or null. */
   memory(): Promise<AgentMemory | null>;
+  /** Careful ranking's judge in its own worker (scripts/bench/browser-judge.ts): see judgeBench. */
+  judgeBench(n: number, opts?: { graphOptimization?: 'disabled' | 'basic' | 'extended' | 'all' }): Promise<JudgeBenchResult>;
 }
 
 declare global {
@@ -116,4 +118,5 @@ window.__diag = {
   engineBench: (n, queries) => engineBench(n, { queries }),
   heap: () => (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null,
   memory: () => measureAgentMemory(),
+  judgeBench: (n, opts) => judgeBench(n, opts),
 };

@@ -97,7 +97,8 @@ export const USE_LITE: EncoderMeta = {
 /**
  * The optional judge (src/core/pipeline/judge.ts; docs/research/quality.md, "Fourth pass"): a
  * stronger encoder that re-scores the top 30, never the index's encoder, so not in ENCODERS. Built
- * only on request (`npm run fetch:models -- all-mpnet-base-v2-int8`); the eval's JUDGE row reads it.
+ * only on request (`npm run fetch:models -- all-mpnet-base-v2-int8`); the eval's JUDGE row reads it, and
+ * so does the app's careful ranking when its folder is present (workers/judge.worker.ts).
  */
 export const MPNET_JUDGE: EncoderMeta = {
   id: 'all-mpnet-base-v2-int8',

@@ -13,6 +13,7 @@ import { embedderFeaturizer, isSpaceFeaturizer, type SpaceFeaturizer } from './f
 import type { EncoderFactory, EncoderRuntime } from './active-encoder';
 import type { ModelFilesDeps } from './models';
 import type { ImageCodec } from './image-codec';
+import type { JudgeClient } from '../bridge/judge-bridge';
 
 export interface ServiceDeps {
   db: MnemographDb;
@@ -44,6 +45,8 @@ export interface ServiceDeps {
   imageCodec?: ImageCodec;
   /** Memories per batch of an encoder switch (default 16). */
   switchBatchSize?: number;
+  /** Starts careful ranking's judge (the app: its own worker, createJudgeBridge). Absent: no careful ranking. */
+  judge?: () => JudgeClient;
 }
 
 export interface ServiceContext {

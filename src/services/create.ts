@@ -15,6 +15,7 @@
 //   backup           exportBackup / exportMarkdown, the backup reminder
 //   models           the model manager: encoders on offer, the opt-in hub download, picked folders
 //   encoder-switch   re-embedding every memory with another encoder, then the flip
+//   judge            careful ranking: the judge's worker after warm, its background fill, its setting
 
 import type { Observable } from 'dexie';
 import type { Memory, MemoryId } from '../core/types';
@@ -45,6 +46,7 @@ import { createEntityIndex } from './entities';
 import { createLanguageModel } from './language-model';
 import { createImages } from './images';
 import { browserImageCodec } from './image-codec';
+import { createCarefulRanking } from './judge';
 
 export type { ServiceDeps };
 
@@ -61,7 +63,25 @@ export function createServices(deps: ServiceDeps) {
   const engine = deps.engine(() => stored.snapshot());
   const entities = createEntityIndex(ctx);
   const languageModel = createLanguageModel(db);
-  const sync = createEngineSync(ctx, engine, stored, { crossTab: deps.crossTab, afterWrite: entities.reindexEntities });
+  // careful ranking's fill pauses while a search or capture runs and looks again after every write
+  const judge = createCarefulRanking(ctx, { client: deps.judge ?? null });
+  const { hold, written, noteAnswer: _noteAnswer, wanted: _wanted, prepare: _judgePrepare, disposeCarefulRanking, ...careful } = judge;
+  /** Runs `fn` with careful ranking's fill paused (a search or a capture). */
+  const held = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
+    const release = hold();
+    try {
+      return await fn(...a);
+    } finally {
+      release();
+    }
+  };
+  const sync = createEngineSync(ctx, engine, stored, {
+    crossTab: deps.crossTab,
+    afterWrite: (ids, known) => {
+      written();
+      return entities.reindexEntities(ids, known);
+    },
+  });
   const session = createSession(ctx, { sessionId: deps.sessionId, idleMs: deps.sessionIdleMs });
   const divergence = createDivergence(ctx, engine, session);
   const deepRecall = createDeepRecall(ctx);
@@ -71,7 +91,8 @@ export function createServices(deps: ServiceDeps) {
     await deepRecall.noteOpened(id);
   });
   const images = createImages(ctx, deps.imageCodec ?? browserImageCodec);
-  const ingest = createIngest(ctx, { images, engine, stored, sync, session, divergence });
+  const ingestAll = createIngest(ctx, { images, engine, stored, sync, session, divergence });
+  const ingest = { ...ingestAll, saveMemory: held(ingestAll.saveMemory), addMemory: held(ingestAll.addMemory) };
   const trash = createTrash(ctx, { engine, stored, sync });
   const review = createReview(ctx, { engine, stored, sync, deleteMemories: trash.deleteMemories });
   const { disposeBrowse, ...browse } = createBrowse(ctx);
@@ -114,12 +135,13 @@ export function createServices(deps: ServiceDeps) {
     },
     ...deepRecallApi,
     ...browse,
-    ...createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel, deep: deepRecall, onEncoderChange: active.subscribe }),
+    ...heldRetrieval(createRetrieval(ctx, { engine, stored, session, divergence, feedback, languageModel, deep: deepRecall, onEncoderChange: active.subscribe, careful: judge }), held),
+    ...careful,
     ...languageModel,
     ...divergenceApi,
     ...feedbackApi,
     ...createSettings(db, engine, sync),
-    ...createImport(ctx, { engine, stored, sync, session, parser }),
+    ...heldImport(createImport(ctx, { engine, stored, sync, session, parser }), held),
     ...createBackup(ctx, { io: parser }),
     ...entities,
     sessionState: session.sessionState,
@@ -163,6 +185,7 @@ export function createServices(deps: ServiceDeps) {
       disposeDivergence(); // first: it follows a setting by a live query on the database
       disposeBrowse();
       disposeEncoderSwitch();
+      disposeCarefulRanking();
       if (ownsEncoder) active.current().dispose();
       sync.close();
       engine.dispose();
@@ -170,6 +193,16 @@ export function createServices(deps: ServiceDeps) {
       db.close();
     },
   };
+}
+
+type Held = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => (...a: A) => Promise<R>;
+/** Recall and search pause careful ranking's fill while they run. */
+function heldRetrieval<T extends { recall: (...a: never[]) => Promise<unknown>; search: (...a: never[]) => Promise<unknown> }>(r: T, held: Held): T {
+  return { ...r, recall: held(r.recall), search: held(r.search) };
+}
+/** So does an import. */
+function heldImport<T extends { runImport: (...a: never[]) => Promise<unknown> }>(r: T, held: Held): T {
+  return { ...r, runImport: held(r.runImport) };
 }
 
 /** The services API: everything the UI calls, as built by createServices. */

@@ -2,6 +2,7 @@
 // services(), which returns the typed API built by createServices (see README.md for the
 // contract). `services().recall(...)`, `services().addMemory(...)`: no per-method restatement.
 
+import { createJudgeBridge, type JudgeClient } from '../bridge/judge-bridge';
 import { AppError, toAppError } from '../core/errors';
 import type { HybridConfig } from '../core/hybrid';
 import type { RecallOptionsInput } from '../core/recall';
@@ -87,6 +88,8 @@ export interface InitServicesOptions {
   modelFiles?: ModelFilesDeps;
   /** Memories per batch of an encoder switch (default 16). */
   switchBatchSize?: number;
+  /** Careful ranking's judge. Default in a page: its own worker (createJudgeBridge), started only by startCarefulRanking(); null = none. */
+  judge?: (() => JudgeClient) | null;
 }
 
 /** Each encoder in an embed worker of its own (the bridge's `ready` / `onProgress` feed the model status). */
@@ -175,6 +178,7 @@ async function initWith(opts: InitServicesOptions, spawn: () => WorkerHandle): P
     onIndexError: opts.onIndexError,
     parser: opts.parser,
     imageCodec: opts.imageCodec,
+    judge: opts.judge === null ? undefined : (opts.judge ?? (typeof Worker !== 'undefined' ? () => createJudgeBridge() : undefined)),
   });
   if (opts.warm ?? true) {
     try {

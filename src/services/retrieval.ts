@@ -25,6 +25,8 @@ import type { RecallOutcomeView, RecallQuery, RecallRequestOptions, RecallView, 
 import { calibrationFor, DEFAULT_RANKING } from '../core/pipeline';
 import { createLateRefiner } from './late-refine';
 import { createQueryCache } from './query-cache';
+import { judgeFailed, type CarefulRanking } from './judge';
+import { judgeAnswer, judgeable, widenForJudge, type CarefulNote } from './judge-refine';
 
 export const MAX_TOP_K = 200;
 export const DEFAULT_TOP_K = 20;
@@ -85,12 +87,14 @@ interface RetrievalDeps {
   deep: Pick<DeepRecall, 'prepare' | 'after'>;
   /** Told after each encoder change (the active encoder's `subscribe`): the kept query vectors and features are dropped. */
   onEncoderChange?: (fn: () => void) => () => void;
+  /** Careful ranking (./judge.ts): the judge's last word on a refined answer; absent = none. */
+  careful?: Pick<CarefulRanking, 'wanted' | 'prepare' | 'noteAnswer'>;
 }
 
 /** The first pass's best few, whose words the offline transformer feeds back (RM3). */
 const FEEDBACK_DOCS = 5;
 
-export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel, deep, onEncoderChange }: RetrievalDeps) {
+export function createRetrieval(ctx: ServiceContext, { engine, stored, session, divergence, feedback, languageModel, deep, onEncoderChange, careful }: RetrievalDeps) {
   const { db, embedder, featurizer } = ctx;
   // a query's vector and features for the same text, from the same encoder and featurizers (./query-cache.ts)
   const queries = createQueryCache(() => `${ctx.embedder.info().id}\u0000${ctx.featurizer.lexicalId()}`);
@@ -231,9 +235,11 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         lateMemo.delete(memoKey);
         lateMemo.set(memoKey, { ids: candidates, ...(first?.deepSearch ? { deep: first.deepSearch } : {}) });
         if (lateMemo.size > 8) lateMemo.delete(lateMemo.keys().next().value as string);
+        careful?.noteAnswer(candidates); // careful ranking reads these memories next
       }
       // refine: late interaction over the first pass's candidates; any failure but a newer query's keeps the first answer
       let refined = false;
+      let carefulNote: CarefulNote | undefined;
       let outcome = first;
       const t0 = performance.now();
       if (refine && !keywordsOnly && candidates) {
@@ -241,10 +247,25 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
           const depth = calibrationFor(ctx.embedder.info().id).ranking.lateDepth ?? DEFAULT_RANKING.lateDepth;
           const tokens = await late.tokensFor(q.text, candidates, depth, signal);
           if (tokens) {
+            // careful ranking (./judge-refine.ts): the engine gives the judge's depth, cut back to topK below
+            const judge = judgeable(resolved) ? (careful?.wanted() ?? null) : null;
+            const askedAgain = judge ? widenForJudge(prepared.asked, resolved, judge.depth) : prepared.asked;
             // the refinement never escalates (the engine skips it): the first pass's report stays, logged once
-            const again = await engine.recall({ ...engineQuery, tokens }, prepared.asked, signal);
+            const again = await engine.recall({ ...engineQuery, tokens }, askedAgain, signal);
             outcome = remembered?.deep ? { ...again, deepSearch: remembered.deep } : again;
             refined = true;
+            if (judge) {
+              const tj = performance.now();
+              let ready: Awaited<ReturnType<NonNullable<typeof careful>['prepare']>> = null;
+              try {
+                ready = await careful!.prepare(q.text, outcome.results.filter((r) => r.mode === 'standard').map((r) => r.id), signal);
+              } catch (e) {
+                if (!judgeFailed(e, signal)) throw new AppError('ABORTED');
+              }
+              const j = judgeAnswer(outcome.results, resolved.topK, ready, performance.now() - tj);
+              outcome = { ...outcome, results: j.results };
+              carefulNote = j.note;
+            }
           }
         } catch (e) {
           if (isAborted(e) || signal?.aborted) throw new AppError('ABORTED');
@@ -282,6 +303,7 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
         // the first answer of a query late interaction can refine: the view asks again with `refine`
         ...(!refine && !keywordsOnly && !outcome.partial && outcome.lateCandidates && ctx.featurizer.tokens ? { refinable: true } : {}),
         ...(refined ? { refined: true, refineMs: Math.round(performance.now() - t0) } : {}),
+        ...(carefulNote ? { careful: carefulNote } : {}),
         ...(notice ? { modelNotice: notice } : {}),
         ...(entities ? { entities } : {}),
         ...(outcome.deepSearch ? { deepSearch: outcome.deepSearch } : {}),

@@ -281,6 +281,8 @@ export interface RecallOutcomeView {
   refined?: boolean;
   /** How long the refinement took (token matrices + the second engine call), ms. */
   refineMs?: number;
+  /** Careful ranking on a refined answer: applied (the judge's figures) or why not ("still reading: 34 %"). */
+  careful?: import('./judge-refine').CarefulNote;
   /** First lines of the chain members and recent memories that are not among the results. */
   labels: Record<MemoryId, string>;
   /** Why the language model's help (multiQuery / hyde) was left out of this recall, when it failed. */

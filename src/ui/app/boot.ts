@@ -36,6 +36,36 @@ declare global {
 
 export const DB_NAME = 'mnemograph';
 
+/**
+ * A switch for e2e and development: localStorage `mnemograph.carefulRanking` = 'off' keeps careful
+ * ranking (the judge's worker and its background reading) from starting in this browser profile,
+ * whatever the setting says. The e2e suite sets it for every spec but e2e/judge.spec.ts
+ * (playwright.config.ts `storageState`; e2e/README.md), so no other spec's ranking waits on, or
+ * changes with, how far the background reading got.
+ */
+export const CAREFUL_RANKING_SWITCH = 'mnemograph.carefulRanking';
+
+function carefulRankingSwitchedOff(): boolean {
+  try {
+    return typeof localStorage !== 'undefined' && localStorage.getItem(CAREFUL_RANKING_SWITCH) === 'off';
+  } catch {
+    return false; // storage refused (a privacy mode): the setting decides
+  }
+}
+
+/** Resolves once the engine has every stored feature (or told no staged start). */
+function whenEngineWarm(): Promise<void> {
+  return new Promise((resolve) => {
+    const s = services();
+    if ((s.engineLoad()?.stage ?? 'warm') === 'warm') return resolve();
+    const off = s.onEngineLoad((p) => {
+      if (p.stage !== 'warm') return;
+      off();
+      resolve();
+    });
+  });
+}
+
 type Listener = () => void;
 
 function store<T>(initial: T) {
@@ -153,6 +183,13 @@ export function boot(opts: { embedInit?: EmbedInitOptions } = {}): MnemographTes
           useUi.getState().pushToast({ kind: 'error', message: `Could not update older memories' search features: ${err.message}`, code: err.code });
       },
     );
+  // Careful ranking (issue 8): the judge's worker loads only once the app is warm (encoder ready,
+  // engine warm), never in the first answer's or capture's way; then it reads the memories in the
+  // background. Absent files or a failed load: the app runs without it (Settings says so).
+  api.ready
+    .then(() => whenEngineWarm())
+    .then(() => (carefulRankingSwitchedOff() ? undefined : services().startCarefulRanking()))
+    .catch((e: unknown) => logError(e));
   if (typeof window !== 'undefined') window.__mnemograph = api;
   return api;
 }

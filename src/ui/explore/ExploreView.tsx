@@ -3,6 +3,7 @@
 // This file only composes; each job has its own hook or component:
 //   useRecall (the recall run), useGraphModel (one graph per recall), useOpenedMemory (the panel),
 //   useLateralStatus, useSamplePlacement, use-settings (persisted settings), useExplore (page state).
+import { CarefulNote } from './CarefulNote';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { services } from '../../services';
@@ -126,7 +127,7 @@ function Explore() {
   const sampleCard = <SampleCard hero={empty} />;
 
   return (
-    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined} data-refine-ms={recall.snapshot?.refineMs} data-recall-refining={recall.refining ? 'true' : undefined}>
+    <div className="explore" data-testid="graph-view" data-recall-refined={recall.snapshot?.refined ? 'true' : undefined} data-recall-careful={recall.snapshot?.careful ? (recall.snapshot.careful.applied ? 'applied' : 'reading') : undefined} data-refine-ms={recall.snapshot?.refineMs} data-recall-refining={recall.refining ? 'true' : undefined}>
       {divergence?.show && (
         <DivergenceAlertBanner
           topic={divergence.topic}
@@ -180,6 +181,7 @@ function Explore() {
             </p>
           )}
           <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} deep={recall.snapshot?.deep} iterative={recall.snapshot?.iterative} />
+          <CarefulNote note={recall.snapshot?.careful} />
           {showRecent && <RecentWork ref={recentRef} recent={recent} onOpen={open} onHide={() => setShowRecent(false)} />}
           {lateral.status && (
             <>

@@ -33,6 +33,8 @@ export interface RecallSnapshot {
   refined: boolean;
   /** The refinement's time (ms), for diagnostics and the e2e. */
   refineMs?: number;
+  /** Careful ranking on the refined answer: applied, or why not (its details line). */
+  careful?: RecallOutcomeView['careful'];
 }
 
 export interface RecallState {
@@ -79,7 +81,7 @@ export function useRecall(): UseRecall {
         const keptIds = new Set(kept.map((v) => v.memory.id));
         for (const v of outcome.results) if (!keptIds.has(v.memory.id)) extraLabels.set(v.memory.id, labelOf(v.memory.text, 48));
         // a refinable answer is refining from this commit on (the view starts it at once): no gap a reader could see
-        setState({ pending: false, refining: outcome.refinable === true, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true, refineMs: outcome.refineMs } });
+        setState({ pending: false, refining: outcome.refinable === true, error: null, snapshot: { query, views: kept, extraLabels, hiddenChains: hidden, deep: outcome.deepSearch, iterative: outcome.iterative, partial: outcome.partial === true, refinable: outcome.refinable === true, refined: outcome.refined === true, refineMs: outcome.refineMs, careful: outcome.careful } });
         return outcome;
       } catch (e) {
         if (isAborted(e)) return null;

@@ -10,6 +10,7 @@ import { modelProgress } from '../app/boot';
 import { encoderMeta } from '../../embed/encoders';
 import { go, openGuide } from '../shell/navigate';
 import { useExternal } from '../app/use-store';
+import { CarefulRankingSetting } from './CarefulRankingSetting';
 import { resetGuide, saveBackupReminder, saveDefaultProfile, saveDivergenceAlerts, useBackupStatus, useDivergenceAlerts } from './use-everyday';
 
 const THEMES: { value: ThemeChoice; label: string }[] = [
@@ -120,6 +121,8 @@ export function EverydaySettings({ onGuide }: { onGuide?: () => void }) {
           </button>
         </p>
       </Row>
+
+      <CarefulRankingSetting />
 
       <Row
         label="Divergence alerts"

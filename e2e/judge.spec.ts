@@ -1,0 +1,72 @@
+// Careful ranking (issue 8): MPNet re-reads the refined answer's top 30. On a small store (three
+// memories) the background reading finishes; "fixing my automobile" is then re-scored by the
+// judge's cosines (MPNet: mechanic 0.416, bike chain 0.234) at the shipped weight 0.25,
+// score' = (score + 0.25 x cos) / 1.25 (checked within the shown scores' rounding), which narrows
+// the bike chain's lead (measured 0.50 / 0.43 -> 0.45 / 0.43) but does not reverse it: the refined
+// ranking puts the bike chain ~0.07 ahead, more than the judge's 0.25 x (0.416 - 0.234) = 0.046 can
+// make up (with two memories the mechanic leads with and without the judge; with four or six the
+// bike chain does). Off, the answer is the refined one without the judge (the shared word wins);
+// after a reload offline careful ranking applies again (its worker kept its files on first read).
+import { expect, test } from '@playwright/test';
+import { AppPage } from './pages/app-page';
+import { CarefulPage } from './pages/careful-page';
+import { ExplorePage } from './pages/explore-page';
+
+// every other spec runs with careful ranking switched off (e2e/README.md): this one clears the switch
+test.use({ storageState: { cookies: [], origins: [] } });
+
+const MECHANIC = 'the mechanic replaced the timing belt';
+const BIKE = 'the neighbour fixed my bike chain';
+const OTHER = 'the dentist moved my appointment to friday';
+const QUERY = 'fixing my automobile';
+/** MPNet's cosines of QUERY with each (the brief's reference figures, int8 model). */
+const COS = { mechanic: 0.416, bike: 0.234 };
+const W = 0.25;
+/** Both shown scores are rounded to 0.01: the judged one is within 0.01 of the hand-worked value. */
+const judged = (plain: number, cos: number) => (plain + W * cos) / (1 + W);
+
+test('careful ranking reads the memories, re-scores the answer by hand-worked amounts, steps aside when off, and works offline', async ({ page, context }) => {
+  test.setTimeout(420_000); // the judge's 111 MB loaded twice (online, then offline from the cache)
+  const app = new AppPage(page);
+  const explore = new ExplorePage(page);
+  const careful = new CarefulPage(page);
+  await app.goto();
+  await app.waitReady();
+  for (const t of [BIKE, MECHANIC, OTHER]) await app.addAndWait(t);
+  await careful.waitAllRead(3);
+
+  await page.getByTestId('nav-graph').click();
+  await explore.recall(QUERY);
+  await expect(careful.view).toHaveAttribute('data-recall-careful', 'applied');
+  await expect(page.getByTestId('careful-note')).toContainText('Checked carefully');
+  const on = { mechanic: await careful.scoreOf(MECHANIC), bike: await careful.scoreOf(BIKE) };
+  const onOrder = { mechanic: await careful.rankOf(MECHANIC), bike: await careful.rankOf(BIKE) };
+
+  await careful.set(false);
+  await explore.recall(QUERY);
+  await expect(careful.view).toHaveAttribute('data-recall-refined', 'true');
+  await expect(page.getByTestId('careful-note')).toHaveCount(0);
+  const off = { mechanic: await careful.scoreOf(MECHANIC), bike: await careful.scoreOf(BIKE) };
+  const offOrder = { mechanic: await careful.rankOf(MECHANIC), bike: await careful.rankOf(BIKE) };
+  console.log(`"${QUERY}": with careful ranking ${JSON.stringify(on)} ${JSON.stringify(onOrder)}, without ${JSON.stringify(off)} ${JSON.stringify(offOrder)}`);
+  expect(Math.abs(on.mechanic - judged(off.mechanic, COS.mechanic))).toBeLessThanOrEqual(0.01);
+  expect(Math.abs(on.bike - judged(off.bike, COS.bike))).toBeLessThanOrEqual(0.01);
+  expect(on.bike - on.mechanic).toBeLessThan(off.bike - off.mechanic); // the judge prefers the mechanic
+  expect(offOrder.bike).toBeLessThan(offOrder.mechanic); // without it the shared word ("fixed") wins
+
+  await careful.set(true);
+  await app.waitOfflineReady();
+  await context.setOffline(true);
+  try {
+    await page.reload(); // the address keeps Explore open
+    await expect(app.modelStatus).toHaveAttribute('data-phase', 'ready', { timeout: 90_000 });
+    await careful.waitAllRead(3);
+    await page.getByTestId('nav-graph').click();
+    await explore.recall(QUERY);
+    await expect(careful.view).toHaveAttribute('data-recall-careful', 'applied');
+    expect(await careful.scoreOf(MECHANIC)).toBe(on.mechanic);
+    expect(await careful.scoreOf(BIKE)).toBe(on.bike);
+  } finally {
+    await context.setOffline(false);
+  }
+});

@@ -1,0 +1,134 @@
+// Schema v13 (issue 8, "careful ranking"): the judge's vectors of the memories. The judge
+// (src/core/pipeline/judge.ts; MPNet, 768-d) re-scores the refined answer's top 30 with its cosine;
+// one text costs it ~0.5 s in WASM, so the documents' vectors are computed ahead, in the background
+// (src/services/judge-fill.ts), and kept here: one row per memory.
+//
+// - `judge`: the judge's id. Rows of another judge are never read (and are dropped when a fill of
+//   the current one starts), so two judges' vectors never meet.
+// - `inputKey`: encoderInputKey of the text the vector was computed from (the judge reads the text
+//   alone, so the key is taken with no captions); an edit makes the row stale, never wrong.
+// - `data`: int8 codes with one scale per vector (src/core/vectors quantiseInto): 768 B against
+//   3 KB of float32, a cosine error below 0.002 (judge-vectors.test.ts).
+// Derived data: never in a backup or export (transfer.ts reads only the tables a backup holds),
+// recomputed after a restore; purged with its memory (keep.ts purgeMemories: trash purge, delete
+// all for good, the sample's removal). Each function is one transaction; none awaits a worker.
+import { dequantise, quantiseInto } from '../core/vectors';
+import type { MemoryId } from '../core/types';
+import type { MnemographDb } from './db';
+import { encoderInputKey } from './encoder-vectors';
+import type { MemoryRow } from './schema';
+
+export const STORES_V13 = {
+  judgeVectors: 'memoryId, judge',
+} as const;
+
+export interface JudgeVectorRow {
+  memoryId: MemoryId;
+  judge: string;
+  inputKey: string;
+  dim: number;
+  /** x ≈ scale · code. */
+  scale: number;
+  /** Int8 codes, `dim` bytes. */
+  data: ArrayBuffer;
+}
+
+/** What the judge reads of a memory: its text alone (no captions), keyed like the encoder's input. */
+export function judgeInputKey(m: Pick<MemoryRow, 'text'>): string {
+  return encoderInputKey({ text: m.text });
+}
+
+/** A vector as stored: int8 codes and one scale. */
+export function packJudgeVector(v: ArrayLike<number>): { dim: number; scale: number; data: ArrayBuffer } {
+  const codes = new Int8Array(v.length);
+  const { scale } = quantiseInto(v, codes, 0);
+  return { dim: v.length, scale, data: codes.buffer };
+}
+
+/** The stored vector back as floats. */
+export function unpackJudgeVector(row: Pick<JudgeVectorRow, 'dim' | 'scale' | 'data'>): Float32Array {
+  return dequantise(new Int8Array(row.data), 0, row.dim, row.scale);
+}
+
+/** The current vectors of `ids` by `judge` (a row of another judge or of an older text is left out). */
+export async function judgeVectorsOf(db: MnemographDb, judge: string, ids: readonly MemoryId[]): Promise<Map<MemoryId, Float32Array>> {
+  try {
+    return await db.transaction('r', db.memories, db.judgeVectors, async () => {
+      const [mems, rows] = await Promise.all([db.memories.bulkGet([...ids]), db.judgeVectors.bulkGet([...ids])]);
+      const out = new Map<MemoryId, Float32Array>();
+      ids.forEach((id, i) => {
+        const m = mems[i];
+        const r = rows[i];
+        if (m && r && r.judge === judge && r.inputKey === judgeInputKey(m)) out.set(id, unpackJudgeVector(r));
+      });
+      return out;
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * The fill's work: the live memories (current versions, not in the trash) and, of them, those
+ * lacking a current vector of `judge`, newest first (by creation time, then id), with the memories
+ * in `first` (recent answers' top 30, in that order) ahead of the rest.
+ */
+export async function judgeWork(db: MnemographDb, judge: string, first: readonly MemoryId[] = []): Promise<{ live: number; todo: MemoryId[] }> {
+  try {
+    return await db.transaction('r', db.memories, db.judgeVectors, async () => {
+      const keys = new Map<MemoryId, string>();
+      await db.judgeVectors
+        .where('judge')
+        .equals(judge)
+        .each((r) => void keys.set(r.memoryId, r.inputKey));
+      const live = (await db.memories.toArray()).filter((m) => m.deletedAt === null && !m.supersededBy);
+      const todo = live.filter((m) => keys.get(m.id) !== judgeInputKey(m));
+      todo.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const lacking = new Set(todo.map((m) => m.id));
+      const ahead = [...new Set(first)].filter((id) => lacking.has(id));
+      const aheadSet = new Set(ahead);
+      return { live: live.length, todo: [...ahead, ...todo.map((m) => m.id).filter((id) => !aheadSet.has(id))] };
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** The texts of `ids` as stored now, with their input keys (undefined: gone, trashed or an earlier version). */
+export async function judgeInputs(db: MnemographDb, ids: readonly MemoryId[]): Promise<({ text: string; inputKey: string } | undefined)[]> {
+  try {
+    const rows = await db.memories.bulkGet([...ids]);
+    return rows.map((m) => (m && m.deletedAt === null && !m.supersededBy ? { text: m.text, inputKey: judgeInputKey(m) } : undefined));
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/**
+ * Writes vectors of `judge`: each only if its memory is still live and still holds the text it was
+ * computed from (`inputKey`); a row of any judge for that memory is replaced. Returns how many were written.
+ */
+export async function putJudgeVectors(db: MnemographDb, judge: string, items: readonly { memoryId: MemoryId; inputKey: string; vector: ArrayLike<number> }[]): Promise<number> {
+  try {
+    return await db.transaction('rw', db.memories, db.judgeVectors, async () => {
+      const mems = await db.memories.bulkGet(items.map((i) => i.memoryId));
+      const keep = items.filter((it, i) => {
+        const m = mems[i];
+        return !!m && m.deletedAt === null && judgeInputKey(m) === it.inputKey;
+      });
+      if (keep.length) await db.judgeVectors.bulkPut(keep.map((k): JudgeVectorRow => ({ memoryId: k.memoryId, judge, inputKey: k.inputKey, ...packJudgeVector(k.vector) })));
+      return keep.length;
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** Drops every row of a judge other than `judge` (a fill of `judge` starts with it). Returns how many. */
+export async function dropOtherJudges(db: MnemographDb, judge: string): Promise<number> {
+  try {
+    return await db.transaction('rw', db.judgeVectors, () => db.judgeVectors.where('judge').notEqual(judge).delete());
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
