@@ -113,4 +113,22 @@ describe('schema v13: the judge vectors', () => {
     expect(await db.judgeVectors.count()).toBe(0);
     db.close();
   });
+
+  it("the look for work reads keys, not rows: a whitespace-only edit keeps the vector (the judge's tokenizer splits on whitespace); a row without a text key is read for it", async () => {
+    const db = await openDb(freshDbName());
+    await insertMemories(db, [memoryRow('a', { text: 'the mechanic replaced the timing belt', createdAt: 2 }), memoryRow('b', { text: 'the bike chain', createdAt: 1 })], []);
+    const a = (await db.memories.get('a'))!;
+    expect(a.textKey).toBeDefined();
+    await putJudgeVectors(db, J, [{ memoryId: 'a', inputKey: judgeInputKey(a), vector: [1, 0] }]);
+    await modifyMemory(db, 'a', (m) => ({ ...m, text: '  the mechanic replaced\nthe timing   belt ' }));
+    expect(await judgeWork(db, J)).toEqual({ live: 2, todo: ['b'] });
+    // an older row with no text key (written under v5): its key is computed from its text
+    const b = (await db.memories.get('b'))!;
+    const { textKey: _dropped, ...old } = b;
+    await db.memories.put(old);
+    expect((await db.memories.get('b'))!.textKey).toBeUndefined();
+    await putJudgeVectors(db, J, [{ memoryId: 'b', inputKey: judgeInputKey({ text: 'the bike chain' }), vector: [0, 1] }]);
+    expect(await judgeWork(db, J)).toEqual({ live: 2, todo: [] });
+    db.close();
+  });
 });

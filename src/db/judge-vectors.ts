@@ -5,21 +5,25 @@
 //
 // - `judge`: the judge's id. Rows of another judge are never read (and are dropped when a fill of
 //   the current one starts), so two judges' vectors never meet.
-// - `inputKey`: encoderInputKey of the text the vector was computed from (the judge reads the text
-//   alone, so the key is taken with no captions); an edit makes the row stale, never wrong.
+// - `inputKey`: the memory's `textKey` (src/core/text-key.ts: a hash of the text with its
+//   whitespace runs made one space; the judge's tokenizer splits on whitespace, so texts with the
+//   same key give the same vector) when the vector was computed; an edit makes the row stale, never
+//   wrong. Memory rows carry `textKey` indexed (v6), and `[judge+inputKey]` is indexed here, so the
+//   fill's look for work reads keys only, never a text or a vector (100k memories: no long task).
 // - `data`: int8 codes with one scale per vector (src/core/vectors quantiseInto): 768 B against
 //   3 KB of float32, a cosine error below 0.002 (judge-vectors.test.ts).
 // Derived data: never in a backup or export (transfer.ts reads only the tables a backup holds),
 // recomputed after a restore; purged with its memory (keep.ts purgeMemories: trash purge, delete
 // all for good, the sample's removal). Each function is one transaction; none awaits a worker.
+import Dexie from 'dexie';
+import { textKey } from '../core/text-key';
 import { dequantise, quantiseInto } from '../core/vectors';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
-import { encoderInputKey } from './encoder-vectors';
 import type { MemoryRow } from './schema';
 
 export const STORES_V13 = {
-  judgeVectors: 'memoryId, judge',
+  judgeVectors: 'memoryId, judge, [judge+inputKey]',
 } as const;
 
 export interface JudgeVectorRow {
@@ -34,8 +38,8 @@ export interface JudgeVectorRow {
 }
 
 /** What the judge reads of a memory: its text alone (no captions), keyed like the encoder's input. */
-export function judgeInputKey(m: Pick<MemoryRow, 'text'>): string {
-  return encoderInputKey({ text: m.text });
+export function judgeInputKey(m: Pick<MemoryRow, 'text' | 'textKey'>): string {
+  return m.textKey ?? textKey(m.text);
 }
 
 /** A vector as stored: int8 codes and one scale. */
@@ -76,18 +80,36 @@ export async function judgeVectorsOf(db: MnemographDb, judge: string, ids: reado
 export async function judgeWork(db: MnemographDb, judge: string, first: readonly MemoryId[] = []): Promise<{ live: number; todo: MemoryId[] }> {
   try {
     return await db.transaction('r', db.memories, db.judgeVectors, async () => {
-      const keys = new Map<MemoryId, string>();
+      // keys only (no row is read whole): the memories newest first, the trashed and the earlier
+      // versions (their index holds only rows where the field is set), each memory's text key, and
+      // the text key each of this judge's vectors was computed from
+      const [newest, trashed, superseded] = await Promise.all([
+        db.memories.orderBy('createdAt').reverse().primaryKeys(),
+        db.memories.orderBy('deletedAt').primaryKeys(),
+        db.memories.orderBy('supersededBy').primaryKeys(),
+      ]);
+      const gone = new Set<MemoryId>([...trashed, ...superseded]);
+      const keyOf = new Map<MemoryId, string>();
+      await db.memories.orderBy('textKey').eachKey((key, c) => void keyOf.set(c.primaryKey, key as string));
+      const have = new Map<MemoryId, string>();
       await db.judgeVectors
-        .where('judge')
-        .equals(judge)
-        .each((r) => void keys.set(r.memoryId, r.inputKey));
-      const live = (await db.memories.toArray()).filter((m) => m.deletedAt === null && !m.supersededBy);
-      const todo = live.filter((m) => keys.get(m.id) !== judgeInputKey(m));
-      todo.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const lacking = new Set(todo.map((m) => m.id));
+        .where('[judge+inputKey]')
+        .between([judge, Dexie.minKey], [judge, Dexie.maxKey])
+        .eachKey((key, c) => void have.set(c.primaryKey, (key as [string, string])[1]));
+      // a row written before text keys (none since v6's upgrade) is read whole for its key
+      const unkeyed = newest.filter((id) => !gone.has(id) && !keyOf.has(id));
+      if (unkeyed.length) (await db.memories.bulkGet(unkeyed)).forEach((m, i) => m && keyOf.set(unkeyed[i], judgeInputKey(m)));
+      let live = 0;
+      const todo: MemoryId[] = [];
+      for (const id of newest) {
+        if (gone.has(id)) continue;
+        live++;
+        if (have.get(id) !== keyOf.get(id)) todo.push(id);
+      }
+      const lacking = new Set(todo);
       const ahead = [...new Set(first)].filter((id) => lacking.has(id));
       const aheadSet = new Set(ahead);
-      return { live: live.length, todo: [...ahead, ...todo.map((m) => m.id).filter((id) => !aheadSet.has(id))] };
+      return { live, todo: [...ahead, ...todo.filter((id) => !aheadSet.has(id))] };
     });
   } catch (e) {
     throw db.fail(e);
