@@ -8,6 +8,7 @@ import { MatchBar } from './MatchBar';
 import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
 import { useKeep } from '../memories/keep-store';
+import { MemoryThumb } from '../memories/pictures';
 import { useEngineWarm } from '../app/use-engine-load';
 
 const DEBOUNCE_MS = 200;
@@ -128,6 +129,7 @@ function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
           {rank}
         </span>
         <p className="result__text">
+          <MemoryThumb media={r.memory.media} />
           {highlight(p.text, why.matchedTerms).map((s, i) => (s.hit ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
         </p>
         <MatchBar m={m} />
