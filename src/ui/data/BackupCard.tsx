@@ -98,13 +98,25 @@ export function BackupCard() {
         </div>
       )}
       <div className="actions">
-        <button type="button" className="btn btn--primary" disabled={busy !== null || !passReady} onClick={() => void run('json')}>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy !== null || !passReady}
+          onClick={() => void run('json')}
+          aria-describedby={!passReady && !mismatch ? `${id}-needs` : undefined}
+        >
           {busy === 'json' ? 'Preparing backup…' : 'Download a backup'}
         </button>
         <button type="button" className="btn btn--secondary" disabled={busy !== null} onClick={() => void run('md')}>
           {busy === 'md' ? 'Preparing notes…' : 'Download as Markdown (zip)'}
         </button>
       </div>
+      {!passReady && !mismatch && (
+        // a disabled button says why: no dead end (a mismatch says so beside the fields)
+        <p id={`${id}-needs`} className="field__hint" data-testid="backup-needs-pass">
+          Type a passphrase twice to download a protected backup, or untick the box.
+        </p>
+      )}
       <ActionError error={error} testId="backup-error" />
       {done && (
         <p className="data__ok" role="status" data-testid="backup-done">

@@ -187,6 +187,8 @@ describe('BackupCard', () => {
     await user.click(screen.getByRole('checkbox', { name: 'protect the backup with a passphrase' }));
     const download = screen.getByRole('button', { name: 'Download a backup' });
     expect(download).toHaveProperty('disabled', true); // no passphrase yet
+    expect(download.getAttribute('aria-describedby')).toBe(screen.getByTestId('backup-needs-pass').id); // and it says why
+    expect(screen.getByTestId('backup-needs-pass').textContent).toBe('Type a passphrase twice to download a protected backup, or untick the box.');
     expect(screen.getByText(/cannot be recovered/)).toBeTruthy();
     await user.type(screen.getByLabelText('Passphrase'), 'abc');
     await user.type(screen.getByLabelText('Passphrase again'), 'abd');
@@ -203,6 +205,7 @@ describe('BackupCard', () => {
     expect((screen.getByLabelText('Passphrase') as HTMLInputElement).value).toBe('');
     expect((screen.getByLabelText('Passphrase again') as HTMLInputElement).value).toBe('');
     expect(download).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('backup-needs-pass')).toBeTruthy();
   });
 
   it('keeps the passphrase typed in when the backup fails, so it can be tried again', async () => {
