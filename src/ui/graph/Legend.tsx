@@ -72,7 +72,7 @@ export function Legend({ theme, model }: { theme: GraphTheme; model: GraphModel 
         )}
         {model.nodes.some((n) => n.earlier) && (
           <div className="recall-graph__legend-row" data-testid="graph-key-earlier">
-            <span className="rg-swatch rg-swatch--earlier" style={{ background: theme.node.standard, color: theme.textMuted }} />
+            <span className="rg-swatch rg-swatch--earlier" style={{ background: theme.node.standard, color: theme.text }} />
             <span className="rg-line rg-line--none" />
             <span>Earlier version: struck through; an edit replaced it</span>
           </div>

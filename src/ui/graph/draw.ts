@@ -228,7 +228,7 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
   });
   ctx.setLineDash([]);
   // Earlier versions (an edit replaced them): struck through, as a corrected line on paper.
-  ctx.strokeStyle = theme.textMuted;
+  ctx.strokeStyle = theme.text;
   ctx.lineWidth = 2.5 * px;
   model.nodes.forEach((node, i) => {
     if (!node.earlier) return;
