@@ -4,8 +4,10 @@ import { MINILM } from '../../embed/encoders';
 
 describe('modelLoadWords: a percent only when the whole download is known', () => {
   it('the first file done while the weights have not started is not "991 B / 991 B": no percent, the bytes in details', () => {
-    expect(modelLoadWords({ loaded: 991, total: 991 }, MINILM)).toEqual({ label: 'Loading the meaning model…', pct: null, detail: '991 B fetched so far' });
-    expect(modelLoadWords({ loaded: 0 }, MINILM)).toEqual({ label: 'Loading the meaning model…', pct: null, detail: 'Starting the download' });
+    expect(modelLoadWords({ loaded: 991, total: 991 }, MINILM)).toEqual({ label: 'Loading the meaning model…', pct: null, detail: '991 B fetched so far (the model is about 22 MB)' });
+    expect(modelLoadWords({ loaded: 0 }, MINILM)).toEqual({ label: 'Loading the meaning model…', pct: null, detail: 'Starting the download (the model is about 22 MB)' });
+    // a server that sends no sizes: the bytes grow, the words stay plain
+    expect(modelLoadWords({ loaded: 12_000_000 }, MINILM).label).toBe('Loading the meaning model…');
   });
 
   it('once the total holds the weights (at least 90 % of the catalogue size, 23.4 MB), a percent: 11.7 of 23.4 MB is 50 %', () => {
@@ -24,5 +26,6 @@ describe('modelLoadWords: a percent only when the whole download is known', () =
     });
     // no encoder named yet (USE-lite's report): the total is the manifest's
     expect(modelLoadWords({ loaded: 3, total: 4 }, undefined).pct).toBe(75);
+    expect(modelLoadWords({ loaded: 500 }, undefined).detail).toBe('500 B fetched so far');
   });
 });

@@ -26,7 +26,9 @@ export function modelLoadWords(p: Pick<EmbedLoadProgress, 'loaded' | 'total'>, m
   // USE-lite (tfjs) reports its total from the manifest before the first weight byte: known at once
   const known = total !== undefined && total > 0 && total >= loaded && (meta === undefined || meta.runtime === 'tfjs' || total >= WHOLE_SHARE * meta.bytes);
   if (!known) {
-    return { label: 'Loading the meaning model…', pct: null, detail: loaded > 0 ? `${formatBytes(loaded)} fetched so far` : 'Starting the download' };
+    // the catalogue's size is an estimate (rounded): said as "about", never turned into a percent
+    const about = meta ? ` (the model is about ${formatBytes(meta.bytes)})` : '';
+    return { label: 'Loading the meaning model…', pct: null, detail: loaded > 0 ? `${formatBytes(loaded)} fetched so far${about}` : `Starting the download${about}` };
   }
   const pct = Math.min(100, Math.floor((100 * loaded) / total));
   return { label: `Loading the meaning model: ${pct}%`, pct, detail: `${formatBytes(loaded)} of ${formatBytes(total)}` };
