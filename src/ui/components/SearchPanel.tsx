@@ -3,7 +3,7 @@ import { createSearchController, type SearchResultView } from '../../services';
 import { useUi } from '../../state/ui-store';
 import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
-import { highlight, isClose, preview, searchMatch } from '../app/format';
+import { farWords, highlight, isClose, preview, searchMatch } from '../app/format';
 import { MatchBar } from './MatchBar';
 import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
@@ -105,7 +105,7 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
           <div className="empty" data-testid="search-nothing-close">
             <p>Nothing close to that: no word matched and nothing is near in meaning.</p>
             <details className="details">
-              <summary>Show the {results.length} far ones anyway</summary>
+              <summary>{farWords(results.length)}</summary>
               {list}
             </details>
           </div>

@@ -3,7 +3,7 @@
 // the spaces that made each one relevant (their ids behind "details"). Each row opens the memory.
 import type { RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
-import { formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
+import { farWords, formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
 import { MatchBar } from '../components/MatchBar';
 import { nothingClose, resultRows, type ResultRow } from './view-model';
 import type { DeepReportView } from '../../core/deep';
@@ -121,7 +121,7 @@ function Rows({ rows, onOpen, openId }: { rows: readonly ResultRow[]; onOpen: (i
     <div className="empty" data-testid="explore-nothing-close">
       <p>Nothing close to that: no word matched and nothing is near in meaning.</p>
       <details className="details">
-        <summary>Show the {rows.length} far ones anyway</summary>
+        <summary>{farWords(rows.length)}</summary>
         <ResultsList rows={rows} onOpen={onOpen} openId={openId} />
       </details>
     </div>

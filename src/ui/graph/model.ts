@@ -144,8 +144,9 @@ export const alertNodeId = (spaceName: string): string => `a:${spaceName}`;
 export const entityNodeId = (hash: number): string => `e:${hash >>> 0}`;
 const edgeId = (kind: EdgeKind, s: string, t: string): string => `${kind}:${s}>${t}`;
 
+/** A graph filter typed as "#Sam" finds the tag sam, as everywhere tags are typed. */
 function normaliseTag(tag: string): string {
-  return tag.trim().toLowerCase();
+  return tag.trim().replace(/^#+\s*/, '').toLowerCase();
 }
 
 const MODES: readonly MemoryKind[] = ['standard', 'lateral', 'associative'];
