@@ -68,7 +68,7 @@ export function ModelStatus() {
       )}
       {bytes && (
         <details className="details model-status__details">
-          <summary>Details</summary>
+          <summary>details</summary>
           <p data-testid="model-load-bytes">{bytes}</p>
         </details>
       )}
