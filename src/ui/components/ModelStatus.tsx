@@ -40,8 +40,7 @@ export function ModelStatus() {
     <div className={`model-status model-status--${p.phase}`} data-testid="model-status" data-phase={p.phase} role="status" aria-live="polite">
       <span className="model-status__dot" aria-hidden="true" />
       <span className="model-status__label">{label}</span>
-      {/* named once it is loaded: while fetching, the words and the details fill the header's row */}
-      {meta && p.phase !== 'error' && p.phase !== 'fetching-model' && (
+      {meta && p.phase !== 'error' && (
         <span
           className="badge badge--plain"
           data-testid="model-encoder"
