@@ -65,7 +65,7 @@ export class DataPage {
     this.quarantine = page.getByRole('checkbox', { name: /mark imported memories as unsure/ });
     this.preview = page.getByTestId('import-preview');
     this.problems = page.getByTestId('preview-problems');
-    this.importButton = page.getByRole('button', { name: /^Import \d+ memor(y|ies)$/ });
+    this.importButton = page.getByRole('button', { name: /^(Import \d+ memor(y|ies)|Restore \d+ memor(y|ies).*)$/ });
     this.progress = page.getByRole('progressbar', { name: 'Import progress' });
     this.cancel = page.getByRole('button', { name: 'Cancel' });
     this.outcome = page.getByTestId('import-outcome');

@@ -43,6 +43,11 @@ describe('validateNewMemory', () => {
     expect(codeOf(() => normaliseTags([3 as unknown as string]))).toBe('INVALID_OPTION');
   });
 
+  it('drops the "#" people type before a tag: "#health" is the tag health, a lone "#" is no tag', () => {
+    expect(normaliseTags('#,,,  , #Health, health, ## garden')).toEqual(['health', 'garden']);
+    expect(normaliseTags(['#c#'])).toEqual(['c#']); // only a leading one
+  });
+
   it('keeps a multi-megabyte text whole', () => {
     const text = 'word '.repeat(1_000_000); // 5 MB
     const v = validateNewMemory({ text });

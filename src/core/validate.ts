@@ -38,10 +38,15 @@ export interface ValidMemoryInput {
   createdAt?: number;
 }
 
-/** One tag: trimmed, lowercased, inner whitespace runs -> '-', cut to MAX_TAG_LENGTH. '' = drop. */
+/**
+ * One tag: trimmed, a leading '#' (or several) dropped (people type "#health" and the app shows
+ * tags as "#health": stored with it, it showed "##health", and "#" alone became a tag), lowercased,
+ * inner whitespace runs -> '-', cut to MAX_TAG_LENGTH. '' = drop.
+ */
 export function normaliseTag(raw: string): string {
   return raw
     .trim()
+    .replace(/^#+\s*/, '')
     .toLowerCase()
     .replace(/\s+/g, '-')
     .slice(0, MAX_TAG_LENGTH)

@@ -113,7 +113,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
       // what an earlier run of this plan (cancelled, failed) or another tab stored is not featurized again
       const there = await storedIds(db, plan.memories.map((m) => m.id));
       const todo = plan.memories.filter((m) => !there.has(m.id));
-      const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview + there.size, batches: 0, cancelled: false };
+      const kinds = { current: 0, earlier: 0, trashed: 0 };
+      const out: ImportOutcome = { written: 0, skipped: plan.skippedAtPreview + there.size, batches: 0, cancelled: false, kinds };
       const groups = batches(todo, size);
       // a link goes with the batch that writes its later end (both ends then exist); links
       // between memories stored before are written at the end
@@ -153,6 +154,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
           out.written += written.length;
           out.skipped += g.length - written.length;
           out.batches++;
+          // "Restored 4 memories and 1 earlier version", not "5 memories": the words of the lists
+          for (const m of written) kinds[m.supersededBy !== undefined ? 'earlier' : m.deletedAt !== null ? 'trashed' : 'current']++;
           const docs: EngineDoc[] = written
             .filter((m) => m.deletedAt === null)
             .map((m) => {

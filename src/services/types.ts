@@ -359,6 +359,8 @@ export interface ImportOutcome {
   skipped: number;
   batches: number;
   cancelled: boolean;
+  /** A restored backup's written rows by what a person calls them (written = their sum): the memories in their list, earlier versions, the trash. */
+  kinds?: { current: number; earlier: number; trashed: number };
 }
 
 export interface RunImportOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatWhen, happenedAt, isoDateTime, formatReinforceLine, formatSuppressLine, highlight, isClose, preview, recallMatch, searchMatch, spaceWords } from './format';
+import { farWords, formatBytes, formatDate, formatWhen, happenedAt, isoDateTime, formatReinforceLine, formatSuppressLine, highlight, isClose, preview, recallMatch, searchMatch, spaceWords } from './format';
 
 describe('formatBytes', () => {
   it('uses binary units with one decimal under ten', () => {
@@ -105,5 +105,13 @@ describe('formatDate (the one date format)', () => {
   it('takes when a memory happened from validFrom, else its capture time', () => {
     expect(happenedAt({ createdAt: 2000, validFrom: 1000 })).toBe(1000);
     expect(happenedAt({ createdAt: 2000 })).toBe(2000);
+  });
+});
+
+describe('farWords', () => {
+  it('counts the far results in plain words: one, or many', () => {
+    expect(farWords(1)).toBe('Show the far one anyway');
+    expect(farWords(3)).toBe('Show the 3 far ones anyway');
+    expect(farWords(1200)).toBe('Show the 1,200 far ones anyway');
   });
 });

@@ -145,6 +145,11 @@ export function recallMatch(score: number): MatchWords {
  */
 export const CLOSE_COSINE = 0.3;
 
+/** The disclosure over results that are not close: "Show the 3 far ones anyway", "Show the far one anyway". */
+export function farWords(n: number): string {
+  return n === 1 ? 'Show the far one anyway' : `Show the ${n.toLocaleString('en')} far ones anyway`;
+}
+
 /** A hit is close when a query word matched (BM25 > 0 or a matched term) or the meaning is near. */
 export function isClose(why: { matchedTerms: readonly string[]; bm25: number; cosine: number }): boolean {
   return why.matchedTerms.length > 0 || why.bm25 > 0 || (Number.isFinite(why.cosine) && why.cosine >= onActiveScale(CLOSE_COSINE));

@@ -90,6 +90,22 @@ describe('CaptureForm', () => {
     expect(calls[1]).not.toHaveProperty('createdAt');
   });
 
+  it('says when the day chosen has not come yet (a slip of the year), and still saves it as chosen', async () => {
+    render(<CaptureForm disabled={false} />);
+    const when = screen.getByLabelText('When did this happen? (optional)');
+    const next = new Date().getFullYear() + 36;
+    fireEvent.change(when, { target: { value: '2024-03-05' } });
+    expect(screen.queryByTestId('capture-future-day')).toBeNull(); // a past day: nothing to say
+    fireEvent.change(when, { target: { value: `${next}-03-05` } });
+    expect(screen.getByTestId('capture-future-day').textContent).toBe(
+      `That day has not come yet: the memory will be dated ${next}-03-05. Check the year if you meant a day that has passed.`,
+    );
+    fireEvent.change(screen.getByLabelText('What do you want to remember?'), { target: { value: 'Dentist for the crown' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ createdAt: new Date(next, 2, 5).getTime() });
+  });
+
   it('plain Enter does not submit (multi-line text)', () => {
     render(<CaptureForm disabled={false} />);
     const text = screen.getByLabelText('What do you want to remember?');

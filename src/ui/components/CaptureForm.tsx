@@ -12,6 +12,13 @@ import { pastedFile, PicturePicker, preparePicture, type PictureDraft } from '..
 import { useCaptureDraft } from './capture-draft';
 
 /** New memory: text, comma-separated tags (normalised chips shown), importance, source, a picture. */
+/** A "when did this happen" day after today (local days, as the date field shows them). */
+function isFutureDay(value: string, now = Date.now()): boolean {
+  const day = dayStart(value);
+  const today = dayStart(dayValue(now));
+  return day !== undefined && today !== undefined && day > today;
+}
+
 export function CaptureForm({ disabled }: { disabled: boolean }) {
   const id = useId();
   // the fields live in the draft store, so leaving the view and coming back keeps what was typed
@@ -151,6 +158,12 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             <span id={`${id}-when`} className="field__hint">
               Leave empty for now. A past date dates the memory that day, and it counts as true since then.
             </span>
+            {isFutureDay(happened) && (
+              // a slip of the year (2062 for 2026) would date the memory decades away: said, not refused (a plan may be meant)
+              <span className="field__hint field__hint--warn" role="status" data-testid="capture-future-day">
+                That day has not come yet: the memory will be dated {happened}. Check the year if you meant a day that has passed.
+              </span>
+            )}
           </div>
         </div>
         <label className="field">

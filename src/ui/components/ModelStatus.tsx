@@ -1,6 +1,6 @@
 import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
-import { formatBytes } from '../app/format';
+import { modelLoadWords } from './model-load-words';
 import { DEFAULT_ENCODER_ID, encoderMeta } from '../../embed/encoders';
 import { modelFailureKind, modelFailureReason, modelUnavailableText } from '../../embed/load-failure';
 
@@ -16,11 +16,14 @@ export function ModelStatus() {
   const meta = p.encoder ? encoderMeta(p.encoder) : undefined;
   let label: string;
   let pct: number | null = null;
+  let bytes: string | null = null;
   switch (p.phase) {
-    case 'fetching-model':
-      pct = p.total ? Math.min(100, Math.round(((p.loaded ?? 0) / p.total) * 100)) : null;
-      label = p.total ? `Loading model ${formatBytes(p.loaded ?? 0)} / ${formatBytes(p.total)}` : 'Loading model…';
+    case 'fetching-model': {
+      const words = modelLoadWords(p, meta);
+      ({ label, pct } = words);
+      bytes = words.detail;
       break;
+    }
     case 'warming-up':
       label = 'Warming up…';
       break;
@@ -61,6 +64,12 @@ export function ModelStatus() {
         <details className="details model-status__details">
           <summary>Details</summary>
           <p data-testid="model-error-detail">{p.message}</p>
+        </details>
+      )}
+      {bytes && (
+        <details className="details model-status__details">
+          <summary>details</summary>
+          <p data-testid="model-load-bytes">{bytes}</p>
         </details>
       )}
       {pct !== null && (

@@ -3,11 +3,12 @@ import { createSearchController, type SearchResultView } from '../../services';
 import { useUi } from '../../state/ui-store';
 import { modelProgress } from '../app/boot';
 import { useExternal } from '../app/use-store';
-import { highlight, isClose, preview, searchMatch } from '../app/format';
+import { farWords, highlight, isClose, preview, searchMatch } from '../app/format';
 import { MatchBar } from './MatchBar';
 import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
 import { useKeep } from '../memories/keep-store';
+import { MemoryThumb } from '../memories/pictures';
 import { useEngineWarm } from '../app/use-engine-load';
 
 const DEBOUNCE_MS = 200;
@@ -104,7 +105,7 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
           <div className="empty" data-testid="search-nothing-close">
             <p>Nothing close to that: no word matched and nothing is near in meaning.</p>
             <details className="details">
-              <summary>Show the {results.length} far ones anyway</summary>
+              <summary>{farWords(results.length)}</summary>
               {list}
             </details>
           </div>
@@ -128,6 +129,7 @@ function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
           {rank}
         </span>
         <p className="result__text">
+          <MemoryThumb media={r.memory.media} />
           {highlight(p.text, why.matchedTerms).map((s, i) => (s.hit ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
         </p>
         <MatchBar m={m} />

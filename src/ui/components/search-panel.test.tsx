@@ -45,6 +45,7 @@ vi.mock('../app/boot', () => {
 
 import { SearchPanel } from './SearchPanel';
 import { useUi } from '../../state/ui-store';
+import { setKeepApiForTests, type KeepApi } from '../memories/keep-api';
 
 function hit(id: string, text: string): SearchResultView {
   const why = { lexical: 0, semantic: 0.9, bm25: 0, cosine: 0.62, matchedTerms: [] as string[] };
@@ -81,6 +82,38 @@ describe('SearchPanel and the engine start', () => {
     await waitFor(() => expect(screen.getAllByTestId('search-result')).toHaveLength(1));
     act(() => h.setStage('warm'));
     expect(h.state.runs).toEqual(['timing belt']);
+  });
+});
+
+describe('SearchPanel and pictures', () => {
+  afterEach(() => {
+    cleanup();
+    setKeepApiForTests(null);
+    vi.restoreAllMocks();
+  });
+
+  it("shows a picture memory's thumbnail in its result, its caption as the alt text; a memory without one has none", async () => {
+    h.state.stage = 'warm';
+    const thumb = new Blob(['thumb'], { type: 'image/webp' });
+    const asked: string[][] = [];
+    setKeepApiForTests({
+      async getImages(ids: string[]) {
+        asked.push(ids);
+        return ids.map((id) => ({ id, thumb, data: thumb }));
+      },
+    } as unknown as KeepApi);
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:thumb'), revokeObjectURL: vi.fn() });
+    const door = hit('m1', 'Painted the front door');
+    (door.memory as { media?: unknown }).media = [{ imageId: 'img-1', caption: 'the red front door' }];
+    h.state.answer = [door, hit('m2', 'Bought paint for the door')];
+    render(<SearchPanel enabled />);
+    fireEvent.change(screen.getByTestId('search-input'), { target: { value: 'door' } });
+    const img = await screen.findByRole('img', { name: 'the red front door' });
+    expect(img.getAttribute('src')).toBe('blob:thumb');
+    const [first, second] = screen.getAllByTestId('search-result');
+    expect(first!.contains(img)).toBe(true);
+    expect(second!.querySelector('[data-testid="result-thumb"]')).toBeNull();
+    expect(asked).toEqual([['img-1']]);
   });
 });
 

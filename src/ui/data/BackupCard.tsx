@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useObservable } from 'dexie-react-hooks';
 import { formatWhen } from '../app/format';
 import { dataApi, type ExportedFile } from './data-api';
-import { saveBlob } from './files';
+import { kindsWords, saveBlob } from './files';
 import { ActionError, toShown, type ShownError } from './ActionError';
 
 const REMINDERS: { label: string; days: number | null }[] = [
@@ -12,19 +12,12 @@ const REMINDERS: { label: string; days: number | null }[] = [
   { label: 'every month', days: 30 },
 ];
 
-/** Back up: the JSON backup (optionally with vectors, optionally encrypted), the Markdown zip, the reminder. */
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
-
 /** What a backup holds, in the words of the lists: "4 memories, 1 earlier version and 2 in the trash". */
 function savedWords(out: Pick<ExportedFile, 'memories' | 'kinds'>): string {
-  if (!out.kinds) return plural(out.memories, 'memory', 'memories');
-  const { current, earlier, trashed } = out.kinds;
-  const parts = [plural(current, 'memory', 'memories')];
-  if (earlier) parts.push(plural(earlier, 'earlier version', 'earlier versions'));
-  if (trashed) parts.push(`${trashed.toLocaleString('en')} in the trash`);
-  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+  return kindsWords(out.kinds ?? { current: out.memories, earlier: 0, trashed: 0 });
 }
 
+/** Back up: the JSON backup (optionally with vectors, optionally encrypted), the Markdown zip, the reminder. */
 export function BackupCard() {
   const id = useId();
   const status = useObservable(() => dataApi().liveBackupStatus(), []);
@@ -48,6 +41,11 @@ export function BackupCard() {
       const out = kind === 'json' ? await dataApi().exportBackup({ vectors, ...(encrypt ? { passphrase: pass } : {}) }) : await dataApi().exportMarkdown();
       saveBlob(out.blob, out.fileName);
       setDone(`Saved ${out.fileName} with ${savedWords(out)}.`);
+      // the passphrase is not left typed in a page anyone at this computer could use; the next backup asks again
+      if (kind === 'json' && encrypt) {
+        setPass('');
+        setPass2('');
+      }
     } catch (e) {
       setError(toShown(e));
     } finally {
@@ -100,13 +98,25 @@ export function BackupCard() {
         </div>
       )}
       <div className="actions">
-        <button type="button" className="btn btn--primary" disabled={busy !== null || !passReady} onClick={() => void run('json')}>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy !== null || !passReady}
+          onClick={() => void run('json')}
+          aria-describedby={!passReady && !mismatch ? `${id}-needs` : undefined}
+        >
           {busy === 'json' ? 'Preparing backup…' : 'Download a backup'}
         </button>
         <button type="button" className="btn btn--secondary" disabled={busy !== null} onClick={() => void run('md')}>
           {busy === 'md' ? 'Preparing notes…' : 'Download as Markdown (zip)'}
         </button>
       </div>
+      {!passReady && !mismatch && (
+        // a disabled button says why: no dead end (a mismatch says so beside the fields)
+        <p id={`${id}-needs`} className="field__hint" data-testid="backup-needs-pass">
+          Type a passphrase twice to download a protected backup, or untick the box.
+        </p>
+      )}
       <ActionError error={error} testId="backup-error" />
       {done && (
         <p className="data__ok" role="status" data-testid="backup-done">

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { isAborted } from '../../core/errors';
 import { dataApi, type CsvMappingInput, type ImportFile, type ImportFormat, type ImportPreview, type ImportRequest } from './data-api';
-import { FORMAT_LABELS, outcomeWords, readPicked } from './files';
+import { FORMAT_LABELS, kindsWords, outcomeWords, readPicked } from './files';
 import { ActionError, toShown, type ShownError } from './ActionError';
 import { ImportPreviewPanel } from './ImportPreviewPanel';
 import { CsvMappingFields, TextModeField } from './ImportOptions';
@@ -14,6 +14,14 @@ interface Options {
   textMode: 'line' | 'paragraph';
   quarantine: boolean;
   passphrase?: string;
+}
+
+/** The action's words: "Import 120 memories"; a backup "Restore 3 memories and 1 earlier version" (its rows as the lists count them). */
+function importLabel(p: ImportPreview): string {
+  if (p.format !== 'backup') return `Import ${p.fresh} ${p.fresh === 1 ? 'memory' : 'memories'}`;
+  const earlier = p.backupParts?.earlier ?? 0;
+  const trashed = p.backupParts?.trashed ?? 0;
+  return `Restore ${kindsWords({ current: p.fresh - earlier - trashed, earlier, trashed })}`;
 }
 
 /** Bring memories in: pick files or a folder, check the preview, import with progress and cancel. */
@@ -91,7 +99,7 @@ export function ImportCard() {
     setProgress({ written: 0, total: preview.fresh });
     try {
       const out = await dataApi().runImport(preview.planId, { signal: ctl.signal, onProgress: setProgress });
-      setOutcome(outcomeWords(out.written, out.skipped, out.cancelled));
+      setOutcome(outcomeWords(out.written, out.skipped, out.cancelled, out.kinds));
       setPreview(null);
       setPhase('done');
     } catch (e) {
@@ -194,7 +202,7 @@ export function ImportCard() {
       {preview && !preview.needsPassphrase && phase === 'ready' && (
         <div className="actions">
           <button type="button" className="btn btn--primary" disabled={preview.fresh === 0} onClick={() => void runImport()}>
-            Import {preview.fresh} {preview.fresh === 1 ? 'memory' : 'memories'}
+            {importLabel(preview)}
           </button>
         </div>
       )}

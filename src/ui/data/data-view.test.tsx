@@ -62,6 +62,17 @@ describe('ImportCard', () => {
     expect(run.mock.calls[0]![0]).toBe('plan-2'); // the plan of the last preview
   });
 
+  it('a restored backup says how many memories and earlier versions came back, as the lists count them', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({ ...(await preview(req, signal)), fresh: 5, backupParts: { earlier: 1, trashed: 0 } }));
+    vi.spyOn(api, 'runImport').mockResolvedValue({ written: 5, skipped: 0, batches: 1, cancelled: false, kinds: { current: 4, earlier: 1, trashed: 0 } });
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    await user.click(await screen.findByRole('button', { name: 'Restore 4 memories and 1 earlier version' }));
+    expect((await screen.findByTestId('import-outcome')).textContent).toBe('Restored 4 memories and 1 earlier version.');
+  });
+
   it('shows progress and stops on Cancel', async () => {
     const user = userEvent.setup();
     let release: () => void = () => {};
@@ -95,11 +106,11 @@ describe('ImportCard', () => {
     await user.click(screen.getByRole('button', { name: 'Open backup' }));
     const err = await screen.findByTestId('import-error');
     expect(err.getAttribute('data-code')).toBe('WRONG_PASSPHRASE');
-    expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^(Import|Restore)/ })).toBeNull();
     await user.clear(pass);
     await user.type(pass, 'correct horse');
     await user.click(screen.getByRole('button', { name: 'Open backup' }));
-    expect(await screen.findByRole('button', { name: 'Import 120 memories' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Restore 120 memories' })).toBeTruthy();
     expect(screen.queryByTestId('import-error')).toBeNull();
     expect(screen.getByTestId('import-preview').textContent).toContain('search data of 120 memories is reused');
   });
@@ -176,6 +187,8 @@ describe('BackupCard', () => {
     await user.click(screen.getByRole('checkbox', { name: 'protect the backup with a passphrase' }));
     const download = screen.getByRole('button', { name: 'Download a backup' });
     expect(download).toHaveProperty('disabled', true); // no passphrase yet
+    expect(download.getAttribute('aria-describedby')).toBe(screen.getByTestId('backup-needs-pass').id); // and it says why
+    expect(screen.getByTestId('backup-needs-pass').textContent).toBe('Type a passphrase twice to download a protected backup, or untick the box.');
     expect(screen.getByText(/cannot be recovered/)).toBeTruthy();
     await user.type(screen.getByLabelText('Passphrase'), 'abc');
     await user.type(screen.getByLabelText('Passphrase again'), 'abd');
@@ -188,6 +201,23 @@ describe('BackupCard', () => {
     expect(exp).toHaveBeenCalledWith({ vectors: true, passphrase: 'abc' });
     expect(clicks).toEqual(['mnemograph-backup.json blob:backup']);
     await vi.waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:backup'));
+    // the passphrase is not left typed in after the backup is made: the next one asks again
+    expect((screen.getByLabelText('Passphrase') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Passphrase again') as HTMLInputElement).value).toBe('');
+    expect(download).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('backup-needs-pass')).toBeTruthy();
+  });
+
+  it('keeps the passphrase typed in when the backup fails, so it can be tried again', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(api, 'exportBackup').mockRejectedValue(new AppError('QUOTA_EXCEEDED'));
+    render(<BackupCard />);
+    await user.click(screen.getByRole('checkbox', { name: 'protect the backup with a passphrase' }));
+    await user.type(screen.getByLabelText('Passphrase'), 'abc');
+    await user.type(screen.getByLabelText('Passphrase again'), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Download a backup' }));
+    expect(await screen.findByTestId('backup-error')).toBeTruthy();
+    expect((screen.getByLabelText('Passphrase') as HTMLInputElement).value).toBe('abc');
   });
 
   it('sets the reminder', async () => {
@@ -222,5 +252,11 @@ describe('outcomeWords', () => {
     expect(outcomeWords(120, 3, false)).toBe('Imported 120 memories; 3 were already here.');
     expect(outcomeWords(1, 0, false)).toBe('Imported 1 memory.');
     expect(outcomeWords(40, 1, true)).toBe('Stopped: 40 memories imported before you cancelled; 1 was already here.');
+  });
+  it('counts a restored backup as its lists do: an earlier version is not one more memory', () => {
+    expect(outcomeWords(5, 0, false, { current: 4, earlier: 1, trashed: 0 })).toBe('Restored 4 memories and 1 earlier version.');
+    expect(outcomeWords(3, 0, false, { current: 3, earlier: 0, trashed: 0 })).toBe('Restored 3 memories.');
+    expect(outcomeWords(7, 2, false, { current: 1, earlier: 4, trashed: 2 })).toBe('Restored 1 memory, 4 earlier versions and 2 in the trash; 2 were already here.');
+    expect(outcomeWords(2, 0, true, { current: 1, earlier: 1, trashed: 0 })).toBe('Stopped: 1 memory and 1 earlier version restored before you cancelled.');
   });
 });

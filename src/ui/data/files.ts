@@ -40,10 +40,25 @@ export const FORMAT_LABELS = {
   chatgpt: 'ChatGPT export (conversations.json)',
 } as const;
 
-/** "Imported 120 memories; 3 were already here." */
-export function outcomeWords(written: number, skipped: number, cancelled: boolean): string {
-  const mem = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
-  const head = cancelled ? `Stopped: ${mem(written)} imported before you cancelled` : `Imported ${mem(written)}`;
-  const tail = skipped > 0 ? `; ${skipped} ${skipped === 1 ? 'was' : 'were'} already here.` : '.';
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** Memory rows in the words of the lists: "4 memories, 1 earlier version and 2 in the trash". */
+export function kindsWords(kinds: { current: number; earlier: number; trashed: number }): string {
+  const { current, earlier, trashed } = kinds;
+  const parts = [plural(current, 'memory', 'memories')];
+  if (earlier) parts.push(plural(earlier, 'earlier version', 'earlier versions'));
+  if (trashed) parts.push(`${trashed.toLocaleString('en')} in the trash`);
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
+/**
+ * "Imported 120 memories; 3 were already here." A restored backup (`kinds` given) counts as its
+ * lists do: "Restored 4 memories and 1 earlier version." (an earlier version is history, not a memory).
+ */
+export function outcomeWords(written: number, skipped: number, cancelled: boolean, kinds?: { current: number; earlier: number; trashed: number }): string {
+  const what = kinds ? kindsWords(kinds) : plural(written, 'memory', 'memories');
+  const verb = kinds ? 'restored' : 'imported';
+  const head = cancelled ? `Stopped: ${what} ${verb} before you cancelled` : `${kinds ? 'Restored' : 'Imported'} ${what}`;
+  const tail = skipped > 0 ? `; ${skipped.toLocaleString('en')} ${skipped === 1 ? 'was' : 'were'} already here.` : '.';
   return head + tail;
 }

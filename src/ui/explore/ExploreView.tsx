@@ -180,7 +180,7 @@ function Explore() {
               Keyword results while the rest loads. The full answer replaces them by itself.
             </p>
           )}
-          <ResultsCard views={views} pending={recall.pending} onOpen={open} openId={openId} deep={recall.snapshot?.deep} iterative={recall.snapshot?.iterative} />
+          <ResultsCard views={views} stored={count} pending={recall.pending} onOpen={open} openId={openId} deep={recall.snapshot?.deep} iterative={recall.snapshot?.iterative} />
           <CarefulNote note={recall.snapshot?.careful} />
           {showRecent && <RecentWork ref={recentRef} recent={recent} onOpen={open} onHide={() => setShowRecent(false)} />}
           {lateral.status && (

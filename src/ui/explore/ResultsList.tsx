@@ -3,7 +3,7 @@
 // the spaces that made each one relevant (their ids behind "details"). Each row opens the memory.
 import type { RecallView } from '../../services';
 import type { MemoryId } from '../../core/types';
-import { formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
+import { farWords, formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
 import { MatchBar } from '../components/MatchBar';
 import { nothingClose, resultRows, type ResultRow } from './view-model';
 import type { DeepReportView } from '../../core/deep';
@@ -92,8 +92,11 @@ export function ResultsCard({
   openId,
   deep,
   iterative,
+  stored,
 }: {
   views: readonly RecallView[] | undefined;
+  /** How many memories are stored (undefined while counting): with none, "nothing recalled" says why. */
+  stored?: number;
   pending: boolean;
   onOpen: (id: MemoryId) => void;
   openId: MemoryId | null;
@@ -107,7 +110,11 @@ export function ResultsCard({
         Results {views && <span className="count" data-testid="explore-result-count">{views.length}</span>}
       </h2>
       {views && <DeepSearchNote deep={deep} iterative={iterative} added={rows.filter((r) => r.found?.by === 'deep').length} />}
-      {views && views.length === 0 && <p className="empty">Nothing recalled for that query.</p>}
+      {views && views.length === 0 && (
+        <p className="empty" data-testid="explore-none">
+          {stored === 0 ? 'There are no memories to recall yet: write one under Memories, or load the sample collection.' : 'Nothing recalled for that query.'}
+        </p>
+      )}
       {views && <Rows rows={rows} onOpen={onOpen} openId={openId} />}
       {!views && <p className="empty">Results appear here, each with how it was found.</p>}
     </section>
@@ -121,7 +128,7 @@ function Rows({ rows, onOpen, openId }: { rows: readonly ResultRow[]; onOpen: (i
     <div className="empty" data-testid="explore-nothing-close">
       <p>Nothing close to that: no word matched and nothing is near in meaning.</p>
       <details className="details">
-        <summary>Show the {rows.length} far ones anyway</summary>
+        <summary>{farWords(rows.length)}</summary>
         <ResultsList rows={rows} onOpen={onOpen} openId={openId} />
       </details>
     </div>

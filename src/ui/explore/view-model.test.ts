@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraphModel } from '../graph';
+import { buildGraphModel, nodeAriaLabel } from '../graph';
 import type { DivergenceView, RecallView } from '../../services';
 import { mergeOptions } from './explore-store';
 import { graphInput, hopOf, labelOf, nothingClose, queryWordsKnown, resultRows } from './view-model';
@@ -104,6 +104,16 @@ describe('graphInput', () => {
     const old = view('old', 'standard');
     (old.memory as { supersededBy?: string }).supersededBy = 'cur';
     expect(resultRows([view('cur', 'standard'), old]).map((r) => r.earlier)).toEqual([undefined, true]);
+  });
+
+  it("marks it on the graph too: the node's name says it, the current version's does not", () => {
+    const old = view('old', 'standard');
+    (old.memory as { supersededBy?: string }).supersededBy = 'cur';
+    const m = buildGraphModel(graphInput({ query: 'q', views: [view('cur', 'standard'), old], divergence: null }));
+    const name = (id: string) => nodeAriaLabel(m.nodes.find((n) => n.id === id)!);
+    expect(m.nodes.find((n) => n.id === 'm:old')?.earlier).toBe(true);
+    expect(name('m:old')).toMatch(/, earlier version: an edit replaced it$/);
+    expect(name('m:cur')).not.toMatch(/earlier/);
   });
 });
 

@@ -153,6 +153,7 @@ export function graphInput({ query, views, divergence, showTags, depth, filters,
     ...(v.via ? { via: v.via } : {}),
     ...pictureOf(v.memory),
     ...graphFound(v),
+    ...(v.memory.supersededBy ? { earlier: true as const } : {}),
   }));
   // No red alert in the graph unless the banner shows: one node for the recent work it names.
   const meaning = divergence?.alerts.find((a) => a.embedder === 'E1');

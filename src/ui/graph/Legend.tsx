@@ -70,6 +70,13 @@ export function Legend({ theme, model }: { theme: GraphTheme; model: GraphModel 
             <span>Found by looking deeper: ringed; the line says how (nearby in time, shared name, same group, or the pass that found it)</span>
           </div>
         )}
+        {model.nodes.some((n) => n.earlier) && (
+          <div className="recall-graph__legend-row" data-testid="graph-key-earlier">
+            <span className="rg-swatch rg-swatch--earlier" style={{ background: theme.node.standard, color: theme.text }} />
+            <span className="rg-line rg-line--none" />
+            <span>Earlier version: struck through; an edit replaced it</span>
+          </div>
+        )}
       </div>
     </details>
   );

@@ -37,6 +37,7 @@ export function Tooltip({ tip, theme }: { tip: Tip; theme: GraphTheme }) {
       {n.when !== undefined && <div className="recall-graph__tooltip-when">{formatDate(n.when)}</div>}
       {n.score !== undefined && <div>{recallMatch(n.score).words}</div>}
       {n.detail && <div>{n.detail}</div>}
+      {n.earlier && <div data-testid="graph-tooltip-earlier">Earlier version: an edit replaced it</div>}
       {n.found && <div>{n.found.by === 'deep' ? `Found by deeper search: ${n.found.how}` : `Found by looking again: ${n.found.how}`}</div>}
       {n.tags.length > 0 && <div className="recall-graph__tooltip-tags">{n.tags.map((t) => `#${t}`).join(' ')}</div>}
       {n.memoryId && <div className="recall-graph__tooltip-hint">Click or press Enter to open</div>}

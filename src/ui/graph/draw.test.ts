@@ -51,6 +51,27 @@ function frame(over: Partial<FrameState> & Pick<FrameState, 'scene' | 'positions
 }
 
 describe('drawFrame', () => {
+  it('strikes through an earlier version (one line across its node), and nothing else', () => {
+    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    const draw = (earlier: boolean) => {
+      const model = buildGraphModel({
+        query: 'q',
+        results: [
+          { id: 'cur', label: 'Fence: sage green', score: 0.9, mode: 'standard', tags: [] },
+          { id: 'old', label: 'Fence: grey', score: 0.8, mode: 'standard', tags: [], ...(earlier ? { earlier: true as const } : {}) },
+        ],
+      });
+      const positions = new Float32Array([0, 0, 100, 0, 200, 0]);
+      const { ctx, calls } = fakeContext();
+      drawFrame(ctx, frame({ scene: buildScene(model, radiiFor(model)), positions }));
+      return calls;
+    };
+    const plain = draw(false);
+    const struck = draw(true);
+    expect((struck.lineTo ?? 0) - (plain.lineTo ?? 0)).toBe(1);
+    expect((struck.moveTo ?? 0) - (plain.moveTo ?? 0)).toBe(1);
+  });
+
   it('culls nodes and edges outside the viewport', () => {
     vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
     const { scene, positions } = row(30); // x = 0..3000, the view shows x in 0..800

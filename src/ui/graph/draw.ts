@@ -227,6 +227,17 @@ export function drawFrame(ctx: CanvasRenderingContext2D, f: FrameState): FrameSt
     ctx.stroke();
   });
   ctx.setLineDash([]);
+  // Earlier versions (an edit replaced them): struck through, as a corrected line on paper.
+  ctx.strokeStyle = theme.text;
+  ctx.lineWidth = 2.5 * px;
+  model.nodes.forEach((node, i) => {
+    if (!node.earlier) return;
+    const d = radii[i] * 1.1;
+    ctx.beginPath();
+    ctx.moveTo(p[2 * i] - d, p[2 * i + 1] + d);
+    ctx.lineTo(p[2 * i] + d, p[2 * i + 1] - d);
+    ctx.stroke();
+  });
   // Hover and focus rings.
   const ring = (i: number, colour: string, width: number): void => {
     if (i < 0) return;

@@ -97,6 +97,8 @@ describe('buildGraphModel', () => {
     expect(assoc.nodes.map((n) => n.id)).toEqual(['query', 'm:a1', 'm:a2', 'm:a3']);
     const none = buildGraphModel({ ...base, filters: { tag: 'nothing' } });
     expect(none.nodes.map((n) => n.id)).toEqual(['query']);
+    // typed as a person writes a tag, with its "#"
+    expect(buildGraphModel({ ...base, filters: { tag: '#DB' } }).nodes.map((n) => n.id)).toEqual(['query', 'm:s1', 'm:l1']);
   });
 
   it('adds shared tag nodes when showTags is set', () => {

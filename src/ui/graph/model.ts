@@ -54,6 +54,8 @@ export interface RecallResultInput {
   picture?: GraphPicture;
   /** Added by deeper search or iterative search, and how. */
   found?: FoundBy;
+  /** An earlier version of a memory (an edit replaced it): drawn struck through, said in its name. */
+  earlier?: true;
 }
 
 /** A memory's picture on its node: the stored picture's id and its caption (the alt text). */
@@ -112,6 +114,8 @@ export interface GraphNode {
   picture?: GraphPicture;
   /** Added by deeper search or iterative search (drawn with a ring of its own). */
   found?: FoundBy;
+  /** An earlier version of a memory (an edit replaced it). */
+  earlier?: true;
 }
 
 export interface GraphEdge {
@@ -140,8 +144,9 @@ export const alertNodeId = (spaceName: string): string => `a:${spaceName}`;
 export const entityNodeId = (hash: number): string => `e:${hash >>> 0}`;
 const edgeId = (kind: EdgeKind, s: string, t: string): string => `${kind}:${s}>${t}`;
 
+/** A graph filter typed as "#Sam" finds the tag sam, as everywhere tags are typed. */
 function normaliseTag(tag: string): string {
-  return tag.trim().toLowerCase();
+  return tag.trim().replace(/^#+\s*/, '').toLowerCase();
 }
 
 const MODES: readonly MemoryKind[] = ['standard', 'lateral', 'associative'];
@@ -205,7 +210,7 @@ export function buildGraphModel(input: GraphModelInput): GraphModel {
     }
     const r = byId.get(memId);
     const node: GraphNode = r
-      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}), ...(r.picture ? { picture: r.picture } : {}), ...(r.found ? { found: r.found } : {}) }
+      ? { id: nid, kind: r.mode, label: r.label, memoryId: memId, score: r.score, hop, tags: r.tags.slice(), ...(r.when !== undefined ? { when: r.when } : {}), ...(r.picture ? { picture: r.picture } : {}), ...(r.found ? { found: r.found } : {}), ...(r.earlier ? { earlier: true as const } : {}) }
       : { id: nid, kind: 'associative', label: labels[memId] ?? memId, memoryId: memId, hop, tags: [], ...(input.when?.[memId] !== undefined ? { when: input.when[memId] } : {}) };
     nodes.set(nid, node);
     return node;
@@ -361,6 +366,7 @@ export function nodeAriaLabel(n: GraphNode): string {
   if (n.kind === 'associative') s += `, hop ${n.hop}`;
   if (n.detail) s += `, ${n.detail}`;
   if (n.found) s += n.found.by === 'deep' ? `, found by deeper search: ${n.found.how}` : `, found by looking again: ${n.found.how}`;
+  if (n.earlier) s += ', earlier version: an edit replaced it';
   if (n.picture) s += `, with a picture: ${n.picture.caption}`;
   return s;
 }

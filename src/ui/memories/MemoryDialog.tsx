@@ -80,8 +80,15 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
     setUnsavedEdit(d); // a reload or a closed tab asks first too
   }, []);
   useEffect(() => () => setUnsavedEdit(false), []);
-  const [askDiscard, setAskDiscard] = useState(false);
-  const guardedClose = () => (editing && dirty.current ? setAskDiscard(true) : onClose());
+  // what Discard does next: close the memory (✕, the backdrop) or go back to its view (Escape)
+  const [askDiscard, setAskDiscard] = useState<'close' | 'view' | null>(null);
+  const guardedClose = () => (editing && dirty.current ? setAskDiscard('close') : onClose());
+  // Escape in the editor steps back one level, to the memory's view, as its Cancel does; in the view it closes
+  const guardedEscape = () => {
+    if (!editing) onClose();
+    else if (dirty.current) setAskDiscard('view');
+    else setEditing(false);
+  };
 
   const close = (
     <button type="button" className="btn btn--ghost modal__close" onClick={guardedClose} aria-label="Close memory" data-testid="memory-close">
@@ -108,16 +115,20 @@ function OpenedMemory({ id, onClose }: { id: string; onClose(): void }) {
   const long = m.text.length > RENDER_LIMIT;
 
   return (
-    <Modal labelledBy={titleId} onClose={guardedClose} testId="memory-view" className="memory-view">
+    <Modal labelledBy={titleId} onClose={guardedClose} onEscape={guardedEscape} testId="memory-view" className="memory-view">
       {askDiscard && (
         <ConfirmDialog
           title="Discard your changes?"
           body="What you changed in this memory is not saved yet. Discarding keeps the memory as it was."
           confirmLabel="Discard changes"
-          onCancel={() => setAskDiscard(false)}
+          onCancel={() => setAskDiscard(null)}
           onConfirm={() => {
-            setAskDiscard(false);
-            onClose();
+            const then = askDiscard;
+            setAskDiscard(null);
+            if (then === 'view') {
+              onDirty(false);
+              setEditing(false);
+            } else onClose();
           }}
         />
       )}

@@ -7,6 +7,8 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
 export interface ModalProps {
   labelledBy: string;
   onClose(): void;
+  /** Escape, when it means less than closing (an editor goes back to its view); default onClose. */
+  onEscape?(): void;
   children: ReactNode;
   testId?: string;
   className?: string;
@@ -15,11 +17,11 @@ export interface ModalProps {
 /** Open dialogs, newest last: Escape closes the newest only. */
 const open: object[] = [];
 
-export function Modal({ labelledBy, onClose, children, testId, className }: ModalProps) {
+export function Modal({ labelledBy, onClose, onEscape, children, testId, className }: ModalProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const closeRef = useRef(onClose);
+  const closeRef = useRef(onEscape ?? onClose);
   useEffect(() => {
-    closeRef.current = onClose;
+    closeRef.current = onEscape ?? onClose;
   });
 
   // Escape anywhere (focus may sit on the page when the focused button went away, e.g. Edit)

@@ -262,7 +262,7 @@ describe('Trash and clearing out', () => {
 
 describe('the opened memory, being edited', () => {
   const escape = () => act(() => void fireEvent.keyDown(document, { key: 'Escape' }));
-  it('asks before Escape throws away unsaved changes; Cancel keeps editing, Discard closes', async () => {
+  it('asks before Escape throws away unsaved changes; Cancel keeps editing; the ✕ asks too, and its Discard closes', async () => {
     useKeep.setState({ openId: 'cur', editing: true });
     render(
       <>
@@ -287,13 +287,37 @@ describe('the opened memory, being edited', () => {
     expect(leaveAsks()).toBe(false); // discarded: nothing left to lose
   });
 
-  it('closes at once when nothing was changed', async () => {
+  it('Escape with nothing changed goes back to the memory, not out of it; Escape again closes it', async () => {
     useKeep.setState({ openId: 'cur', editing: true });
     render(<MemoryDialog />);
     await screen.findByRole('textbox', { name: 'Text' });
     escape();
     expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect(useKeep.getState().openId).toBe('cur');
+    expect(useKeep.getState().editing).toBe(false);
+    expect(screen.queryByRole('textbox', { name: 'Text' })).toBeNull();
+    expect(screen.getByTestId('memory-edit')).toBeTruthy(); // the memory's view, with its Edit button
+    escape();
     expect(useKeep.getState().openId).toBeNull();
+  });
+
+  it('Escape over changes asks; Discard goes back to the memory as it was, still open', async () => {
+    useKeep.setState({ openId: 'cur', editing: true });
+    render(
+      <>
+        <MemoryDialog />
+        <LeaveGuarded />
+      </>,
+    );
+    const text = await screen.findByRole('textbox', { name: 'Text' });
+    fireEvent.change(text, { target: { value: 'Fence paint: plum purple, two coats' } });
+    escape();
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    expect(useKeep.getState().openId).toBe('cur');
+    expect(useKeep.getState().editing).toBe(false);
+    expect(screen.getByTestId('memory-view-text').textContent).not.toContain('plum');
+    expect(calls.some((c) => c.name === 'update')).toBe(false);
+    expect(leaveAsks()).toBe(false);
   });
 });
 

@@ -164,6 +164,18 @@ function useStoredThumb(id: string | null): string | null {
   return useObjectUrl(useStoredBlob(id, 'thumb'));
 }
 
+/** A small picture beside a memory in a list of results (search), alt = its caption; nothing without a picture. */
+export function MemoryThumb({ media }: { media: readonly MediaRef[] | undefined }) {
+  const [ref] = imageRefs(media);
+  const url = useStoredThumb(ref?.imageId ?? null);
+  if (!ref) return null;
+  return url ? (
+    <img className="memory-thumb" src={url} alt={ref.caption || 'A picture'} data-testid="result-thumb" />
+  ) : (
+    <span className="memory-thumb memory-thumb--loading" aria-hidden="true" />
+  );
+}
+
 /** The opened memory's picture, with its caption as alt text and as the visible caption. */
 export function MemoryPicture({ media }: { media: readonly MediaRef[] | undefined }) {
   const [ref] = imageRefs(media);

@@ -13,6 +13,7 @@ import { useExplore } from '../explore/explore-store';
 import { dismissGuide, useGuideDismissedAt } from '../settings/use-everyday';
 import { goRecall } from './navigate';
 import { sampleJob, useSampleJob } from './sample-job';
+import { leftWords, phaseWords } from './progress';
 import { useShell } from './shell-store';
 
 interface Step {
@@ -107,6 +108,14 @@ export function FirstRunGuide() {
           >
             {job.state === 'running' ? 'Loading the sample…' : 'Load the sample collection'}
           </button>
+          {job.state === 'running' && (
+            // the progress where the person clicked (the sample card with its bar and Cancel may be below the fold)
+            <span className="guide__progress" role="status" data-testid="guide-sample-progress">
+              {' '}
+              {phaseWords(job.phase, job.done, job.total)}
+              {job.phase === 'embedding' && job.leftMs !== null ? ` · ${leftWords(job.leftMs)}` : ''}
+            </span>
+          )}
         </p>
       )}
       <ol className="guide__steps" id="guide-steps" hidden={!open}>

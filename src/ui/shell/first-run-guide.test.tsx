@@ -29,6 +29,13 @@ vi.mock('../../services', () => ({
   }),
 }));
 
+// the sample job as the guide reads it: idle unless a test sets it running
+const job = vi.hoisted(() => ({ state: { state: 'idle' } as Record<string, unknown> }));
+vi.mock('./sample-job', () => ({
+  sampleJob: { start: async () => {}, get: () => job.state, subscribe: () => () => {} },
+  useSampleJob: () => job.state,
+}));
+
 const { FirstRunGuide } = await import('./FirstRunGuide');
 const { openGuide } = await import('./navigate');
 const { useShell } = await import('./shell-store');
@@ -36,6 +43,7 @@ const { useShell } = await import('./shell-store');
 const steps = () => screen.getByRole('list', { hidden: true });
 
 beforeEach(() => {
+  job.state = { state: 'idle' };
   count = 0;
   dismissedAt = null;
   saved.length = 0;
@@ -53,6 +61,13 @@ describe('FirstRunGuide', () => {
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Search by meaning', 'Lateral hits', 'Chains of thought']);
     expect(screen.queryByTestId('guide-toggle')).toBeNull();
     expect(screen.getByRole('button', { name: 'Skip the guide' })).toBeTruthy();
+  });
+
+  it('while the sample loads, says how far it is beside the button that started it', async () => {
+    job.state = { state: 'running', phase: 'embedding', done: 96, total: 323, startedAt: 0, leftMs: 21_000 };
+    render(<FirstRunGuide />);
+    expect((await screen.findByTestId('guide-sample-progress')).textContent).toBe(' Understanding the memories: 96 of 323 · about 20 seconds left');
+    expect(screen.getByRole('button', { name: 'Loading the sample…' })).toHaveProperty('disabled', true);
   });
 
   it('shows on the Memories view only: Explore, Your data and the trash start with their own content', async () => {
