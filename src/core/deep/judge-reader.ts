@@ -1,0 +1,53 @@
+// The judge reader (docs/research/quality.md, "Fifth pass"): the offline reader (reader.ts) with one
+// more part, the judge's opinion. The judge is a stronger sentence encoder than the one that built
+// the index (all-mpnet-base-v2; src/core/pipeline/judge.ts uses it over the finished ranking's top
+// 30); its vectors are computed outside the core (the app's judge worker stores one per memory; the
+// eval reads them from its cache) and come in as data:
+//   query     the judge's vector of the query text
+//   vectorOf  the judge's vector of a memory, undefined when it has none yet (that memory is read
+//             without the judge part: the offline reader's score)
+//   weight    the judge part's weight in the reader's weighted mean (the offline parts weigh
+//             meaning 0.35, spaces 0.1, words 0.35, names 0.1, time 0.1)
+// judge = max(0, cosine(query, vectorOf(id))), clipped to 1. No query vector or weight 0 = the
+// offline reader exactly. Deterministic, no model runtime.
+
+import { cosine } from '../spaces/similarity';
+import type { MemoryId } from '../types';
+import { poolIdf, readOffline, type Reader, type ReaderCandidate, type ReaderQuery, type ReaderScore } from './reader';
+
+export interface JudgeVectors {
+  /** The judge's vector of the query (absent = no judge part anywhere). */
+  query: ArrayLike<number> | undefined;
+  /** The judge's vector of a memory (absent = no judge part for it). */
+  vectorOf: (id: MemoryId) => ArrayLike<number> | undefined;
+  /** The judge part's weight (default JUDGE_READER_WEIGHT). */
+  weight?: number;
+}
+
+/** The judge part's weight, chosen on one half of each dev file and read on the other (quality.md, "Fifth pass"). */
+export const JUDGE_READER_WEIGHT = 1;
+
+/** The judge's cosine of one candidate, or undefined when either vector is missing. */
+export function judgeCosine(judge: JudgeVectors, id: MemoryId): number | undefined {
+  const q = judge.query;
+  const v = judge.vectorOf(id);
+  if (!q || q.length === 0 || !v || v.length !== q.length) return undefined;
+  return cosine(q, v);
+}
+
+export class JudgeReader implements Reader {
+  readonly kind = 'offline' as const;
+  constructor(private readonly judge: JudgeVectors) {}
+  readSync(query: ReaderQuery, pool: readonly ReaderCandidate[]): ReaderScore[] {
+    const idf = poolIdf(query, pool);
+    const weight = this.judge.weight ?? JUDGE_READER_WEIGHT;
+    return pool.map((c) => {
+      const cos = weight > 0 ? judgeCosine(this.judge, c.id) : undefined;
+      const { id, score, reasons } = readOffline(query, c, idf, cos === undefined ? undefined : { cosine: cos, weight });
+      return { id, score, reasons };
+    });
+  }
+  read(query: ReaderQuery, pool: readonly ReaderCandidate[]): Promise<ReaderScore[]> {
+    return Promise.resolve(this.readSync(query, pool));
+  }
+}
