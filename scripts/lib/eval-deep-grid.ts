@@ -6,13 +6,16 @@
 // confidence is below t (the refined answer for the rest), which is what running at t does.
 //   readers  offline (shipped) | judge w (the offline parts + the judge's cosine at weight w) | judge
 //            alone (w 1000)
+//   bases    first (the app's flow: the merge into the first pass, whose confidence the trigger read)
+//            | refined (the merge into the refined answer, late interaction kept; the trigger still
+//            reads the first pass)
 //   pools    shipped (the primary top 10 + temporal / entity / community, cap 50) | deeper20 / deeper30
 //            (the first pass's top 20 / 30 read, then the expansion, cap 50) | top30 (the first pass's
 //            top 30, no expansion) | temporal (no entity, no community)
 // Folds as the earlier passes: A = conv-26, conv-41, conv-43, para-dev-1, para-dev-3; B = the rest.
 // DEEP_GRID_READERS (e.g. "offline,j1,j2"), DEEP_GRID_POOLS, DEEP_GRID_WEIGHTS, DEEP_GRID_THRESHOLDS
 // narrow the grid.
-import { deepSearch, JudgeReader, resolveDeepSearch, type Reader } from '../../src/core/deep';
+import { confidenceOf, deepSearch, JudgeReader, resolveDeepSearch, type Reader } from '../../src/core/deep';
 import { runPipeline, type EncoderCalibration } from '../../src/core/pipeline';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import type { MemoryId } from '../../src/core/types';
@@ -25,6 +28,8 @@ const FOLD_A = new Set(['conv-26', 'conv-41', 'conv-43', 'para-dev-1', 'para-dev
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
 
 export interface GridRow {
+  /** The list deep search merges into: the first pass (the app's flow) or the refined answer. */
+  base: 'first' | 'refined' | 'none';
   reader: string;
   pool: string;
   weight: number;
@@ -45,6 +50,8 @@ interface Memo {
   q: EvalQuery;
   pc: PreparedConversation;
   first: { id: MemoryId; score: number }[];
+  /** The refined answer's top 30 with scores (the `refined` base), and its top 10 ids. */
+  refinedScored: { id: MemoryId; score: number }[];
   refined: MemoryId[];
   confidence: number;
 }
@@ -73,13 +80,17 @@ export async function deepGrid(
     for (const q of pc.queries) {
       const features = c.f.queryFeatures.get(q)!;
       const first = runPipeline(c.ctx, { text: q.question, features }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
+      const refinedScored = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
       const refined = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => r.id);
-      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, refined, confidence: 0 });
+      // the trigger reads the first pass (the app's), whichever list deep search merges into
+      const confidence = confidenceOf(first.slice(0, K).map((h) => h.score), K, calibration.confidence).value;
+      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, refinedScored, refined, confidence });
     }
   }
   const readers = list(process.env.DEEP_GRID_READERS, judge ? ['offline', 'j0.5', 'j1', 'j2', 'j4', 'judge'] : ['offline']);
   const pools = list(process.env.DEEP_GRID_POOLS, Object.keys(POOLS));
   const weights = (process.env.DEEP_GRID_WEIGHTS ?? '0.5,0.3').split(',').map(Number);
+  const bases = list(process.env.DEEP_GRID_BASES, ['first', 'refined']) as ('first' | 'refined')[];
   const thresholds = (process.env.DEEP_GRID_THRESHOLDS ?? `${resolveDeepSearch({}).threshold},0.5,0.7,1`).split(',').map(Number);
   const textOf = new Map(prepared.map((pc) => [pc, new Map(pc.conv.memories.map((m) => [m.id, m.text]))]));
   const readerOf = (name: string, m: Memo): Reader => {
@@ -91,6 +102,7 @@ export async function deepGrid(
   };
   const rows: GridRow[] = [];
   const base = (m: Memo) => m.refined;
+  for (const baseName of bases)
   for (const readerName of readers)
     for (const poolName of pools)
       for (const weight of weights) {
@@ -103,7 +115,10 @@ export async function deepGrid(
           const t0 = performance.now();
           const out = await deepSearch({
             query: { text: m.q.question, features: c.f.queryFeatures.get(m.q)! },
-            primary: p.readDepth ? m.first : m.first.slice(0, K),
+            primary: (() => {
+              const list = baseName === 'first' ? m.first : m.refinedScored;
+              return p.readDepth ? list : list.slice(0, K);
+            })(),
             topK: K,
             ...(p.readDepth ? { readDepth: p.readDepth } : {}),
             options,
@@ -115,7 +130,6 @@ export async function deepGrid(
             confidenceModel: calibration.confidence,
           });
           ms.push(performance.now() - t0);
-          m.confidence = out.report.confidence.value;
           escalatedIds.push(out.report.status === 'merged' ? out.results.map((h) => h.id) : base(m));
         }
         for (const threshold of thresholds)
@@ -149,6 +163,7 @@ export async function deepGrid(
             const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
             const r3 = (x: number) => Math.round(x * 1000) / 1000;
             rows.push({
+              base: baseName,
               reader: readerName,
               pool: poolName,
               weight,
@@ -165,13 +180,14 @@ export async function deepGrid(
             });
           }
         const last = rows.slice(-3 * thresholds.length);
-        log(`grid ${readerName} ${poolName} w${weight}: ${last.map((r) => `t${r.threshold} ${r.fold} ${r.r10}/${r.ndcg10}/${r.mrr10}/${r.top1} rec ${r.recoveredShare} inv ${r.invocationRate}`).join(' | ')}`);
+        log(`grid ${baseName} ${readerName} ${poolName} w${weight}: ${last.map((r) => `t${r.threshold} ${r.fold} ${r.r10}/${r.ndcg10}/${r.mrr10}/${r.top1} rec ${r.recoveredShare} inv ${r.invocationRate}`).join(' | ')}`);
       }
   // the refined answer alone (no deep search), by fold: what every row is read against
   for (const fold of ['all', 'A', 'B'] as const) {
     const ms = memos.filter((m) => fold === 'all' || m.fold === fold);
     const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
     rows.push({
+      base: 'none',
       reader: 'none',
       pool: 'none',
       weight: 0,
