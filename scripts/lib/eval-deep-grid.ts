@@ -11,11 +11,13 @@
 //            reads the first pass)
 //   pools    shipped (the primary top 10 + temporal / entity / community, cap 50) | deeper20 / deeper30
 //            (the first pass's top 20 / 30 read, then the expansion, cap 50) | top30 (the first pass's
-//            top 30, no expansion) | temporal (no entity, no community)
+//            top 30, no expansion) | temporal (no entity, no community) | nearest / deeper30nearest
+//            (the shipped / deeper30 pool with the judge's 20 nearest memories to the query as a
+//            fourth strategy, `meaning`)
 // Folds as the earlier passes: A = conv-26, conv-41, conv-43, para-dev-1, para-dev-3; B = the rest.
 // DEEP_GRID_READERS (e.g. "offline,j1,j2"), DEEP_GRID_POOLS, DEEP_GRID_WEIGHTS, DEEP_GRID_THRESHOLDS
 // narrow the grid.
-import { confidenceOf, deepSearch, JudgeReader, resolveDeepSearch, type Reader } from '../../src/core/deep';
+import { confidenceOf, deepSearch, JudgeReader, judgeCosine, resolveDeepSearch, type Reader } from '../../src/core/deep';
 import { runPipeline, type EncoderCalibration } from '../../src/core/pipeline';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import type { MemoryId } from '../../src/core/types';
@@ -54,14 +56,18 @@ interface Memo {
   refinedScored: { id: MemoryId; score: number }[];
   refined: MemoryId[];
   confidence: number;
+  /** The judge's 20 nearest memories to the query (the `meaning` strategy), best first. */
+  nearest: MemoryId[];
 }
 
-const POOLS: Record<string, { readDepth?: number; poolCap: number; entities: boolean; communities: boolean }> = {
+const POOLS: Record<string, { readDepth?: number; poolCap: number; entities: boolean; communities: boolean; nearest?: number }> = {
   shipped: { poolCap: 50, entities: true, communities: true },
   deeper20: { readDepth: 20, poolCap: 50, entities: true, communities: true },
   deeper30: { readDepth: 30, poolCap: 50, entities: true, communities: true },
   top30: { readDepth: 30, poolCap: 30, entities: true, communities: true },
   temporal: { poolCap: 50, entities: false, communities: false },
+  nearest: { poolCap: 50, entities: true, communities: true, nearest: 20 },
+  deeper30nearest: { readDepth: 30, poolCap: 50, entities: true, communities: true, nearest: 20 },
 };
 
 const list = (env: string | undefined, all: string[]) => (env ? env.split(',').filter((x) => all.includes(x)) : all);
@@ -84,7 +90,15 @@ export async function deepGrid(
       const refined = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => r.id);
       // the trigger reads the first pass (the app's), whichever list deep search merges into
       const confidence = confidenceOf(first.slice(0, K).map((h) => h.score), K, calibration.confidence).value;
-      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, refinedScored, refined, confidence });
+      const qv = judge?.get(q.question);
+      const nearest = qv
+        ? pc.conv.memories
+            .map((mem) => ({ id: mem.id, c: judgeCosine({ query: qv, vectorOf: () => judge!.get(mem.text) }, mem.id) ?? -1 }))
+            .sort((a, b) => b.c - a.c || (a.id < b.id ? -1 : 1))
+            .slice(0, 20)
+            .map((x) => x.id)
+        : [];
+      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, refinedScored, refined, confidence, nearest });
     }
   }
   const readers = list(process.env.DEEP_GRID_READERS, judge ? ['offline', 'j0.5', 'j1', 'j2', 'j4', 'judge'] : ['offline']);
@@ -122,7 +136,12 @@ export async function deepGrid(
             topK: K,
             ...(p.readDepth ? { readDepth: p.readDepth } : {}),
             options,
-            source: { docs: c.docs, ...(p.entities ? { entities: c.graph } : {}), ...(p.communities ? { communityOf: (id: MemoryId) => c.communities.get(id) } : {}) },
+            source: {
+              docs: c.docs,
+              ...(p.entities ? { entities: c.graph } : {}),
+              ...(p.communities ? { communityOf: (id: MemoryId) => c.communities.get(id) } : {}),
+              ...(p.nearest ? { nearest: m.nearest.slice(0, p.nearest) } : {}),
+            },
             scope: {},
             candidateOf: c.candidateOf,
             reader: readerOf(readerName, m),
