@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryId } from '../types';
-import { deepSearch, DEEP_SEARCH_DEFAULTS, JudgeReader, judgeCosine, OfflineReader, readOffline, type PoolDoc, type ReaderCandidate } from '.';
+import { deepSearch, DEEP_SEARCH_DEFAULTS, expandPool, foundWords, JudgeReader, judgeCosine, OfflineReader, readOffline, WAY_SHORT, type PoolDoc, type ReaderCandidate } from '.';
 
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
 
@@ -115,6 +115,32 @@ describe('deepSearch readDepth (the reader reads the primary results beyond the 
     expect(out.results.map((h) => [h.id, h.score])).toEqual([
       ['p0', 0.5],
       ['p3', 0.5],
+    ]);
+  });
+});
+
+describe("the 'meaning' pool strategy (the judge's nearest memories to the question)", () => {
+  const docs: PoolDoc[] = ['p0', 'n1', 'n2', 'gone'].map((id, i) => ({ id, sessionId: id, createdAt: i * 1000, status: id === 'gone' ? 'archived' : 'active', deletedAt: null, validFrom: 0, validTo: null }));
+
+  it('adds the nearest in order after the primary (ranked among those in scope), skipping pooled ones, without a seed', () => {
+    const pool = expandPool(['p0'], { docs, nearest: ['p0', 'gone', 'n2', 'n1'] }, {});
+    expect(pool.map((p) => [p.id, p.primaryRank, p.via.map((v) => `${v.strategy}:${v.seed}:${v.detail}`)])).toEqual([
+      ['p0', 0, []],
+      ['n2', null, ['meaning:n2:rank 2 by the careful model']],
+      ['n1', null, ['meaning:n1:rank 3 by the careful model']],
+    ]);
+    expect(foundWords(pool[1].via)).toBe('close in meaning to your question');
+    expect(WAY_SHORT.meaning).toBe('close in meaning');
+  });
+
+  it('takes turns with the other strategies: temporal, then meaning', () => {
+    // one session s: p0 at 0, t1 at 1 (temporal from p0), far at 9; the judge's nearest: far
+    const one: PoolDoc[] = ['p0', 't1', 'far'].map((id, i) => ({ id, sessionId: 's', createdAt: id === 'far' ? 9 : i, status: 'active', deletedAt: null, validFrom: 0, validTo: null }));
+    const pool = expandPool(['p0'], { docs: one, nearest: ['far'] }, {}, { turnWindow: 1 });
+    expect(pool.map((p) => [p.id, p.via.map((v) => v.strategy)])).toEqual([
+      ['p0', []],
+      ['t1', ['temporal']],
+      ['far', ['meaning']],
     ]);
   });
 });
