@@ -123,7 +123,7 @@ describe("the 'meaning' pool strategy (the judge's nearest memories to the quest
   const docs: PoolDoc[] = ['p0', 'n1', 'n2', 'gone'].map((id, i) => ({ id, sessionId: id, createdAt: i * 1000, status: id === 'gone' ? 'archived' : 'active', deletedAt: null, validFrom: 0, validTo: null }));
 
   it('adds the nearest in order after the primary (ranked among those in scope), skipping pooled ones, without a seed', () => {
-    const pool = expandPool(['p0'], { docs, nearest: ['p0', 'gone', 'n2', 'n1'] }, {});
+    const pool = expandPool(['p0'], { docs, nearest: ['p0', 'gone', 'n2', 'n1'] }, {}, { turnWindow: 0, adjacentTurns: 0 });
     expect(pool.map((p) => [p.id, p.primaryRank, p.via.map((v) => `${v.strategy}:${v.seed}:${v.detail}`)])).toEqual([
       ['p0', 0, []],
       ['n2', null, ['meaning:n2:rank 2 by the careful model']],
