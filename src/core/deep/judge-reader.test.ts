@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryId } from '../types';
-import { deepSearch, DEEP_SEARCH_DEFAULTS, expandPool, foundWords, JudgeReader, judgeCosine, OfflineReader, readOffline, WAY_SHORT, type PoolDoc, type ReaderCandidate } from '.';
+import { deepSearch, DEEP_SEARCH_DEFAULTS, expandPool, foundWords, JudgeReader, judgeCosine, judgeNearest, OfflineReader, readOffline, WAY_SHORT, type PoolDoc, type ReaderCandidate } from '.';
 
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
 
@@ -142,5 +142,15 @@ describe("the 'meaning' pool strategy (the judge's nearest memories to the quest
       ['t1', ['temporal']],
       ['far', ['meaning']],
     ]);
+  });
+});
+
+describe('judgeNearest', () => {
+  it('the k best by cosine, ties by id, skipping memories without a vector', () => {
+    // query (1, 0): m1 (0.6, 0.8) 0.6, m3 (3, 4) 0.6, m2 (-1, 0) -1; m9 has no vector
+    expect(judgeNearest({ query: [1, 0], vectorOf }, ['m2', 'm3', 'm9', 'm1'], 2)).toEqual(['m1', 'm3']);
+    expect(judgeNearest({ query: [1, 0], vectorOf }, ['m2', 'm3', 'm1'], 5)).toEqual(['m1', 'm3', 'm2']);
+    expect(judgeNearest({ query: undefined, vectorOf }, ['m1'], 2)).toEqual([]);
+    expect(judgeNearest({ query: [1, 0], vectorOf }, ['m1'], 0)).toEqual([]);
   });
 });

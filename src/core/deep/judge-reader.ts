@@ -51,3 +51,21 @@ export class JudgeReader implements Reader {
     return Promise.resolve(this.readSync(query, pool));
   }
 }
+
+/**
+ * The `k` memories nearest the query by the judge (cosine, best first; ties by id), among `ids`
+ * (the caller passes the memories in the query's scope): deep search's `meaning` pool strategy
+ * (ExpansionSource.nearest). Memories without a judge vector are skipped; no query vector = [].
+ */
+export function judgeNearest(judge: JudgeVectors, ids: Iterable<MemoryId>, k: number): MemoryId[] {
+  if (!judge.query || judge.query.length === 0 || !(k > 0)) return [];
+  const scored: { id: MemoryId; c: number }[] = [];
+  for (const id of ids) {
+    const c = judgeCosine(judge, id);
+    if (c !== undefined) scored.push({ id, c });
+  }
+  return scored
+    .sort((a, b) => b.c - a.c || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, k)
+    .map((x) => x.id);
+}
