@@ -88,8 +88,10 @@ export async function deepGrid(
       const first = runPipeline(c.ctx, { text: q.question, features }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
       const refinedScored = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
       const refined = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => r.id);
-      // the trigger reads the first pass (the app's), whichever list deep search merges into
-      const confidence = confidenceOf(first.slice(0, K).map((h) => h.score), K, calibration.confidence).value;
+      // the trigger reads the first pass as the app runs it (topK 10: a deeper run's scores differ,
+      // its candidate depth follows topK), whichever list deep search merges into
+      const first10 = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => r.score);
+      const confidence = confidenceOf(first10, K, calibration.confidence).value;
       const qv = judge?.get(q.question);
       const nearest = qv
         ? pc.conv.memories
