@@ -25,7 +25,16 @@ export interface JudgeVectors {
 }
 
 /** The judge part's weight, chosen on one half of each dev file and read on the other (quality.md, "Fifth pass"). */
-export const JUDGE_READER_WEIGHT = 1;
+export const JUDGE_READER_WEIGHT = 2;
+
+/**
+ * How deep search runs with the judge reader, chosen the same on either half of both dev files
+ * (quality.md, "Fifth pass"): the reader's judge weight, the merge's reader weight (the option
+ * `deepSearch.weight`; 0.5 stays the offline reader's), the primary results read (`readDepth`) and
+ * the judge's nearest memories pooled (`judgeNearest` -> `ExpansionSource.nearest`). The trigger
+ * stays the shipped one (threshold 0.3): every higher threshold lowered LoCoMo's MRR@10.
+ */
+export const JUDGE_DEEP_SETTINGS = { readerWeight: JUDGE_READER_WEIGHT, mergeWeight: 0.7, readDepth: 30, nearest: 20 } as const;
 
 /** The judge's cosine of one candidate, or undefined when either vector is missing. */
 export function judgeCosine(judge: JudgeVectors, id: MemoryId): number | undefined {
