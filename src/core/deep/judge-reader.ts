@@ -30,11 +30,12 @@ export const JUDGE_READER_WEIGHT = 2;
 /**
  * How deep search runs with the judge reader, chosen the same on either half of both dev files
  * (quality.md, "Fifth pass"): the reader's judge weight, the merge's reader weight (the option
- * `deepSearch.weight`; 0.5 stays the offline reader's), the primary results read (`readDepth`) and
- * the judge's nearest memories pooled (`judgeNearest` -> `ExpansionSource.nearest`). The trigger
- * stays the shipped one (threshold 0.3): every higher threshold lowered LoCoMo's MRR@10.
+ * `deepSearch.weight`; 0.5 stays the offline reader's) and the judge's nearest memories pooled
+ * (`judgeNearest` -> `ExpansionSource.nearest`), merged into the first pass as the engine does
+ * today (merging into the refined answer, or reading the primary's top 30, gave the same figures).
+ * The trigger stays the shipped one (threshold 0.3): every higher threshold lowered LoCoMo's MRR@10.
  */
-export const JUDGE_DEEP_SETTINGS = { readerWeight: JUDGE_READER_WEIGHT, mergeWeight: 0.7, readDepth: 30, nearest: 20 } as const;
+export const JUDGE_DEEP_SETTINGS = { readerWeight: JUDGE_READER_WEIGHT, mergeWeight: 0.7, nearest: 20 } as const;
 
 /** The judge's cosine of one candidate, or undefined when either vector is missing. */
 export function judgeCosine(judge: JudgeVectors, id: MemoryId): number | undefined {
