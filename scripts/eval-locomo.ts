@@ -313,7 +313,12 @@ export async function evaluatePipeline(
   const uncalibrated = deepOnly ? undefined : evaluate(prepared, [uncalibratedSystem(feats)]).uncalibrated;
   // DEEP_SEARCH_ONLY=1: the deep-search and iterative rows without expandHops1 / multiQuery3
   const deep = process.env.DEEP_SEARCH_ONLY ? {} : evaluate(prepared, await deepSystems(prepared, feats, resources, embedQueries, log, calibration));
-  const ds = await deepSearchRows(prepared, feats, resources, log, calibration);
+  // DEEP_JUDGE=<id>: the deep-search reader with the judge's cosine (DEEP_JUDGE_WEIGHT, default JUDGE_READER_WEIGHT)
+  const deepJudge = process.env.DEEP_JUDGE;
+  const judgeForDeep = deepJudge
+    ? { id: deepJudge, vectors: await (await import('./lib/eval-judge')).judgeVectors(prepared, deepJudge, log), ...(process.env.DEEP_JUDGE_WEIGHT ? { weight: Number(process.env.DEEP_JUDGE_WEIGHT) } : {}) }
+    : undefined;
+  const ds = await deepSearchRows(prepared, feats, resources, log, calibration, judgeForDeep);
   Object.assign(deep, ds.rows);
   const judge = process.env.JUDGE;
   const judged = judge ? Object.values(evaluate(prepared, [await (await import('./lib/eval-judge')).judgedSystem(prepared, feats, calibration, judge, log)]))[0] : undefined;

@@ -21,7 +21,7 @@
 // the app supplied them). DEEP_LEARN=1 adds `learning` (scripts/lib/eval-deep-learn.ts) at the
 // row's threshold and with every query escalated.
 import type { LexicalResources } from '../../src/core/features';
-import { deepSearch, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type ReaderCandidate } from '../../src/core/deep';
+import { deepSearch, JudgeReader, JUDGE_READER_WEIGHT, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type Reader, type ReaderCandidate } from '../../src/core/deep';
 import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
 import { OfflineTransformer } from '../../src/core/query';
 import type { RecallOptionsInput } from '../../src/core/recall';
@@ -30,6 +30,7 @@ import { memoryCommunities } from '../../workers/communities';
 import type { EvalQuery, PreparedConversation, SystemReport } from '../eval-locomo';
 import { entityGraphOf } from './eval-deep';
 import { simulateLearning, type LearningFigures } from './eval-deep-learn';
+import { deepGrid, type GridRow } from './eval-deep-grid';
 import type { FeaturizedConversation } from './eval-systems';
 import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './metrics';
 
@@ -56,6 +57,10 @@ export interface DeepSearchFigures {
   /** Which pass the trigger reads ('first': the app's), and whether the reader read token matrices. */
   triggerPass: 'first';
   readerTokens: boolean;
+  /** DEEP_JUDGE=<id>: the reader was the judge reader (the judge's cosine as one more part, at this weight). */
+  judgeReader?: { judge: string; weight: number };
+  /** DEEP_GRID=1: readers x thresholds x pools x merge weights, by half (scripts/lib/eval-deep-grid.ts). */
+  grid?: GridRow[];
   /** DEEP_LEARN=1: the learning loop at the row's threshold, and with every query escalated (rates read at the row's threshold). */
   learning?: { atThreshold: LearningFigures; everyQuery: LearningFigures };
 }
@@ -105,9 +110,16 @@ export async function deepSearchRows(
   resources: LexicalResources,
   log: (m: string) => void = () => {},
   calibration: EncoderCalibration = calibrationFor(undefined),
+  judge?: { id: string; vectors: ReadonlyMap<string, Float32Array>; weight?: number },
 ): Promise<{ rows: Record<string, SystemReport>; deepSearch: DeepSearchFigures }> {
   const opts: RecallOptionsInput = { ...DEFAULT_PIPELINE_OPTIONS, topK: K };
   const reader = new OfflineReader();
+  // DEEP_JUDGE: the judge reader, its vectors looked up by text (the eval's judge cache)
+  const readerFor = (pc: PreparedConversation, q: EvalQuery): Reader => {
+    if (!judge) return reader;
+    const text = new Map(pc.conv.memories.map((m) => [m.id, m.text]));
+    return new JudgeReader({ query: judge.vectors.get(q.question), vectorOf: (id) => judge.vectors.get(text.get(id) ?? ''), weight: judge.weight });
+  };
   const readerTokens = process.env.DEEP_READER_TOKENS === '1';
   const transformer = new OfflineTransformer(resources);
   const options = resolveDeepSearch({ mode: 'active', ...(process.env.DEEP_SEARCH ? JSON.parse(process.env.DEEP_SEARCH) : {}) });
@@ -146,7 +158,7 @@ export async function deepSearchRows(
       source: { docs: c.docs, entities: c.graph, communityOf: (id) => c.communities.get(id) },
       scope: {},
       candidateOf: c.candidateOf,
-      reader,
+      reader: readerFor(pc, q),
       timers,
       confidenceModel: calibration.confidence,
     });
@@ -195,7 +207,8 @@ export async function deepSearchRows(
       }
     return ids;
   });
-  const iterRow = await score(prepared, async (pc, q) => {
+  // DEEP_GRID=1 leaves the iterative row out (its time is the grid's)
+  const iterRow = process.env.DEEP_GRID === '1' ? undefined : await score(prepared, async (pc, q) => {
     const c = per.get(pc)!;
     const features = c.f.queryFeatures.get(q)!;
     const out = await searchIterative(q.question, {
@@ -207,11 +220,12 @@ export async function deepSearchRows(
     }, { topK: K, confidenceModel: calibration.confidence });
     return out.results.map((h) => h.id);
   });
+  const grid = process.env.DEEP_GRID === '1' ? await deepGrid(prepared, per, calibration, opts, judge?.vectors, log) : undefined;
   const learning = process.env.DEEP_LEARN === '1' ? { atThreshold: await simulateLearning(prepared, per, calibration, options), everyQuery: await simulateLearning(prepared, per, calibration, always, options.threshold) } : undefined;
   const n = prepared.reduce((a, p) => a + p.queries.length, 0);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
-    rows: { deepSearch: deepRow, 'deepSearch@threshold1': alwaysRow, iterative: iterRow },
+    rows: { deepSearch: deepRow, 'deepSearch@threshold1': alwaysRow, ...(iterRow ? { iterative: iterRow } : {}) },
     deepSearch: {
       r10: deepRow.r10,
       ndcg10: deepRow.ndcg10,
@@ -228,6 +242,8 @@ export async function deepSearchRows(
       queries: n,
       triggerPass: 'first',
       readerTokens,
+      ...(judge ? { judgeReader: { judge: judge.id, weight: judge.weight ?? JUDGE_READER_WEIGHT } } : {}),
+      ...(grid ? { grid } : {}),
       ...(learning ? { learning } : {}),
     },
   };

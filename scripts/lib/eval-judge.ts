@@ -11,16 +11,10 @@ import { loadNodeTransformers } from './node-transformers';
 
 const JUDGES: Record<string, EncoderMeta> = { [MPNET_JUDGE.id]: MPNET_JUDGE };
 
-export async function judgedSystem(
-  prepared: PreparedConversation[],
-  feats: Map<PreparedConversation, FeaturizedConversation>,
-  calibration: EncoderCalibration,
-  judgeId: string,
-  log: (m: string) => void,
-): Promise<RetrievalSystem> {
+/** The judge's vector of every memory text and question of `prepared`, by text (cached on disk). */
+export async function judgeVectors(prepared: PreparedConversation[], judgeId: string, log: (m: string) => void): Promise<Map<string, Float32Array>> {
   const meta = JUDGES[judgeId];
   if (!meta) throw new Error(`JUDGE: unknown judge ${judgeId} (known: ${Object.keys(JUDGES).join(', ')})`);
-  const opts = { depth: Number(process.env.JUDGE_DEPTH ?? DEFAULT_JUDGE.depth), weight: Number(process.env.JUDGE_WEIGHT ?? DEFAULT_JUDGE.weight) };
   let model: ReturnType<typeof loadNodeTransformers> | undefined;
   const encoder = {
     info: () => ({ id: meta.id, name: meta.name, dim: meta.dim, backend: 'cpu' as const, maxInputChars: 0 }),
@@ -33,6 +27,19 @@ export async function judgedSystem(
     texts.forEach((t, i) => vectors.set(t, v[i]));
   }
   if (model) await (await model).dispose();
+  return vectors;
+}
+
+export async function judgedSystem(
+  prepared: PreparedConversation[],
+  feats: Map<PreparedConversation, FeaturizedConversation>,
+  calibration: EncoderCalibration,
+  judgeId: string,
+  log: (m: string) => void,
+): Promise<RetrievalSystem> {
+  const meta = JUDGES[judgeId]!;
+  const opts = { depth: Number(process.env.JUDGE_DEPTH ?? DEFAULT_JUDGE.depth), weight: Number(process.env.JUDGE_WEIGHT ?? DEFAULT_JUDGE.weight) };
+  const vectors = await judgeVectors(prepared, judgeId, log);
   return {
     name: `judged(${meta.label} top ${opts.depth}, w ${opts.weight})`,
     rank: (pc, q) => {

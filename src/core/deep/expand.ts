@@ -5,6 +5,8 @@
 //   entity     one hop over the memory-entity graph (src/core/entities expandByEntities)
 //   community  members of the seed's community (Louvain over nearest-neighbour + entity edges,
 //              computed in the engine worker), nearest in time first
+//   meaning    (when given) the memories nearest the query by the judge (a stronger encoder), best
+//              first: not from a seed but from the question
 // The strategies take turns (temporal, entity, community, ...) so each gets its share of the pool;
 // the pool (primary results read + expansion) is capped (default 50). Every candidate passes the
 // query's scope: the status gate (isRecallable: never deleted; archived / quarantined only when the
@@ -14,7 +16,7 @@ import { expandByEntities, type EntityLookup } from '../entities';
 import { isRecallable, type StatusGate } from '../status';
 import type { MemoryId, MemoryStatus } from '../types';
 
-export type ExpansionStrategy = 'temporal' | 'entity' | 'community';
+export type ExpansionStrategy = 'temporal' | 'entity' | 'community' | 'meaning';
 
 /** What expansion reads about one memory. */
 export interface PoolDoc {
@@ -33,6 +35,11 @@ export interface ExpansionSource {
   entities?: EntityLookup;
   /** Community of a memory (absent = no community strategy). */
   communityOf?: (id: MemoryId) => number | undefined;
+  /**
+   * Memories nearest the query by another measure than the primary ranking's (the judge's cosine
+   * over every memory, judge-reader.ts), best first: the `meaning` strategy (absent = none).
+   */
+  nearest?: readonly MemoryId[];
 }
 
 export interface Scope extends StatusGate {
@@ -149,6 +156,10 @@ export function expandPool(primary: readonly MemoryId[], src: ExpansionSource, s
       for (const d of near) if (d.id !== s) items.push({ id: d.id, seed: s, detail: `community ${c}` });
     }
     queues.push({ strategy: 'community', items });
+  }
+  if (src.nearest) {
+    // no seed: found from the question itself (the way's seed is the memory, its detail its rank)
+    queues.push({ strategy: 'meaning', items: src.nearest.filter(ok).map((id, i) => ({ id, seed: id, detail: `rank ${i + 1} by the careful model` })) });
   }
   const cursor = queues.map(() => 0);
   let progressed = true;

@@ -12,10 +12,11 @@ const WAY_WORDS: Record<ExpansionStrategy, string> = {
   temporal: 'said near a memory you found',
   entity: 'shares a name with a memory you found',
   community: 'in the same group of related memories',
+  meaning: 'close in meaning to your question',
 };
 
 /** Short label for a graph edge. */
-export const WAY_SHORT: Record<ExpansionStrategy, string> = { temporal: 'nearby in time', entity: 'shared name', community: 'same group' };
+export const WAY_SHORT: Record<ExpansionStrategy, string> = { temporal: 'nearby in time', entity: 'shared name', community: 'same group', meaning: 'close in meaning' };
 
 /** "said near a memory you found (1 turn before)"; several ways joined with "; ". */
 export function foundWords(ways: readonly FoundWay[]): string {
@@ -25,7 +26,7 @@ export function foundWords(ways: readonly FoundWay[]): string {
   for (const w of ways) {
     if (seen.has(w.strategy)) continue;
     seen.add(w.strategy);
-    const detail = w.strategy === 'community' ? '' : w.detail ? ` (${w.detail})` : '';
+    const detail = w.strategy === 'community' || w.strategy === 'meaning' ? '' : w.detail ? ` (${w.detail})` : '';
     out.push(`${WAY_WORDS[w.strategy]}${detail}`);
   }
   return out.join('; ');

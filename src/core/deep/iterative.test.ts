@@ -97,4 +97,25 @@ describe('searchIterative (seed 001)', () => {
     expect(out.stoppedBy).toBe('aborted');
     expect(out.passes.map((p) => p.action)).toEqual(['retrieve', 'reformulate']);
   });
+
+  it('the AbortSignal is honoured inside a pass: a cancel during the rewording stops before the variant is searched', async () => {
+    const signal = { aborted: false };
+    const calls: string[] = [];
+    const d = deps({ 'q#0': weak, 'v1#0': [{ id: 'm3', score: 0.5 }] }, [], calls);
+    let seen: unknown;
+    d.transformer = {
+      kind: 'offline',
+      variants: async (_q, _n, o) => {
+        seen = o?.signal;
+        signal.aborted = true; // the person typed again while the variants were being written
+        return ['v1'];
+      },
+      hypothetical: async () => null,
+    };
+    const out = await searchIterative('q', d, { signal, forceHard: true, maxIterations: 5 });
+    expect(seen).toBe(signal);
+    expect(out.stoppedBy).toBe('aborted');
+    expect(calls).toEqual(['q#0']);
+    expect(out.passes.map((p) => p.action)).toEqual(['retrieve']);
+  });
 });

@@ -9,6 +9,8 @@
 //   late      with token matrices on both sides (the query's and the candidate's, as late
 //             interaction reads them): max(0, MaxSim) of the query's tokens, each weighted by its
 //             idf among the pool's candidates that have a matrix (src/core/pipeline/late-interaction.ts)
+//   judge     with a judge's vectors (a stronger sentence encoder, judge-reader.ts): max(0, cosine)
+//             of the query's and the memory's judge vectors, at the weight the judge reader gives
 // score = the weighted mean of the parts present (weights below; a part neither side can speak to
 // is left out, not counted as 0), so without token matrices the reader is what it was. The model
 // reader (the person's language model) implements the same interface in the services.
@@ -58,6 +60,15 @@ export interface Reader {
 // 0.036 -> 0.036); weight 1 recovered less on LoCoMo (0.015).
 export const OFFLINE_READER_WEIGHTS = { meaning: 0.35, spaces: 0.1, words: 0.35, names: 0.1, time: 0.1, late: 2 } as const;
 
+/** The parts of a reading: the offline reader's, and the judge's when a judge reader gives its cosine. */
+export type ReaderPart = keyof typeof OFFLINE_READER_WEIGHTS | 'judge';
+
+/** A judge's opinion of one candidate (judge-reader.ts): its cosine with the query and the part's weight. */
+export interface JudgePart {
+  cosine: number;
+  weight: number;
+}
+
 const OTHER_SPACES: readonly SpaceId[] = ['E5', 'E6', 'E7', 'E8', 'E9', 'E10', 'E11', 'E12', 'E13'];
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
@@ -83,8 +94,8 @@ export function poolIdf(q: ReaderQuery, pool: readonly ReaderCandidate[]): numbe
  * The offline reader's parts and score for one candidate (exported for tests and the explanation);
  * `idf`: the query tokens' weights for the `late` part (poolIdf), absent = no late part.
  */
-export function readOffline(q: ReaderQuery, c: ReaderCandidate, idf?: readonly number[] | null): ReaderScore & { parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> } {
-  const parts: Partial<Record<keyof typeof OFFLINE_READER_WEIGHTS, number>> = {};
+export function readOffline(q: ReaderQuery, c: ReaderCandidate, idf?: readonly number[] | null, judge?: JudgePart): ReaderScore & { parts: Partial<Record<ReaderPart, number>> } {
+  const parts: Partial<Record<ReaderPart, number>> = {};
   const reasons: [number, string][] = [];
   const f = c.features ?? {};
   const sims = spaceSimilarities(q.features, f);
@@ -122,11 +133,16 @@ export function readOffline(q: ReaderQuery, c: ReaderCandidate, idf?: readonly n
     parts.late = Math.max(0, maxSim(q.tokens, c.tokens, idf));
     reasons.push([parts.late, `its words answer the question's closely (${parts.late.toFixed(2)})`]);
   }
+  if (judge && judge.weight > 0 && Number.isFinite(judge.cosine)) {
+    parts.judge = Math.max(0, Math.min(1, judge.cosine));
+    reasons.push([parts.judge, `the careful model reads it as close in meaning (${parts.judge.toFixed(2)})`]);
+  }
   let num = 0;
   let den = 0;
-  for (const [k, v] of Object.entries(parts) as [keyof typeof OFFLINE_READER_WEIGHTS, number][]) {
-    num += OFFLINE_READER_WEIGHTS[k] * v;
-    den += OFFLINE_READER_WEIGHTS[k];
+  for (const [k, v] of Object.entries(parts) as [ReaderPart, number][]) {
+    const w = k === 'judge' ? judge!.weight : OFFLINE_READER_WEIGHTS[k];
+    num += w * v;
+    den += w;
   }
   const score = den > 0 ? num / den : 0;
   return { id: c.id, score, reasons: reasons.sort((a, b) => b[0] - a[0]).map(([, r]) => r), parts };

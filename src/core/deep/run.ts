@@ -38,6 +38,11 @@ export interface DeepSearchInput {
   /** Primary results, best first. */
   primary: readonly { id: MemoryId; score: number }[];
   topK: number;
+  /**
+   * How many of the primary results the reader reads (and the merge blends) beyond the top K: the
+   * pool starts with primary[0 .. max(topK, readDepth)) (default topK). The trigger reads the top K only.
+   */
+  readDepth?: number;
   options: DeepSearchOptions;
   source: ExpansionSource;
   scope: Scope;
@@ -77,7 +82,9 @@ export async function deepSearch(input: DeepSearchInput): Promise<DeepSearchOutp
   if (o.mode === 'off') return done('off', plain);
   if (!shouldEscalate(confidence.value, o.threshold)) return done('confident', plain);
   if (input.limiter && !input.limiter.take(input.sessionId ?? '', o.rateLimit)) return done('rate-limited', plain);
-  const pool = expandPool(primaryIds, input.source, input.scope, { cap: o.poolCap });
+  const read = input.readDepth === undefined ? input.primary : input.primary.slice(0, Math.max(input.topK, input.readDepth));
+  const readIds = input.readDepth === undefined ? primaryIds : read.map((h) => h.id);
+  const pool = expandPool(readIds, input.source, input.scope, { cap: o.poolCap });
   const cands = pool.map((p) => input.candidateOf(p.id)).filter((c): c is ReaderCandidate => c !== undefined);
   const fit = trimToBudget(input.query.text, cands, o.tokenBudget);
   const kept = new Set(fit.map((c) => c.id));
@@ -103,5 +110,5 @@ export async function deepSearch(input: DeepSearchInput): Promise<DeepSearchOutp
   const seen = new Set<MemoryId>();
   report.scores = scores.filter((s) => kept.has(s.id) && !seen.has(s.id) && seen.add(s.id)).map((s) => ({ ...s, score: Math.min(1, Math.max(0, Number.isFinite(s.score) ? s.score : 0)) }));
   if (o.mode === 'shadow') return done('shadow', plain);
-  return done('merged', mergeDeep(input.primary, report.scores, { weight: o.weight, topK: input.topK, isConstraint: input.isConstraint }));
+  return done('merged', mergeDeep(read, report.scores, { weight: o.weight, topK: input.topK, isConstraint: input.isConstraint }));
 }

@@ -81,3 +81,40 @@ describe('deep recall stage', () => {
     expect(f.rows[2].hybrid).toBe(0);
   });
 });
+
+describe('fusion and candidateTopK through the pipeline (seed 001), worked by hand', () => {
+  // "painted sunrise" at angle 0: lexical list a (painted, sunrise), f (sunrise); dense list by
+  // cosine a (1), d (cos 120° = -0.5), f (cos 150°), b (cos 170°)
+  function small(): PipelineContext {
+    const hybrid = new HybridIndex(3);
+    const add = (id: string, text: string, angle: number) => hybrid.upsert({ id, text, tags: [], importance: 1, createdAt: NOW, validFrom: 0, validTo: null, status: 'active', vector: at(angle) });
+    add('a', 'Melanie painted a sunrise at the lake', 0);
+    add('b', 'pottery class on Saturday', 170);
+    add('d', 'the weather was nice', 120);
+    add('f', 'a sunrise over the sea', 150);
+    return { hybrid, spaces: new SpaceIndex(), now: NOW, sessionOf: () => 's1' };
+  }
+  const sq = { text: 'painted sunrise', features: { E1: at(0) } };
+  const ranked = (o: Parameters<typeof resolveRecallOptions>[0]) => runPipeline(small(), sq, { topK: 4, ...o }).map((r) => [r.id, Number(r.score.toFixed(4))]);
+
+  it('candidateTopK bounds each list: 1 keeps a alone; 2 fuses a, f (lexical) and a, d (dense)', () => {
+    expect(ranked({ candidateTopK: 1 })).toEqual([['a', 1]]);
+    expect(ranked({ candidateTopK: 2 }).map(([id]) => id).sort()).toEqual(['a', 'd', 'f']);
+  });
+
+  it('fusion rrf: the sum of 1 / (60 + rank) over the lists', () => {
+    // a 1/61 + 1/61 = 0.0328; f 1/62 + 1/63 = 0.0320; d 1/62 = 0.0161; b 1/64 = 0.0156
+    expect(ranked({ fusion: { strategy: 'rrf' } })).toEqual([
+      ['a', 0.0328],
+      ['f', 0.032],
+      ['d', 0.0161],
+      ['b', 0.0156],
+    ]);
+  });
+
+  it('fusion weighted, vector only: the dense list min-max scaled (d (-0.5 + 0.985) / (1 + 0.985) = 0.2443)', () => {
+    const r = ranked({ fusion: { strategy: 'weighted', weights: { lexical: 0, vector: 1 } } });
+    expect(r.map(([id]) => id)).toEqual(['a', 'd', 'f', 'b']);
+    expect(r[1][1]).toBeCloseTo((-0.5 - Math.cos(deg(170))) / (1 - Math.cos(deg(170))), 3);
+  });
+});

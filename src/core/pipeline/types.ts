@@ -126,7 +126,7 @@ export interface PipelineResult extends RecallResult {
   deep?: {
     readerScore: number;
     reasons: string[];
-    via: { strategy: 'temporal' | 'entity' | 'community'; seed: MemoryId; detail: string }[];
+    via: { strategy: 'temporal' | 'entity' | 'community' | 'meaning'; seed: MemoryId; detail: string }[];
     source: 'primary' | 'deep' | 'constraint';
   };
   /** Iterative search (seed 001): the pass that added it (2..5), how, the reader's grade, in words. */

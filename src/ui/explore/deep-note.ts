@@ -28,7 +28,7 @@ export function deepSearchWords(r: DeepReportView | undefined, added: number): s
 
 /** The figures behind it, for "details". */
 export function deepSearchFigures(r: DeepReportView): string[] {
-  const ways = { temporal: 0, entity: 0, community: 0 };
+  const ways = { temporal: 0, entity: 0, community: 0, meaning: 0 };
   for (const p of r.pool) for (const v of p.via) ways[v.strategy]++;
   const out = [
     `status ${r.status} · mode ${r.mode}`,
@@ -36,7 +36,7 @@ export function deepSearchFigures(r: DeepReportView): string[] {
   ];
   if (r.status !== 'rate-limited')
     out.push(
-      `pool ${r.pool.length} (${r.pool.filter((p) => p.primaryRank !== null).length} first results; nearby in time ${ways.temporal}, shared name ${ways.entity}, same group ${ways.community}); trimmed to the token budget ${r.trimmed}`,
+      `pool ${r.pool.length} (${r.pool.filter((p) => p.primaryRank !== null).length} first results; nearby in time ${ways.temporal}, shared name ${ways.entity}, same group ${ways.community}${ways.meaning ? `, close in meaning ${ways.meaning}` : ''}); trimmed to the token budget ${r.trimmed}`,
       `reader scores ${r.scores.length} · expand ${Math.round(r.timings.expandMs)} ms · read ${Math.round(r.timings.readMs)} ms · total ${Math.round(r.timings.totalMs)} ms`,
     );
   if (r.error) out.push(`error: ${r.error}`);

@@ -23,7 +23,9 @@ export function foundOf(v: RecallView): FoundRow | undefined {
   const d = v.result.deep;
   if (d && d.via.length > 0) {
     const figures = `reader score ${d.readerScore.toFixed(2)}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
-    return { by: 'deep', how: foundWords(d.via), short: WAY_SHORT[d.via[0].strategy], seed: d.via[0].seed, figures };
+    // a way with a seed draws an edge from it; one found from the question itself (meaning) has none
+    const seeded = d.via.find((w) => w.strategy !== 'meaning');
+    return { by: 'deep', how: foundWords(d.via), short: WAY_SHORT[(seeded ?? d.via[0]).strategy], ...(seeded ? { seed: seeded.seed } : {}), figures };
   }
   const it = v.result.iterative;
   if (it) return { by: 'iterative', how: it.words, short: `pass ${it.pass}`, figures: `grade ${it.grade.toFixed(2)} · ${it.action === 'reformulate' ? `reformulated as "${it.query}"` : 'widened by one hop over shared names'}` };

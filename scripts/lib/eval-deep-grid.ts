@@ -1,0 +1,228 @@
+// DEEP_GRID=1 (with --deep-only): the deep-search row under readers x pools x merge weights x
+// trigger thresholds, by half of the file (docs/research/quality.md, "Fifth pass"), to choose on
+// one half and read on the other. Each query's first pass, refined answer and confidence are
+// computed once; each (reader, pool, weight) runs deepSearch with every query escalated
+// (threshold 1) and a lower threshold t keeps the escalation's answer only for the queries whose
+// confidence is below t (the refined answer for the rest), which is what running at t does.
+//   readers  offline (shipped) | judge w (the offline parts + the judge's cosine at weight w) | judge
+//            alone (w 1000)
+//   bases    first (the app's flow: the merge into the first pass, whose confidence the trigger read)
+//            | refined (the merge into the refined answer, late interaction kept; the trigger still
+//            reads the first pass)
+//   pools    shipped (the primary top 10 + temporal / entity / community, cap 50) | deeper20 / deeper30
+//            (the first pass's top 20 / 30 read, then the expansion, cap 50) | top30 (the first pass's
+//            top 30, no expansion) | temporal (no entity, no community) | nearest / deeper30nearest
+//            (the shipped / deeper30 pool with the judge's 20 nearest memories to the query as a
+//            fourth strategy, `meaning`)
+// Folds as the earlier passes: A = conv-26, conv-41, conv-43, para-dev-1, para-dev-3; B = the rest.
+// DEEP_GRID_READERS (e.g. "offline,j1,j2"), DEEP_GRID_POOLS, DEEP_GRID_WEIGHTS, DEEP_GRID_THRESHOLDS
+// narrow the grid.
+import { confidenceOf, deepSearch, JudgeReader, judgeCosine, resolveDeepSearch, type Reader } from '../../src/core/deep';
+import { runPipeline, type EncoderCalibration } from '../../src/core/pipeline';
+import type { RecallOptionsInput } from '../../src/core/recall';
+import type { MemoryId } from '../../src/core/types';
+import type { EvalQuery, PreparedConversation } from '../eval-locomo';
+import type { DeepConv } from './eval-deep-search';
+import { mean, mrrAt, ndcgAt, percentile, recallAt, top1At } from './metrics';
+
+const K = 10;
+const FOLD_A = new Set(['conv-26', 'conv-41', 'conv-43', 'para-dev-1', 'para-dev-3']);
+const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
+
+export interface GridRow {
+  /** The list deep search merges into: the first pass (the app's flow) or the refined answer. */
+  base: 'first' | 'refined' | 'none';
+  reader: string;
+  pool: string;
+  weight: number;
+  threshold: number;
+  fold: 'all' | 'A' | 'B';
+  r10: number;
+  ndcg10: number;
+  mrr10: number;
+  top1: number;
+  recoveredShare: number;
+  invocationRate: number;
+  meanMs: number;
+  p95Ms: number;
+}
+
+interface Memo {
+  fold: 'A' | 'B';
+  q: EvalQuery;
+  pc: PreparedConversation;
+  first: { id: MemoryId; score: number }[];
+  /** The refined answer's top 30 with scores (the `refined` base), and its top 10 ids. */
+  refinedScored: { id: MemoryId; score: number }[];
+  refined: MemoryId[];
+  confidence: number;
+  /** The judge's 20 nearest memories to the query (the `meaning` strategy), best first. */
+  nearest: MemoryId[];
+}
+
+const POOLS: Record<string, { readDepth?: number; poolCap: number; entities: boolean; communities: boolean; nearest?: number }> = {
+  shipped: { poolCap: 50, entities: true, communities: true },
+  deeper20: { readDepth: 20, poolCap: 50, entities: true, communities: true },
+  deeper30: { readDepth: 30, poolCap: 50, entities: true, communities: true },
+  top30: { readDepth: 30, poolCap: 30, entities: true, communities: true },
+  temporal: { poolCap: 50, entities: false, communities: false },
+  nearest: { poolCap: 50, entities: true, communities: true, nearest: 20 },
+  deeper30nearest: { readDepth: 30, poolCap: 50, entities: true, communities: true, nearest: 20 },
+};
+
+const list = (env: string | undefined, all: string[]) => (env ? env.split(',').filter((x) => all.includes(x)) : all);
+
+export async function deepGrid(
+  prepared: PreparedConversation[],
+  per: ReadonlyMap<PreparedConversation, DeepConv>,
+  calibration: EncoderCalibration,
+  opts: RecallOptionsInput,
+  judge: ReadonlyMap<string, Float32Array> | undefined,
+  log: (m: string) => void,
+): Promise<GridRow[]> {
+  const memos: Memo[] = [];
+  for (const pc of prepared) {
+    const c = per.get(pc)!;
+    for (const q of pc.queries) {
+      const features = c.f.queryFeatures.get(q)!;
+      const first = runPipeline(c.ctx, { text: q.question, features }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
+      const refinedScored = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
+      const refined = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => r.id);
+      // the trigger reads the first pass as the app runs it (topK 10: a deeper run's scores differ,
+      // its candidate depth follows topK), whichever list deep search merges into
+      const first10 = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => r.score);
+      const confidence = confidenceOf(first10, K, calibration.confidence).value;
+      const qv = judge?.get(q.question);
+      const nearest = qv
+        ? pc.conv.memories
+            .map((mem) => ({ id: mem.id, c: judgeCosine({ query: qv, vectorOf: () => judge!.get(mem.text) }, mem.id) ?? -1 }))
+            .sort((a, b) => b.c - a.c || (a.id < b.id ? -1 : 1))
+            .slice(0, 20)
+            .map((x) => x.id)
+        : [];
+      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, refinedScored, refined, confidence, nearest });
+    }
+  }
+  const readers = list(process.env.DEEP_GRID_READERS, judge ? ['offline', 'j0.5', 'j1', 'j2', 'j4', 'judge'] : ['offline']);
+  const pools = list(process.env.DEEP_GRID_POOLS, Object.keys(POOLS));
+  const weights = (process.env.DEEP_GRID_WEIGHTS ?? '0.5,0.3').split(',').map(Number);
+  const bases = list(process.env.DEEP_GRID_BASES, ['first', 'refined']) as ('first' | 'refined')[];
+  const thresholds = (process.env.DEEP_GRID_THRESHOLDS ?? `${resolveDeepSearch({}).threshold},0.5,0.7,1`).split(',').map(Number);
+  const textOf = new Map(prepared.map((pc) => [pc, new Map(pc.conv.memories.map((m) => [m.id, m.text]))]));
+  const readerOf = (name: string, m: Memo): Reader => {
+    const c = per.get(m.pc)!;
+    if (name === 'offline' || !judge) return c.reader;
+    const w = name === 'judge' ? 1000 : Number(name.slice(1));
+    const text = textOf.get(m.pc)!;
+    return new JudgeReader({ query: judge.get(m.q.question), vectorOf: (id) => judge.get(text.get(id) ?? ''), weight: w });
+  };
+  const rows: GridRow[] = [];
+  const base = (m: Memo) => m.refined;
+  for (const baseName of bases)
+  for (const readerName of readers)
+    for (const poolName of pools)
+      for (const weight of weights) {
+        const p = POOLS[poolName];
+        const options = resolveDeepSearch({ mode: 'active', threshold: 1, weight, poolCap: p.poolCap });
+        const escalatedIds: MemoryId[][] = [];
+        const ms: number[] = [];
+        for (const m of memos) {
+          const c = per.get(m.pc)!;
+          const t0 = performance.now();
+          const out = await deepSearch({
+            query: { text: m.q.question, features: c.f.queryFeatures.get(m.q)! },
+            primary: (() => {
+              const list = baseName === 'first' ? m.first : m.refinedScored;
+              return p.readDepth ? list : list.slice(0, K);
+            })(),
+            topK: K,
+            ...(p.readDepth ? { readDepth: p.readDepth } : {}),
+            options,
+            source: {
+              docs: c.docs,
+              ...(p.entities ? { entities: c.graph } : {}),
+              ...(p.communities ? { communityOf: (id: MemoryId) => c.communities.get(id) } : {}),
+              ...(p.nearest ? { nearest: m.nearest.slice(0, p.nearest) } : {}),
+            },
+            scope: {},
+            candidateOf: c.candidateOf,
+            reader: readerOf(readerName, m),
+            timers,
+            confidenceModel: calibration.confidence,
+          });
+          ms.push(performance.now() - t0);
+          escalatedIds.push(out.report.status === 'merged' ? out.results.map((h) => h.id) : base(m));
+        }
+        for (const threshold of thresholds)
+          for (const fold of ['all', 'A', 'B'] as const) {
+            const acc = { r: [] as number[], n: [] as number[], mr: [] as number[], t: [] as number[], ms: [] as number[] };
+            let missing = 0;
+            let recovered = 0;
+            let esc = 0;
+            let count = 0;
+            memos.forEach((m, i) => {
+              if (fold !== 'all' && m.fold !== fold) return;
+              count++;
+              const escalated = m.confidence < threshold;
+              const ids = escalated ? escalatedIds[i] : base(m);
+              if (escalated) {
+                esc++;
+                acc.ms.push(ms[i]);
+              }
+              acc.r.push(recallAt(ids, m.q.evidence, K));
+              acc.n.push(ndcgAt(ids, m.q.evidence, K));
+              acc.mr.push(mrrAt(ids, m.q.evidence, K));
+              acc.t.push(top1At(ids, m.q.evidence));
+              const top = new Set(m.refined.slice(0, K));
+              const fin = new Set(ids.slice(0, K));
+              for (const e of m.q.evidence)
+                if (!top.has(e)) {
+                  missing++;
+                  if (fin.has(e)) recovered++;
+                }
+            });
+            const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
+            const r3 = (x: number) => Math.round(x * 1000) / 1000;
+            rows.push({
+              base: baseName,
+              reader: readerName,
+              pool: poolName,
+              weight,
+              threshold,
+              fold,
+              r10: pct(acc.r),
+              ndcg10: pct(acc.n),
+              mrr10: pct(acc.mr),
+              top1: pct(acc.t),
+              recoveredShare: r3(missing ? recovered / missing : 0),
+              invocationRate: r3(count ? esc / count : 0),
+              meanMs: r3(acc.ms.length ? mean(acc.ms) : 0),
+              p95Ms: r3(acc.ms.length ? percentile(acc.ms, 95) : 0),
+            });
+          }
+        const last = rows.slice(-3 * thresholds.length);
+        log(`grid ${baseName} ${readerName} ${poolName} w${weight}: ${last.map((r) => `t${r.threshold} ${r.fold} ${r.r10}/${r.ndcg10}/${r.mrr10}/${r.top1} rec ${r.recoveredShare} inv ${r.invocationRate}`).join(' | ')}`);
+      }
+  // the refined answer alone (no deep search), by fold: what every row is read against
+  for (const fold of ['all', 'A', 'B'] as const) {
+    const ms = memos.filter((m) => fold === 'all' || m.fold === fold);
+    const pct = (xs: number[]) => Math.round(mean(xs) * 1000) / 10;
+    rows.push({
+      base: 'none',
+      reader: 'none',
+      pool: 'none',
+      weight: 0,
+      threshold: 0,
+      fold,
+      r10: pct(ms.map((m) => recallAt(m.refined, m.q.evidence, K))),
+      ndcg10: pct(ms.map((m) => ndcgAt(m.refined, m.q.evidence, K))),
+      mrr10: pct(ms.map((m) => mrrAt(m.refined, m.q.evidence, K))),
+      top1: pct(ms.map((m) => top1At(m.refined, m.q.evidence))),
+      recoveredShare: 0,
+      invocationRate: 0,
+      meanMs: 0,
+      p95Ms: 0,
+    });
+  }
+  return rows;
+}
