@@ -94,13 +94,17 @@ export default defineConfig({
       },
       workbox: {
         // Weight shards have no file extension, hence models/**/* (USE-lite's shards are 4 MiB,
-        // MiniLM's onnx/model_quantized.onnx 23 MB); ort/* is onnxruntime-web's .mjs + .wasm (27 MB).
+        // MiniLM's onnx/model_quantized.onnx 23 MB, the judge's 111 MB: precached like the rest, so
+        // "ready offline" covers the careful ranking too and a rebuilt graph replaces the old one by
+        // its revision; a first-use runtime cache would keep a stale judge and miss it when the
+        // person goes offline early); ort/* is onnxruntime-web's .mjs + .wasm (27 MB).
         globPatterns: ['**/*.{js,css,html,svg,png,wasm,json,webmanifest}', 'models/**/*', 'ort/*', 'generated/**/*'],
         // onnxruntime-web's bundle names its .wasm with new URL(..., import.meta.url), so the build
         // emits a hashed copy in assets/; the runtime is pointed at ort/ instead (wasmPaths), so that
         // copy is never fetched and must not be precached twice (27 MB).
         globIgnores: ['assets/ort-wasm-*.wasm'],
-        maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+        // the judge's int8 graph (all-mpnet-base-v2, 111 MB) is the largest file
+        maximumFileSizeToCacheInBytes: 128 * 1024 * 1024,
         // Without this the first visit has no controlling service worker.
         clientsClaim: true,
         cleanupOutdatedCaches: true,
