@@ -94,13 +94,17 @@ export default defineConfig({
       },
       workbox: {
         // Weight shards have no file extension, hence models/**/* (USE-lite's shards are 4 MiB,
-        // MiniLM's onnx/model_quantized.onnx 23 MB); ort/* is onnxruntime-web's .mjs + .wasm (27 MB).
+        // MiniLM's onnx/model_quantized.onnx 23 MB, the judge's 111 MB: precached like the rest, so
+        // "ready offline" covers the careful ranking too and a rebuilt graph replaces the old one by
+        // its revision; a first-use runtime cache would keep a stale judge and miss it when the
+        // person goes offline early); ort/* is onnxruntime-web's .mjs + .wasm (27 MB).
         globPatterns: ['**/*.{js,css,html,svg,png,wasm,json,webmanifest}', 'models/**/*', 'ort/*', 'generated/**/*'],
         // onnxruntime-web's bundle names its .wasm with new URL(..., import.meta.url), so the build
         // emits a hashed copy in assets/; the runtime is pointed at ort/ instead (wasmPaths), so that
         // copy is never fetched and must not be precached twice (27 MB).
-        // careful ranking's judge (~111 MB, models/all-mpnet-base-v2-int8/) is not precached on
-        // every first visit: its worker keeps the files itself once it first reads them (after the
+        // careful ranking's judge (~111 MB, models/all-mpnet-base-v2-int8/) is not precached (214 MB
+        // instead of 105 on every first visit, and a worker made before the service worker claimed
+        // the page is not served by it): its worker keeps the files itself once it first reads them (after the
         // app is warm; workers/judge.worker.ts), so it works offline from then on
         globIgnores: ['assets/ort-wasm-*.wasm', 'models/all-mpnet-base-v2-int8/**'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,

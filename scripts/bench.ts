@@ -7,8 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const SECTIONS = [
   ['encoder (Node, tfjs WASM)', 'bench/encoder.ts'],
-  ['encoders side by side: MiniLM and USE-lite (Node)', 'bench/encoders.ts'],
-  ['encoders side by side: MiniLM and USE-lite (Chromium, WASM)', 'bench/browser-encoders.ts'],
+  ['encoders side by side: MiniLM, USE-lite and the judge (Node)', 'bench/encoders.ts'],
+  ['encoders side by side: MiniLM, USE-lite and the judge (Chromium, WASM)', 'bench/browser-encoders.ts'],
   ['spaces featurizing (Node)', 'bench/spaces.ts'],
   ['core query latency (Node)', 'bench/core.ts'],
   ['recall paths (Node)', 'bench/recall.ts'],

@@ -49,4 +49,9 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['--encoder'])).toThrow(/needs an encoder id/);
     expect(() => parseArgs(['--encoder', '--json'])).toThrow(/needs an encoder id/);
   });
+
+  it('applies the judge to the app row unless --no-judge', () => {
+    expect(parseArgs([]).judge).toBe(true);
+    expect(parseArgs(['--no-judge']).judge).toBe(false);
+  });
 });

@@ -2,6 +2,7 @@
 //
 //   npx tsx scripts/eval-locomo.ts --data /work/shared/data/locomo-dev.json [--json] [--no-dense]
 //                                  [--no-spaces] [--deep-only] [--assoc-hops N] [--encoder <id>]
+//                                  [--no-judge]
 //
 // --encoder: any id of src/embed/encoders.ts (or minilm / use-lite); default the app's default
 // (DEFAULT_ENCODER_ID). Every system row runs with it; --json carries it as `encoder`. Vectors are
@@ -18,8 +19,11 @@
 // --assoc-hops N, default the pipeline's shipped value), `uncalibrated` (the app's ranking
 // before the calibration) and `deep` (issue 11: expandHops1, multiQuery3 with the offline
 // transformer; scripts/lib/eval-deep.ts; --deep-only skips the ablation, the other hops and the
-// uncalibrated row); --json also carries the `calibration` used. Later features add systems by
-// passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
+// uncalibrated row); --json also carries the `calibration` used. The app row is what the app
+// ships: when the encoder's calibration names a judge (calibrationFor(id).judge) and its model
+// folder is in public/models/, the judge re-scores the row's top `depth` (scripts/lib/eval-judge.ts);
+// --no-judge gives the row without it; --json's `judge` says whether it was applied (and why not).
+// Later features add systems by passing more entries to `evaluate` (see RetrievalSystem); a system only ranks, the harness
 // scores and times it. Times cover ranking only: query vectors are embedded up front (the
 // encoder's cost is the embed worker's, measured by its own bench).
 import { fileURLToPath } from 'node:url';
@@ -237,10 +241,12 @@ export interface CliArgs {
   encoder: string;
   /** Only the shipped ranking and the deep rows (skip the ablation and the other hops). */
   deepOnly?: boolean;
+  /** Apply the calibration's judge to the app row when its folder is present (default); --no-judge: never. */
+  judge: boolean;
 }
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true, spaces: true, encoder: DEFAULT_ENCODER_ID };
+  const args: CliArgs = { data: '/work/shared/data/locomo-dev.json', json: false, dense: true, spaces: true, encoder: DEFAULT_ENCODER_ID, judge: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--data') args.data = argv[++i] ?? '';
@@ -248,6 +254,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--no-dense') args.dense = false;
     else if (a === '--no-spaces') args.spaces = false;
     else if (a === '--deep-only') args.deepOnly = true;
+    else if (a === '--no-judge') args.judge = false;
     else if (a === '--assoc-hops') {
       const v = argv[++i];
       const n = Number(v);
@@ -258,7 +265,7 @@ export function parseArgs(argv: string[]): CliArgs {
       if (!v || v.startsWith('--')) throw new Error('--encoder needs an encoder id (e.g. all-MiniLM-L6-v2-int8, use-lite-en/v1, minilm, use-lite)');
       args.encoder = v;
     } else if (a === '--') continue;
-    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --deep-only, --assoc-hops N, --encoder <id>)`);
+    else throw new Error(`Unknown argument: ${a} (expected --data <file>, --json, --no-dense, --no-spaces, --deep-only, --assoc-hops N, --encoder <id>, --no-judge)`);
   }
   if (!args.data) throw new Error('--data needs a file path');
   return args;
@@ -268,6 +275,8 @@ export interface PipelineReports {
   ablation: Record<string, SystemReport>;
   assoc: Record<string, SystemReport>;
   appRanking: { assocHops: number } & SystemReport;
+  /** Whether the app row has the calibration's judge (and if not, why not). */
+  judge: import('./lib/eval-judge').JudgeUse;
   /** The app's ranking before the per-encoder calibration (min-max fusion, fixed blend), assocHops 0; absent with --deep-only. */
   uncalibrated?: SystemReport;
   /** Issue 11's deep-recall rows (expandHops1, multiQuery3, iterative, deepSearch) over the shipped ranking. */
@@ -291,6 +300,7 @@ export async function evaluatePipeline(
   embedQueries: EmbedFn = embed,
   deepOnly = false,
   encoderId?: string,
+  useJudge = true,
 ): Promise<PipelineReports> {
   const [{ loadNodeResources }, { deepSystems }, { deepSearchRows }] = await Promise.all([
     import('./lib/resources-node'),
@@ -316,13 +326,20 @@ export async function evaluatePipeline(
   // DEEP_JUDGE=<id>: the deep-search reader with the judge's cosine (DEEP_JUDGE_WEIGHT, default JUDGE_READER_WEIGHT)
   const deepJudge = process.env.DEEP_JUDGE;
   const judgeForDeep = deepJudge
-    ? { id: deepJudge, vectors: await (await import('./lib/eval-judge')).judgeVectors(prepared, deepJudge, log), ...(process.env.DEEP_JUDGE_WEIGHT ? { weight: Number(process.env.DEEP_JUDGE_WEIGHT) } : {}) }
+    ? { id: deepJudge, vectors: await (await import('./lib/eval-judge')).judgeVectors(prepared, deepJudge, log).then((jv) => ({ get: jv.vectorOf })), ...(process.env.DEEP_JUDGE_WEIGHT ? { weight: Number(process.env.DEEP_JUDGE_WEIGHT) } : {}) }
     : undefined;
   const ds = await deepSearchRows(prepared, feats, resources, log, calibration, judgeForDeep);
   Object.assign(deep, ds.rows);
+  // the app row: the shipped hops, re-scored by the calibration's judge when it is built (as the app runs it)
+  const { appJudge, judgedSystem, envJudgedSystem } = await import('./lib/eval-judge');
+  const aj = await appJudge(prepared, calibration, useJudge, log);
+  const app =
+    aj.use.applied && aj.vectors
+      ? Object.values(evaluate(prepared, [judgedSystem('app', feats, calibration, aj.vectors, aj.use, hops)]))[0]
+      : assoc[`assocHops${hops}`];
   const judge = process.env.JUDGE;
-  const judged = judge ? Object.values(evaluate(prepared, [await (await import('./lib/eval-judge')).judgedSystem(prepared, feats, calibration, judge, log)]))[0] : undefined;
-  return { ablation, assoc, appRanking: { assocHops: hops, ...assoc[`assocHops${hops}`] }, uncalibrated, deep, deepSearch: ds.deepSearch, ...(judged ? { judged } : {}) };
+  const judged = judge ? Object.values(evaluate(prepared, [await envJudgedSystem(prepared, feats, calibration, judge, log, aj.vectors)]))[0] : undefined;
+  return { ablation, assoc, appRanking: { assocHops: hops, ...app }, judge: aj.use, uncalibrated, deep, deepSearch: ds.deepSearch, ...(judged ? { judged } : {}) };
 }
 
 export interface LoadedEmbed {
@@ -376,7 +393,7 @@ async function main(): Promise<void> {
     const prepared = await prepare(data, enc ? enc.embed : null, enc ? { dim: enc.dim, embedQueries: enc.embedQueries } : {});
     const calibration = calibrationFor(enc?.id);
     const reports = evaluate(prepared, defaultSystems(args.dense, calibration));
-    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration, enc.embedQueries, args.deepOnly, enc.id) : null;
+    const pipeline = enc && args.spaces ? await evaluatePipeline(prepared, enc.embed, args.assocHops, calibration, enc.embedQueries, args.deepOnly, enc.id, args.judge) : null;
     if (args.json) {
       console.log(JSON.stringify({ encoder: enc?.id ?? null, calibration, ...reports, ...pipeline }));
     } else {
@@ -384,11 +401,13 @@ async function main(): Promise<void> {
       console.log(`LoCoMo retrieval, ${data.length} conversations, ${n} queries (categories 1-4; ${skipped} skipped: no known evidence id); encoder ${enc?.id ?? 'none'}`);
       const { assocHops, ...app } = pipeline?.appRanking ?? { assocHops: 0 };
       const shown = pipeline
-        ? { ...reports, [`app (assocHops ${assocHops})`]: app as SystemReport, ...(pipeline.uncalibrated ? { uncalibrated: pipeline.uncalibrated } : {}) }
+        ? { ...reports, [`app (assocHops ${assocHops}${pipeline.judge.applied ? ', judge' : ''})`]: app as SystemReport, ...(pipeline.uncalibrated ? { uncalibrated: pipeline.uncalibrated } : {}) }
         : reports;
       console.log(formatTable(shown));
       console.log(`hybrid = DEFAULT_HYBRID_CONFIG ${JSON.stringify(DEFAULT_HYBRID_CONFIG)} + calibration ${JSON.stringify(calibration)}`);
       if (pipeline) {
+        const j = pipeline.judge;
+        console.log(j.applied ? `app row judged by ${j.id} (top ${j.depth}, weight ${j.weight}; model sha256 ${j.modelSha256.slice(0, 12)}…)` : `app row without a judge: ${j.reason}`);
         const cats = Object.entries(pipeline.appRanking.perCategory);
         console.log(`app per category (R@10 / nDCG@10 / MRR@10 / top-1): ${cats.map(([c, t]) => `c${c} ${t.r10} / ${t.ndcg10} / ${t.mrr10} / ${t.top1}`).join('; ')}`);
       }

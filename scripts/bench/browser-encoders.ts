@@ -1,5 +1,5 @@
 // The sentence encoders side by side in Debian's Chromium (issue 8), from the production build, on
-// WASM: for MiniLM and USE-lite, each in a fresh page, load time (bridge start -> ready), memories/s
+// WASM: for MiniLM, USE-lite and the judge (all-mpnet-base-v2 int8), each in a fresh page, load time (bridge start -> ready), memories/s
 // at batch 1 and 32, query-embedding latency, the model bytes fetched, and page + workers memory
 // (measureUserAgentSpecificMemory). Prints a table; never fails on a timing.
 //
@@ -16,6 +16,7 @@ const ENCODERS: [string, string][] = [
   ['all-MiniLM-L6-v2-int8', ''],
   ['all-MiniLM-L6-v2-int8', '&threads=1'],
   ['use-lite-en/v1', ''],
+  ['all-mpnet-base-v2-int8', ''],
 ];
 
 export async function run(): Promise<Record<string, number>> {

@@ -1,16 +1,28 @@
-// The sentence encoders side by side in Node (issue 8): for MiniLM (Transformers.js; native
-// onnxruntime-node on the CPU, and onnxruntime-web WASM) and USE-lite (tfjs WASM), each in a
+// The sentence encoders side by side in Node (issue 8): for MiniLM and the judge (all-mpnet-base-v2
+// int8, which re-scores the top 30; Transformers.js; native onnxruntime-node on the CPU, and
+// onnxruntime-web WASM) and USE-lite (tfjs WASM), each in a
 // fresh child process so its peak memory is its own: load time, memories/s at batch 1 and 32,
 // query-embedding latency, model bytes, peak RSS. Prints figures; never fails on timing.
 //
-//   npx tsx scripts/bench/encoders.ts                  (all three)
+//   npx tsx scripts/bench/encoders.ts                  (all five)
 //   npx tsx scripts/bench/encoders.ts --one minilm cpu (one, as JSON: what the children run)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedThroughput, memoryTexts } from './encoder';
-import { loadNodeEmbedder, resolveEncoder } from '../lib/node-embedder';
+import { loadNodeEmbedder, resolveEncoder, type NodeEmbedder } from '../lib/node-embedder';
+import { MPNET_JUDGE, type EncoderMeta } from '../../src/embed/encoders';
+
+/** The app's encoders, and the judge (not one a person picks, so not in ENCODERS). */
+const metaOf = (id: string): EncoderMeta => (id === MPNET_JUDGE.id ? MPNET_JUDGE : resolveEncoder(id));
+
+async function load(id: string, runtime: 'cpu' | 'wasm' | 'auto'): Promise<NodeEmbedder> {
+  if (id !== MPNET_JUDGE.id) return loadNodeEmbedder(id, { batchSize: 32, runtime });
+  const { loadNodeTransformers } = await import('../lib/node-transformers');
+  const enc = await loadNodeTransformers(MPNET_JUDGE, { batchSize: 32, runtime });
+  return { embed: enc.embed, info: enc.info, meta: MPNET_JUDGE, queries: enc.forQueries(), dispose: () => enc.dispose() };
+}
 
 const QUERIES = ['fixing my automobile', 'when did I last see the dentist', 'houseplant watering', 'what did my sister say about her new job', 'concert tickets'];
 
@@ -25,7 +37,7 @@ function folderBytes(dir: string): number {
 
 /** The bytes a browser fetches for the model (weights, tokenizer / vocabulary, config). */
 async function modelBytes(id: string): Promise<number> {
-  const meta = resolveEncoder(id);
+  const meta = metaOf(id);
   if (meta.runtime === 'tfjs') return folderBytes((await import('../lib/node-encoder')).modelDir());
   return folderBytes(join((await import('../lib/node-transformers')).MODELS_DIR, meta.folder!));
 }
@@ -47,7 +59,7 @@ export async function benchOne(id: string, runtime: 'cpu' | 'wasm' | 'auto'): Pr
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   try {
     let t0 = performance.now();
-    const enc = await loadNodeEmbedder(id, { batchSize: 32, runtime });
+    const enc = await load(id, runtime);
     const loadMs = performance.now() - t0;
     const { batch1PerSec, batch32PerSec } = await embedThroughput(enc);
     const times: number[] = [];
@@ -80,6 +92,8 @@ const RUNS: [string, 'cpu' | 'wasm' | 'auto'][] = [
   ['all-MiniLM-L6-v2-int8', 'cpu'],
   ['all-MiniLM-L6-v2-int8', 'wasm'],
   ['use-lite-en/v1', 'auto'],
+  [MPNET_JUDGE.id, 'cpu'],
+  [MPNET_JUDGE.id, 'wasm'],
 ];
 
 export async function run(): Promise<Record<string, number>> {
@@ -87,7 +101,7 @@ export async function run(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const rows: EncoderFigures[] = [];
   for (const [id, runtime] of RUNS) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', me, '--one', id, runtime], { encoding: 'utf8', timeout: 600_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', me, '--one', id, runtime], { encoding: 'utf8', timeout: id === MPNET_JUDGE.id ? 1_800_000 : 600_000 }); // the judge is ~5-10x MiniLM's work
     const line = r.stdout.trim().split('\n').at(-1) ?? '';
     try {
       const f = JSON.parse(line) as EncoderFigures;

@@ -47,4 +47,19 @@ describe('embedCached', () => {
     await embedCached(again, ['hi'], { dir });
     expect(again.asked).toEqual([]);
   });
+
+  it('never reuses the vectors of another version of the same model (a rebuilt graph), and reuses its own', async () => {
+    const v1 = fake('judge/x');
+    await embedCached(v1, ['hi'], { dir, version: 'aaaa' });
+    const v2 = fake('judge/x');
+    await embedCached(v2, ['hi'], { dir, version: 'bbbb' });
+    expect(v2.asked).toEqual(['hi']);
+    const unversioned = fake('judge/x');
+    await embedCached(unversioned, ['hi'], { dir });
+    expect(unversioned.asked).toEqual(['hi']);
+    resetEmbeddingCacheMemory();
+    const again = fake('judge/x');
+    await embedCached(again, ['hi'], { dir, version: 'aaaa' });
+    expect(again.asked).toEqual([]);
+  });
 });

@@ -1,6 +1,8 @@
 // On-disk cache of sentence vectors for Node scripts (the LoCoMo eval embeds thousands of
 // texts): one file per model under ~/.cache/mnemograph/embeddings/ (MNEMOGRAPH_EMBED_CACHE
-// overrides; outside the repository, so every checkout shares it), keyed by sha256(model id + text).
+// overrides; outside the repository, so every checkout shares it), keyed by sha256(model id + text),
+// or sha256(model id + '@' + version + text) when the caller names a version (the SHA-256 of the
+// model file: a rebuilt graph under the same id never reuses the old graph's vectors).
 // Format: a JSONL index would be slow to rewrite, so the cache is an append-only binary log
 // of records [32-byte key][dim float32], read fully on first use.
 import { createHash } from 'node:crypto';
@@ -18,8 +20,12 @@ interface Store {
 }
 const stores = new Map<string, Store>();
 
-export function cacheKey(modelId: string, text: string): Buffer {
-  return createHash('sha256').update(modelId).update('\u0000').update(text).digest();
+export function cacheKey(modelId: string, text: string, version?: string): Buffer {
+  return createHash('sha256')
+    .update(version ? `${modelId}@${version}` : modelId)
+    .update('\u0000')
+    .update(text)
+    .digest();
 }
 
 function openStore(dir: string, modelId: string, dim: number): Store {
@@ -46,6 +52,8 @@ export interface EmbedCachedOptions {
   dir?: string;
   /** Texts sent to the encoder per call (default 256). */
   chunk?: number;
+  /** What else names the model's weights (the model file's SHA-256): part of every key when given. */
+  version?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -55,7 +63,7 @@ export async function embedCached(encoder: Embedder, texts: string[], opts: Embe
   const dir = opts.dir ?? DEFAULT_CACHE_DIR;
   mkdirSync(dir, { recursive: true });
   const store = openStore(dir, id, dim);
-  const keys = texts.map((t) => cacheKey(id, t));
+  const keys = texts.map((t) => cacheKey(id, t, opts.version));
   const missing: number[] = [];
   const seen = new Set<string>();
   keys.forEach((k, i) => {

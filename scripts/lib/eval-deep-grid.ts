@@ -29,6 +29,11 @@ const K = 10;
 const FOLD_A = new Set(['conv-26', 'conv-41', 'conv-43', 'para-dev-1', 'para-dev-3']);
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
 
+/** The judge's vector of a text (the eval's judge cache: scripts/lib/eval-judge.ts). */
+export interface JudgeTextVectors {
+  get(text: string): Float32Array | undefined;
+}
+
 export interface GridRow {
   /** The list deep search merges into: the first pass (the app's flow) or the refined answer. */
   base: 'first' | 'refined' | 'none';
@@ -77,7 +82,7 @@ export async function deepGrid(
   per: ReadonlyMap<PreparedConversation, DeepConv>,
   calibration: EncoderCalibration,
   opts: RecallOptionsInput,
-  judge: ReadonlyMap<string, Float32Array> | undefined,
+  judge: JudgeTextVectors | undefined,
   log: (m: string) => void,
 ): Promise<GridRow[]> {
   const memos: Memo[] = [];

@@ -22,7 +22,7 @@
 // row's threshold and with every query escalated.
 import type { LexicalResources } from '../../src/core/features';
 import { deepSearch, JudgeReader, JUDGE_READER_WEIGHT, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type Reader, type ReaderCandidate } from '../../src/core/deep';
-import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
+import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
 import { OfflineTransformer } from '../../src/core/query';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import type { MemoryId } from '../../src/core/types';
@@ -30,8 +30,8 @@ import { memoryCommunities } from '../../workers/communities';
 import type { EvalQuery, PreparedConversation, SystemReport } from '../eval-locomo';
 import { entityGraphOf } from './eval-deep';
 import { simulateLearning, type LearningFigures } from './eval-deep-learn';
-import { deepGrid, type GridRow } from './eval-deep-grid';
-import type { FeaturizedConversation } from './eval-systems';
+import { deepGrid, type GridRow, type JudgeTextVectors } from './eval-deep-grid';
+import { pipelineContext, type FeaturizedConversation } from './eval-systems';
 import { mean, median, mrrAt, ndcgAt, percentile, recallAt, top1At } from './metrics';
 
 const K = 10;
@@ -110,7 +110,7 @@ export async function deepSearchRows(
   resources: LexicalResources,
   log: (m: string) => void = () => {},
   calibration: EncoderCalibration = calibrationFor(undefined),
-  judge?: { id: string; vectors: ReadonlyMap<string, Float32Array>; weight?: number },
+  judge?: { id: string; vectors: JudgeTextVectors; weight?: number },
 ): Promise<{ rows: Record<string, SystemReport>; deepSearch: DeepSearchFigures }> {
   const opts: RecallOptionsInput = { ...DEFAULT_PIPELINE_OPTIONS, topK: K };
   const reader = new OfflineReader();
@@ -131,7 +131,7 @@ export async function deepSearchRows(
       const communities = memoryCommunities(f.matrix, graph);
       log(`deepSearch: ${pc.conv.sampleId} ${new Set(communities.values()).size} communities in ${Math.round(performance.now() - t0)} ms`);
       const docs: PoolDoc[] = pc.conv.memories.map((m) => ({ id: m.id, sessionId: `S${m.session}`, createdAt: m.time, status: 'active', deletedAt: null, validFrom: m.time, validTo: null }));
-      const ctx: PipelineContext = { hybrid: pc.index, spaces: f.spaces, matrix: f.matrix, sessionOf: f.sessionOf, neighboursOf: f.neighboursOf, tokensOf: f.tokensOf, now: 0, ranking: { ...DEFAULT_RANKING, ...calibration.ranking }, hybridConfig: calibration.hybrid, entities: graph };
+      const ctx = pipelineContext(pc, f, calibration.ranking, calibration.hybrid, { entities: graph });
       const text = new Map(pc.conv.memories.map((m) => [m.id, m]));
       const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
         const m = text.get(id);

@@ -7,31 +7,19 @@
 // pass, the rewording and the fused pass, not the encoder calls for the variants (a few ms each
 // with MiniLM in the browser).
 import type { LexicalResources } from '../../src/core/features';
-import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, DEFAULT_RANKING, runPipeline, type DeepFusion, type EncoderCalibration, type PipelineContext, type PipelineQuery } from '../../src/core/pipeline';
+import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, runPipeline, type DeepFusion, type EncoderCalibration, type PipelineContext, type PipelineQuery } from '../../src/core/pipeline';
 import { OfflineTransformer } from '../../src/core/query';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import { EntityGraph } from '../../workers/entity-graph';
 import type { EmbedFn, EvalQuery, PreparedConversation, RetrievalSystem } from '../eval-locomo';
-import { pipelineQueryOf, type FeaturizedConversation } from './eval-systems';
+import { pipelineContext, pipelineQueryOf, type FeaturizedConversation } from './eval-systems';
 
 const EVAL_K = 10;
 const PRF_DOCS = 5;
 
 /** The shipped ranking under the encoder's calibration (as the engine runs it), with the deep extras. */
 function context(pc: PreparedConversation, f: FeaturizedConversation, calibration: EncoderCalibration, graph?: EntityGraph, deepFusion?: DeepFusion): PipelineContext {
-  return {
-    hybrid: pc.index,
-    spaces: f.spaces,
-    matrix: f.matrix,
-    sessionOf: f.sessionOf,
-    neighboursOf: f.neighboursOf,
-    tokensOf: f.tokensOf,
-    now: 0,
-    ranking: { ...DEFAULT_RANKING, ...calibration.ranking },
-    hybridConfig: calibration.hybrid,
-    entities: graph,
-    deepFusion,
-  };
+  return pipelineContext(pc, f, calibration.ranking, calibration.hybrid, { entities: graph, deepFusion });
 }
 
 export function entityGraphOf(pc: PreparedConversation, f: FeaturizedConversation): EntityGraph {

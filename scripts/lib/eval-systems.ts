@@ -40,6 +40,32 @@ export interface FeaturizedConversation {
   queryTokens?: Map<EvalQuery, TokenMatrix>;
 }
 
+/**
+ * The pipeline context of one featurised conversation as the engine builds it: `ranking` merged
+ * over DEFAULT_RANKING, `hybrid` (the encoder's calibrated fusion) patched over the index's config,
+ * plus any extras (the entity graph, the deep fusion). Every eval system builds its context here.
+ */
+export function pipelineContext(
+  pc: PreparedConversation,
+  f: FeaturizedConversation,
+  ranking: Partial<RankingConfig> = {},
+  hybrid: Partial<HybridConfig> | undefined = {},
+  extra: Partial<Pick<PipelineContext, 'entities' | 'deepFusion'>> = {},
+): PipelineContext {
+  return {
+    hybrid: pc.index,
+    spaces: f.spaces,
+    matrix: f.matrix,
+    sessionOf: f.sessionOf,
+    neighboursOf: f.neighboursOf,
+    tokensOf: f.tokensOf,
+    now: 0,
+    ranking: { ...DEFAULT_RANKING, ...ranking },
+    hybridConfig: hybrid,
+    ...extra,
+  };
+}
+
 /** The pipeline query of `q`: its text, features and (when attached) token matrix. */
 export function pipelineQueryOf(f: FeaturizedConversation, q: EvalQuery): PipelineQuery {
   return { text: q.question, features: f.queryFeatures.get(q)!, tokens: f.queryTokens?.get(q) };
@@ -147,18 +173,7 @@ export function pipelineSystem(
     name,
     rank: (pc, q) => {
       const f = feats.get(pc)!;
-      const ctx: PipelineContext = {
-        hybrid: pc.index,
-        spaces: f.spaces,
-        matrix: f.matrix,
-        sessionOf: f.sessionOf,
-        neighboursOf: f.neighboursOf,
-        tokensOf: f.tokensOf,
-        now: 0,
-        ranking: { ...DEFAULT_RANKING, ...ranking },
-        hybridConfig: hybrid,
-      };
-      return runPipeline(ctx, pipelineQueryOf(f, q), opts).map((r) => r.id);
+      return runPipeline(pipelineContext(pc, f, ranking, hybrid), pipelineQueryOf(f, q), opts).map((r) => r.id);
     },
   };
 }

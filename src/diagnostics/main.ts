@@ -1,6 +1,7 @@
 // diagnostics.html: starts the embed bridge, shows its load phases and backend, and exposes a
 // small typed test API on window for e2e tests and in-browser benchmarks.
 import { createEmbedBridge } from '../bridge/embed-bridge';
+import { MPNET_JUDGE } from '../embed/encoders';
 import type { EmbedderInfo, EmbedLoadProgress } from '../embed/types';
 import { benchEmbedder, judgeBench, type BrowserBenchResult, type JudgeBenchResult } from './bench';
 import { engineBench, measureAgentMemory, type AgentMemory, type EngineBenchResult } from './engine-bench';
@@ -39,7 +40,9 @@ const wanted = params.get('backend');
 const backend = wanted === 'wasm' || wanted === 'webgpu' ? wanted : 'auto';
 // ?encoder=<id> runs that encoder (default: the app's, MiniLM); ?nofallback fails instead of falling
 // back to USE-lite; ?models=<path> looks for Transformers.js model folders there (e2e: an empty one).
+// ?encoder=all-mpnet-base-v2-int8 runs the judge as an encoder (the encoders bench measures it).
 const encoder = params.get('encoder') ?? undefined;
+const judgeEntry = encoder === MPNET_JUDGE.id ? { entry: { ...MPNET_JUDGE, summary: 'the judge (bench)' } } : {};
 const modelsUrl = params.get('models') ?? undefined;
 // ?threads=N: onnxruntime-web's WASM threads for Transformers.js models (bench comparisons)
 const wasmThreads = params.has('threads') ? Number(params.get('threads')) : undefined;
@@ -51,7 +54,7 @@ const el = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${
 // ?software lets 'auto' try a software WebGPU adapter (normally declined as slower than WASM), so
 // e2e can drive the automatic fallback after a failed WebGPU warm-up.
 const bridge = createEmbedBridge({
-  init: { backend, encoder, modelsUrl, wasmThreads, graphOptimization, ...(params.get('ort') === 'plain' && { ortBuild: 'plain' as const }), ...(params.get('ort') === 'asyncify' && { ortBuild: 'asyncify' as const }), allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
+  init: { backend, encoder, ...judgeEntry, modelsUrl, wasmThreads, graphOptimization, ...(params.get('ort') === 'plain' && { ortBuild: 'plain' as const }), ...(params.get('ort') === 'asyncify' && { ortBuild: 'asyncify' as const }), allowSoftwareWebGpu: params.has('software'), ...(params.has('nofallback') && { fallbackEncoder: null }) },
 });
 const started = performance.now();
 let loadMs: number | null = null;

