@@ -3,7 +3,7 @@
 // snapshot (lexical.ts): memories and features are only read.
 
 import type { MnemographDb } from '../../src/db/db';
-import { chunkKeys, engineOfRows, engineRows, type EngineHeadRow, type EngineProducers } from '../../src/db/engine-snapshot';
+import { chunkKeys, engineOfRows, engineRows, type EngineHeadRow, type EngineProducers, type EngineSnapshotRow } from '../../src/db/engine-snapshot';
 import { coveredSeq, LOG_ALL, type LexicalHeadRow } from '../../src/db/lexical-snapshot';
 import { featureRowsOf } from '../../src/db/feature-blocks';
 import { DB_VERSION, type MemoryRow } from '../../src/db/schema';
@@ -65,9 +65,21 @@ export async function readEngineStart(db: MnemographDb, want: { producers: Engin
     if (ids.includes(LOG_ALL)) return { ...out, problem: 'a range of memories was deleted since' };
     if (ids.length > maxChanges(head.size)) return { ...out, problem: `${ids.length} memories changed since (stale)` };
     // one row per request: each row's ~32 MiB is deserialised in a task of its own, the worker
-    // answering queries (and reading the texts) between them (one bulkGet was one task of ~450 MB at 100k)
-    const rows = [];
-    for (const key of chunkKeys(head)) rows.push(await db.engineSnapshot.get(key));
+    // answering queries (and reading the texts) between them (one bulkGet was one task of ~450 MB at
+    // 100k); the next row is asked for before this one is in, so the database reads it meanwhile
+    const keys = chunkKeys(head);
+    const rows: (EngineSnapshotRow | undefined)[] = [];
+    const ask = (i: number) => {
+      const p = i < keys.length ? db.engineSnapshot.get(keys[i]) : Promise.resolve(undefined);
+      p.catch(() => undefined); // a failed read fails the transaction: the await below reports it
+      return p;
+    };
+    let next = ask(0);
+    for (let i = 0; i < keys.length; i++) {
+      const row = next;
+      next = ask(i + 1);
+      rows.push(await row);
+    }
     const snapshot = engineOfRows(head, rows);
     if (!snapshot) return { ...out, problem: 'a data row is missing or of another size' };
     return { ...out, snapshot, changed: await currentFeatures(db, ids, want.producers) };
