@@ -21,8 +21,8 @@ export async function openStore(source: EngineStoreSource): Promise<MnemographDb
 /**
  * Every memory row, page by page in id (= time) order; the caller keeps the live ones. The next
  * page is asked for as soon as a page arrives, before the caller works on it: the database reads
- * it meanwhile (issue 13: at 100k the texts pass waited on IndexedDB ~3 s of its 6 s, the worker
- * idle between pages). At most two pages are held.
+ * it meanwhile (issue 13: in a trace at 100k the texts pass waited on IndexedDB ~3 s of its ~5 s,
+ * the worker idle between pages). At most two pages are held.
  */
 export async function* memoryPages(db: MnemographDb, size = MEMORY_PAGE): AsyncGenerator<MemoryRow[]> {
   const read = (after: string | undefined): Promise<MemoryRow[]> =>
