@@ -8,6 +8,7 @@ import { coveredSeq, LOG_ALL, type LexicalHeadRow } from '../../src/db/lexical-s
 import { featureRowsOf } from '../../src/db/feature-blocks';
 import { DB_VERSION, type MemoryRow } from '../../src/db/schema';
 import { ENGINE_FORMAT, type EngineSnapshot } from '../../src/core/engine-snapshot';
+import { checksumAdd, checksumEnd, checksumStart } from '../../src/core/snapshot-pack';
 import type { SerializedFeatures } from '../../src/core/spaces';
 import type { MemoryId, SpaceId } from '../../src/core/types';
 import { isEncoderSpace } from '../../src/protocol/embed';
@@ -24,6 +25,8 @@ export interface EngineStart {
   changed: ChangedFeatures;
   /** The log's last seq when read. */
   lastSeq: number;
+  /** The streams' checksums, computed row by row as the rows arrived (the worker idle meanwhile): the adoption compares them with the head's instead of reading every byte again. */
+  computed?: { vectors: number; spaces: number };
 }
 
 /** The features of `ids` of the current producers (inside the caller's transaction, holding the feature tables). */
@@ -74,15 +77,20 @@ export async function readEngineStart(db: MnemographDb, want: { producers: Engin
       p.catch(() => undefined); // a failed read fails the transaction: the await below reports it
       return p;
     };
+    // each row's checksum is added while the next one is read (same value as over the whole stream)
+    const sums = [checksumStart(), checksumStart()];
     let next = ask(0);
     for (let i = 0; i < keys.length; i++) {
       const row = next;
       next = ask(i + 1);
-      rows.push(await row);
+      const got = await row;
+      rows.push(got);
+      if (got && 'data' in got && got.data instanceof ArrayBuffer) checksumAdd(sums[i < head.vectors.rows ? 0 : 1], new Uint8Array(got.data));
     }
     const snapshot = engineOfRows(head, rows);
     if (!snapshot) return { ...out, problem: 'a data row is missing or of another size' };
-    return { ...out, snapshot, changed: await currentFeatures(db, ids, want.producers) };
+    const computed = { vectors: checksumEnd(sums[0]), spaces: checksumEnd(sums[1]) };
+    return { ...out, snapshot, computed, changed: await currentFeatures(db, ids, want.producers) };
   });
 }
 
