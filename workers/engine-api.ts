@@ -225,7 +225,7 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
     }
     tell(onProgress, { stage: 'features', done: 0, total: 1, ms: ms() });
     try {
-      await adoptBuilt(core, start.snapshot, pauseFor(gen));
+      await adoptBuilt(core, start.snapshot, pauseFor(gen), start.computed);
       reattach(core, start.changed);
     } catch (e) {
       if (gen !== generation) return true;

@@ -46,11 +46,15 @@ async function checksumInSteps(parts: readonly Uint8Array[], pause: Pause): Prom
 /** True when a snapshot's rows are cut at array boundaries as this code writes them (false: rows of the first snapshots, rewritten once warm). */
 export const rowsCutAtArrays = (s: EngineSnapshot): boolean => cutAtArrays(s.vectors, ENGINE_PART_BYTES) && cutAtArrays(s.spaces, ENGINE_PART_BYTES);
 
-/** Why the snapshot cannot be adopted (format, checksums), or null: engineSnapshotProblem in steps (~450 MB at 100k). */
-export async function snapshotProblemInSteps(s: EngineSnapshot, pause: Pause = noPause): Promise<string | null> {
+/**
+ * Why the snapshot cannot be adopted (format, checksums), or null: engineSnapshotProblem in steps
+ * (~450 MB at 100k). `computed`: the streams' checksums as the read computed them row by row
+ * (readEngineStart), compared with the head's instead of reading every byte again.
+ */
+export async function snapshotProblemInSteps(s: EngineSnapshot, pause: Pause = noPause, computed?: { vectors: number; spaces: number }): Promise<string | null> {
   if (s.format !== ENGINE_FORMAT) return `format ${s.format}, this code reads ${ENGINE_FORMAT}`;
-  if ((await checksumInSteps(s.vectors.bytes, pause)) !== s.checksums.vectors) return 'the vectors do not match their checksum';
-  if ((await checksumInSteps(s.spaces.bytes, pause)) !== s.checksums.spaces) return 'the spaces do not match their checksum';
+  if ((computed?.vectors ?? (await checksumInSteps(s.vectors.bytes, pause))) !== s.checksums.vectors) return 'the vectors do not match their checksum';
+  if ((computed?.spaces ?? (await checksumInSteps(s.spaces.bytes, pause))) !== s.checksums.spaces) return 'the spaces do not match their checksum';
   return null;
 }
 
@@ -61,8 +65,8 @@ export async function snapshotProblemInSteps(s: EngineSnapshot, pause: Pause = n
  * (deleted since) are left out. Throws SNAPSHOT_INVALID, with the engine's vectors gone (the
  * caller attaches every block then), or ABORTED from `pause`.
  */
-export async function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot, pause: Pause = noPause): Promise<number> {
-  const problem = await snapshotProblemInSteps(snapshot, pause);
+export async function adoptBuilt(core: EngineCore, snapshot: EngineSnapshot, pause: Pause = noPause, computed?: { vectors: number; spaces: number }): Promise<number> {
+  const problem = await snapshotProblemInSteps(snapshot, pause, computed);
   if (problem) throw invalid(problem);
   const spaces = unpackSpaces(snapshot, (id) => core.hybrid.vectorOf(id));
   await pause();

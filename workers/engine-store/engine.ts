@@ -3,11 +3,12 @@
 // snapshot (lexical.ts): memories and features are only read.
 
 import type { MnemographDb } from '../../src/db/db';
-import { chunkKeys, engineOfRows, engineRows, type EngineHeadRow, type EngineProducers } from '../../src/db/engine-snapshot';
+import { chunkKeys, engineOfRows, engineRows, type EngineHeadRow, type EngineProducers, type EngineSnapshotRow } from '../../src/db/engine-snapshot';
 import { coveredSeq, LOG_ALL, type LexicalHeadRow } from '../../src/db/lexical-snapshot';
 import { featureRowsOf } from '../../src/db/feature-blocks';
 import { DB_VERSION, type MemoryRow } from '../../src/db/schema';
 import { ENGINE_FORMAT, type EngineSnapshot } from '../../src/core/engine-snapshot';
+import { checksumAdd, checksumEnd, checksumStart } from '../../src/core/snapshot-pack';
 import type { SerializedFeatures } from '../../src/core/spaces';
 import type { MemoryId, SpaceId } from '../../src/core/types';
 import { isEncoderSpace } from '../../src/protocol/embed';
@@ -24,6 +25,8 @@ export interface EngineStart {
   changed: ChangedFeatures;
   /** The log's last seq when read. */
   lastSeq: number;
+  /** The streams' checksums, computed row by row as the rows arrived (the worker idle meanwhile): the adoption compares them with the head's instead of reading every byte again. */
+  computed?: { vectors: number; spaces: number };
 }
 
 /** The features of `ids` of the current producers (inside the caller's transaction, holding the feature tables). */
@@ -65,12 +68,29 @@ export async function readEngineStart(db: MnemographDb, want: { producers: Engin
     if (ids.includes(LOG_ALL)) return { ...out, problem: 'a range of memories was deleted since' };
     if (ids.length > maxChanges(head.size)) return { ...out, problem: `${ids.length} memories changed since (stale)` };
     // one row per request: each row's ~32 MiB is deserialised in a task of its own, the worker
-    // answering queries (and reading the texts) between them (one bulkGet was one task of ~450 MB at 100k)
-    const rows = [];
-    for (const key of chunkKeys(head)) rows.push(await db.engineSnapshot.get(key));
+    // answering queries (and reading the texts) between them (one bulkGet was one task of ~450 MB at
+    // 100k); the next row is asked for before this one is in, so the database reads it meanwhile
+    const keys = chunkKeys(head);
+    const rows: (EngineSnapshotRow | undefined)[] = [];
+    const ask = (i: number) => {
+      const p = i < keys.length ? db.engineSnapshot.get(keys[i]) : Promise.resolve(undefined);
+      p.catch(() => undefined); // a failed read fails the transaction: the await below reports it
+      return p;
+    };
+    // each row's checksum is added while the next one is read (same value as over the whole stream)
+    const sums = [checksumStart(), checksumStart()];
+    let next = ask(0);
+    for (let i = 0; i < keys.length; i++) {
+      const row = next;
+      next = ask(i + 1);
+      const got = await row;
+      rows.push(got);
+      if (got && 'data' in got && got.data instanceof ArrayBuffer) checksumAdd(sums[i < head.vectors.rows ? 0 : 1], new Uint8Array(got.data));
+    }
     const snapshot = engineOfRows(head, rows);
     if (!snapshot) return { ...out, problem: 'a data row is missing or of another size' };
-    return { ...out, snapshot, changed: await currentFeatures(db, ids, want.producers) };
+    const computed = { vectors: checksumEnd(sums[0]), spaces: checksumEnd(sums[1]) };
+    return { ...out, snapshot, computed, changed: await currentFeatures(db, ids, want.producers) };
   });
 }
 

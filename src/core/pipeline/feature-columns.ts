@@ -20,8 +20,13 @@ import { kindOf } from '../spaces/serialize';
 import { invalid, type PackReader, type PackWriter } from '../snapshot-pack';
 
 
+// Module-level on purpose: a Ragged keeps its `make` for its life, and a closure made inside
+// `unpack` kept that call's scope, with its PackReader and every part of the stream (issue 13: the
+// E9 pool's `make` held a 100k snapshot's ~255 MiB of space rows beside the arrays copied out of
+// them, +92 MiB in the engine).
 const f32 = (n: number) => new Float32Array(n);
 const u32 = (n: number) => new Uint32Array(n);
+const u8 = (n: number) => new Uint8Array(n);
 
 interface SparseCol {
   indices: Ragged<Uint32Array>;
@@ -67,7 +72,7 @@ export class FeatureColumns {
           this.col(this.dense, key, () => new Ragged(f32)).set(slot, v as Float32Array);
           break;
         case 'binary':
-          this.col(this.binary, key, () => new Ragged((n) => new Uint8Array(n))).set(slot, v as Uint8Array);
+          this.col(this.binary, key, () => new Ragged(u8)).set(slot, v as Uint8Array);
           break;
         case 'sparse': {
           const c = this.col(this.sparse, key, () => ({ indices: new Ragged(u32), values: new Ragged(f32) }));
@@ -195,7 +200,6 @@ export class FeatureColumns {
   /** Packed columns, checked (each range inside its pool, only `live` slots, token ids rows of the dictionary). */
   static unpack(r: PackReader, name: string, live: (slot: number) => boolean): FeatureColumns {
     const c = new FeatureColumns();
-    const u8 = (n: number) => new Uint8Array(n);
     const rag = <T extends Float32Array | Uint32Array | Uint8Array>(n: string, kind: 'f32' | 'u32' | 'u8', make: (k: number) => T) => Ragged.unpack(r, `${name}.${n}`, kind, make, live);
     for (const sp of r.str(`${name}.spaces`).split(',').filter(Boolean) as SpaceId[]) {
       if (!(sp in SPACES)) throw invalid(`${name}: an unknown space ${sp}`);
