@@ -12,7 +12,7 @@ import { chunkKeys, type EngineHeadRow } from '../src/db/engine-snapshot';
 import { streamChecksum } from '../src/core/snapshot-pack';
 import { purgeMemories, trashMemories } from '../src/db/keep';
 import { insertMemories, modifyMemory, replaceVectorsIfUnchanged } from '../src/db/repo';
-import type { MemoryRow, VectorRow } from '../src/db/schema';
+import { DB_VERSION, type MemoryRow, type VectorRow } from '../src/db/schema';
 import { packSpace } from '../src/db/vectors';
 import { isEncoderSpace } from '../src/protocol/embed';
 import { toIndexDoc, type EngineLoadProgress } from '../src/protocol/engine';
@@ -103,7 +103,7 @@ describe('the engine snapshot at start-up', () => {
     const { db, name } = await seeded(60);
     const first = await saved(name);
     const head = (await engineHead(db))!;
-    expect(head).toMatchObject({ format: 1, dbVersion: 12, dim: DIM, producers: { encoder: ENC, lexical: LEX }, size: 59 });
+    expect(head).toMatchObject({ format: 1, dbVersion: DB_VERSION, dim: DIM, producers: { encoder: ENC, lexical: LEX }, size: 59 });
     expect(await db.lexicalLog.count()).toBe(0); // both snapshots cover every write
     const want = await truth(db);
     expect(await answers(first.api)).toEqual(want);
