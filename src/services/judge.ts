@@ -14,6 +14,7 @@ import type { JudgeClient, JudgeLoadState } from '../bridge/judge-bridge';
 import { MPNET_JUDGE } from '../embed/encoders';
 import { logError, type ServiceContext } from './context';
 import { createJudgeFill, type JudgeFill, type JudgeFillProgress } from './judge-fill';
+import { createQuietGate } from './quiet-gate';
 
 /** Setting key: false = careful ranking off; unset or true = on (when its model is present). */
 export const CAREFUL_RANKING_SETTING = 'carefulRanking';
@@ -57,8 +58,7 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
   let fill: JudgeFill | null = null;
   let fillProgress: JudgeFillProgress = { done: 0, total: 0, running: false, paused: false };
   let started = false;
-  let holds = 0;
-  const idleWaiters: (() => void)[] = [];
+  const gate = createQuietGate();
   const queries = new Map<string, Float32Array>();
 
   /** The judge of the encoder in use (its calibration's), if its model is the one built. */
@@ -91,8 +91,8 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
       db,
       judgeId: j.id,
       embed: (texts, signal) => client!.embed(texts, signal),
-      busy: () => holds > 0,
-      whenIdle: () => (holds === 0 ? Promise.resolve() : new Promise((r) => idleWaiters.push(r))),
+      busy: gate.busy,
+      whenIdle: gate.whenIdle,
       onProgress: (p) => {
         fillProgress = p;
         emit();
@@ -149,16 +149,8 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
     /** Resolves when the fill has read every memory (or stopped): tests and the bench. */
     carefulRankingSettled: (): Promise<void> => fill?.settled() ?? Promise.resolve(),
 
-    /** A search or capture runs: the fill waits for the last one to end (call the returned function then). */
-    hold(): () => void {
-      holds++;
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        if (--holds === 0) idleWaiters.splice(0).forEach((r) => r());
-      };
-    },
+    /** A search or capture runs: the fill waits for the last one to end and QUIET_MS more (call the returned function at the end). */
+    hold: gate.hold,
     /** Memories were written: the fill looks for new work. */
     written(): void {
       fill?.kick();
