@@ -3,7 +3,7 @@
 // at query time (and kept), more = this answer goes without and says how far the reading is; the
 // setting (on by default) turns it off and back on; no judge for an encoder without one.
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JudgeClient, JudgeLoadState } from '../bridge/judge-bridge';
 import { openDb, type MnemographDb } from '../db/db';
 import { judgeInputKey, judgeVectorsOf, putJudgeVectors } from '../db/judge-vectors';
@@ -13,6 +13,7 @@ import { memoryRow } from '../testing/memory-row';
 import type { ScoredHit } from '../core/types';
 import type { ServiceContext } from './context';
 import { CAREFUL_RANKING_SETTING, createCarefulRanking, ON_DEMAND_MAX } from './judge';
+import { QUIET_MS } from './quiet-gate';
 import { judgeAnswer, judgeable, widenForJudge } from './judge-refine';
 
 const J = 'all-mpnet-base-v2-int8';
@@ -111,6 +112,30 @@ describe('careful ranking (the service)', () => {
     expect(calls).toEqual([]); // the query's vector is cached, the documents' stored
     care.disposeCarefulRanking();
     db.close();
+  });
+
+  it('the judge is not loaded while a search runs: its load waits for the search to end and the quiet time after it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const db = await storeOf(1);
+      const { client } = fakeClient();
+      let made = 0;
+      const care = createCarefulRanking(ctxOf(db), { client: () => (made++, client) });
+      const end = care.hold(); // the person's first search after a start
+      const started = care.startCarefulRanking();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(made).toBe(0);
+      end();
+      await vi.advanceTimersByTimeAsync(QUIET_MS - 1);
+      expect(made).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(made).toBe(1);
+      await started;
+      care.disposeCarefulRanking();
+      db.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('more than three missing: this answer goes without, with the reading\'s progress', async () => {

@@ -106,6 +106,10 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
     const j = spec();
     if (!on || !j || !deps.client) return;
     if (!client) {
+      // loading the judge is ~10 s of one core (111 MB of weights): not in the middle of the
+      // person's first searches after a start, but once they pause (the fill's quiet gate)
+      await gate.whenIdle();
+      if (client || !on) return;
       client = deps.client();
       client.onState(() => emit());
     }
