@@ -13,7 +13,7 @@ import { memoryRow } from '../testing/memory-row';
 import type { ScoredHit } from '../core/types';
 import type { ServiceContext } from './context';
 import { CAREFUL_RANKING_SETTING, createCarefulRanking, ON_DEMAND_MAX } from './judge';
-import { QUIET_MS } from './quiet-gate';
+import { LOAD_QUIET_MS } from './quiet-gate';
 import { judgeAnswer, judgeable, widenForJudge } from './judge-refine';
 
 const J = 'all-mpnet-base-v2-int8';
@@ -126,7 +126,7 @@ describe('careful ranking (the service)', () => {
       await vi.advanceTimersByTimeAsync(10_000);
       expect(made).toBe(0);
       end();
-      await vi.advanceTimersByTimeAsync(QUIET_MS - 1);
+      await vi.advanceTimersByTimeAsync(LOAD_QUIET_MS - 1);
       expect(made).toBe(0);
       await vi.advanceTimersByTimeAsync(1);
       expect(made).toBe(1);

@@ -14,7 +14,7 @@ import type { JudgeClient, JudgeLoadState } from '../bridge/judge-bridge';
 import { MPNET_JUDGE } from '../embed/encoders';
 import { logError, type ServiceContext } from './context';
 import { createJudgeFill, type JudgeFill, type JudgeFillProgress } from './judge-fill';
-import { createQuietGate } from './quiet-gate';
+import { createQuietGate, LOAD_QUIET_MS } from './quiet-gate';
 
 /** Setting key: false = careful ranking off; unset or true = on (when its model is present). */
 export const CAREFUL_RANKING_SETTING = 'carefulRanking';
@@ -108,7 +108,7 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
     if (!client) {
       // loading the judge is ~10 s of one core (111 MB of weights): not in the middle of the
       // person's first searches after a start, but once they pause (the fill's quiet gate)
-      await gate.whenIdle();
+      await gate.whenIdleFor(LOAD_QUIET_MS);
       if (client || !on) return;
       client = deps.client();
       client.onState(() => emit());

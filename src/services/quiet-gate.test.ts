@@ -84,4 +84,24 @@ describe('the quiet gate (when careful ranking may read in the background)', () 
     await advance(2000);
     expect(resumedAt).toBe(5100);
   });
+
+  it("a longer quiet time (the judge's load): 10 s after the last end, a search in between starts it over; at once when nothing ever ran", async () => {
+    const { clock, advance } = manualClock();
+    const gate = createQuietGate(2000, clock);
+    let first = false;
+    void gate.whenIdleFor(10_000).then(() => (first = true));
+    await advance(0);
+    expect(first).toBe(true); // a start with no search yet: no wait
+    let loadedAt = -1;
+    gate.hold()(); // t 0: the first search after the start ends
+    void gate.whenIdleFor(10_000).then(() => (loadedAt = clock.now()));
+    await advance(6000);
+    const again = gate.hold(); // t 6000: another search
+    await advance(500);
+    again(); // t 6500
+    await advance(9999);
+    expect(loadedAt).toBe(-1);
+    await advance(1);
+    expect(loadedAt).toBe(16_500);
+  });
 });

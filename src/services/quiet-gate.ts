@@ -12,6 +12,8 @@ export interface QuietGate {
   busy(): boolean;
   /** Resolves once nothing runs and nothing has for quietMs (at once when that is already so). */
   whenIdle(): Promise<void>;
+  /** The same for a longer quiet time `ms` (the judge's load: ~10 s of a core, so only in a longer pause). */
+  whenIdleFor(ms: number): Promise<void>;
 }
 
 export interface QuietGateClock {
@@ -28,6 +30,9 @@ const realClock: QuietGateClock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
+
+/** The quiet time before the judge's model is loaded after a start (ms). */
+export const LOAD_QUIET_MS = 10_000;
 
 export function createQuietGate(quietMs: number = QUIET_MS, clock: QuietGateClock = realClock): QuietGate {
   let holds = 0;
@@ -51,7 +56,7 @@ export function createQuietGate(quietMs: number = QUIET_MS, clock: QuietGateCloc
     }, quietMs - quietFor());
   }
 
-  return {
+  const gate: QuietGate = {
     hold() {
       holds++;
       schedule();
@@ -72,5 +77,16 @@ export function createQuietGate(quietMs: number = QUIET_MS, clock: QuietGateCloc
         schedule();
       });
     },
+    async whenIdleFor(ms) {
+      // the short gate first, then the rest of `ms` counted from the last end; a hold meanwhile starts it over
+      for (;;) {
+        await gate.whenIdle();
+        const left = ms - quietFor();
+        if (left <= 0) return;
+        await new Promise<void>((r) => clock.setTimeout(r, left));
+        if (holds === 0 && quietFor() >= ms) return;
+      }
+    },
   };
+  return gate;
 }
