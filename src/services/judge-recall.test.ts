@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TokenMatrix } from '../core/pipeline';
 import type { RecallOptionsInput } from '../core/recall';
 import type { EngineClient } from '../bridge/engine-bridge';
-import type { JudgeClient, JudgeLoadState } from '../bridge/judge-bridge';
+import { fakeJudgeClient } from '../testing/judge-client';
 import { DEFAULT_ENCODER_ID } from '../embed/encoders';
 import { createFakeEmbedder } from '../testing/encoder';
 import { createChannelEngine } from '../testing/engine';
@@ -20,28 +20,7 @@ const CURD = 'lemon curd needs more zest';
 const J = 'all-mpnet-base-v2-int8';
 
 /** The judge: the query and the tart at cos 1, the curd at cos 0. */
-function judgeClient(): JudgeClient {
-  let state: JudgeLoadState = { state: 'idle' };
-  const listeners = new Set<(s: JudgeLoadState) => void>();
-  return {
-    async ready() {
-      const info = { id: J, name: 'MPNet', dim: 2, backend: 'wasm' as const, maxInputChars: 0 };
-      state = { state: 'ready', info, loadMs: 1 };
-      for (const l of listeners) l(state);
-      return info;
-    },
-    async embed(texts) {
-      return texts.map((t) => (t === CURD ? Float32Array.of(0, 1) : Float32Array.of(1, 0)));
-    },
-    state: () => state,
-    onState(l) {
-      listeners.add(l);
-      l(state);
-      return () => listeners.delete(l);
-    },
-    dispose() {},
-  };
-}
+const judgeClient = () => fakeJudgeClient(J, (t) => (t === CURD ? Float32Array.of(0, 1) : Float32Array.of(1, 0))).client;
 
 async function setup() {
   const embedder = createFakeEmbedder(32, DEFAULT_ENCODER_ID);

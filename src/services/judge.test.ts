@@ -4,7 +4,7 @@
 // setting (on by default) turns it off and back on; no judge for an encoder without one.
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import type { JudgeClient, JudgeLoadState } from '../bridge/judge-bridge';
+import { fakeJudgeClient } from '../testing/judge-client';
 import { openDb, type MnemographDb } from '../db/db';
 import { judgeInputKey, judgeVectorsOf, putJudgeVectors } from '../db/judge-vectors';
 import { insertMemories } from '../db/repo';
@@ -53,31 +53,8 @@ describe('judgeAnswer (the refinement\'s last step)', () => {
   });
 });
 
-function fakeClient() {
-  const calls: string[][] = [];
-  let state: JudgeLoadState = { state: 'idle' };
-  const listeners = new Set<(s: JudgeLoadState) => void>();
-  const client: JudgeClient = {
-    async ready() {
-      const info = { id: J, name: 'MPNet', dim: 2, backend: 'wasm' as const, maxInputChars: 0 };
-      state = { state: 'ready', info, loadMs: 5 };
-      for (const l of listeners) l(state);
-      return info;
-    },
-    async embed(texts) {
-      calls.push(texts);
-      return texts.map((t) => (t === 'query' ? Float32Array.from([1, 0]) : Float32Array.from([0.6, 0.8])));
-    },
-    state: () => state,
-    onState(l) {
-      listeners.add(l);
-      l(state);
-      return () => listeners.delete(l);
-    },
-    dispose() {},
-  };
-  return { client, calls };
-}
+
+const fakeClient = () => fakeJudgeClient(J, (t) => (t === 'query' ? Float32Array.from([1, 0]) : Float32Array.from([0.6, 0.8])), 5);
 
 const ctxOf = (db: MnemographDb, encoder = 'all-MiniLM-L6-v2-int8'): ServiceContext =>
   ({ db, embedder: { info: () => ({ id: encoder }) }, now: () => 0, report: () => {} }) as unknown as ServiceContext;
