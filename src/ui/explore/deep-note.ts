@@ -1,11 +1,10 @@
 // What deeper search (seed 003) and iterative search (seed 001) did in one recall, in plain words
 // for the results card; the figures (confidence against the threshold, the pool by way, timings,
 // grades) for its "details". Pure: tested in Node.
-import type { DeepReportView } from '../../core/deep';
-import type { EngineIterativeReport } from '../../protocol/engine';
+import type { EngineDeepReport, EngineIterativeReport } from '../../protocol/engine';
 
 /** One sentence about deeper search in this recall (null when it did not run or stop anything). */
-export function deepSearchWords(r: (DeepReportView & { judge?: unknown }) | undefined, added: number): string | null {
+export function deepSearchWords(r: EngineDeepReport | undefined, added: number): string | null {
   if (!r) return null;
   const n = r.pool.filter((p) => p.primaryRank === null).length;
   // read by careful ranking's judge (workers/engine-deep.ts): said so
@@ -29,7 +28,7 @@ export function deepSearchWords(r: (DeepReportView & { judge?: unknown }) | unde
 }
 
 /** The figures behind it, for "details". */
-export function deepSearchFigures(r: DeepReportView & { judge?: { read: number; of: number; ms: number } }): string[] {
+export function deepSearchFigures(r: EngineDeepReport): string[] {
   const ways = { temporal: 0, entity: 0, community: 0, meaning: 0 };
   for (const p of r.pool) for (const v of p.via) ways[v.strategy]++;
   const out = [
