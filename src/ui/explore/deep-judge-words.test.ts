@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecallView } from '../../services';
 import type { DeepReportView } from '../../core/deep';
 import { deepSearchFigures, deepSearchWords } from './deep-note';
-import { foundOf, JUDGE_CLOSE } from './view-model';
+import { foundOf, JUDGE_CLOSE, nothingClose, resultRows } from './view-model';
 
 const via = [{ strategy: 'temporal' as const, seed: 's', detail: '1 turn after' }];
 function view(judge?: number): RecallView {
@@ -25,6 +25,14 @@ describe('deep hits read by careful ranking', () => {
     expect(foundOf(view(0.3))?.how).toBe('said near a memory you found (1 turn after); close in meaning, by careful ranking');
     expect(foundOf(view(0.29))?.how).toBe('said near a memory you found (1 turn after); read by careful ranking');
     expect(foundOf(view())?.how).toBe('said near a memory you found (1 turn after)'); // the offline reader: as before
+  });
+
+  it('a deep hit the judge reads as close is close: an answer of it alone is not "Nothing close"', () => {
+    // no word matched and a low index cosine (why all zero): only the judge finds it close
+    const zero = (j?: number) => ({ ...view(j), result: { ...view(j).result, why: { lexical: 0, semantic: 0, bm25: 0, cosine: 0, matchedTerms: [] } } }) as RecallView;
+    expect(nothingClose(resultRows([zero(0.42)]))).toBe(false);
+    expect(nothingClose(resultRows([zero(0.29)]))).toBe(true);
+    expect(nothingClose(resultRows([zero()]))).toBe(true);
   });
 
   it("the results card: read with careful ranking, and the judge's figures under details", () => {

@@ -97,7 +97,8 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     title: labelOf(v.memory.text, 140),
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
-    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
+    // a deep hit careful ranking's judge reads as close in meaning is close (its words say so)
+    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0 || (v.result.deep?.judge ?? 0) >= JUDGE_CLOSE),
     when: happenedAt(v.memory),
     ...withFound(v),
     ...(v.memory.supersededBy ? { earlier: true as const } : {}),
