@@ -54,6 +54,10 @@ describe('deep search with careful ranking', () => {
     // asked again: the query's vector is kept, the judge is not called
     await services().recall(Q, ESCALATE);
     expect(fake.calls.length).toBe(filled + 1);
+    // adaptive mode (the services set its threshold): the weight left unset, so the judge's merge weight still applies
+    const adaptive = await services().recall(Q, { topK: 2, deepSearch: { mode: 'adaptive', threshold: 1 } });
+    expect(adaptive.deepSearch?.judge).toBeDefined();
+    expect(adaptive.results.find((r) => r.memory.text === SEEDLINGS)!.result.score).toBeCloseTo(0.7, 9);
   });
 
   it('not loaded yet, turned off, or failing: the offline reader, byte-identical', async () => {
