@@ -95,5 +95,20 @@ test('careful ranking reads the memories, re-scores the answer by hand-worked am
   const found = deep.results.filter({ has: page.getByTestId('explore-result-found') });
   await expect(found).toContainText(MECHANIC);
   await expect(found.getByTestId('explore-result-found')).toContainText('close in meaning, by careful ranking');
-  console.log(`deeper search with careful ranking: ${Date.now() - t0} ms for the step`);
+  const figures = page.getByTestId('deep-note-figures');
+  await expect(figures).toContainText("read with careful ranking's judge: 3 of 3 memories had its vector");
+  const shots = '/tmp/shots-s7-appjudge';
+  await page.screenshot({ path: `${shots}/deep-judge-light.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `${shots}/deep-judge-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  // a question not asked before: the judge's vector of it is taken on this escalation (the figure is
+  // the judge's whole round trip: its query vector, the stored vectors read, the worker messages)
+  await deep.recall('my car broke down on the motorway');
+  await expect(deep.deepNote).toContainText('with careful ranking');
+  const line = (await figures.allTextContents()).join(' ');
+  console.log(`deeper search with careful ranking: ${Date.now() - t0} ms for the step; a new question's ${/judge: .*? · \d+ ms/.exec(line)?.[0]}; ${/total \d+ ms/.exec(line)?.[0]}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await deep.deepNote.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/deep-judge-phone.png` });
 });
