@@ -6,11 +6,13 @@
 // ranking puts the bike chain ~0.07 ahead, more than the judge's 0.25 x (0.416 - 0.234) = 0.046 can
 // make up (with two memories the mechanic leads with and without the judge; with four or six the
 // bike chain does). Off, the answer is the refined one without the judge (the shared word wins);
-// after a reload offline careful ranking applies again (its worker kept its files on first read).
+// after a reload offline careful ranking applies again (its worker kept its files on first read);
+// then deeper search, forced to escalate, reads with the judge and says so (issue 11).
 import { existsSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { AppPage } from './pages/app-page';
 import { CarefulPage } from './pages/careful-page';
+import { DeepRecallPage } from './pages/deep-recall-page';
 import { ExplorePage } from './pages/explore-page';
 
 // every other spec runs with careful ranking switched off (e2e/README.md): this one clears the switch
@@ -77,4 +79,36 @@ test('careful ranking reads the memories, re-scores the answer by hand-worked am
   } finally {
     await context.setOffline(false);
   }
+
+  // deeper search reads with careful ranking (issue 11): one result asked for, every recall
+  // escalated (threshold 1); the judge's query vector is taken on the escalation and the pool read
+  // with its stored vectors. The bike chain leads the first pass (the shared word); the mechanic,
+  // which the judge reads as closer (0.416 against 0.234), is added and says how.
+  const t0 = Date.now();
+  const deep = new DeepRecallPage(page);
+  await deep.setTopK(1);
+  await deep.setDeepSearch('active');
+  await deep.setDeepDetail('threshold', '1');
+  await deep.recall(QUERY);
+  await expect(deep.deepNote).toHaveAttribute('data-status', 'merged');
+  await expect(deep.deepNote).toContainText('with careful ranking and added 1');
+  const found = deep.results.filter({ has: page.getByTestId('explore-result-found') });
+  await expect(found).toContainText(MECHANIC);
+  await expect(found.getByTestId('explore-result-found')).toContainText('close in meaning, by careful ranking');
+  const figures = page.getByTestId('deep-note-figures');
+  await expect(figures).toContainText("read with careful ranking's judge: 3 of 3 memories had its vector");
+  const shots = '/tmp/shots-s7-appjudge';
+  await page.screenshot({ path: `${shots}/deep-judge-light.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `${shots}/deep-judge-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  // a question not asked before: the judge's vector of it is taken on this escalation (the figure is
+  // the judge's whole round trip: its query vector, the stored vectors read, the worker messages)
+  await deep.recall('my car broke down on the motorway');
+  await expect(deep.deepNote).toContainText('with careful ranking');
+  const line = (await figures.allTextContents()).join(' ');
+  console.log(`deeper search with careful ranking: ${Date.now() - t0} ms for the step; a new question's ${/judge: .*? · \d+ ms/.exec(line)?.[0]}; ${/total \d+ ms/.exec(line)?.[0]}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await deep.deepNote.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/deep-judge-phone.png` });
 });

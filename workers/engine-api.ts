@@ -18,6 +18,7 @@ import {
   type EngineDivergenceQuery,
   type EngineDoc,
   type EngineFeedbackEvent,
+  type EngineJudgeSource,
   type EngineLoadOptions,
   type EngineLoadProgress,
   type EngineRecallQuery,
@@ -26,6 +27,7 @@ import {
 } from '../src/protocol/engine';
 import { guardApi } from '../src/protocol/guard';
 import { EngineCore } from './engine-core';
+import { releaseJudge } from './engine-deep';
 import { blockData, currentHeads, memoryPages, openStore } from './engine-store/read';
 import { readChangedSince, readWordsStart, writeWords } from './engine-store/lexical';
 import { inSlices, sliceClock, slicePause } from './engine-slices';
@@ -439,11 +441,16 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         const { decayTauDays: _tau, now: _now, ...hybridOpts } = opts;
         if (core.stats().loaded) core.hybrid.prepareLexical(text, hybridOpts);
       },
-      recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number) => {
+      // judge: careful ranking's judge for deep search (a Comlink proxy from the services), released after the recall
+      recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number, judge?: EngineJudgeSource) => {
         const warmBefore = core.warm;
-        const out = await core.recall(q, opts, requestId);
-        void sleep(AFTER_FIRST_QUERY_MS).then(queried);
-        return warmBefore ? out : { ...out, partial: true };
+        try {
+          const out = await core.recall(q, opts, requestId, judge);
+          void sleep(AFTER_FIRST_QUERY_MS).then(queried);
+          return warmBefore ? out : { ...out, partial: true };
+        } finally {
+          releaseJudge(judge);
+        }
       },
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),
       recordFeedback: (e: EngineFeedbackEvent) => core.recordFeedback(e),

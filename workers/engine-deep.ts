@@ -5,12 +5,32 @@
 // and kept until the memories change. The offline reader reads the stored features. Shadow mode
 // returns the primary results untouched with the report (the services log it); active mode
 // returns the merge, each result the reader read carrying `deep`.
+// With careful ranking's judge (`state.judge`, handed in by the services when it is on and ready)
+// the reader asks it for the query's and the pool's judge vectors once the query escalates, and
+// reads with the JudgeReader at JUDGE_DEEP_SETTINGS (docs/ARCHITECTURE.md, "Deep search with the
+// judge"); any judge failure, or no query vector, and it reads as the offline reader did.
 
-import { CONSTRAINT_TAG, deepSearch, OfflineReader, SessionRateLimiter, type ConfidenceModel, type DeepReportView, type PoolDoc, type Reader, type ReaderCandidate } from '../src/core/deep';
+import * as Comlink from 'comlink';
+import {
+  CONSTRAINT_TAG,
+  deepSearch,
+  JUDGE_DEEP_SETTINGS,
+  judgeCosine,
+  JudgeReader,
+  OfflineReader,
+  SessionRateLimiter,
+  type ConfidenceModel,
+  type DeepSearchOptions,
+  type JudgeVectors,
+  type PoolDoc,
+  type Reader,
+  type ReaderCandidate,
+} from '../src/core/deep';
 import type { HybridIndex } from '../src/core/hybrid';
 import { annotate, type PipelineContext, type PipelineQuery, type PipelineResult } from '../src/core/pipeline';
 import type { RecallOptions } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
+import type { EngineDeepReport, EngineJudgeSource } from '../src/protocol/engine';
 
 const offline = new OfflineReader();
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
@@ -32,12 +52,74 @@ const reader: Reader = {
   },
 };
 
+/** Lets go of the services' judge function after a recall (a Comlink proxy holds a channel open; a plain function has nothing to release). */
+export function releaseJudge(judge: EngineJudgeSource | undefined): void {
+  const release = (judge as unknown as { [Comlink.releaseProxy]?: () => void } | undefined)?.[Comlink.releaseProxy];
+  if (typeof release === 'function') release();
+}
+
+/** What the judge read in one escalation: its vectors, the pool members it had one for, its cost. */
+interface JudgeUse {
+  judge: JudgeVectors;
+  read: number;
+  of: number;
+  ms: number;
+}
+
+/**
+ * The reader with careful ranking's judge: the same two ticks, then ONE call to the services for
+ * the query's judge vector and the pool's stored ones (inside deep search's timeout, after its rate
+ * limit: only an escalation pays for it). Used only when the query vector came and at least one
+ * member has a vector of its length; else (null, a failure, nothing stored) the offline reader.
+ */
+function judgeAwareReader(source: EngineJudgeSource, used: { value?: JudgeUse }): Reader {
+  return {
+    kind: 'offline',
+    async read(q, pool, ctx) {
+      await tick();
+      await tick();
+      if (ctx?.signal?.aborted) return [];
+      const t0 = performance.now();
+      let got: Awaited<ReturnType<EngineJudgeSource>> = null;
+      try {
+        got = await source(pool.map((c) => c.id));
+      } catch (e) {
+        console.debug('[mnemograph] deep search reads without careful ranking this time', e);
+      }
+      if (ctx?.signal?.aborted) return [];
+      const query = got?.query;
+      const vectors = got?.vectors ?? {};
+      const judge: JudgeVectors = { query, vectorOf: (id) => (Object.hasOwn(vectors, id) ? vectors[id] : undefined), weight: JUDGE_DEEP_SETTINGS.readerWeight };
+      const read = query && query.length > 0 ? pool.filter((c) => judgeCosine(judge, c.id) !== undefined).length : 0;
+      if (read === 0) return offline.readSync(q, pool);
+      used.value = { judge, read, of: pool.length, ms: Math.round(performance.now() - t0) };
+      return new JudgeReader(judge).readSync(q, pool);
+    },
+  };
+}
+
+/**
+ * The options deep search merges with: the judge reader's merge weight (JUDGE_DEEP_SETTINGS) once
+ * the judge has read, unless the person chose a weight. deepSearch reads `weight` only when it
+ * merges, after the reader, so the weight follows what actually read the pool.
+ */
+function judgedOptions(ds: DeepSearchOptions, used: { value?: JudgeUse }, weightSet: boolean): DeepSearchOptions {
+  if (weightSet) return ds;
+  const out = { ...ds };
+  Object.defineProperty(out, 'weight', { enumerable: true, get: () => (used.value ? JUDGE_DEEP_SETTINGS.mergeWeight : ds.weight) });
+  return out;
+}
+
 export interface EscalationState {
   limiter: SessionRateLimiter;
   meta: ReadonlyMap<MemoryId, { createdAt: number; sessionId: string }>;
   communities: () => ReadonlyMap<MemoryId, number> | undefined;
   /** The encoder's calibrated trigger (calibrationFor(encoder).confidence). */
   confidence?: ConfidenceModel;
+  /** Careful ranking's judge (the services' EngineJudgeSource), when it is on and ready: the reader reads with it. */
+  judge?: EngineJudgeSource;
+  /** The recall's options named deepSearch.weight: the judge reader's merge weight does not replace it. */
+  weightSet?: boolean;
 }
 
 function poolDocs(hybrid: HybridIndex, meta: EscalationState['meta']): PoolDoc[] {
@@ -58,9 +140,10 @@ export async function escalate(
   o: RecallOptions,
   state: EscalationState,
   sessionId: string,
-): Promise<{ results: PipelineResult[]; report: DeepReportView | null }> {
+): Promise<{ results: PipelineResult[]; report: EngineDeepReport | null }> {
   const ds = o.deepSearch;
   if (ds.mode === 'off') return { results, report: null };
+  const used: { value?: JudgeUse } = {};
   const hybrid = ctx.hybrid;
   const primary = results.filter((r) => r.mode === 'standard');
   const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
@@ -71,12 +154,12 @@ export async function escalate(
     query: { text: q.text, features: q.features },
     primary,
     topK: o.topK,
-    options: ds,
+    options: state.judge ? judgedOptions(ds, used, state.weightSet === true) : ds,
     source: { docs: poolDocs(hybrid, state.meta), entities: ctx.entities, communityOf: (id) => state.communities()?.get(id) },
     // the primary ranking's scope: the status gate and, for a point-in-time read, asOf
     scope: { includeArchived: o.includeArchived, includeQuarantined: o.includeQuarantined, ...(o.asOf !== null ? { asOf: o.asOf } : {}) },
     candidateOf,
-    reader,
+    reader: state.judge ? judgeAwareReader(state.judge, used) : reader,
     limiter: state.limiter,
     sessionId,
     isConstraint: (id) => hybrid.doc(id)?.tags.includes(CONSTRAINT_TAG) === true,
@@ -84,7 +167,9 @@ export async function escalate(
     confidenceModel: state.confidence,
   });
   const r = out.report;
-  const report: DeepReportView | null = r.status === 'off' || r.status === 'confident' ? null : { ...r, mode: ds.mode };
+  const j = used.value;
+  // a plain copy (the options' weight getter stays behind); the judge's figures when it read
+  const report: EngineDeepReport | null = r.status === 'off' || r.status === 'confident' ? null : { ...r, mode: ds.mode, ...(j ? { judge: { read: j.read, of: j.of, ms: j.ms } } : {}) };
   if (r.status !== 'merged') return { results, report };
   const byId = new Map(results.map((x) => [x.id, x]));
   const viaOf = new Map(r.pool.map((p) => [p.id, p.via]));
@@ -92,7 +177,11 @@ export async function escalate(
   const annotated = new Map(annotate(ctx, q, fresh, []).map((x) => [x.id, x]));
   const merged = out.results.map((h): PipelineResult => {
     const base = byId.get(h.id) ?? annotated.get(h.id)!;
-    const deep = h.readerScore === undefined ? undefined : { readerScore: h.readerScore, reasons: h.reasons ?? [], via: viaOf.get(h.id) ?? [], source: h.source };
+    const cos = j && h.readerScore !== undefined ? judgeCosine(j.judge, h.id) : undefined;
+    const deep =
+      h.readerScore === undefined
+        ? undefined
+        : { readerScore: h.readerScore, reasons: h.reasons ?? [], via: viaOf.get(h.id) ?? [], source: h.source, ...(cos !== undefined ? { judge: Math.max(0, Math.min(1, cos)) } : {}) };
     return { ...base, score: h.score, ...(deep ? { deep } : {}) };
   });
   // lateral and associative results keep their places after the merged standard ones

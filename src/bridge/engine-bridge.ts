@@ -7,7 +7,8 @@ import * as Comlink from 'comlink';
 import type { AppError } from '../core/errors';
 import type { EngineApi } from '../../workers/engine.worker';
 import { AppError as Failure } from '../core/errors';
-import type { EngineDoc, EngineLoadProgress, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
+import type { EngineDoc, EngineJudgeSource, EngineLoadProgress, EngineRecallOutcome, EngineRecallQuery, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
+import type { RecallOptionsInput } from '../core/recall';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
 export type * from '../protocol/engine';
@@ -25,8 +26,12 @@ export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm'
   search: WithSignal<EngineApi['search']>;
   /** A plain search's keyword half ahead of its vector (sent while the query is embedded; the next search of the text takes it). Optional: a client without it searches as before. */
   prepareSearch?: EngineApi['prepareSearch'];
-  /** The ranking pipeline over a featurized query (its buffers are copied, not transferred). */
-  recall: WithSignal<EngineApi['recall']>;
+  /**
+   * The ranking pipeline over a featurized query (its buffers are copied, not transferred).
+   * `judge`: careful ranking's judge for deep search's reader, called by the engine only when the
+   * query escalates (sent as a Comlink proxy; absent = the offline reader).
+   */
+  recall(q: EngineRecallQuery, o?: RecallOptionsInput, signal?: AbortSignal, judge?: EngineJudgeSource): Promise<EngineRecallOutcome>;
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
   /** Refills the running engine from `source` (e.g. the encoder turned out other than the one it was filled for). */
@@ -198,11 +203,11 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     async prepareSearch(text, o) {
       await life.call((r) => r.prepareSearch(text, o));
     },
-    recall(q, o, signal) {
+    recall(q, o, signal, judge) {
       const requestId = nextRequestId++;
       const ms = baseTimeout + Math.ceil(q.text.length / 100);
       // query features are small (a few KB) and the caller reuses them (divergence): copied
-      return life.call((r) => r.recall(q, o, requestId), {
+      return life.call((r) => r.recall(q, o ?? {}, requestId, judge ? Comlink.proxy(judge) : undefined), {
         signal,
         timeoutMs: ms,
         onAbort: (r) => cancelInWorker(r, requestId),

@@ -144,6 +144,28 @@ export interface EngineIterativeReport {
   passes: { pass: number; action: 'retrieve' | 'reformulate' | 'widen'; query: string; added: number; bestGrade: number }[];
 }
 
+/**
+ * Careful ranking's judge for deep search's reader (docs/ARCHITECTURE.md, "Deep search with the
+ * judge"): the services hand the engine this function (a Comlink proxy across the worker boundary)
+ * when careful ranking is on and its judge is ready; the engine calls it only when a query
+ * escalates, inside the escalation's timeout, with the pool's ids. It answers with the judge's
+ * vector of the query and the stored vectors of those members that have one (a member without is
+ * read without the judge part), or null when the judge cannot answer (then the offline reader).
+ */
+export type EngineJudgeSource = (ids: MemoryId[]) => Promise<EngineJudgeVectors | null>;
+
+export interface EngineJudgeVectors {
+  /** The judge's vector of the query text. */
+  query: Float32Array;
+  /** The stored judge vectors of the pool's members that have a current one. */
+  vectors: Record<MemoryId, Float32Array>;
+  /** What the judge's query vector cost the services (0 when it was cached). */
+  queryMs: number;
+}
+
+/** The escalation's report, and when the judge read the pool: how many of its members it had vectors for, and its cost. */
+export type EngineDeepReport = DeepReportView & { judge?: { read: number; of: number; ms: number } };
+
 /** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
 export interface EngineRecallOutcome {
   results: PipelineResult[];
@@ -161,7 +183,7 @@ export interface EngineRecallOutcome {
    */
   labels: Record<MemoryId, string>;
   /** Deep search escalation (seed 003), when the recall escalated (or was stopped by a bound). */
-  deepSearch?: DeepReportView;
+  deepSearch?: EngineDeepReport;
   /** Iterative search, when the option was on. */
   iterative?: EngineIterativeReport;
   /** true: answered while a staged load was still attaching the stored features (keyword-first). */

@@ -65,7 +65,7 @@ export function createServices(deps: ServiceDeps) {
   const languageModel = createLanguageModel(db);
   // careful ranking's fill pauses while a search or capture runs and looks again after every write
   const judge = createCarefulRanking(ctx, { client: deps.judge ?? null });
-  const { hold, written, noteAnswer: _noteAnswer, wanted: _wanted, prepare: _judgePrepare, disposeCarefulRanking, ...careful } = judge;
+  const { hold, written, noteAnswer: _noteAnswer, wanted: _wanted, prepare: _judgePrepare, deepJudge: _deepJudge, disposeCarefulRanking, ...careful } = judge;
   /** Runs `fn` with careful ranking's fill paused (a search or a capture). */
   const held = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
     const release = hold();

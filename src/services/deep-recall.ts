@@ -78,7 +78,8 @@ export function createDeepRecall(ctx: ServiceContext) {
       const ds = resolved.deepSearch;
       if (ds.mode === 'adaptive') {
         const history = adaptiveHistoryFrom(await getSetting<unknown>(db, DEEP_SETTING_KEYS.adaptive));
-        out = { ...out, deepSearch: { ...ds, threshold: adaptiveThreshold(ds.threshold, history, category) } };
+        // the fields given (not the resolved ones: a weight left unset stays unset, so the judge reader's merge weight applies)
+        out = { ...out, deepSearch: { ...(given.deepSearch ?? {}), mode: ds.mode, threshold: adaptiveThreshold(ds.threshold, history, category) } };
       }
       const learned = await readWeights();
       if (!learned || learned.pairs === 0) return { asked: out, category };

@@ -11,6 +11,7 @@ import type { MemoryId } from '../core/types';
 import { judgeInputs, judgeVectorsOf, putJudgeVectors } from '../db/judge-vectors';
 import { getSetting, putSetting } from '../db/repo';
 import type { JudgeClient, JudgeLoadState } from '../bridge/judge-bridge';
+import type { EngineJudgeSource } from '../protocol/engine';
 import { MPNET_JUDGE } from '../embed/encoders';
 import { logError, type ServiceContext } from './context';
 import { createJudgeFill, type JudgeFill, type JudgeFillProgress } from './judge-fill';
@@ -205,6 +206,36 @@ export function createCarefulRanking(ctx: ServiceContext, deps: CarefulRankingDe
         queries.set(query, q!);
       }
       return { kind: 'judge', spec: j, query: q!, vectors, readNow: now.length };
+    },
+
+    /**
+     * Careful ranking's judge for deep search's reader (workers/engine-deep.ts), when on and ready
+     * (else undefined: the offline reader): the engine calls it only when the query escalates,
+     * with the pool's ids. It answers with the query's judge vector (the LRU above, so the
+     * refinement that follows embeds nothing again) and the stored vectors of those ids; a member
+     * without one is not read now (the fill will). null on any failure: the engine reads offline.
+     */
+    deepJudge(query: string, signal?: AbortSignal): EngineJudgeSource | undefined {
+      if (!wanted() || !client) return undefined;
+      return async (ids) => {
+        const j = wanted();
+        if (!j || !client) return null;
+        try {
+          const t0 = performance.now();
+          let q = queries.get(query);
+          if (!q) {
+            q = (await client.embed([query], signal))[0];
+            if (!q) return null;
+            queries.set(query, q);
+            if (queries.size > QUERY_CACHE) queries.delete(queries.keys().next().value as string);
+          }
+          const queryMs = Math.round(performance.now() - t0);
+          return { query: q, vectors: Object.fromEntries(await judgeVectorsOf(db, j.id, ids)), queryMs };
+        } catch (e) {
+          if (!isAborted(e)) logError(toAppError(e), 'careful ranking could not read for deeper search; it reads without it');
+          return null;
+        }
+      };
     },
 
     disposeCarefulRanking(): void {

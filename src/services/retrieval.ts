@@ -88,7 +88,7 @@ interface RetrievalDeps {
   /** Told after each encoder change (the active encoder's `subscribe`): the kept query vectors and features are dropped. */
   onEncoderChange?: (fn: () => void) => () => void;
   /** Careful ranking (./judge.ts): the judge's last word on a refined answer; absent = none. */
-  careful?: Pick<CarefulRanking, 'wanted' | 'prepare' | 'noteAnswer'>;
+  careful?: Pick<CarefulRanking, 'wanted' | 'prepare' | 'noteAnswer'> & Partial<Pick<CarefulRanking, 'deepJudge'>>;
 }
 
 /** The first pass's best few, whose words the offline transformer feeds back (RM3). */
@@ -229,7 +229,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       // a refinement follows the answer shown: its candidates are remembered, so the engine runs once more, not twice
       const memoKey = JSON.stringify([q.text, prepared.asked, prepared.spaceWeights ?? null, extras]);
       const remembered = refine && !keywordsOnly ? lateMemo.get(memoKey) : undefined;
-      const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal);
+      // deep search reads with careful ranking's judge when it is on and ready (paid only if the query escalates)
+      const judgeSource = !refine && resolved.deepSearch.mode !== 'off' ? careful?.deepJudge?.(q.text, signal) : undefined;
+      const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal, judgeSource);
       const candidates = remembered?.ids ?? first?.lateCandidates;
       if (!refine && candidates) {
         lateMemo.delete(memoKey);

@@ -292,9 +292,10 @@ export interface RecallOutcomeView {
   /**
    * Deep search escalation (seed 003), when this recall escalated or a bound stopped it: the mode,
    * the status (shadow: logged only; merged; timeout / error: the primary results, marked;
-   * rate-limited), the confidence against the threshold, the pool and the reader's scores.
+   * rate-limited), the confidence against the threshold, the pool and the reader's scores; `judge`
+   * when careful ranking's judge read the pool.
    */
-  deepSearch?: import('../core/deep').DeepReportView;
+  deepSearch?: import('../protocol/engine').EngineDeepReport;
   /** Iterative search (seed 001), when the option was on: each pass, the stop, the abstention, the explanation. */
   iterative?: import('../protocol/engine').EngineIterativeReport;
 }

@@ -128,6 +128,8 @@ export interface PipelineResult extends RecallResult {
     reasons: string[];
     via: { strategy: 'temporal' | 'entity' | 'community' | 'meaning'; seed: MemoryId; detail: string }[];
     source: 'primary' | 'deep' | 'constraint';
+    /** The judge's cosine with the query, when careful ranking's judge read it (judge-reader.ts). */
+    judge?: number;
   };
   /** Iterative search (seed 001): the pass that added it (2..5), how, the reader's grade, in words. */
   iterative?: { pass: number; action: 'reformulate' | 'widen'; query: string; grade: number; words: string };

@@ -1,10 +1,9 @@
 // Deeper search and "keep looking" for the recall on screen: a plain sentence each (what ran, what
 // it added, or why these are the first results), the passes one a line, the figures under "details".
-import type { DeepReportView } from '../../core/deep';
-import type { EngineIterativeReport } from '../../protocol/engine';
+import type { EngineDeepReport, EngineIterativeReport } from '../../protocol/engine';
 import { deepSearchFigures, deepSearchWords, iterativeWords } from './deep-note';
 
-export function DeepSearchNote({ deep, iterative, added }: { deep?: DeepReportView; iterative?: EngineIterativeReport; added: number }) {
+export function DeepSearchNote({ deep, iterative, added }: { deep?: EngineDeepReport; iterative?: EngineIterativeReport; added: number }) {
   const words = deepSearchWords(deep, added);
   const it = iterativeWords(iterative);
   if (!words && !it) return null;

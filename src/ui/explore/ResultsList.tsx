@@ -6,7 +6,7 @@ import type { MemoryId } from '../../core/types';
 import { farWords, formatDate, isoDateTime, recallMatch, spaceWords } from '../app/format';
 import { MatchBar } from '../components/MatchBar';
 import { nothingClose, resultRows, type ResultRow } from './view-model';
-import type { DeepReportView } from '../../core/deep';
+import type { EngineDeepReport } from '../../protocol/engine';
 import type { EngineIterativeReport } from '../../protocol/engine';
 import { DeepSearchNote } from './DeepSearchNote';
 
@@ -100,7 +100,7 @@ export function ResultsCard({
   pending: boolean;
   onOpen: (id: MemoryId) => void;
   openId: MemoryId | null;
-  deep?: DeepReportView;
+  deep?: EngineDeepReport;
   iterative?: EngineIterativeReport;
 }) {
   const rows = views ? resultRows(views) : [];

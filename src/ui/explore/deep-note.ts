@@ -1,18 +1,19 @@
 // What deeper search (seed 003) and iterative search (seed 001) did in one recall, in plain words
 // for the results card; the figures (confidence against the threshold, the pool by way, timings,
 // grades) for its "details". Pure: tested in Node.
-import type { DeepReportView } from '../../core/deep';
-import type { EngineIterativeReport } from '../../protocol/engine';
+import type { EngineDeepReport, EngineIterativeReport } from '../../protocol/engine';
 
 /** One sentence about deeper search in this recall (null when it did not run or stop anything). */
-export function deepSearchWords(r: DeepReportView | undefined, added: number): string | null {
+export function deepSearchWords(r: EngineDeepReport | undefined, added: number): string | null {
   if (!r) return null;
-  const read = r.pool.filter((p) => p.primaryRank === null).length;
+  const n = r.pool.filter((p) => p.primaryRank === null).length;
+  // read by careful ranking's judge (workers/engine-deep.ts): said so
+  const read = r.judge ? `${n} more ${n === 1 ? 'memory' : 'memories'} with careful ranking` : `${n} more ${n === 1 ? 'memory' : 'memories'}`;
   switch (r.status) {
     case 'merged':
       return added > 0
-        ? `Your first results looked unsure, so deeper search read ${read} more ${read === 1 ? 'memory' : 'memories'} and added ${added}.`
-        : `Your first results looked unsure, so deeper search read ${read} more ${read === 1 ? 'memory' : 'memories'}; none was a better match.`;
+        ? `Your first results looked unsure, so deeper search read ${read} and added ${added}.`
+        : `Your first results looked unsure, so deeper search read ${read}; none was a better match.`;
     case 'shadow':
       return `Deeper search tried this recall in watch-only mode and kept a log; your results are unchanged.`;
     case 'timeout':
@@ -27,7 +28,7 @@ export function deepSearchWords(r: DeepReportView | undefined, added: number): s
 }
 
 /** The figures behind it, for "details". */
-export function deepSearchFigures(r: DeepReportView): string[] {
+export function deepSearchFigures(r: EngineDeepReport): string[] {
   const ways = { temporal: 0, entity: 0, community: 0, meaning: 0 };
   for (const p of r.pool) for (const v of p.via) ways[v.strategy]++;
   const out = [
@@ -39,6 +40,7 @@ export function deepSearchFigures(r: DeepReportView): string[] {
       `pool ${r.pool.length} (${r.pool.filter((p) => p.primaryRank !== null).length} first results; nearby in time ${ways.temporal}, shared name ${ways.entity}, same group ${ways.community}${ways.meaning ? `, close in meaning ${ways.meaning}` : ''}); trimmed to the token budget ${r.trimmed}`,
       `reader scores ${r.scores.length} · expand ${Math.round(r.timings.expandMs)} ms · read ${Math.round(r.timings.readMs)} ms · total ${Math.round(r.timings.totalMs)} ms`,
     );
+  if (r.judge) out.push(`read with careful ranking's judge: ${r.judge.read} of ${r.judge.of} memories had its vector · ${r.judge.ms} ms`);
   if (r.error) out.push(`error: ${r.error}`);
   return out;
 }

@@ -15,6 +15,9 @@ export interface FoundRow extends FoundBy {
   figures: string;
 }
 
+/** The judge's cosine from which a deep hit is called "close in meaning, by careful ranking" (MPNet: related texts ~0.3 and up). */
+export const JUDGE_CLOSE = 0.3;
+
 /**
  * How a result was added, or undefined for one the first search found. Deeper search: a memory
  * outside the first results (its pool ways, seed 003 B); iterative search: the pass that added it.
@@ -22,10 +25,13 @@ export interface FoundRow extends FoundBy {
 export function foundOf(v: RecallView): FoundRow | undefined {
   const d = v.result.deep;
   if (d && d.via.length > 0) {
-    const figures = `reader score ${d.readerScore.toFixed(2)}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
+    const judged = d.judge === undefined ? '' : ` · careful ranking's cosine ${d.judge.toFixed(2)}`;
+    const figures = `reader score ${d.readerScore.toFixed(2)}${judged}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
     // a way with a seed draws an edge from it; one found from the question itself (meaning) has none
     const seeded = d.via.find((w) => w.strategy !== 'meaning');
-    return { by: 'deep', how: foundWords(d.via), short: WAY_SHORT[(seeded ?? d.via[0]).strategy], ...(seeded ? { seed: seeded.seed } : {}), figures };
+    // read by careful ranking's judge (workers/engine-deep.ts): said in words, its cosine under details
+    const how = d.judge === undefined ? foundWords(d.via) : `${foundWords(d.via)}; ${d.judge >= JUDGE_CLOSE ? 'close in meaning, by careful ranking' : 'read by careful ranking'}`;
+    return { by: 'deep', how, short: WAY_SHORT[(seeded ?? d.via[0]).strategy], ...(seeded ? { seed: seeded.seed } : {}), figures };
   }
   const it = v.result.iterative;
   if (it) return { by: 'iterative', how: it.words, short: `pass ${it.pass}`, figures: `grade ${it.grade.toFixed(2)} · ${it.action === 'reformulate' ? `reformulated as "${it.query}"` : 'widened by one hop over shared names'}` };
@@ -91,7 +97,8 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     title: labelOf(v.memory.text, 140),
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
-    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0),
+    // a deep hit careful ranking's judge reads as close in meaning is close (its words say so)
+    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0 || (v.result.deep?.judge ?? 0) >= JUDGE_CLOSE),
     when: happenedAt(v.memory),
     ...withFound(v),
     ...(v.memory.supersededBy ? { earlier: true as const } : {}),
