@@ -67,6 +67,8 @@ export class EntityGraph implements EntityLookup {
   private readonly plain = new Set<MemoryId>();
   /** Sorted member lists, made on read (dropped when one of their memories changes). */
   private readonly members = new Map<number, MemoryId[]>();
+  /** The next edge's key: a counter (graphology's own keys are "geid_<graph>_<n>" strings, a concatenation flattened on each add). */
+  private edgeKeys = 0;
   /** A deferred graph's memories still to read from its source (`next` onwards). */
   private pending: { source: EntitySource; ids: MemoryId[]; next: number } | null = null;
 
@@ -128,7 +130,7 @@ export class EntityGraph implements EntityLookup {
         this.entityKeys.set(e, ek);
         g.addNode(ek, NONE);
       } else this.members.delete(e);
-      g.addUndirectedEdge(key, ek, NONE);
+      g.addUndirectedEdgeWithKey(this.edgeKeys++, key, ek, NONE);
     }
   }
 
