@@ -8,9 +8,12 @@
 // - fill: CPU of the whole deferred fill (fillFor(Infinity), as the first read after a start), and
 //   the heap the graph then holds (with --expose-gc);
 // - steps: the same fill in FILL_STEP_MS steps as engine-warm.ts's lazyEntities runs it: the number
-//   of steps, the longest (wall ms, GC included) and how many went over 50 ms;
+//   of steps, the longest and how many went over 50 ms: wall time with the GC pauses inside (wall,
+//   perf_hooks' gc entries) and without, and the process's CPU time (a loaded machine stretches
+//   the wall time; the CPU time includes the GC's helper threads);
 // - one-hop: expandByEntities (expandHops 1's read) for --queries seed lists of 10 memories, the
-//   first pass right after the fill (member lists not cached yet), then again (cached); the answers
+//   first pass right after the fill (member lists not cached yet), then again (cached), and every
+//   memory's entities (deep search's entity neighbours, the communities' entity edges); the answers
 //   of held and maps are checked to be equal, and every memory's entities and members;
 // - communities (--community-n memories, clustered --dim vectors, their entities): the graph
 //   memoryCommunities builds, by part: the nearest-neighbour edges (n x n dot products), the entity
@@ -18,10 +21,11 @@
 //   held graph of those memories (what "reading the held graph instead" would cost).
 // Medians over the rounds; the 1-minute load average with every round.
 //
-//   node --expose-gc --max-old-space-size=8192 --import tsx scripts/bench/entity-fill.ts [--n 100000] [--rounds 5] [--synthetic] [--no-ref] [--queries 200] [--community-n 3000] [--dim 384]
+//   node --expose-gc --max-old-space-size=8192 --import tsx scripts/bench/entity-fill.ts [--n 100000] [--rounds 5] [--synthetic] [--no-ref] [--queries 50] [--community-n 3000] [--dim 384]
 import louvain from 'graphology-communities-louvain';
 import Graph from 'graphology';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { expandByEntities, type EntityLookup } from '../../src/core/entities';
 import { seededUniform } from '../../src/core/features/hash';
 import { buildNeighbourMatrix } from '../../src/core/recall/matrix';
@@ -40,7 +44,7 @@ const arg = (k: string, d: number) => {
 };
 const n = arg('n', 100_000);
 const rounds = arg('rounds', 5);
-const queries = arg('queries', 200);
+const queries = arg('queries', 50);
 const communityN = arg('community-n', 3000);
 const dim = arg('dim', 384);
 /** engine-warm.ts's FILL_STEP_MS. */
@@ -75,6 +79,15 @@ const round1 = (x: number) => +x.toFixed(1);
 const round3 = (x: number) => +x.toFixed(3);
 
 type Kind = 'held' | 'maps' | 'ref';
+
+/** Garbage collections seen (start, end: performance.now() ms), to tell a step's own work from the GC pauses inside it. */
+const gcs: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
+}).observe({ entryTypes: ['gc'] });
+const gcWithin = (a: number, b: number) => gcs.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(b, e) - Math.max(a, s)), 0);
+/** Lets the observer's entries arrive (they are delivered on a later tick). */
+const tick = () => new Promise((r) => setTimeout(r, 0));
 type Built = EntityLookup & { entityCount(): number };
 
 async function main(): Promise<void> {
@@ -118,6 +131,11 @@ async function main(): Promise<void> {
     over50: {} as Record<Kind, number[]>,
     hopCold: {} as Record<Kind, number[]>,
     hopWarm: {} as Record<Kind, number[]>,
+    stepMaxNoGc: {} as Record<Kind, number[]>,
+    over50NoGc: {} as Record<Kind, number[]>,
+    entitiesOfAll: {} as Record<Kind, number[]>,
+    stepCpuMax: {} as Record<Kind, number[]>,
+    over50Cpu: {} as Record<Kind, number[]>,
   };
   for (const m of Object.values(r)) for (const k of kinds) m[k] = [];
   const loads: number[] = [];
@@ -135,6 +153,10 @@ async function main(): Promise<void> {
       const warm = oneHop(g);
       r.hopCold[k].push(cold.ms);
       r.hopWarm[k].push(warm.ms);
+      // every memory's entities (deep search's entity neighbours, the communities' entity edges)
+      const t0 = performance.now();
+      for (const id of rows.keys()) g.entitiesOf(id);
+      r.entitiesOfAll[k].push(performance.now() - t0);
       if (round === 0 && k === 'held') {
         const other = build('maps');
         const want = oneHop(other).out;
@@ -149,16 +171,26 @@ async function main(): Promise<void> {
       // the fill in steps, as lazyEntities runs it (ref has none: it was filled at once)
       if (k !== 'ref') {
         const d = deferred(k);
-        const walls: number[] = [];
+        const spans: [number, number][] = [];
+        const cpus: number[] = [];
         for (;;) {
           const t0 = performance.now();
+          const c0 = cpu();
           const done = d.fillFor(FILL_STEP_MS);
-          walls.push(performance.now() - t0);
+          cpus.push(cpu() - c0);
+          spans.push([t0, performance.now()]);
           if (done) break;
         }
+        await tick();
+        const walls = spans.map(([a, b]) => b - a);
+        const own = spans.map(([a, b]) => b - a - gcWithin(a, b));
         r.steps[k].push(walls.length);
         r.stepMax[k].push(Math.max(...walls));
         r.over50[k].push(walls.filter((w) => w > 50).length);
+        r.stepMaxNoGc[k].push(Math.max(...own));
+        r.over50NoGc[k].push(own.filter((w) => w > 50).length);
+        r.stepCpuMax[k].push(Math.max(...cpus));
+        r.over50Cpu[k].push(cpus.filter((w) => w > 50).length);
       }
     }
     loads.push(load());
@@ -171,14 +203,24 @@ async function main(): Promise<void> {
       fillCpuMs: round1(med(r.fillCpu, k)),
       fillCpuMsRounds: r.fillCpu[k].map((x) => Math.round(x)),
       heapMiB: round1(med(r.heap, k) / 2 ** 20),
-      ...(k === 'ref' ? {} : { steps: med(r.steps, k), longestStepMs: round1(Math.max(...r.stepMax[k])), stepsOver50ms: Math.max(...r.over50[k]) }),
+      ...(k === 'ref' ? {} : {
+            steps: med(r.steps, k),
+            longestStepMs: round1(Math.max(...r.stepMax[k])),
+            stepsOver50ms: Math.max(...r.over50[k]),
+            longestStepLessGcMs: round1(Math.max(...r.stepMaxNoGc[k])),
+            stepsOver50msLessGc: Math.max(...r.over50NoGc[k]),
+            longestStepCpuMs: round1(Math.max(...r.stepCpuMax[k])),
+            stepsOver50msCpu: Math.max(...r.over50Cpu[k]),
+          }),
       oneHopColdMs: round3(med(r.hopCold, k)),
       oneHopWarmMs: round3(med(r.hopWarm, k)),
+      entitiesOfAllMs: round1(med(r.entitiesOfAll, k)),
     };
   }
   out.fillRatioHeldToMaps = round3(med(r.fillCpu, 'held') / med(r.fillCpu, 'maps'));
   out.oneHopColdRatio = round3(med(r.hopCold, 'held') / med(r.hopCold, 'maps'));
   out.oneHopWarmRatio = round3(med(r.hopWarm, 'held') / med(r.hopWarm, 'maps'));
+  out.entitiesOfAllRatio = round3(med(r.entitiesOfAll, 'held') / med(r.entitiesOfAll, 'maps'));
   out.load1m = loads;
   console.log(JSON.stringify(out));
   if (communityN > 0) communities(rows, kinds.filter((k) => k !== 'ref'));
