@@ -9,8 +9,9 @@
 //   the heap the graph then holds (with --expose-gc);
 // - steps: the same fill in FILL_STEP_MS steps as engine-warm.ts's lazyEntities runs it: the number
 //   of steps, the longest and how many went over 50 ms: wall time with the GC pauses inside (wall,
-//   perf_hooks' gc entries) and without, and the process's CPU time (a loaded machine stretches
-//   the wall time; the CPU time includes the GC's helper threads);
+//   perf_hooks' gc entries) and without, the most GC pause time inside one step, and the process's
+//   CPU time (a loaded machine stretches the wall time; the CPU time includes the GC's helper
+//   threads, even concurrent ones);
 // - one-hop: expandByEntities (expandHops 1's read) for --queries seed lists of 10 memories, the
 //   first pass right after the fill (member lists not cached yet), then again (cached), and every
 //   memory's entities (deep search's entity neighbours, the communities' entity edges); the answers
@@ -135,6 +136,7 @@ async function main(): Promise<void> {
     over50NoGc: {} as Record<Kind, number[]>,
     entitiesOfAll: {} as Record<Kind, number[]>,
     stepCpuMax: {} as Record<Kind, number[]>,
+    gcMax: {} as Record<Kind, number[]>,
     over50Cpu: {} as Record<Kind, number[]>,
   };
   for (const m of Object.values(r)) for (const k of kinds) m[k] = [];
@@ -190,6 +192,7 @@ async function main(): Promise<void> {
         r.stepMaxNoGc[k].push(Math.max(...own));
         r.over50NoGc[k].push(own.filter((w) => w > 50).length);
         r.stepCpuMax[k].push(Math.max(...cpus));
+        r.gcMax[k].push(Math.max(0, ...spans.map(([a, b]) => gcWithin(a, b))));
         r.over50Cpu[k].push(cpus.filter((w) => w > 50).length);
       }
     }
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
             longestStepLessGcMs: round1(Math.max(...r.stepMaxNoGc[k])),
             stepsOver50msLessGc: Math.max(...r.over50NoGc[k]),
             longestStepCpuMs: round1(Math.max(...r.stepCpuMax[k])),
+            mostGcInAStepMs: round1(Math.max(...r.gcMax[k])),
             stepsOver50msCpu: Math.max(...r.over50Cpu[k]),
           }),
       oneHopColdMs: round3(med(r.hopCold, k)),
