@@ -15,8 +15,10 @@
 //   read (dropped when one of their memories changes); a memory's entities are its neighbours in
 //   the graph, in the order first given (graphology keeps insertion order).
 // Even so a graphology edge (an edge object, its key, two adjacency entries) costs several times
-// the array slot the plain maps of issue 13 used: scripts/bench/entity-fill.ts measures both, and
-// docs/benchmarks.md has the figures.
+// the array slot the plain maps of issue 13 used: at 100k memories with 210k mentions the fill is
+// x4.7 their CPU (~1.1 s) and x3.2 their heap (59 MiB), and a collection landing in a step can take
+// it over 50 ms; with the scale corpus's 4k mentions x1.4 (scripts/bench/entity-fill.ts, whose
+// baseline is scripts/lib/entity-graph-maps.ts; docs/benchmarks.md).
 //
 // After a start from the engine snapshot the graph is filled from the space index's E11 column
 // (`EntityGraph.deferred`): in the background in steps (`fillFor`, engine-warm.ts's lazyEntities),
@@ -34,7 +36,7 @@ import type { MemoryId } from '../src/core/types';
 /** The attributes of every node and edge: none (shared, frozen). */
 const NONE: Attributes = Object.freeze({});
 const memoryKey = (id: MemoryId): string => `m:${id}`;
-/** The hash of an entity node's key ("e:<hash>"), or the id of a memory node's ("m:<id>"). */
+/** The hash of an entity node's key ("e:<hash>"). */
 const hashOf = (key: string): number => Number(key.slice(2));
 
 /** The entities as unsigned hashes, each once, in the order first given (a memory has a few: a scan beats a Set). */
