@@ -22,19 +22,34 @@ export interface CommunityOptions {
 
 /** Community id of every memory in the matrix (and of every memory the entity graph knows). */
 export function memoryCommunities(matrix: NeighbourMatrix, entities?: EntityLookup, opts: CommunityOptions = {}): Map<MemoryId, number> {
+  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  for (const id of matrix.ids) g.addNode(id);
+  addNeighbourEdges(g, matrix, opts);
+  if (entities) addEntityEdges(g, entities, opts);
+  const out = new Map<MemoryId, number>();
+  if (g.size === 0) {
+    g.nodes().forEach((id, i) => out.set(id, i));
+    return out;
+  }
+  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: seededUniform(opts.seed ?? 42) });
+  for (const [id, c] of Object.entries(mapping)) out.set(id, c);
+  return out;
+}
+
+/** Adds `w` to the weight of the edge a-b (made, with its nodes, if missing). */
+function link(g: Graph, a: MemoryId, b: MemoryId, w: number): void {
+  if (a === b) return;
+  if (!g.hasNode(a)) g.addNode(a);
+  if (!g.hasNode(b)) g.addNode(b);
+  if (g.hasEdge(a, b)) g.updateEdgeAttribute(a, b, 'weight', (x: number | undefined) => (x ?? 0) + w);
+  else g.addEdge(a, b, { weight: w });
+}
+
+/** The nearest-neighbour edges: each row to its k best (cosine >= minCosine), n x n dot products. */
+export function addNeighbourEdges(g: Graph, matrix: NeighbourMatrix, opts: CommunityOptions = {}): void {
   const k = opts.k ?? 5;
   const minCos = opts.minCosine ?? 0.5;
-  const maxMembers = opts.maxEntityMembers ?? 20;
-  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
   const n = matrix.ids.length;
-  for (const id of matrix.ids) g.addNode(id);
-  const add = (a: MemoryId, b: MemoryId, w: number) => {
-    if (a === b) return;
-    if (!g.hasNode(a)) g.addNode(a);
-    if (!g.hasNode(b)) g.addNode(b);
-    if (g.hasEdge(a, b)) g.updateEdgeAttribute(a, b, 'weight', (x: number | undefined) => (x ?? 0) + w);
-    else g.addEdge(a, b, { weight: w });
-  };
   for (let r = 0; r < n; r++) {
     const q = matrix.data.subarray(r * matrix.dim, (r + 1) * matrix.dim);
     const best: [number, number][] = [];
@@ -47,27 +62,22 @@ export function memoryCommunities(matrix: NeighbourMatrix, entities?: EntityLook
       else continue;
       best.sort((x, y) => y[0] - x[0] || x[1] - y[1]);
     }
-    for (const [s, c] of best) add(matrix.ids[r], matrix.ids[c], s);
+    for (const [s, c] of best) link(g, matrix.ids[r], matrix.ids[c], s);
   }
-  if (entities) {
-    const seen = new Set<number>();
-    for (const id of g.nodes()) {
-      for (const e of entities.entitiesOf(id)) {
-        if (seen.has(e)) continue;
-        seen.add(e);
-        const members = entities.membersOf(e);
-        if (members.length < 2 || members.length > maxMembers) continue;
-        const w = 1 / (members.length - 1);
-        for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) add(members[i], members[j], w);
-      }
+}
+
+/** The entity edges: the members of each entity of the graph's memories pairwise (not a hub). Read through EntityLookup (the engine's graphology graph). */
+export function addEntityEdges(g: Graph, entities: EntityLookup, opts: CommunityOptions = {}): void {
+  const maxMembers = opts.maxEntityMembers ?? 20;
+  const seen = new Set<number>();
+  for (const id of g.nodes()) {
+    for (const e of entities.entitiesOf(id)) {
+      if (seen.has(e)) continue;
+      seen.add(e);
+      const members = entities.membersOf(e);
+      if (members.length < 2 || members.length > maxMembers) continue;
+      const w = 1 / (members.length - 1);
+      for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) link(g, members[i], members[j], w);
     }
   }
-  const out = new Map<MemoryId, number>();
-  if (g.size === 0) {
-    g.nodes().forEach((id, i) => out.set(id, i));
-    return out;
-  }
-  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: seededUniform(opts.seed ?? 42) });
-  for (const [id, c] of Object.entries(mapping)) out.set(id, c);
-  return out;
 }

@@ -8,7 +8,7 @@ import { GraphologyEntityGraph } from '../scripts/lib/entity-graph-graphology';
 
 const e11 = (...entities: number[]) => ({ E11: { entities: Uint32Array.from(entities), triples: { count: 0, dim: 32, heads: new Float32Array(), tails: new Float32Array(), relations: new Uint32Array() } } });
 
-describe('EntityGraph (graphology)', () => {
+describe('EntityGraph (graphology, held)', () => {
   it('holds memory and entity nodes, follows upserts and removals, drops orphan entities', () => {
     const g = new EntityGraph();
     g.setFromFeatures('b', e11(7, 9));
@@ -116,8 +116,8 @@ describe('lazyEntities (the engine snapshot\'s adoption)', () => {
   });
 });
 
-describe('EntityGraph as plain maps: the same graph as the graphology build it replaced', () => {
-  /** Everything a reader can ask, and the graph itself (nodes with attributes, edges). */
+describe('EntityGraph in graphology: the same graph as the reference build (scripts/lib/entity-graph-graphology.ts)', () => {
+  /** Everything a reader can ask, and the graph itself (node keys, edges; the held graph keeps no attributes). */
   function shapeOf(g: EntityGraph | GraphologyEntityGraph, ids: string[], entities: number[]) {
     const graph = g.graph;
     return {
@@ -125,44 +125,98 @@ describe('EntityGraph as plain maps: the same graph as the graphology build it r
       entities: g.entityCount(),
       of: ids.map((id) => g.entitiesOf(id)),
       members: entities.map((e) => g.membersOf(e)),
-      nodes: graph.nodes().map((n) => [n, graph.getNodeAttributes(n)]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      nodes: graph.nodes().sort(),
       edges: graph.edges().map((e) => graph.extremities(e).slice().sort().join(' ')).sort(),
     };
   }
+  const rowsSource = (rows: Map<string, number[]>) => ({ ids: () => [...rows.keys()], has: (id: string) => rows.has(id), entitiesOf: (id: string) => rows.get(id)! });
+  const ids = [...Array(300).keys()].map((i) => `m${i}`);
+  const entities = [...[...Array(60).keys()], ...[...Array(40).keys()].map((i) => 0x80000000 + i), 12345];
 
-  it('after random sets (repeats, hashes over 2^31), re-sets, removals and plain memories, filled at once or in steps', () => {
+  /** A seeded random write: a set (repeats, hashes over 2^31, a few hubs, some with no entity) or a removal. */
+  function writer(seed: number) {
+    const rand = seededUniform(seed);
+    const hash = () => (rand() < 0.2 ? 0x80000000 + Math.floor(rand() * 40) : Math.floor(rand() * 60));
+    const mentions = () => Array.from({ length: rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 5) }, hash);
+    return (): [string, number[] | null] => [`m${Math.floor(rand() * 300)}`, rand() < 0.25 ? null : mentions()];
+  }
+  const reference = (rows: Map<string, number[]>) => {
+    const r = new GraphologyEntityGraph();
+    for (const [id, e] of rows) r.setMemory(id, e);
+    return r;
+  };
+
+  it('after random sets, re-sets (edits), removals and plain memories, filled at once or in steps', () => {
     for (const seed of [1, 2, 3]) {
-      const rand = seededUniform(seed);
-      const hash = () => (rand() < 0.2 ? 0x80000000 + Math.floor(rand() * 40) : Math.floor(rand() * 60)); // a few hubs, some above 2^31
-      const mentions = () => Array.from({ length: rand() < 0.2 ? 0 : 1 + Math.floor(rand() * 5) }, hash); // repeats included
+      const next = writer(seed);
       const old = new GraphologyEntityGraph();
       const now = new EntityGraph();
       const rows = new Map<string, number[]>();
+      const held = now.graph; // the engine's graph: the same object throughout, changed in place
       for (let step = 0; step < 2000; step++) {
-        const id = `m${Math.floor(rand() * 300)}`;
-        if (rand() < 0.25) {
+        const [id, e] = next();
+        if (e === null) {
           old.remove(id);
           now.remove(id);
           rows.delete(id);
         } else {
-          const e = mentions();
           old.setMemory(id, e);
           now.setMemory(id, e);
           rows.set(id, e);
         }
-        if (step % 50 === 0) for (let e = 0; e < 60; e += 3) expect(now.membersOf(e)).toEqual(old.membersOf(e)); // cached lists, dropped by later writes
+        if (step % 50 === 0) for (let x = 0; x < 60; x += 3) expect(now.membersOf(x)).toEqual(old.membersOf(x)); // cached lists, dropped by later writes
       }
-      const ids = [...Array(300).keys()].map((i) => `m${i}`);
-      const entities = [...[...Array(60).keys()], ...[...Array(40).keys()].map((i) => 0x80000000 + i), 12345];
       const want = shapeOf(old, ids, entities);
       expect(want.edges.length).toBeGreaterThan(300);
+      expect(now.graph).toBe(held);
       expect(shapeOf(now, ids, entities)).toEqual(want);
       // the same rows filled into a deferred graph, in steps
-      const filled = EntityGraph.deferred({ ids: () => [...rows.keys()], has: (id) => rows.has(id), entitiesOf: (id) => rows.get(id)! });
+      const filled = EntityGraph.deferred(rowsSource(rows));
       while (!filled.fillFor(0));
-      const fresh = new GraphologyEntityGraph();
-      for (const [id, e] of rows) fresh.setMemory(id, e);
-      expect(shapeOf(filled, ids, entities)).toEqual(shapeOf(fresh, ids, entities));
+      expect(shapeOf(filled, ids, entities)).toEqual(shapeOf(reference(rows), ids, entities));
     }
+  });
+
+  it('a deferred fill with writes between its steps equals the reference built from the final rows', () => {
+    for (const seed of [4, 5]) {
+      const next = writer(seed);
+      const rows = new Map<string, number[]>();
+      for (let i = 0; i < 1000; i++) {
+        const [id, e] = next();
+        if (e) rows.set(id, e);
+      }
+      const g = EntityGraph.deferred(rowsSource(rows));
+      let steps = 0;
+      do {
+        steps++;
+        for (let w = 0; w < 5; w++) {
+          // the engine's order: the index (rows) first, then the graph
+          const [id, e] = next();
+          if (e === null) {
+            rows.delete(id);
+            g.remove(id);
+          } else {
+            rows.set(id, e);
+            g.setMemory(id, e);
+          }
+        }
+      } while (!g.fillFor(0));
+      expect(steps).toBeGreaterThan(5); // writes landed before and after the cursor
+      expect(shapeOf(g, ids, entities)).toEqual(shapeOf(reference(rows), ids, entities));
+    }
+  });
+
+  it('keeps no attributes: one frozen empty object, which a write cannot change', () => {
+    const g = new EntityGraph();
+    g.setMemory('a', [1, 2]);
+    g.setMemory('b', [2]);
+    const graph = g.graph;
+    expect(graph.nodes().sort()).toEqual(['e:1', 'e:2', 'm:a', 'm:b']);
+    expect(graph.neighbors('e:2').sort()).toEqual(['m:a', 'm:b']);
+    expect(graph.getNodeAttributes('m:a')).toEqual({});
+    expect(graph.getNodeAttributes('m:a')).toBe(graph.getNodeAttributes('e:1'));
+    expect(graph.getEdgeAttributes('m:a', 'e:1')).toBe(graph.getNodeAttributes('m:b'));
+    expect(() => graph.setNodeAttribute('m:a', 'x', 1)).toThrow(TypeError);
+    expect(graph.getNodeAttributes('m:b')).toEqual({});
   });
 });

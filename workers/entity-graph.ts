@@ -1,25 +1,43 @@
-// The memory-entity graph of the engine worker: memories and canonical entities (the E11 hash of
-// its canonical key, src/core/entities), an undirected link for each mention. It implements the
-// core's EntityLookup (the one-hop expansion of expandHops 1 and deep search's communities read
-// it) and is kept in step with the engine's upsert / remove.
+// The memory-entity graph of the engine worker, held in graphology (issue 11): an undirected graph
+// with a node per memory that mentions an entity ("m:<id>"), a node per canonical entity
+// ("e:<hash>", the E11 hash of its canonical key, src/core/entities, unsigned) and an edge per
+// mention. It implements the core's EntityLookup (the one-hop expansion of expandHops 1, deep
+// search's entity neighbours and its communities read it) and follows the engine's upsert / remove
+// edge by edge: a memory's edit drops its node and adds it again, an entity no memory mentions any
+// more is dropped. Memories without entities are counted (the idf's N), not nodes.
 //
-// Held as two plain maps (each memory's entities as a typed array, each entity's memories as an
-// array), not as graphology nodes and edges: filling graphology after a start from the engine
-// snapshot was 1-3 s of CPU at 100k (a node and an attributes object per memory and per entity,
-// an edge object and two adjacency entries per mention) for a graph that is only ever asked
-// "this memory's entities" and "this entity's memories" (issue 13). `graph` builds the same graph
-// in graphology on demand (tests, diagnostics).
+// Kept small for issue 13 (the fill after a start from the engine snapshot, the heap at 100k):
+// - no attributes: every node and edge shares one frozen empty object (a node's kind is its key's
+//   prefix, a memory's id and an entity's hash the rest of it), so a node or an edge costs no
+//   object of its own, and a write to an attribute throws instead of reaching every node;
+// - beside the graph, two small indexes: the entity keys by hash (one per entity, a few thousand:
+//   no number-to-string per mention, and the entity count), and the sorted member lists made on
+//   read (dropped when one of their memories changes); a memory's entities are its neighbours in
+//   the graph, in the order first given (graphology keeps insertion order).
+// Even so a graphology edge (an edge object, its key, two adjacency entries) costs several times
+// the array slot the plain maps of issue 13 used: at 100k memories with 210k mentions the fill is
+// x4.7 their CPU (~1.1 s) and x3.2 their heap (59 MiB), and a collection landing in a step can take
+// it over 50 ms; with the scale corpus's 4k mentions x1.4 (scripts/bench/entity-fill.ts, whose
+// baseline is scripts/lib/entity-graph-maps.ts; docs/benchmarks.md).
 //
 // After a start from the engine snapshot the graph is filled from the space index's E11 column
-// (`EntityGraph.deferred`): in the background in steps (`fillFor`), and whatever is left at once
-// by the first read (issue 13: the whole build took 1-3 s at 100k on the first one-hop query).
-// Writes during the fill apply to the graph as it is; the fill reads each remaining memory from the
-// index as it is then (every graph write follows the index's), so the result is the same.
+// (`EntityGraph.deferred`): in the background in steps (`fillFor`, engine-warm.ts's lazyEntities),
+// and whatever is left at once by the first read (issue 13: the whole build took 1-3 s at 100k on
+// the first one-hop query). Writes during the fill apply to the graph as it is; the fill reads each
+// remaining memory from the index as it is then (every graph write follows the index's), so the
+// result is the same.
 
 import Graph from 'graphology';
+import type { Attributes } from 'graphology-types';
 import type { EntityLookup } from '../src/core/entities';
 import type { SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId } from '../src/core/types';
+
+/** The attributes of every node and edge: none (shared, frozen). */
+const NONE: Attributes = Object.freeze({});
+const memoryKey = (id: MemoryId): string => `m:${id}`;
+/** The hash of an entity node's key ("e:<hash>"). */
+const hashOf = (key: string): number => Number(key.slice(2));
 
 /** The entities as unsigned hashes, each once, in the order first given (a memory has a few: a scan beats a Set). */
 function distinctOf(entities: readonly number[]): number[] {
@@ -44,10 +62,15 @@ export interface EntitySource {
 }
 
 export class EntityGraph implements EntityLookup {
-  /** Each memory with entities: its entity hashes (unsigned, distinct, in the order first given). */
-  private readonly entitiesBy = new Map<MemoryId, number[]>();
-  /** Each entity: the memories mentioning it (in the order they came; sorted copies in `members`). */
-  private readonly mentions = new Map<number, MemoryId[]>();
+  private readonly g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  /** Each entity node's key by its hash (unsigned). */
+  private readonly entityKeys = new Map<number, string>();
+  /** Memories without entities: counted, never nodes. */
+  private readonly plain = new Set<MemoryId>();
+  /** Sorted member lists, made on read (dropped when one of their memories changes). */
+  private readonly members = new Map<number, MemoryId[]>();
+  /** The next edge's key: a counter (graphology's own keys are "geid_<graph>_<n>" strings, a concatenation flattened on each add). */
+  private edgeKeys = 0;
   /** A deferred graph's memories still to read from its source (`next` onwards). */
   private pending: { source: EntitySource; ids: MemoryId[]; next: number } | null = null;
 
@@ -81,42 +104,35 @@ export class EntityGraph implements EntityLookup {
     return this.pending !== null;
   }
 
-  /** The same graph in graphology (a deferred one filled first): a node per memory with entities ("m:<id>", { kind, id }) and per entity ("e:<hash>", { kind, hash }), an edge per mention. Built on each read (tests, diagnostics). */
+  /**
+   * The graph itself (a deferred one filled first): memory nodes "m:<id>", entity nodes "e:<hash>",
+   * an edge per mention, no attributes. Read it, never write to it (the engine's writes go through
+   * setMemory / remove).
+   */
   get graph(): Graph {
     this.fillFor(Infinity);
-    const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
-    for (const [id, entities] of this.entitiesBy) {
-      const key = `m:${id}`;
-      g.addNode(key, { kind: 'memory', id });
-      for (const e of entities) {
-        const ek = `e:${e}`;
-        if (!g.hasNode(ek)) g.addNode(ek, { kind: 'entity', hash: e });
-        g.addEdge(key, ek);
-      }
-    }
-    return g;
+    return this.g;
   }
-
-  /** Memories without entities: counted, never in the maps. */
-  private readonly plain = new Set<MemoryId>();
-  /** Sorted member lists, made on read (dropped when one of their memories changes). */
-  private readonly members = new Map<number, MemoryId[]>();
 
   /** Sets the memory's entities (E11 hashes; replaces the previous ones). */
   setMemory(id: MemoryId, entities: readonly number[]): void {
     this.remove(id);
-    // A memory without entities has no link to walk: it is counted (the idf's N), not held
+    // A memory without entities has no edge to walk: it is counted (the idf's N), not a node
     if (entities.length === 0) {
       this.plain.add(id);
       return;
     }
-    const distinct = distinctOf(entities);
-    this.entitiesBy.set(id, distinct);
-    for (const e of distinct) {
-      const list = this.mentions.get(e);
-      if (list) list.push(id);
-      else this.mentions.set(e, [id]);
-      this.members.delete(e);
+    const g = this.g;
+    const key = memoryKey(id);
+    g.addNode(key, NONE);
+    for (const e of distinctOf(entities)) {
+      let ek = this.entityKeys.get(e);
+      if (ek === undefined) {
+        ek = `e:${e}`;
+        this.entityKeys.set(e, ek);
+        g.addNode(ek, NONE);
+      } else this.members.delete(e);
+      g.addUndirectedEdgeWithKey(this.edgeKeys++, key, ek, NONE);
     }
   }
 
@@ -127,34 +143,32 @@ export class EntityGraph implements EntityLookup {
 
   remove(id: MemoryId): void {
     if (this.plain.delete(id)) return;
-    const entities = this.entitiesBy.get(id);
-    if (!entities) return;
-    for (const e of entities) {
+    const g = this.g;
+    const key = memoryKey(id);
+    if (!g.hasNode(key)) return;
+    for (const ek of g.neighbors(key)) {
+      const e = hashOf(ek);
       this.members.delete(e);
-      const list = this.mentions.get(e)!;
-      if (list.length === 1) {
-        this.mentions.delete(e); // no memory mentions it any more
-        continue;
-      }
-      const at = list.indexOf(id);
-      list[at] = list[list.length - 1];
-      list.pop();
+      if (g.degree(ek) > 1) continue;
+      g.dropNode(ek); // no other memory mentions it
+      this.entityKeys.delete(e);
     }
-    this.entitiesBy.delete(id);
+    g.dropNode(key);
   }
 
   clear(): void {
     this.pending = null;
-    this.entitiesBy.clear();
-    this.mentions.clear();
+    this.g.clear();
+    this.entityKeys.clear();
     this.plain.clear();
     this.members.clear();
   }
 
+  /** The memory's entities, in the order first given. */
   entitiesOf(id: MemoryId): readonly number[] {
     this.fillFor(Infinity);
-    const entities = this.entitiesBy.get(id);
-    return entities ? entities.slice() : [];
+    const key = memoryKey(id);
+    return this.g.hasNode(key) ? this.g.neighbors(key).map(hashOf) : [];
   }
 
   /** Memories mentioning the entity, id ascending (cached until one of them changes). */
@@ -163,18 +177,20 @@ export class EntityGraph implements EntityLookup {
     const hash = entity >>> 0;
     const cached = this.members.get(hash);
     if (cached) return cached;
-    const list = [...(this.mentions.get(hash) ?? [])].sort();
+    const ek = this.entityKeys.get(hash);
+    if (ek === undefined) return [];
+    const list = this.g.neighbors(ek).map((mk) => mk.slice(2)).sort();
     this.members.set(hash, list);
     return list;
   }
 
   memoryCount(): number {
     this.fillFor(Infinity);
-    return this.entitiesBy.size + this.plain.size;
+    return this.g.order - this.entityKeys.size + this.plain.size;
   }
 
   entityCount(): number {
     this.fillFor(Infinity);
-    return this.mentions.size;
+    return this.entityKeys.size;
   }
 }

@@ -1,6 +1,8 @@
-// The engine's entity graph as it was built on graphology nodes and edges (workers/entity-graph.ts
-// before issue 13's plain maps), kept as the reference its tests compare against and the baseline
-// of scripts/bench/entity-fill.ts. Not used by the app.
+// The engine's entity graph as it was built on graphology nodes and edges before issue 13 (node
+// attributes { kind, id } / { kind, hash }, graphology's own edge keys), kept as the reference its
+// tests compare against (workers/entity-graph.test.ts: the same nodes, edges and answers) and a
+// column of scripts/bench/entity-fill.ts. workers/entity-graph.ts holds the same graph in
+// graphology again (issue 11), without the attributes. Not used by the app.
 
 import Graph from 'graphology';
 import type { EntityLookup } from '../../src/core/entities';
