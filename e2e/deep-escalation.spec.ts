@@ -12,8 +12,11 @@ test.use({ viewport: { width: 1280, height: 900 } });
 test('a low-confidence query escalates at the default threshold 0.3, a confident one does not', async ({ page }) => {
   test.setTimeout(240_000); // the sample's load embeds 83 captions and clauses through the encoder
   const explore = new DeepRecallPage(page);
+  const t0 = Date.now();
   await explore.open();
+  const t1 = Date.now();
   await explore.loadSample();
+  const t2 = Date.now();
   await explore.setDeepSearch('active');
 
   await explore.recall('sourdough');
@@ -26,4 +29,5 @@ test('a low-confidence query escalates at the default threshold 0.3, a confident
   await explore.deepNote.locator('summary').click();
   const figures = explore.deepNote.getByTestId('deep-note-figures');
   await expect(figures).toContainText(/confidence 0\.[0-2]\d .* below threshold 0\.30/);
+  console.log(`[deep-escalation] open ${t1 - t0} ms, sample ${t2 - t1} ms, recalls ${Date.now() - t2} ms`);
 });
