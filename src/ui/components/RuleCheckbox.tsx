@@ -8,7 +8,7 @@ export function RuleCheckbox({ tags, onChange, testId }: { tags: string; onChang
   const id = useId();
   return (
     <div className="field">
-      <label className="field--inline">
+      <label className="rule-check">
         <input type="checkbox" checked={isRule(normaliseTags(tags))} onChange={(e) => onChange(withRuleTag(tags, e.target.checked))} aria-describedby={`${id}-hint`} data-testid={testId} />
         {RULE_LABEL}
       </label>
