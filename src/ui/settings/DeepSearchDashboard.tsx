@@ -36,6 +36,15 @@ export function adaptiveLine(history: AdaptiveHistory, base: number = DEEP_SEARC
   return QUERY_CATEGORIES.map((c) => `${c} ${adaptiveThreshold(base, history, c).toFixed(2)}`).join(', ');
 }
 
+/** The learned weights for "details" ("1 pair", not "1 pairs"). Exported for tests. */
+export function learnedFigures(w: Stats['learning']['weights']): string {
+  if (!w) return 'none yet (the shipped weights)';
+  const spaces = Object.entries(w.spaceWeights)
+    .map(([k, v]) => `${k} ${(v ?? 0).toFixed(2)}`)
+    .join(', ');
+  return `${w.pairs} pair${w.pairs === 1 ? '' : 's'} · lexical ${w.lexicalWeight.toFixed(3)}${spaces ? ` · ${spaces}` : ''}`;
+}
+
 function RateChart({ series }: { series: DeepStats['series'] }) {
   const w = 320;
   const h = 96;
@@ -116,11 +125,7 @@ export function DeepSearchDashboard() {
           <dd data-testid="deep-dash-thresholds">{adaptiveLine(stats.history)}</dd>
           <dt>learned weights</dt>
           <dd>
-            {w
-              ? `${w.pairs} pairs · lexical ${w.lexicalWeight.toFixed(3)} · ${Object.entries(w.spaceWeights)
-                  .map(([k, v]) => `${k} ${(v ?? 0).toFixed(2)}`)
-                  .join(', ')}`
-              : 'none yet (the shipped weights)'}
+            {learnedFigures(w)}
           </dd>
         </dl>
       </details>
