@@ -139,4 +139,22 @@ describe('CaptureForm', () => {
       'Stored whole; only the first 2,000 characters are used for search.',
     );
   });
+  it('"A rule to keep in mind" adds the constraint tag deeper search reads (issue 11), and unticking removes it', async () => {
+    render(<CaptureForm disabled={false} />);
+    const tags = screen.getByLabelText('Tags') as HTMLInputElement;
+    const rule = screen.getByRole('checkbox', { name: 'A rule to keep in mind' }) as HTMLInputElement;
+    fireEvent.change(tags, { target: { value: 'work' } });
+    expect(rule.checked).toBe(false);
+    fireEvent.click(rule);
+    expect(tags.value).toBe('work, constraint');
+    expect(rule.checked).toBe(true);
+    fireEvent.click(rule);
+    expect(tags.value).toBe('work');
+    fireEvent.change(tags, { target: { value: 'work, Constraint' } }); // typed by hand: the box follows
+    expect(rule.checked).toBe(true);
+    fireEvent.change(screen.getByLabelText('What do you want to remember?'), { target: { value: 'Never book meetings on Fridays' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save memory' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ text: 'Never book meetings on Fridays', tags: ['work', 'constraint'] });
+  });
 });

@@ -10,6 +10,7 @@ import { errorMessage, formatBytes } from '../app/format';
 import { logError } from '../app/report';
 import { pastedFile, PicturePicker, preparePicture, type PictureDraft } from '../memories/pictures';
 import { useCaptureDraft } from './capture-draft';
+import { RuleCheckbox } from './RuleCheckbox';
 
 /** New memory: text, comma-separated tags (normalised chips shown), importance, source, a picture. */
 /** A "when did this happen" day after today (local days, as the date field shows them). */
@@ -166,6 +167,7 @@ export function CaptureForm({ disabled }: { disabled: boolean }) {
             )}
           </div>
         </div>
+        <RuleCheckbox tags={tags} onChange={setTags} testId="capture-rule" />
         <label className="field">
           <span className="field__label">
             Importance <output data-testid="capture-importance-value">{importance.toFixed(2)}</output>

@@ -9,6 +9,7 @@ import { nothingClose, resultRows, type ResultRow } from './view-model';
 import type { EngineDeepReport } from '../../protocol/engine';
 import type { EngineIterativeReport } from '../../protocol/engine';
 import { DeepSearchNote } from './DeepSearchNote';
+import { isRule, RULE_HINT } from '../components/rule-tag';
 
 const MODE_TEXT = { standard: 'standard', lateral: 'lateral', associative: 'associative' } as const;
 
@@ -33,6 +34,11 @@ export function ResultsList({ rows, onOpen, openId }: { rows: readonly ResultRow
                 {MODE_TEXT[r.mode]}
                 {r.hop !== undefined ? ` · hop ${r.hop}` : ''}
               </span>
+              {isRule(r.tags) && (
+                <span className="xr-badge xr-badge--rule" data-testid="explore-result-rule" title={RULE_HINT}>
+                  rule
+                </span>
+              )}
               <MatchBar m={recallMatch(r.score)} />
             </span>
             <span className="xr-item__title">{r.title}</span>

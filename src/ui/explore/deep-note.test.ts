@@ -55,7 +55,7 @@ describe('the results card note', () => {
   const report = (status: DeepReportView['status']): DeepReportView => ({
     status,
     mode: 'active',
-    confidence: { value: 0.41, top: 0.5, gap: 0.2, count: 1, spread: 0 },
+    confidence: { value: 0.41, top: 0.5, gap: 0.2, count: 1, spread: 0.35 },
     threshold: 0.72,
     primaryIds: ['s'],
     pool: [
@@ -77,7 +77,8 @@ describe('the results card note', () => {
     expect(deepSearchWords(undefined, 0)).toBeNull();
     expect(deepSearchFigures(report('merged'))).toEqual([
       'status merged · mode active',
-      'confidence 0.41 (top 0.50, gap 0.20, count 1.00) below threshold 0.72',
+      // the spread ((s1 - sK) / s1) is the calibrated trigger's strongest signal: shown with the others
+      'confidence 0.41 (top 0.50, gap 0.20, count 1.00, spread 0.35) below threshold 0.72',
       'pool 3 (1 first results; nearby in time 1, shared name 1, same group 0); trimmed to the token budget 0',
       'reader scores 0 · expand 1 ms · read 3 ms · total 5 ms',
     ]);

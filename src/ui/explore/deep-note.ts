@@ -33,7 +33,7 @@ export function deepSearchFigures(r: EngineDeepReport): string[] {
   for (const p of r.pool) for (const v of p.via) ways[v.strategy]++;
   const out = [
     `status ${r.status} · mode ${r.mode}`,
-    `confidence ${r.confidence.value.toFixed(2)} (top ${r.confidence.top.toFixed(2)}, gap ${r.confidence.gap.toFixed(2)}, count ${r.confidence.count.toFixed(2)}) below threshold ${r.threshold.toFixed(2)}`,
+    `confidence ${r.confidence.value.toFixed(2)} (top ${r.confidence.top.toFixed(2)}, gap ${r.confidence.gap.toFixed(2)}, count ${r.confidence.count.toFixed(2)}, spread ${r.confidence.spread.toFixed(2)}) below threshold ${r.threshold.toFixed(2)}`,
   ];
   if (r.status !== 'rate-limited')
     out.push(

@@ -22,3 +22,13 @@ describe('ResultsCard with no results', () => {
     expect(screen.getByTestId('explore-none').textContent).toBe('Nothing recalled for that query.');
   });
 });
+
+describe('ResultsList: a rule (constraint memory, issue 11)', () => {
+  it('is marked "rule" in the list; other memories are not', async () => {
+    const { ResultsList } = await import('./ResultsList');
+    const row = (id: string, tags: string[]) => ({ id, mode: 'standard' as const, score: 0.5, title: id, tags, relevantSpaces: [], close: true, when: Date.UTC(2026, 10, 1) });
+    render(<ResultsList rows={[row('Never book meetings on Fridays', ['work', 'constraint']), row('Lunch with Sam', ['sam'])]} onOpen={noop} openId={null} />);
+    const items = screen.getAllByTestId('explore-result');
+    expect(items.map((i) => i.querySelector('[data-testid="explore-result-rule"]')?.textContent ?? null)).toEqual(['rule', null]);
+  });
+});

@@ -3,6 +3,7 @@
 // version and the earlier one stays in the history.
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { normaliseTags } from '../../core/validate';
+import { RuleCheckbox } from '../components/RuleCheckbox';
 import { isAppError } from '../../core/errors';
 import { useUi } from '../../state/ui-store';
 import { errorMessage } from '../app/format';
@@ -175,6 +176,7 @@ export function MemoryEditor({ memory, onDone, onDirty }: { memory: KeptMemory; 
           <input value={d.source} onChange={(e) => set({ source: e.target.value })} data-testid="edit-source" />
         </label>
       </div>
+      <RuleCheckbox tags={d.tags} onChange={(tags) => set({ tags })} testId="edit-rule" />
       <label className="field">
         <span className="field__label">
           Importance <output>{d.importance.toFixed(2)}</output>

@@ -287,6 +287,17 @@ describe('the opened memory, being edited', () => {
     expect(leaveAsks()).toBe(false); // discarded: nothing left to lose
   });
 
+  it('"A rule to keep in mind" in the editor makes the memory a rule (the constraint tag, issue 11), saved as a tag change', async () => {
+    useKeep.setState({ openId: 'cur', editing: true });
+    render(<MemoryDialog />);
+    const rule = (await screen.findByRole('checkbox', { name: 'A rule to keep in mind' })) as HTMLInputElement;
+    expect(rule.checked).toBe(false);
+    fireEvent.click(rule);
+    expect((screen.getByTestId('edit-tags') as HTMLInputElement).value).toBe('garden, constraint');
+    fireEvent.click(screen.getByTestId('edit-save'));
+    await waitFor(() => expect(calls.find((c) => c.name === 'update')?.args).toEqual(['cur', { tags: ['garden', 'constraint'] }]));
+  });
+
   it('Escape with nothing changed goes back to the memory, not out of it; Escape again closes it', async () => {
     useKeep.setState({ openId: 'cur', editing: true });
     render(<MemoryDialog />);

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { max, scaleBand, scaleLinear } from 'd3';
 import { services } from '../../services';
-import type { DeepStats } from '../../core/deep';
+import { ADAPTIVE, adaptiveThreshold, DEEP_SEARCH_DEFAULTS, QUERY_CATEGORIES, type AdaptiveHistory, type DeepStats } from '../../core/deep';
 import { errorMessage } from '../app/format';
 
 type Stats = Awaited<ReturnType<ReturnType<typeof services>['deepSearchStats']>>;
@@ -25,6 +25,24 @@ export function deepSummary(s: Pick<DeepStats, 'invocations' | 'hits' | 'hitRate
   let out = `In the last ${days} days deeper search ran ${times(s.invocations)} and found something your first search had missed ${times(s.hits)} (${pct(s.hitRate)}). It took ${secs(s.meanMs)} on average.`;
   if (s.rateLimited > 0) out += ` It was held back ${times(s.rateLimited)} by the limit per session.`;
   return out;
+}
+
+/**
+ * The adaptive mode's threshold for each kind of question now (from the default 0.3; a threshold
+ * set in Explore's options moves the same way around itself): the history alone did not show
+ * whether any kind had moved yet (it moves after 5 escalations of that kind). Exported for tests.
+ */
+export function adaptiveLine(history: AdaptiveHistory, base: number = DEEP_SEARCH_DEFAULTS.threshold): string {
+  return QUERY_CATEGORIES.map((c) => `${c} ${adaptiveThreshold(base, history, c).toFixed(2)}`).join(', ');
+}
+
+/** The learned weights for "details" ("1 pair", not "1 pairs"). Exported for tests. */
+export function learnedFigures(w: Stats['learning']['weights']): string {
+  if (!w) return 'none yet (the shipped weights)';
+  const spaces = Object.entries(w.spaceWeights)
+    .map(([k, v]) => `${k} ${(v ?? 0).toFixed(2)}`)
+    .join(', ');
+  return `${w.pairs} pair${w.pairs === 1 ? '' : 's'} · lexical ${w.lexicalWeight.toFixed(3)}${spaces ? ` · ${spaces}` : ''}`;
 }
 
 function RateChart({ series }: { series: DeepStats['series'] }) {
@@ -103,13 +121,11 @@ export function DeepSearchDashboard() {
           <dd>{Object.entries(stats.byStatus).map(([k, v]) => `${k} ${v}`).join(', ') || '–'}</dd>
           <dt>adaptive history (escalations / hits per query category)</dt>
           <dd>{Object.entries(stats.history).map(([k, v]) => `${k} ${Math.round(v.escalations)} / ${Math.round(v.hits)}`).join(', ') || '–'}</dd>
+          <dt>adaptive threshold now (from {DEEP_SEARCH_DEFAULTS.threshold.toFixed(2)}; moves after {ADAPTIVE.minSamples} escalations of a kind)</dt>
+          <dd data-testid="deep-dash-thresholds">{adaptiveLine(stats.history)}</dd>
           <dt>learned weights</dt>
           <dd>
-            {w
-              ? `${w.pairs} pairs · lexical ${w.lexicalWeight.toFixed(3)} · ${Object.entries(w.spaceWeights)
-                  .map(([k, v]) => `${k} ${(v ?? 0).toFixed(2)}`)
-                  .join(', ')}`
-              : 'none yet (the shipped weights)'}
+            {learnedFigures(w)}
           </dd>
         </dl>
       </details>

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { DeepSearchFields } from './DeepSearchFields';
-import { deepSummary } from '../../settings/DeepSearchDashboard';
+import { adaptiveLine, deepSummary, learnedFigures } from '../../settings/DeepSearchDashboard';
 
 afterEach(cleanup);
 
@@ -46,5 +46,21 @@ describe('the dashboard summary', () => {
       'In the last 14 days deeper search ran 4 times and found something your first search had missed 1 time (25%). It took 1.5 s on average. It was held back 1 time by the limit per session.',
     );
     expect(deepSummary({ invocations: 0, hits: 0, hitRate: null, meanMs: null, rateLimited: 0 })).toContain('has not run in the last 14 days');
+  });
+});
+
+describe('the dashboard: the adaptive threshold per kind of question', () => {
+  it('stays at the base under 5 escalations; then base + 0.15 x (2 x hit rate - 1)', () => {
+    // person: 4 of 5 hit -> 0.3 + 0.15 x 0.6 = 0.39; time: 0 of 10 -> 0.15; reason: 4 escalations -> 0.30
+    expect(adaptiveLine({ person: { escalations: 5, hits: 4 }, time: { escalations: 10, hits: 0 }, reason: { escalations: 4, hits: 4 } })).toBe('time 0.15, person 0.39, reason 0.30, other 0.30');
+    expect(adaptiveLine({}, 0.5)).toBe('time 0.50, person 0.50, reason 0.50, other 0.50');
+  });
+});
+
+describe('the dashboard: what the first search learned', () => {
+  it('one pair is "1 pair"; none is the shipped weights', () => {
+    expect(learnedFigures({ pairs: 1, lexicalWeight: 0.4963, spaceWeights: { E11: 0.26, E5: 0.5 } } as never)).toBe('1 pair · lexical 0.496 · E11 0.26, E5 0.50');
+    expect(learnedFigures({ pairs: 3, lexicalWeight: 0.5, spaceWeights: {} } as never)).toBe('3 pairs · lexical 0.500');
+    expect(learnedFigures(null)).toBe('none yet (the shipped weights)');
   });
 });

@@ -337,3 +337,27 @@ describe('MemoryPanel', () => {
     expect(withFeedbackIcon('Reinforced', 0)).toBe('Reinforced');
   });
 });
+
+describe('MemoryPanel: a result deeper search or a later pass added (issue 11)', () => {
+  it('says how it was found in the words of the results list, with the reader score', () => {
+    const result = {
+      id: 'mem-123',
+      score: 0.45,
+      mode: 'standard' as const,
+      why,
+      deep: { readerScore: 0.612, reasons: ['names Sam'], via: [{ strategy: 'temporal' as const, seed: 'mem-1', detail: '1 turn before' }], source: 'deep' as const },
+    };
+    render(<MemoryPanel memory={memory} result={result} onClose={() => {}} />);
+    expect(screen.getByTestId('memory-added-by').textContent).toBe('Found by deeper search: said near a memory you found (1 turn before) (reader score 0.61)');
+  });
+
+  it('a later pass: its words; a first-search result (or one deeper search only read again) says nothing extra', () => {
+    const later = { id: 'mem-123', score: 0.4, mode: 'standard' as const, why, iterative: { pass: 2, action: 'reformulate' as const, query: 'bread rise', grade: 0.7, words: 'pass 2: searched again as "bread rise"' } };
+    const { unmount } = render(<MemoryPanel memory={memory} result={later} onClose={() => {}} />);
+    expect(screen.getByTestId('memory-added-by').textContent).toBe('Found when looking again: pass 2: searched again as "bread rise"');
+    unmount();
+    const reread = { id: 'mem-123', score: 0.4, mode: 'standard' as const, why, deep: { readerScore: 0.5, reasons: [], via: [], source: 'primary' as const } };
+    render(<MemoryPanel memory={memory} result={reread} onClose={() => {}} />);
+    expect(screen.queryByTestId('memory-added-by')).toBeNull();
+  });
+});

@@ -4,7 +4,7 @@
 // back to where it was.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Memory, MemoryId } from '../../../core/types';
-import type { RecallResult } from '../../../core/recall';
+import type { RetrievedResult } from './MemoryRetrieval';
 import { fixed, percent } from './format';
 import { formatDate, isoDateTime } from '../../app/format';
 import { titleLine } from '../../../core/text/title';
@@ -18,7 +18,7 @@ import './panels.css';
 export interface MemoryPanelProps {
   memory: Memory;
   /** How this memory was retrieved, when opened from a result list. */
-  result?: RecallResult;
+  result?: RetrievedResult;
   /** The query text, shown at the head of an associative chain. */
   queryText?: string;
   /** Short label for another memory in a chain (defaults to its id). */

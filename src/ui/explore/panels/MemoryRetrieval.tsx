@@ -1,14 +1,33 @@
 // How a memory was found: mode, score, lateral distance / tag overlap / lateral score, feedback
-// factor, group, and the associative chain from the query to it.
+// factor, group, the associative chain from the query to it, and, for a memory deeper search or a
+// later pass of "keep looking" added (issue 11), how that was (the words the results list shows).
 import type { MemoryId } from '../../../core/types';
 import type { RecallResult } from '../../../core/recall';
+import type { PipelineResult } from '../../../core/pipeline';
+import { foundWords } from '../../../core/deep';
 import { fixed, percent } from './format';
 
-export function MemoryRetrieval(props: { result: RecallResult; queryText?: string; labelFor: (id: MemoryId) => string }) {
+/** A result as the panel reads it: deeper search's and iterative search's records when present. */
+export type RetrievedResult = RecallResult & Partial<Pick<PipelineResult, 'deep' | 'iterative'>>;
+
+/** How deeper search or a later pass added this result, in words; null for one the first search found. */
+export function addedBy(result: RetrievedResult): string | null {
+  if (result.deep && result.deep.via.length > 0) return `Found by deeper search: ${foundWords(result.deep.via)} (reader score ${fixed(result.deep.readerScore)})`;
+  if (result.iterative) return `Found when looking again: ${result.iterative.words}`;
+  return null;
+}
+
+export function MemoryRetrieval(props: { result: RetrievedResult; queryText?: string; labelFor: (id: MemoryId) => string }) {
   const { result, queryText, labelFor } = props;
+  const added = addedBy(result);
   return (
     <section aria-label="How it was found" className="mg-retrieval" data-testid="memory-retrieval">
       <h3 className="mg-subtitle">How it was found</h3>
+      {added && (
+        <p className="mg-small" data-testid="memory-added-by">
+          {added}
+        </p>
+      )}
       <dl className="mg-dl mg-dl--grid">
         <dt>Mode</dt>
         <dd>
