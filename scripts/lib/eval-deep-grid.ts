@@ -59,6 +59,9 @@ interface Memo {
   q: EvalQuery;
   pc: PreparedConversation;
   first: { id: MemoryId; score: number }[];
+  /** The first pass and the refined answer at topK 10 (the candidate depth follows topK: what the app shows), with scores. */
+  first10: { id: MemoryId; score: number }[];
+  refined10: { id: MemoryId; score: number }[];
   /** The refined answer's top 30 with scores (the `refined` base), and its top 10 ids. */
   refinedScored: { id: MemoryId; score: number }[];
   refined: MemoryId[];
@@ -98,11 +101,12 @@ export async function deepGrid(
       const first = runPipeline(c.ctx, { text: q.question, features }, { ...opts, topK: 30 }).map((r) => ({ id: r.id, score: r.score }));
       const refinedHits = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, { ...opts, topK: 30 });
       const refinedScored = refinedHits.map((r) => ({ id: r.id, score: r.score }));
-      const refined = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => r.id);
+      const refined10 = runPipeline(c.ctx, { text: q.question, features, tokens: c.f.queryTokens?.get(q) }, opts).map((r) => ({ id: r.id, score: r.score }));
+      const refined = refined10.map((r) => r.id);
       // the trigger reads the first pass as the app runs it (topK 10: a deeper run's scores differ,
       // its candidate depth follows topK), whichever list deep search merges into
-      const first10 = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => r.score);
-      const confidence = confidenceOf(first10, K, calibration.confidence).value;
+      const first10 = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
+      const confidence = confidenceOf(first10.map((r) => r.score), K, calibration.confidence).value;
       const qv = judge?.get(q.question);
       const nearest = qv
         ? pc.conv.memories
@@ -114,7 +118,7 @@ export async function deepGrid(
       const textOfMem = new Map(pc.conv.memories.map((mem) => [mem.id, mem.text]));
       const spec = calibration.judge;
       const judgedScored = qv && spec ? judgeRerank(refinedHits, qv, (id) => judge!.get(textOfMem.get(id) ?? ''), spec).map((r) => ({ id: r.id, score: r.score })) : refinedScored;
-      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, refinedScored, refined, judgedScored, judged: judgedScored.slice(0, K).map((h) => h.id), confidence, nearest });
+      memos.push({ fold: FOLD_A.has(pc.conv.sampleId) ? 'A' : 'B', q, pc, first, first10, refined10, refinedScored, refined, judgedScored, judged: judgedScored.slice(0, K).map((h) => h.id), confidence, nearest });
     }
   }
   if (process.env.DEEP_DUMP) {
@@ -153,7 +157,9 @@ export async function deepGrid(
       const ms: number[] = [];
       for (const m of memos) {
         const c = per.get(m.pc)!;
-        const list = baseName === 'first' ? m.first : baseName === 'judged' ? m.judgedScored : m.refinedScored;
+        // without readDepth the primary is the topK-10 run's list, as the app shows it (a deeper run's top
+        // 10 differs); the judged answer is the top 30 re-scored, as the app's judge does it
+        const list = baseName === 'first' ? (p.readDepth ? m.first : m.first10) : baseName === 'judged' ? m.judgedScored : p.readDepth ? m.refinedScored : m.refined10;
         const primary = p.readDepth ? list : list.slice(0, K);
         const t0 = performance.now();
         const out = await deepSearch({

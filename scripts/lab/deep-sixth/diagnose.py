@@ -94,6 +94,51 @@ def main(path):
         print(f'AUC (confidence separates queries with a missing turn), {fold}: {auc([s[0] for s in qs if s[1]], [s[0] for s in qs if not s[1]]):.3f}')
     return rows
 
+
+
+def table(path):
+    """The quality.md table: per category and in all, where the missing turns are."""
+    import io, contextlib
+    with contextlib.redirect_stdout(io.StringIO()):
+        rows = main(path)
+    cols = [
+        ('turns', lambda r: True),
+        ('rank 11-30', lambda r: r['rR'] and 10 < r['rR'] <= 30),
+        ('31-50', lambda r: r['rR'] and 30 < r['rR'] <= 50),
+        ('51-100', lambda r: r['rR'] and 50 < r['rR'] <= 100),
+        ('101-200', lambda r: r['rR'] and 100 < r['rR'] <= 200),
+        ('absent', lambda r: not r['rR'] or r['rR'] > 200),
+        ('pool', lambda r: r['pool']),
+        ('temporal', lambda r: bool(r['via']) and 'temporal' in r['via']),
+        ('entity', lambda r: bool(r['via']) and 'entity' in r['via']),
+        ('community', lambda r: bool(r['via']) and 'community' in r['via']),
+        ('judge 20', lambda r: r['near20']),
+        ('pool+ranks≤30+judge 20', lambda r: r['pool'] or r['near20'] or (r['rR'] or 999) <= 30),
+        ('bridge3 ≤30', lambda r: (r['b3'] or 999) <= 30),
+        ('same session top-1 / top-3', lambda r: (r['s1'], r['s3'])),
+        ('±1 / ±3 turns of top-3', lambda r: (r['n3_1'], r['n3_3'])),
+        ('speaker of top-1', lambda r: r['sp1']),
+        ('reader top 3 outside', lambda r: (r['readOut'] or 999) <= 3),
+    ]
+    print('| ' + ' | '.join(['category'] + [c for c, _ in cols]) + ' |')
+    print('|' + '---|' * (len(cols) + 1))
+    cats = sorted({r['cat'] for r in rows})
+    for cat in cats + ['all']:
+        sub = [r for r in rows if cat == 'all' or r['cat'] == cat]
+        cells = []
+        for name, f in cols:
+            if name == 'turns':
+                cells.append(str(len(sub)))
+                continue
+            vals = [f(r) for r in sub]
+            if '/' in name:
+                cells.append(' / '.join(f'{100 * sum(bool(v[j]) for v in vals) / len(sub):.0f}' for j in range(2)))
+            else:
+                cells.append(f'{100 * sum(bool(v) for v in vals) / len(sub):.0f}')
+        print(f'| {cat} | ' + ' | '.join(cells) + ' |')
+
+
 if __name__ == '__main__':
     for p in sys.argv[1:]:
         main(p)
+        table(p)
