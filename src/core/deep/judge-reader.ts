@@ -36,8 +36,8 @@ export const JUDGE_READER_WEIGHT = 2;
  * memories from outside the answer's top 10, the answer's rank 8 on is dropped. `mergeInto` 'answer':
  * merged into the answer the person would see without deep search (the refined answer re-scored by
  * the judge), not into the first pass — merged into the first pass it loses the refinement and
- * LoCoMo's MRR@10 falls 3 points. Only this setting, of the grid's, lowered MRR@10 on neither dev file
- * nor half over the judged answer (LoCoMo recoveredShare 0.11, was 0.017). `mergeWeight` is the blend's
+ * LoCoMo's MRR@10 falls 3 points. Of the grid's settings that lowered MRR@10 on neither dev file nor
+ * half over the judged answer, this one recovered most (LoCoMo recoveredShare 0.11, was 0.017). `mergeWeight` is the blend's
  * weight (the fifth pass's, used if reserveSlots is set to 0).
  */
 export const JUDGE_DEEP_SETTINGS = {
