@@ -43,7 +43,7 @@ export const DEEP_SEARCH_DEFAULTS: DeepSearchOptions = {
   weight: 0.5,
   // the blend by default: reserved slots (JUDGE_DEEP_SETTINGS) pass issue 11's rule only merged into
   // the refined / judged answer; merged into the first pass, as the engine does, they lower LoCoMo's
-  // MRR@10 by 0.1 on both halves with the offline reader (docs/research/quality.md "Sixth pass")
+  // MRR@10 by 0.1 (half A) and 0.2 (B) with the offline reader (docs/research/quality.md "Sixth pass")
   reserveSlots: 0,
   keepTop: 6,
 };
