@@ -21,8 +21,8 @@
 // the app supplied them). DEEP_LEARN=1 adds `learning` (scripts/lib/eval-deep-learn.ts) at the
 // row's threshold and with every query escalated.
 import type { LexicalResources } from '../../src/core/features';
-import { deepSearch, JudgeReader, JUDGE_READER_WEIGHT, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type Reader, type ReaderCandidate } from '../../src/core/deep';
-import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
+import { deepSearch, JudgeReader, judgeNearest, JUDGE_DEEP_SETTINGS, JUDGE_READER_WEIGHT, OfflineReader, resolveDeepSearch, searchIterative, type PoolDoc, type Reader, type ReaderCandidate } from '../../src/core/deep';
+import { calibrationFor, DEFAULT_PIPELINE_OPTIONS, judgeRerank, runPipeline, type EncoderCalibration, type PipelineContext } from '../../src/core/pipeline';
 import { OfflineTransformer } from '../../src/core/query';
 import type { RecallOptionsInput } from '../../src/core/recall';
 import type { MemoryId } from '../../src/core/types';
@@ -122,7 +122,9 @@ export async function deepSearchRows(
   };
   const readerTokens = process.env.DEEP_READER_TOKENS === '1';
   const transformer = new OfflineTransformer(resources);
-  const options = resolveDeepSearch({ mode: 'active', ...(process.env.DEEP_SEARCH ? JSON.parse(process.env.DEEP_SEARCH) : {}) });
+  // DEEP_JUDGE: as JUDGE_DEEP_SETTINGS says (every query, reserved slots, merged into the answer)
+  const judgeSettings = judge ? { threshold: JUDGE_DEEP_SETTINGS.threshold, keepTop: JUDGE_DEEP_SETTINGS.keepTop, reserveSlots: JUDGE_DEEP_SETTINGS.reserveSlots, weight: JUDGE_DEEP_SETTINGS.mergeWeight } : {};
+  const options = resolveDeepSearch({ mode: 'active', ...judgeSettings, ...(process.env.DEEP_SEARCH ? JSON.parse(process.env.DEEP_SEARCH) : {}) });
   const per = new Map(
     prepared.map((pc) => {
       const f = feats.get(pc)!;
@@ -142,20 +144,35 @@ export async function deepSearchRows(
       return [pc, conv] as const;
     }),
   );
-  // the app's flow: the trigger over the first pass; merged -> that answer, else the refined one
+  // the app's flow: the trigger over the first pass; merged -> that answer, else the refined one.
+  // DEEP_JUDGE (JUDGE_DEEP_SETTINGS, mergeInto 'answer'): the merge into the answer without deep
+  // search (the refined top 30 re-scored by the calibration's judge, as the app row; the refined answer
+  // when the calibration has no judge), which is then also what "missing" is read against; the pool
+  // adds the judge's 20 nearest. Its threshold is 1, so the trigger reading the answer rather than the
+  // first pass changes nothing.
   const recallAsApp = async (pc: PreparedConversation, q: EvalQuery, o: typeof options) => {
     const c = per.get(pc)!;
     const features = c.f.queryFeatures.get(q)!;
     const tokens = c.f.queryTokens?.get(q);
-    const first = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
-    const refined = runPipeline(c.ctx, { text: q.question, features, tokens }, opts).map((r) => r.id);
+    let first = runPipeline(c.ctx, { text: q.question, features }, opts).map((r) => ({ id: r.id, score: r.score }));
+    let refined = runPipeline(c.ctx, { text: q.question, features, tokens }, opts).map((r) => r.id);
+    let nearest: string[] | undefined;
+    if (judge) {
+      const text = new Map(pc.conv.memories.map((m) => [m.id, m.text]));
+      const jv = { query: judge.vectors.get(q.question), vectorOf: (id: MemoryId) => judge.vectors.get(text.get(id) ?? '') };
+      const deep = runPipeline(c.ctx, { text: q.question, features, tokens }, { ...opts, topK: 30 });
+      const answer = (calibration.judge && jv.query ? judgeRerank(deep, jv.query, jv.vectorOf, calibration.judge) : deep).slice(0, K).map((r) => ({ id: r.id, score: r.score }));
+      first = answer;
+      refined = answer.map((r) => r.id);
+      nearest = judgeNearest(jv, pc.conv.memories.map((m) => m.id), JUDGE_DEEP_SETTINGS.nearest);
+    }
     const t0 = performance.now();
     const out = await deepSearch({
       query: { text: q.question, features, ...(readerTokens && tokens ? { tokens } : {}) },
       primary: first,
       topK: K,
       options: o,
-      source: { docs: c.docs, entities: c.graph, communityOf: (id) => c.communities.get(id) },
+      source: { docs: c.docs, entities: c.graph, communityOf: (id) => c.communities.get(id), ...(nearest ? { nearest } : {}) },
       scope: {},
       candidateOf: c.candidateOf,
       reader: readerFor(pc, q),

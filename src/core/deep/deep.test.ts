@@ -77,7 +77,7 @@ describe('trigger (seed 003 A)', () => {
 
 describe('options', () => {
   it('defaults: off, 0.3, pool 50, 8192 tokens, 10 s, 5 per session', () => {
-    expect(resolveDeepSearch(undefined)).toEqual({ mode: 'off', threshold: 0.3, poolCap: 50, tokenBudget: 8192, timeoutMs: 10_000, rateLimit: 5, weight: 0.5 });
+    expect(resolveDeepSearch(undefined)).toEqual({ mode: 'off', threshold: 0.3, poolCap: 50, tokenBudget: 8192, timeoutMs: 10_000, rateLimit: 5, weight: 0.5, reserveSlots: 0, keepTop: 6 });
     expect(resolveDeepSearch({ mode: 'active', threshold: 0.5 })).toEqual({ ...DEEP_SEARCH_DEFAULTS, mode: 'active', threshold: 0.5 });
   });
 

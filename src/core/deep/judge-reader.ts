@@ -28,14 +28,27 @@ export interface JudgeVectors {
 export const JUDGE_READER_WEIGHT = 2;
 
 /**
- * How deep search runs with the judge reader, chosen the same on either half of both dev files
- * (quality.md, "Fifth pass"): the reader's judge weight, the merge's reader weight (the option
- * `deepSearch.weight`; 0.5 stays the offline reader's) and the judge's nearest memories pooled
- * (`judgeNearest` -> `ExpansionSource.nearest`), merged into the first pass as the engine does
- * today (merging into the refined answer, or reading the primary's top 30, gave the same figures).
- * The trigger stays the shipped one (threshold 0.3): every higher threshold lowered LoCoMo's MRR@10.
+ * How deep search runs with the judge reader (quality.md, "Sixth pass"; the fifth pass chose the
+ * reader weight and the 20 nearest): every query escalates (`threshold` 1: the confidence is always
+ * below it), the pool is the shipped one plus the judge's 20 nearest (`judgeNearest` ->
+ * `ExpansionSource.nearest`), and the merge is **reserved slots** (`deepSearch.keepTop` 7,
+ * `deepSearch.reserveSlots` 3): the answer's top 7 stay, places 8-10 go to the reader's 3 best
+ * memories from outside the answer's top 10, the answer's rank 8 on is dropped. `mergeInto` 'answer':
+ * merged into the answer the person would see without deep search (the refined answer re-scored by
+ * the judge), not into the first pass — merged into the first pass it loses the refinement and
+ * LoCoMo's MRR@10 falls 3 points. Of the grid's settings that lowered MRR@10 on neither dev file nor
+ * half over the judged answer, this one recovered most (LoCoMo recoveredShare 0.11, was 0.017). `mergeWeight` is the blend's
+ * weight (the fifth pass's, used if reserveSlots is set to 0).
  */
-export const JUDGE_DEEP_SETTINGS = { readerWeight: JUDGE_READER_WEIGHT, mergeWeight: 0.7, nearest: 20 } as const;
+export const JUDGE_DEEP_SETTINGS = {
+  readerWeight: JUDGE_READER_WEIGHT,
+  mergeWeight: 0.7,
+  nearest: 20,
+  threshold: 1,
+  keepTop: 7,
+  reserveSlots: 3,
+  mergeInto: 'answer',
+} as const;
 
 /** The judge's cosine of one candidate, or undefined when either vector is missing. */
 export function judgeCosine(judge: JudgeVectors, id: MemoryId): number | undefined {

@@ -4,6 +4,11 @@
 // `constraint`: rules such as "never book meetings on Fridays") that the reader finds relevant
 // (score >= constraintFloor) always surface: they take the last places of the top K if the blend
 // left them out.
+// Reserved slots (`reserve`, docs/research/quality.md "Sixth pass"): instead of the blend, the
+// primary's first `keep` results stay where they are, the next `slots` places go to the reader's best
+// candidates from outside the primary's top K (reader score > 0, best first, ties by id), and the
+// primary's results from rank keep + 1 on fill what is left. Each place keeps the primary's score
+// profile (place i scores the primary's i-th score over its best), so the list stays ordered by score.
 
 import type { MemoryId } from '../types';
 import type { ReaderScore } from './reader';
@@ -25,11 +30,39 @@ export interface MergeOptions {
   topK: number;
   isConstraint?: (id: MemoryId) => boolean;
   constraintFloor?: number;
+  /** Reserved slots instead of the blend (absent or slots 0 = the blend). keep + slots <= topK. */
+  reserve?: { keep: number; slots: number };
 }
 
 const cmp = (a: MergedHit, b: MergedHit) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** The reserved-slot merge (see the header); `primary` best first. */
+function mergeReserved(primary: readonly { id: MemoryId; score: number }[], read: readonly ReaderScore[], o: MergeOptions & { reserve: { keep: number; slots: number } }): MergedHit[] {
+  const keep = Math.max(0, Math.min(o.topK, Math.floor(o.reserve.keep)));
+  const slots = Math.max(0, Math.min(o.topK - keep, Math.floor(o.reserve.slots)));
+  const max = primary.reduce((m, h) => Math.max(m, h.score), 0);
+  const readOf = new Map(read.map((r) => [r.id, r]));
+  const top = new Set(primary.slice(0, o.topK).map((h) => h.id));
+  const picks = read
+    .filter((r) => r.score > 0 && !top.has(r.id))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, slots);
+  const picked = new Set(picks.map((r) => r.id));
+  const order: { id: MemoryId; source: MergedHit['source'] }[] = [
+    ...primary.slice(0, keep).map((h) => ({ id: h.id, source: 'primary' as const })),
+    ...picks.map((r) => ({ id: r.id, source: 'deep' as const })),
+    ...primary.slice(keep).filter((h) => !picked.has(h.id)).map((h) => ({ id: h.id, source: 'primary' as const })),
+  ].slice(0, o.topK);
+  const profile = primary.map((h) => (max > 0 ? h.score / max : 0));
+  return order.map((x, i) => {
+    const r = readOf.get(x.id);
+    const score = profile[Math.min(i, profile.length - 1)] ?? 0;
+    return { id: x.id, score, source: x.source, ...(r ? { readerScore: r.score, reasons: r.reasons } : {}) };
+  });
+}
+
 export function mergeDeep(primary: readonly { id: MemoryId; score: number }[], read: readonly ReaderScore[], o: MergeOptions): MergedHit[] {
+  if (o.reserve && o.reserve.slots > 0) return surfaceConstraints(mergeReserved(primary, read, { ...o, reserve: o.reserve }), read, o);
   const max = primary.reduce((m, h) => Math.max(m, h.score), 0);
   const maxRead = read.reduce((m, r) => Math.max(m, r.score), 0);
   const out = new Map<MemoryId, MergedHit>();
@@ -48,7 +81,11 @@ export function mergeDeep(primary: readonly { id: MemoryId; score: number }[], r
     }
   }
   const ranked = [...out.values()].sort(cmp);
-  const top = ranked.slice(0, o.topK);
+  return surfaceConstraints(ranked.slice(0, o.topK), read, o, out);
+}
+
+/** A relevant constraint the merge left out takes the lowest non-constraint place (see the header). */
+function surfaceConstraints(top: MergedHit[], read: readonly ReaderScore[], o: MergeOptions, out?: ReadonlyMap<MemoryId, MergedHit>): MergedHit[] {
   if (o.isConstraint) {
     const floor = o.constraintFloor ?? CONSTRAINT_FLOOR;
     const shown = new Set(top.map((h) => h.id));
@@ -59,7 +96,7 @@ export function mergeDeep(primary: readonly { id: MemoryId; score: number }[], r
       // replace the lowest non-constraint result
       let i = top.length - 1;
       while (i >= 0 && o.isConstraint(top[i].id)) i--;
-      const hit: MergedHit = { ...out.get(r.id)!, source: 'constraint' };
+      const hit: MergedHit = { ...(out?.get(r.id) ?? { id: r.id, score: top[i]?.score ?? top[top.length - 1]?.score ?? 0, readerScore: r.score, reasons: r.reasons }), source: 'constraint' };
       if (top.length < o.topK) top.push(hit);
       else if (i >= 0) top[i] = hit;
     }

@@ -110,5 +110,6 @@ export async function deepSearch(input: DeepSearchInput): Promise<DeepSearchOutp
   const seen = new Set<MemoryId>();
   report.scores = scores.filter((s) => kept.has(s.id) && !seen.has(s.id) && seen.add(s.id)).map((s) => ({ ...s, score: Math.min(1, Math.max(0, Number.isFinite(s.score) ? s.score : 0)) }));
   if (o.mode === 'shadow') return done('shadow', plain);
-  return done('merged', mergeDeep(read, report.scores, { weight: o.weight, topK: input.topK, isConstraint: input.isConstraint }));
+  const reserve = o.reserveSlots > 0 ? { reserve: { keep: o.keepTop, slots: o.reserveSlots } } : {};
+  return done('merged', mergeDeep(read, report.scores, { weight: o.weight, topK: input.topK, isConstraint: input.isConstraint, ...reserve }));
 }
