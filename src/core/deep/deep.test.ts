@@ -121,6 +121,19 @@ describe('expansion (seed 003 B)', () => {
     for (const cap of [1, 3, 7]) expect(expandPool(['a0', 'b0'], { docs: docs(), entities: ents }, {}, { cap }).length).toBe(cap);
   });
 
+  it('rules: every constraint in scope is read right after the primary results, whatever the seeds (newest first past `rules`)', () => {
+    const d = docs();
+    Object.assign(d.find((x) => x.id === 'c1')!, { status: 'archived' });
+    // c4 and c1 share no session, name or group with the seed b2; c1 is archived (out of scope), b3 is primary-adjacent
+    const pool = expandPool(['b2'], { docs: d, constraints: ['c4', 'c1', 'a0', 'b2'] }, {}, { seeds: 1, cap: 5 });
+    // b2 (primary: gains no way), then the rules in scope newest first (c4 at 204, a0 at 0), then temporal b1, b3
+    expect(pool.map((p) => p.id)).toEqual(['b2', 'c4', 'a0', 'b1', 'b3']);
+    expect(pool[0].via).toEqual([]);
+    expect(pool[1].via).toEqual([{ strategy: 'rule', seed: 'c4', detail: 'a rule to keep in mind' }]);
+    // at most `rules`: the newest one only
+    expect(expandPool(['b2'], { docs: d, constraints: ['a0', 'c4'] }, {}, { seeds: 1, rules: 1 }).filter((p) => p.via.some((v) => v.strategy === 'rule')).map((p) => p.id)).toEqual(['c4']);
+  });
+
   it('scope: never deleted, archived, quarantined (unless asked) or outside asOf: zero violations', () => {
     const d = docs();
     const set = (id: string, patch: Partial<PoolDoc>) => Object.assign(d.find((x) => x.id === id)!, patch);
@@ -330,6 +343,21 @@ describe('deepSearch (seed 003 validation list)', () => {
     // weight 0.1: c4's blended 0.1 x score loses to both primaries, but it is a relevant constraint
     expect(out.results.map((h) => h.id)).toContain('c4');
     expect(out.results.find((h) => h.id === 'c4')!.source).toBe('constraint');
+  });
+
+  it('a rule no expansion reaches is still read and surfaces (the rule strategy)', async () => {
+    // b2 is out of every seed's reach: c3's turns and the session before's nearest (b4, b3), a0's turns and the session after's nearest (b0, b1)
+    const rule = (id: MemoryId) => id === 'b2';
+    const text = (id: MemoryId) => (id === 'b2' ? 'never put the answer on a Friday' : `turn ${id}`);
+    const cand = (id: MemoryId): ReaderCandidate | undefined => {
+      const x = d.find((y) => y.id === id);
+      return x && { id, text: text(id), createdAt: x.createdAt };
+    };
+    const without = await deepSearch(input({ isConstraint: rule, candidateOf: cand }));
+    expect(without.report.pool.map((p) => p.id)).not.toContain('b2');
+    const out = await deepSearch(input({ isConstraint: rule, candidateOf: cand, source: { docs: d, constraints: ['b2'] } }));
+    expect(out.report.pool.find((p) => p.id === 'b2')!.via).toEqual([{ strategy: 'rule', seed: 'b2', detail: 'a rule to keep in mind' }]);
+    expect(out.results.map((h) => h.id)).toContain('b2');
   });
 
   it('shadow mode reports everything without changing the results', async () => {

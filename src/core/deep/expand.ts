@@ -7,6 +7,10 @@
 //              computed in the engine worker), nearest in time first
 //   meaning    (when given) the memories nearest the query by the judge (a stronger encoder), best
 //              first: not from a seed but from the question
+//   rule       (when given) the person's constraint memories ("never book meetings on Fridays"), every
+//              one in scope, pooled right after the primary results and before the turn-taking (at
+//              most `rules`): the merge surfaces a rule only when the reader finds it relevant, so a
+//              rule sharing no session, name or group with the results must still be read
 // The strategies take turns (temporal, entity, community, ...) so each gets its share of the pool;
 // the pool (primary results read + expansion) is capped (default 50). Every candidate passes the
 // query's scope: the status gate (isRecallable: never deleted; archived / quarantined only when the
@@ -16,7 +20,7 @@ import { expandByEntities, type EntityLookup } from '../entities';
 import { isRecallable, type StatusGate } from '../status';
 import type { MemoryId, MemoryStatus } from '../types';
 
-export type ExpansionStrategy = 'temporal' | 'entity' | 'community' | 'meaning';
+export type ExpansionStrategy = 'temporal' | 'entity' | 'community' | 'meaning' | 'rule';
 
 /** What expansion reads about one memory. */
 export interface PoolDoc {
@@ -40,6 +44,8 @@ export interface ExpansionSource {
    * over every memory, judge-reader.ts), best first: the `meaning` strategy (absent = none).
    */
   nearest?: readonly MemoryId[];
+  /** The constraint memories (any status: the scope gate filters), read whatever the seeds: the `rule` strategy. */
+  constraints?: readonly MemoryId[];
 }
 
 export interface Scope extends StatusGate {
@@ -56,6 +62,8 @@ export interface ExpandPoolOptions {
   turnWindow?: number;
   /** Turns taken from each adjacent session (default 2). */
   adjacentTurns?: number;
+  /** Constraint memories pooled at most (default 10), newest first past that. */
+  rules?: number;
 }
 
 export interface PoolEntry {
@@ -119,7 +127,7 @@ function temporalOf(seed: PoolDoc, si: SessionIndex, o: Required<ExpandPoolOptio
  * strategies taking turns, until `cap`. A candidate found several ways keeps every way (`via`).
  */
 export function expandPool(primary: readonly MemoryId[], src: ExpansionSource, scope: Scope, opts: ExpandPoolOptions = {}): PoolEntry[] {
-  const o: Required<ExpandPoolOptions> = { cap: 50, seeds: 5, turnWindow: 2, adjacentTurns: 2, ...opts };
+  const o: Required<ExpandPoolOptions> = { cap: 50, seeds: 5, turnWindow: 2, adjacentTurns: 2, rules: 10, ...opts };
   const docOf = new Map(src.docs.map((d) => [d.id, d]));
   const ok = (id: MemoryId) => inScope(docOf.get(id), scope);
   const pool = new Map<MemoryId, PoolEntry>();
@@ -127,6 +135,14 @@ export function expandPool(primary: readonly MemoryId[], src: ExpansionSource, s
     if (pool.size < o.cap && ok(id) && !pool.has(id)) pool.set(id, { id, primaryRank: i, via: [] });
   });
   const seeds = [...pool.keys()].slice(0, o.seeds);
+  if (src.constraints) {
+    // every rule in scope is read (newest first when more than `rules`); a primary one only gains the way
+    const rules = src.constraints.filter(ok).map((id) => docOf.get(id)!).sort((a, b) => b.createdAt - a.createdAt || byTimeThenId(a, b));
+    for (const d of rules.slice(0, o.rules)) {
+      if (pool.has(d.id) || pool.size >= o.cap) continue;
+      pool.set(d.id, { id: d.id, primaryRank: null, via: [{ strategy: 'rule', seed: d.id, detail: 'a rule to keep in mind' }] });
+    }
+  }
   const inScopeDocs = src.docs.filter((d) => ok(d.id));
   const si = sessionIndex(inScopeDocs);
   const queues: { strategy: ExpansionStrategy; items: { id: MemoryId; seed: MemoryId; detail: string }[] }[] = [];

@@ -13,10 +13,11 @@ const WAY_WORDS: Record<ExpansionStrategy, string> = {
   entity: 'shares a name with a memory you found',
   community: 'in the same group of related memories',
   meaning: 'close in meaning to your question',
+  rule: 'a rule you asked to keep in mind',
 };
 
 /** Short label for a graph edge. */
-export const WAY_SHORT: Record<ExpansionStrategy, string> = { temporal: 'nearby in time', entity: 'shared name', community: 'same group', meaning: 'close in meaning' };
+export const WAY_SHORT: Record<ExpansionStrategy, string> = { temporal: 'nearby in time', entity: 'shared name', community: 'same group', meaning: 'close in meaning', rule: 'a rule' };
 
 /** "said near a memory you found (1 turn before)"; several ways joined with "; ". */
 export function foundWords(ways: readonly FoundWay[]): string {
@@ -26,7 +27,7 @@ export function foundWords(ways: readonly FoundWay[]): string {
   for (const w of ways) {
     if (seen.has(w.strategy)) continue;
     seen.add(w.strategy);
-    const detail = w.strategy === 'community' || w.strategy === 'meaning' ? '' : w.detail ? ` (${w.detail})` : '';
+    const detail = w.strategy === 'community' || w.strategy === 'meaning' || w.strategy === 'rule' ? '' : w.detail ? ` (${w.detail})` : '';
     out.push(`${WAY_WORDS[w.strategy]}${detail}`);
   }
   return out.join('; ');

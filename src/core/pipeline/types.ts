@@ -126,7 +126,7 @@ export interface PipelineResult extends RecallResult {
   deep?: {
     readerScore: number;
     reasons: string[];
-    via: { strategy: 'temporal' | 'entity' | 'community' | 'meaning'; seed: MemoryId; detail: string }[];
+    via: { strategy: 'temporal' | 'entity' | 'community' | 'meaning' | 'rule'; seed: MemoryId; detail: string }[];
     source: 'primary' | 'deep' | 'constraint';
     /** The judge's cosine with the query, when careful ranking's judge read it (judge-reader.ts). */
     judge?: number;

@@ -29,7 +29,7 @@ export function deepSearchWords(r: EngineDeepReport | undefined, added: number):
 
 /** The figures behind it, for "details". */
 export function deepSearchFigures(r: EngineDeepReport): string[] {
-  const ways = { temporal: 0, entity: 0, community: 0, meaning: 0 };
+  const ways = { temporal: 0, entity: 0, community: 0, meaning: 0, rule: 0 };
   for (const p of r.pool) for (const v of p.via) ways[v.strategy]++;
   const out = [
     `status ${r.status} · mode ${r.mode}`,
@@ -37,7 +37,7 @@ export function deepSearchFigures(r: EngineDeepReport): string[] {
   ];
   if (r.status !== 'rate-limited')
     out.push(
-      `pool ${r.pool.length} (${r.pool.filter((p) => p.primaryRank !== null).length} first results; nearby in time ${ways.temporal}, shared name ${ways.entity}, same group ${ways.community}${ways.meaning ? `, close in meaning ${ways.meaning}` : ''}); trimmed to the token budget ${r.trimmed}`,
+      `pool ${r.pool.length} (${r.pool.filter((p) => p.primaryRank !== null).length} first results; nearby in time ${ways.temporal}, shared name ${ways.entity}, same group ${ways.community}${ways.meaning ? `, close in meaning ${ways.meaning}` : ''}${ways.rule ? `, rules ${ways.rule}` : ''}); trimmed to the token budget ${r.trimmed}`,
       `reader scores ${r.scores.length} · expand ${Math.round(r.timings.expandMs)} ms · read ${Math.round(r.timings.readMs)} ms · total ${Math.round(r.timings.totalMs)} ms`,
     );
   if (r.judge) out.push(`read with careful ranking's judge: ${r.judge.read} of ${r.judge.of} memories had its vector · ${r.judge.ms} ms`);

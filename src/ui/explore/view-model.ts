@@ -27,8 +27,8 @@ export function foundOf(v: RecallView): FoundRow | undefined {
   if (d && d.via.length > 0) {
     const judged = d.judge === undefined ? '' : ` · careful ranking's cosine ${d.judge.toFixed(2)}`;
     const figures = `reader score ${d.readerScore.toFixed(2)}${judged}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
-    // a way with a seed draws an edge from it; one found from the question itself (meaning) has none
-    const seeded = d.via.find((w) => w.strategy !== 'meaning');
+    // a way with a seed draws an edge from it; one found from the question itself (meaning) or a rule has none
+    const seeded = d.via.find((w) => w.strategy !== 'meaning' && w.strategy !== 'rule');
     // read by careful ranking's judge (workers/engine-deep.ts): said in words, its cosine under details
     const how = d.judge === undefined ? foundWords(d.via) : `${foundWords(d.via)}; ${d.judge >= JUDGE_CLOSE ? 'close in meaning, by careful ranking' : 'read by careful ranking'}`;
     return { by: 'deep', how, short: WAY_SHORT[(seeded ?? d.via[0]).strategy], ...(seeded ? { seed: seeded.seed } : {}), figures };
