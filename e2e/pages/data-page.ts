@@ -38,6 +38,8 @@ export class DataPage {
   readonly quarantine: Locator;
   readonly preview: Locator;
   readonly problems: Locator;
+  /** The preview's words when nothing picked is new (no action is offered then). */
+  readonly nothingNew: Locator;
   readonly importButton: Locator;
   readonly progress: Locator;
   readonly cancel: Locator;
@@ -65,6 +67,7 @@ export class DataPage {
     this.quarantine = page.getByRole('checkbox', { name: /mark imported memories as unsure/ });
     this.preview = page.getByTestId('import-preview');
     this.problems = page.getByTestId('preview-problems');
+    this.nothingNew = page.getByTestId('preview-nothing-new');
     this.importButton = page.getByRole('button', { name: /^(Import \d+ memor(y|ies)|Restore \d+ memor(y|ies).*)$/ });
     this.progress = page.getByRole('progressbar', { name: 'Import progress' });
     this.cancel = page.getByRole('button', { name: 'Cancel' });

@@ -199,9 +199,10 @@ export function ImportCard() {
         </form>
       )}
       {preview && !preview.needsPassphrase && phase !== 'importing' && <ImportPreviewPanel preview={preview} />}
-      {preview && !preview.needsPassphrase && phase === 'ready' && (
+      {/* nothing new: no "Restore 0 memories" to press; the preview says so in words (ImportPreviewPanel) */}
+      {preview && !preview.needsPassphrase && phase === 'ready' && preview.fresh > 0 && (
         <div className="actions">
-          <button type="button" className="btn btn--primary" disabled={preview.fresh === 0} onClick={() => void runImport()}>
+          <button type="button" className="btn btn--primary" onClick={() => void runImport()}>
             {importLabel(preview)}
           </button>
         </div>

@@ -47,8 +47,11 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         {preview.vectorsReused && preview.vectorsReused > 1 ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
       </p>
       {preview.fresh === 0 && preview.existing > 0 && (
+        // in place of the action: a run would add nothing, so none is offered (ImportCard)
         <p className="note" role="status" data-testid="preview-nothing-new">
-          Everything you picked is already here: nothing new to import.
+          {preview.format === 'backup'
+            ? 'Every memory in this backup is already here: nothing new to restore.'
+            : 'Everything you picked is already here: nothing new to import.'}
         </p>
       )}
       {preview.samples.length > 0 && (

@@ -73,6 +73,28 @@ describe('ImportCard', () => {
     expect((await screen.findByTestId('import-outcome')).textContent).toBe('Restored 4 memories and 1 earlier version.');
   });
 
+  it('a backup holding nothing new says so and offers no "Restore 0 memories"', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({ ...(await preview(req, signal)), total: 3, fresh: 0, existing: 3, repeated: 0, samples: [] }));
+    const run = vi.spyOn(api, 'runImport');
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    expect((await screen.findByTestId('preview-nothing-new')).textContent).toBe('Every memory in this backup is already here: nothing new to restore.');
+    expect(screen.queryByRole('button', { name: /^(Import|Restore)/ })).toBeNull();
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('files holding nothing new say so and offer no "Import 0 memories"', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({ ...(await preview(req, signal)), total: 2, fresh: 0, existing: 2, repeated: 0, samples: [] }));
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('notes.txt', 'a\nb\n'));
+    expect((await screen.findByTestId('preview-nothing-new')).textContent).toBe('Everything you picked is already here: nothing new to import.');
+    expect(screen.queryByRole('button', { name: /^(Import|Restore)/ })).toBeNull();
+  });
+
   it('shows progress and stops on Cancel', async () => {
     const user = userEvent.setup();
     let release: () => void = () => {};
@@ -156,7 +178,7 @@ describe('ImportPreviewPanel', () => {
 
   it('says plainly when everything picked is already here', () => {
     const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6 }} />);
-    expect(screen.getByRole('status').textContent).toBe('Everything you picked is already here: nothing new to import.');
+    expect(screen.getByRole('status').textContent).toBe('Every memory in this backup is already here: nothing new to restore.');
     unmount();
     render(<ImportPreviewPanel preview={{ ...preview, fresh: 1, existing: 5 }} />);
     expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
