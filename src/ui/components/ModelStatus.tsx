@@ -40,7 +40,8 @@ export function ModelStatus() {
     <div className={`model-status model-status--${p.phase}`} data-testid="model-status" data-phase={p.phase} role="status" aria-live="polite">
       <span className="model-status__dot" aria-hidden="true" />
       <span className="model-status__label">{label}</span>
-      {meta && p.phase !== 'error' && (
+      {/* while fetching, the model's name is under details with the figures: the header keeps one row */}
+      {meta && p.phase !== 'error' && p.phase !== 'fetching-model' && (
         <span
           className="badge badge--plain"
           data-testid="model-encoder"
@@ -68,13 +69,16 @@ export function ModelStatus() {
       )}
       {bytes && (
         <details className="details model-status__details">
-          <summary>details</summary>
-          <p data-testid="model-load-bytes">{bytes}</p>
+          {/* the phone's header shows "Loading…" here in place of the label (shell.css): one tap to the figures */}
+          <summary>
+            <span className="model-status__more">details</span>
+            <span className="model-status__short">Loading…</span>
+          </summary>
+          <p data-testid="model-load-bytes">{meta ? `${meta.label}: ${bytes}` : bytes}</p>
         </details>
       )}
-      {pct !== null && (
-        <progress className="model-status__bar" max={100} value={pct} aria-label="Model download progress" />
-      )}
+      {/* a thin line along the status's lower edge: it takes no room in the header's row */}
+      {pct !== null && <progress className="model-status__bar" max={100} value={pct} aria-label="Model download progress" />}
     </div>
   );
 }

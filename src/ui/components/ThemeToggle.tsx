@@ -51,7 +51,7 @@ export function ThemeToggle() {
       onClick={() => setTheme(NEXT[theme])}
       aria-label={`Theme: ${LABEL[theme]}${theme === 'system' ? ` (${effective})` : ''}. Switch to ${LABEL[NEXT[theme]]}`}
     >
-      <span aria-hidden="true">{effective === 'dark' ? '☾' : '☀'}</span> {LABEL[theme]}
+      <span aria-hidden="true">{effective === 'dark' ? '☾' : '☀'}</span> <span className="theme-toggle__text">{LABEL[theme]}</span>
     </button>
   );
 }
