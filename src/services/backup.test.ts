@@ -61,7 +61,7 @@ describe('backup round trip', () => {
 
     const { s, embedder } = await startServices({ sessionId: 'session-b' });
     const preview = await s.previewImport({ files: [file] });
-    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: 3 }); // all three memories' vectors are current
+    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: 2 }); // all three memories' vectors are current; the one in the trash is not counted (it is not searched)
     expect(preview.backupParts).toEqual({ earlier: 0, trashed: 1 }); // "An old note for the trash"
     expect(preview.samples.map((x) => x.text)).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']); // not the trashed one
     const progress: number[] = [];

@@ -16,7 +16,7 @@ import type { ImportParser } from '../protocol/io';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import { newMemoryRow } from './ingest';
-import { createRestore, type BackupPlan } from './restore';
+import { createRestore, reusedCurrent, type BackupPlan } from './restore';
 import type { Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
@@ -204,7 +204,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
           problems,
           // the current memories first: an earlier version or one in the trash is not what a person looks for here
           samples: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt === null).slice(0, SAMPLES).map(sampleOf),
-          vectorsReused: plan.vectorsReused,
+          vectorsReused: reusedCurrent(plan),
           backupParts: {
             earlier: plan.memories.filter((m) => m.supersededBy !== undefined).length,
             trashed: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt !== null).length,

@@ -51,18 +51,26 @@ const toImageRow = (i: ImageRecord): ImageRow => ({
   thumb: new Blob([i.thumb], { type: i.thumbMime }),
 });
 
+/**
+ * The preview's "search data of N memories is reused": the current memories among those whose
+ * stored vectors are all reused (an earlier version or one in the trash is not searched, and the
+ * preview counts them apart: "6 memories and 1 earlier version").
+ */
+export function reusedCurrent(plan: BackupPlan): number {
+  return plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt === null && complete(plan.reuse.get(m.id))).length;
+}
+
+/**
+ * A memory's reused rows are enough when they hold E1 and E2 of the current producers (the
+ * backfill's own test, staleOf); otherwise every space is featurized afresh from its text.
+ */
+const complete = (rows: VectorRecord[] | undefined): boolean => !!rows && rows.some((r) => r.space === PRIMARY_SPACE) && rows.some((r) => r.space === 'E2');
+
 export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { engine: EngineClient; stored: StoredFeatures; sync: EngineSync }) {
   const { db } = ctx;
 
   /** The producer this app runs for a space: the encoder's id for E1 / E5 / E10, the featurizers' for the rest. */
   const producer = (space: SpaceId): string => (isEncoderSpace(space) ? stored.producers().encoder : stored.producers().lexical);
-
-  /**
-   * A memory's reused rows are enough when they hold E1 and E2 of the current producers (the
-   * backfill's own test, staleOf); otherwise every space is featurized afresh from its text.
-   */
-  const complete = (rows: VectorRecord[] | undefined): boolean =>
-    !!rows && rows.some((r) => r.space === PRIMARY_SPACE) && rows.some((r) => r.space === 'E2');
 
   async function settingsToEngine(keys: Set<string>): Promise<void> {
     if (keys.has(SETTING_KEYS.similarity)) {
