@@ -117,6 +117,11 @@ test.describe('your data', () => {
     expect(whatAPersonKeeps(await fresh.data.dump())).toEqual(kept);
     expect(Object.keys(kept.pictures)).toHaveLength(1);
     for (const [what, lost] of losses(before)) expect(whatAPersonKeeps(lost), `losing ${what} is seen`).not.toEqual(kept);
+    // the same backup again: nothing new, said in words, and no "Restore 0 memories" to press
+    await fresh.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
+    expect(await fresh.data.counts()).toEqual({ fresh: 0, existing: 7, repeated: 0 });
+    await expect(fresh.data.nothingNew).toHaveText('Every memory in this backup is already here: nothing new to restore.');
+    await expect(fresh.data.importButton).toHaveCount(0);
     await other.context().close();
   });
 

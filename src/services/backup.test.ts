@@ -94,6 +94,25 @@ describe('backup round trip', () => {
     expect(await s.runImport(preview.planId)).toMatchObject({ written: 4, kinds: { current: 2, earlier: 1, trashed: 1 } });
   });
 
+  it('a newer backup over an older restore: the memories edited since are counted as changed in the backup (the restore keeps the copy here)', async () => {
+    let now = T0;
+    const first = await startServices({ sessionId: 'session-a', now: () => now });
+    const a = await first.s.addMemory({ text: 'Walked the dog along the river' });
+    await first.s.addMemory({ text: 'Sourdough starter needs feeding twice a day' });
+    const older = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'older.json');
+    now = T0 + DAY;
+    await first.s.updateMemory(a.id, { text: 'Walked the dog along the river, then coffee' });
+    const newer = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'newer.json');
+
+    const { s } = await startServices({ sessionId: 'session-b', now: () => T0 + 2 * DAY });
+    await s.runImport((await s.previewImport({ files: [older] })).planId);
+    const again = await s.previewImport({ files: [older] });
+    expect(again.backupParts?.changed).toBeUndefined(); // the same backup: nothing changed in it
+    const preview = await s.previewImport({ files: [newer] });
+    // the dog walk's edit: here it is the older text; the newer backup's earlier version is new
+    expect(preview).toMatchObject({ total: 3, fresh: 1, existing: 2, backupParts: { earlier: 1, trashed: 0, changed: 1 } });
+  });
+
   it('recomputes the vectors of another encoder, and a backup without vectors, from the text (live memories only)', async () => {
     const first = await fill();
     const file = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'b.json');

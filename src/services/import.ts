@@ -10,13 +10,14 @@ import { uuidv7 } from '../core/ids';
 import type { MemoryId } from '../core/types';
 import type { ValidMemoryInput } from '../core/validate';
 import { storedIds, storedImportKeys, writeImportBatch } from '../db/transfer';
+import { bulkGetMemories } from '../db/repo';
 import type { LinkRow, MemoryRow } from '../db/schema';
 import { batches, planImport, type ImportLink, type ImportProblem, type PlannedItem } from '../io';
 import type { ImportParser } from '../protocol/io';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import { newMemoryRow } from './ingest';
-import { createRestore, reusedCurrent, type BackupPlan } from './restore';
+import { changedInBackup, createRestore, reusedCurrent, type BackupPlan } from './restore';
 import type { Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
@@ -194,6 +195,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
         const there = await storedIds(db, parsed.backup.memories.map((m) => m.id));
         const plan = restore.plan(parsed.backup, there);
         plans.set(planId, plan);
+        const changed = there.size ? changedInBackup(parsed.backup.memories, await bulkGetMemories(db, [...there])) : 0;
         return {
           planId,
           format: 'backup',
@@ -208,6 +210,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
           backupParts: {
             earlier: plan.memories.filter((m) => m.supersededBy !== undefined).length,
             trashed: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt !== null).length,
+            ...(changed ? { changed } : {}),
           },
         };
       }

@@ -61,6 +61,16 @@ export function reusedCurrent(plan: BackupPlan): number {
 }
 
 /**
+ * The backup's memories that are already here (by id) but were changed later in the backup than
+ * here (a newer backup restored over an older one, or edited on another device): a restore keeps
+ * the copy here and skips the backup's, so the preview says so (`ImportPreview.backupParts.changed`).
+ */
+export function changedInBackup(backup: readonly Memory[], here: readonly (Pick<Memory, 'id' | 'updatedAt'> | undefined)[]): number {
+  const at = new Map(here.flatMap((m) => (m ? [[m.id, m.updatedAt] as const] : [])));
+  return backup.filter((m) => at.has(m.id) && m.updatedAt > at.get(m.id)!).length;
+}
+
+/**
  * A memory's reused rows are enough when they hold E1 and E2 of the current producers (the
  * backfill's own test, staleOf); otherwise every space is featurized afresh from its text.
  */

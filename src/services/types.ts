@@ -351,7 +351,12 @@ export interface ImportPreview {
   /** Backup: memories whose stored vectors all match the current encoder and featurizers (not recomputed). */
   vectorsReused?: number;
   /** Backup: of the rows `fresh` counts, the earlier versions (history) and the memories in the trash, so a person can tell them from their current memories. */
-  backupParts?: { earlier: number; trashed: number };
+  backupParts?: {
+    earlier: number;
+    trashed: number;
+    /** Of the memories already here, those changed later in the backup: the restore keeps the copy here (said in the preview). */
+    changed?: number;
+  };
 }
 
 export interface ImportOutcome {

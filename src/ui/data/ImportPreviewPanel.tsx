@@ -14,6 +14,15 @@ export function partsOf(parts: ImportPreview['backupParts']): string {
   return ` Of the new ones, ${said.join(' and ')}.`;
 }
 
+/**
+ * Memories already here that the backup holds a later change of: a restore keeps the copy here,
+ * so the person learns before restoring that those changes stay in the file.
+ */
+export function changedWords(n: number): string {
+  const one = n === 1;
+  return `${n.toLocaleString('en')} ${one ? 'memory' : 'memories'} already here ${one ? 'was' : 'were'} changed later in this backup. Restoring keeps ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'} here: the backup's newer ${one ? 'version is' : 'versions are'} not brought back.`;
+}
+
 /** What an import would do: counts, the first few memories, and each problem with where it is. */
 export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
   const skipped = preview.problems.filter((p) => p.severity === 'skipped').length;
@@ -46,6 +55,11 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         {preview.vectorsReused === 1 ? ' The search data of 1 memory is reused, so it is ready at once.' : ''}
         {preview.vectorsReused && preview.vectorsReused > 1 ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
       </p>
+      {(preview.backupParts?.changed ?? 0) > 0 && (
+        <p className="note" data-testid="preview-changed">
+          {changedWords(preview.backupParts!.changed!)}
+        </p>
+      )}
       {preview.fresh === 0 && preview.existing > 0 && (
         // in place of the action: a run would add nothing, so none is offered (ImportCard)
         <p className="note" role="status" data-testid="preview-nothing-new">

@@ -9,7 +9,7 @@ import { createSampleDataApi } from '../../testing/data-api';
 import { ImportCard } from './ImportCard';
 import { BackupCard } from './BackupCard';
 import { BackupBanner } from './BackupBanner';
-import { ImportPreviewPanel } from './ImportPreviewPanel';
+import { changedWords, ImportPreviewPanel } from './ImportPreviewPanel';
 import { outcomeWords } from './files';
 import { useUi } from '../../state/ui-store';
 import { AppError } from '../../core/errors';
@@ -182,6 +182,14 @@ describe('ImportPreviewPanel', () => {
     unmount();
     render(<ImportPreviewPanel preview={{ ...preview, fresh: 1, existing: 5 }} />);
     expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
+  });
+
+  it('warns when memories already here were changed later in the backup (the restore keeps the copy here)', () => {
+    render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6, backupParts: { earlier: 0, trashed: 0, changed: 2 } }} />);
+    expect(screen.getByTestId('preview-changed').textContent).toBe(
+      "2 memories already here were changed later in this backup. Restoring keeps them as they are here: the backup's newer versions are not brought back.",
+    );
+    expect(changedWords(1)).toBe("1 memory already here was changed later in this backup. Restoring keeps it as it is here: the backup's newer version is not brought back.");
   });
 
   it('says nothing more when every row is a current memory', () => {
