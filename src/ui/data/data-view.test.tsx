@@ -286,6 +286,10 @@ describe('outcomeWords', () => {
   it('counts a restored backup as its lists do: an earlier version is not one more memory', () => {
     expect(outcomeWords(5, 0, false, { current: 4, earlier: 1, trashed: 0 })).toBe('Restored 4 memories and 1 earlier version.');
     expect(outcomeWords(3, 0, false, { current: 3, earlier: 0, trashed: 0 })).toBe('Restored 3 memories.');
+    // only history came back (a newer backup over an older restore): no "0 memories and"
+    expect(outcomeWords(1, 2, false, { current: 0, earlier: 1, trashed: 0 })).toBe('Restored 1 earlier version; 2 were already here.');
+    expect(outcomeWords(2, 0, false, { current: 0, earlier: 1, trashed: 1 })).toBe('Restored 1 earlier version and 1 in the trash.');
+    expect(outcomeWords(0, 0, false, { current: 0, earlier: 0, trashed: 0 })).toBe('Restored 0 memories.');
     expect(outcomeWords(7, 2, false, { current: 1, earlier: 4, trashed: 2 })).toBe('Restored 1 memory, 4 earlier versions and 2 in the trash; 2 were already here.');
     expect(outcomeWords(2, 0, true, { current: 1, earlier: 1, trashed: 0 })).toBe('Stopped: 1 memory and 1 earlier version restored before you cancelled.');
   });

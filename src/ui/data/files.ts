@@ -42,10 +42,11 @@ export const FORMAT_LABELS = {
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** Memory rows in the words of the lists: "4 memories, 1 earlier version and 2 in the trash". */
+/** Memory rows in the words of the lists: "4 memories, 1 earlier version and 2 in the trash"; a count of 0 memories is left out beside the rest. */
 export function kindsWords(kinds: { current: number; earlier: number; trashed: number }): string {
   const { current, earlier, trashed } = kinds;
-  const parts = [plural(current, 'memory', 'memories')];
+  // "1 earlier version", not "0 memories and 1 earlier version"; "0 memories" only when nothing else
+  const parts = current || (!earlier && !trashed) ? [plural(current, 'memory', 'memories')] : [];
   if (earlier) parts.push(plural(earlier, 'earlier version', 'earlier versions'));
   if (trashed) parts.push(`${trashed.toLocaleString('en')} in the trash`);
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
