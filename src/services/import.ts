@@ -17,7 +17,7 @@ import type { ImportParser } from '../protocol/io';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import { newMemoryRow } from './ingest';
-import { changedInBackup, createRestore, reusedCurrent, type BackupPlan } from './restore';
+import { createRestore, reusedCurrent, type BackupPlan } from './restore';
 import type { Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
@@ -193,9 +193,8 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
       if (parsed.format === 'backup') {
         if (!parsed.backup) return { planId, format: 'backup', total: 0, fresh: 0, existing: 0, repeated: 0, problems, samples: [], needsPassphrase: parsed.needsPassphrase };
         const there = await storedIds(db, parsed.backup.memories.map((m) => m.id));
-        const plan = restore.plan(parsed.backup, there);
+        const plan = restore.plan(parsed.backup, there, there.size ? await bulkGetMemories(db, [...there]) : []);
         plans.set(planId, plan);
-        const changed = there.size ? changedInBackup(parsed.backup.memories, await bulkGetMemories(db, [...there])) : 0;
         return {
           planId,
           format: 'backup',
@@ -210,7 +209,8 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
           backupParts: {
             earlier: plan.memories.filter((m) => m.supersededBy !== undefined).length,
             trashed: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt !== null).length,
-            ...(changed ? { changed } : {}),
+            ...(plan.updates.length ? { updated: plan.updates.length } : {}),
+            ...(plan.changedKept ? { changed: plan.changedKept } : {}),
           },
         };
       }

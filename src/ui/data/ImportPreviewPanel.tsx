@@ -23,6 +23,12 @@ export function changedWords(n: number): string {
   return `${n.toLocaleString('en')} ${one ? 'memory' : 'memories'} already here ${one ? 'was' : 'were'} changed later in this backup. Restoring keeps ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'} here: the backup's newer ${one ? 'version is' : 'versions are'} not brought back.`;
 }
 
+/** Memories already here that the backup holds a later version of, the copy here as its history: brought up to date. */
+export function updatedWords(n: number): string {
+  const one = n === 1;
+  return `${n.toLocaleString('en')} ${one ? 'memory' : 'memories'} already here ${one ? 'has' : 'have'} a later version in this backup. Restoring brings ${one ? 'it' : 'them'} up to date; the version here stays in ${one ? 'its' : 'their'} history.`;
+}
+
 /** What an import would do: counts, the first few memories, and each problem with where it is. */
 export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
   const skipped = preview.problems.filter((p) => p.severity === 'skipped').length;
@@ -55,12 +61,17 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         {preview.vectorsReused === 1 ? ' The search data of 1 memory is reused, so it is ready at once.' : ''}
         {preview.vectorsReused && preview.vectorsReused > 1 ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
       </p>
+      {(preview.backupParts?.updated ?? 0) > 0 && (
+        <p className="note" data-testid="preview-updated">
+          {updatedWords(preview.backupParts!.updated!)}
+        </p>
+      )}
       {(preview.backupParts?.changed ?? 0) > 0 && (
         <p className="note" data-testid="preview-changed">
           {changedWords(preview.backupParts!.changed!)}
         </p>
       )}
-      {preview.fresh === 0 && preview.existing > 0 && (
+      {preview.fresh === 0 && preview.existing > 0 && !preview.backupParts?.updated && (
         // in place of the action: a run would add nothing, so none is offered (ImportCard)
         <p className="note" role="status" data-testid="preview-nothing-new">
           {preview.format === 'backup'

@@ -85,6 +85,45 @@ describe('ImportCard', () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it('a backup holding later versions of memories here offers to bring them up to date and says so after', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({
+      ...(await preview(req, signal)),
+      total: 3,
+      fresh: 1,
+      existing: 2,
+      samples: [],
+      backupParts: { earlier: 1, trashed: 0, updated: 1 },
+    }));
+    vi.spyOn(api, 'runImport').mockResolvedValue({ written: 1, skipped: 1, batches: 1, cancelled: false, kinds: { current: 0, earlier: 1, trashed: 0 }, updated: 1 });
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    expect((await screen.findByTestId('preview-updated')).textContent).toBe(
+      '1 memory already here has a later version in this backup. Restoring brings it up to date; the version here stays in its history.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Restore 1 earlier version and bring 1 memory up to date' }));
+    expect((await screen.findByTestId('import-outcome')).textContent).toBe('Restored 1 earlier version and brought 1 memory up to date; 1 was already here.');
+  });
+
+  it('only later versions to bring up to date: the action says just that, and no "nothing new"', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({
+      ...(await preview(req, signal)),
+      total: 2,
+      fresh: 0,
+      existing: 2,
+      samples: [],
+      backupParts: { earlier: 0, trashed: 0, updated: 2 },
+    }));
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    expect(await screen.findByRole('button', { name: 'Bring 2 memories up to date' })).toBeTruthy();
+    expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
+    expect(outcomeWords(0, 0, false, { current: 0, earlier: 0, trashed: 0 }, 2)).toBe('Brought 2 memories up to date.');
+  });
+
   it('files holding nothing new say so and offer no "Import 0 memories"', async () => {
     const user = userEvent.setup();
     const preview = api.previewImport.bind(api);

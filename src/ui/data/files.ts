@@ -56,10 +56,13 @@ export function kindsWords(kinds: { current: number; earlier: number; trashed: n
  * "Imported 120 memories; 3 were already here." A restored backup (`kinds` given) counts as its
  * lists do: "Restored 4 memories and 1 earlier version." (an earlier version is history, not a memory).
  */
-export function outcomeWords(written: number, skipped: number, cancelled: boolean, kinds?: { current: number; earlier: number; trashed: number }): string {
+export function outcomeWords(written: number, skipped: number, cancelled: boolean, kinds?: { current: number; earlier: number; trashed: number }, updated = 0): string {
   const what = kinds ? kindsWords(kinds) : plural(written, 'memory', 'memories');
   const verb = kinds ? 'restored' : 'imported';
-  const head = cancelled ? `Stopped: ${what} ${verb} before you cancelled` : `${kinds ? 'Restored' : 'Imported'} ${what}`;
+  // a restore that brought memories up to the backup's later version: "…and brought 1 memory up to date"
+  const upToDate = updated ? `brought ${plural(updated, 'memory', 'memories')} up to date` : '';
+  const done = written === 0 && upToDate ? upToDate[0]!.toUpperCase() + upToDate.slice(1) : `${kinds ? 'Restored' : 'Imported'} ${what}${upToDate ? ` and ${upToDate}` : ''}`;
+  const head = cancelled ? `Stopped: ${what} ${verb} before you cancelled` : done;
   const tail = skipped > 0 ? `; ${skipped.toLocaleString('en')} ${skipped === 1 ? 'was' : 'were'} already here.` : '.';
   return head + tail;
 }
