@@ -88,6 +88,10 @@ test.describe('your data', () => {
     const pics = new PicturesPage(page);
     await pics.attach('door.png', solidPng(8, 6, [[200, 40, 40]]));
     await pics.save('The red front door of the new flat', 'a red door');
+    // a backup from before the edit, to restore first below (an older backup, then the newer one)
+    await data.open();
+    const older = await data.exportBackup({ vectors: true });
+    await keep.show('memories');
     await keep.open('Walked the dog');
     await keep.edit({ text: 'Walked the dog along the river at dawn, then coffee by the bridge', tags: 'dog, mornings' });
     await keep.close();
@@ -123,6 +127,22 @@ test.describe('your data', () => {
     await expect(fresh.data.nothingNew).toHaveText('Every memory in this backup is already here: nothing new to restore.');
     await expect(fresh.data.importButton).toHaveCount(0);
     await other.context().close();
+
+    // the older backup first, then the newer: the edited memory is brought up to date, and the
+    // store ends exactly as the direct restore did (its older text once, in its history)
+    const third = await freshPage(browser);
+    const late = await ready(third, 'keywords');
+    await late.data.open();
+    await late.data.pick([{ name: 'older.json', mimeType: 'application/json', buffer: older.bytes }]);
+    expect(await late.data.runImport()).toBe('Restored 6 memories.');
+    await late.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
+    expect(await late.data.counts()).toEqual({ fresh: 1, existing: 6, repeated: 0 });
+    await expect(late.data.preview.getByTestId('preview-updated')).toHaveText(
+      '1 memory already here has a later version in this backup. Restoring brings it up to date; the version here stays in its history.',
+    );
+    expect(await late.data.runImport()).toBe('Restored 1 earlier version and brought 1 memory up to date; 5 were already here.');
+    expect(whatAPersonKeeps(await late.data.dump())).toEqual(kept);
+    await third.context().close();
   });
 
   test('an encrypted backup: a wrong passphrase is refused and changes nothing, the right one restores', async ({ page, browser }) => {

@@ -68,7 +68,8 @@ export class DataPage {
     this.preview = page.getByTestId('import-preview');
     this.problems = page.getByTestId('preview-problems');
     this.nothingNew = page.getByTestId('preview-nothing-new');
-    this.importButton = page.getByRole('button', { name: /^(Import \d+ memor(y|ies)|Restore \d+ memor(y|ies).*)$/ });
+    // "Import 3 memories", "Restore 6 memories and 1 earlier version", "Restore 1 earlier version and bring 1 memory up to date", "Bring 2 memories up to date"
+    this.importButton = page.getByRole('button', { name: /^(Import \d+ memor(y|ies)|Restore \d+ .+|Bring \d+ memor(y|ies) up to date)$/ });
     this.progress = page.getByRole('progressbar', { name: 'Import progress' });
     this.cancel = page.getByRole('button', { name: 'Cancel' });
     this.outcome = page.getByTestId('import-outcome');
