@@ -1,7 +1,8 @@
 // The header while the meaning model downloads: one row at 1280 and 1024 px (it took two at 1280,
 // with "Loading the meaning model: 54%", the model's badge, a 90 px bar and "details"), and on a
 // phone (390×844) one short row too (it took three). The download is held (its request never
-// answered) so the page stays in that state for as long as the checks take; no model is loaded.
+// answered) so the page stays in that state for as long as the checks take; then the model is let
+// through and loaded once, and the ready header checked at 1280 and 1024 px (it wrapped at 1024).
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PHONE } from './pages/shell-page';
 
@@ -40,4 +41,14 @@ test('while the model downloads the header keeps one row from 1600 down to 1024 
   // the phone's words: "Loading…", which opens the figures
   await status.getByText('Loading…').click();
   await expect(page.getByTestId('model-load-bytes')).toBeVisible();
+
+  // and once the model is ready (it took two rows at 1024 px, model or not)
+  await page.unroute('**/all-MiniLM-L6-v2-int8/onnx/model_quantized.onnx');
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await page.reload();
+  await expect(status).toHaveAttribute('data-phase', 'ready', { timeout: 120_000 });
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await oneRow(page, desktopParts), `one row at ${width} px, model ready`).toBe(true);
+  }
 });
