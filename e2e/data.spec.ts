@@ -1,4 +1,6 @@
-// "Your data" end to end (issue 10): export -> wipe -> import gives the same database, encrypted
+// "Your data" end to end (issue 10): export -> wipe -> import gives back everything a person keeps
+// (e2e/fixtures/kept.ts: memories, versions, tags, pictures, links, feedback, settings, search
+// entries; not the blocks' layout nor what the app rebuilds), encrypted
 // backups, every import format from src/io/fixtures, cancel, hostile files inert, the CSP header.
 // Each test starts on a fresh browser context, i.e. an empty database, except the seven import
 // formats, which share one page (one app and model load) and count what each adds.
@@ -14,7 +16,11 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { AppPage } from './pages/app-page';
 import { DataPage, type DbDump, type FormatLabel } from './pages/data-page';
 import { ExplorePage } from './pages/explore-page';
+import { KeepPage } from './pages/keep-page';
+import { PicturesPage } from './pages/pictures-page';
+import { solidPng } from '../src/testing/png';
 import { expectInert, watchForScripts } from './fixtures/hostile-watch';
+import { whatAPersonKeeps } from './fixtures/kept';
 
 const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'src', 'io', 'fixtures');
 
@@ -33,18 +39,30 @@ async function ready(page: Page, wait: 'meaning' | 'keywords' = 'meaning'): Prom
   return { app, data: new DataPage(page) };
 }
 
-/** The backup-status settings change with every export, so a restore cannot equal them. */
-function comparable(dump: DbDump): DbDump {
-  const out: DbDump = {};
-  for (const [store, rows] of Object.entries(dump)) {
-    out[store] = store === 'settings' ? rows.filter((r) => !/backup/i.test(String((r as { key?: unknown }).key))) : rows;
-  }
-  return out;
+/**
+ * A copy of a dump with one thing a person would miss taken away: the comparison must see each.
+ * (The e2e proof that `whatAPersonKeeps` is not blind: it ignores block layout, not content.)
+ */
+function losses(dump: DbDump): [string, DbDump][] {
+  const copy = (): DbDump => structuredClone(dump);
+  const edit = (what: string, f: (d: DbDump) => void): [string, DbDump] => {
+    const d = copy();
+    f(d);
+    return [what, d];
+  };
+  type R = Record<string, unknown>;
+  return [
+    edit('a tag', (d) => ((d.memories![0] as R).tags = [])),
+    edit('an earlier version', (d) => (d.memories = d.memories!.filter((m) => (m as R).supersededBy === undefined))),
+    edit("a picture's bytes", (d) => (((d.images![0] as R).data as { bytes: number[] }).bytes[0]! ^= 1)),
+    edit('a link', (d) => d.links!.pop()),
+    edit('a search entry', (d) => (((d.featureData![0] as R).data as number[])[0]! ^= 1)),
+  ];
 }
 
 test.describe('your data', () => {
-  test('export, wipe, import: memories, feedback, settings and vectors come back deep-equal', async ({ page, browser }) => {
-    test.setTimeout(240_000);
+  test('export, wipe, import: every memory, earlier version, tag, picture, link, feedback, setting and search entry comes back as it was', async ({ page, browser }) => {
+    test.setTimeout(300_000);
     const { app, data } = await ready(page);
     await app.addAndWait('Took the car to the garage to repair the engine', { tags: 'car, errands' });
     await app.addAndWait('Bought flour, eggs and butter to bake a birthday cake', { tags: 'baking' });
@@ -57,13 +75,35 @@ test.describe('your data', () => {
     await explore.memoryPanel.getByRole('button', { name: 'Reinforce' }).click();
     await expect(explore.feedbackMessage).toContainText('Reinforced');
     await explore.memoryPanel.getByTestId('memory-close').click();
+    // two notes that link to each other (the links), a memory with a picture, and an edited
+    // memory (its earlier version is history): what a backup holding years of a life looks like
+    await data.open();
+    await data.pick([
+      { name: 'Garden plan.md', mimeType: 'text/markdown', buffer: Buffer.from('Plant the tomatoes after the last frost. See [[Seed list]].\n') },
+      { name: 'Seed list.md', mimeType: 'text/markdown', buffer: Buffer.from('Tomatoes and basil, for the [[Garden plan]].\n') },
+    ]);
+    expect(await data.runImport()).toBe('Imported 2 memories.');
+    const keep = new KeepPage(page);
+    await keep.show('memories');
+    const pics = new PicturesPage(page);
+    await pics.attach('door.png', solidPng(8, 6, [[200, 40, 40]]));
+    await pics.save('The red front door of the new flat', 'a red door');
+    // a backup from before the edit, to restore first below (an older backup, then the newer one)
+    await data.open();
+    const older = await data.exportBackup({ vectors: true });
+    await keep.show('memories');
+    await keep.open('Walked the dog');
+    await keep.edit({ text: 'Walked the dog along the river at dawn, then coffee by the bridge', tags: 'dog, mornings' });
+    await keep.close();
 
     await data.open();
     const backup = await data.exportBackup({ vectors: true });
     expect(backup.name).toMatch(/\.json$/);
     const before = await data.dump();
-    expect(before.memories).toHaveLength(3);
+    expect(before.memories).toHaveLength(7); // 6 memories and the edited one's earlier version
     expect(before.feedback!.length).toBeGreaterThan(0);
+    expect(before.links).toHaveLength(2);
+    expect(before.images).toHaveLength(1);
 
     const other = await freshPage(browser);
     const fresh = await ready(other, 'keywords'); // a backup with vectors: restored without the model
@@ -71,12 +111,38 @@ test.describe('your data', () => {
     await fresh.data.open();
     await fresh.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
     await expect(fresh.data.format).toHaveValue('backup');
-    expect(await fresh.data.counts()).toEqual({ fresh: 3, existing: 0, repeated: 0 });
-    await expect(fresh.data.preview).toContainText('search data of 3 memories is reused');
+    expect(await fresh.data.counts()).toEqual({ fresh: 7, existing: 0, repeated: 0 });
+    await expect(fresh.data.preview).toContainText('search data of 6 memories is reused');
     // a restore says "Restored" and counts as the lists do (earlier versions apart: services/backup.test.ts, data-view.test.tsx)
-    expect(await fresh.data.runImport()).toBe('Restored 3 memories.');
-    expect(comparable(await fresh.data.dump())).toEqual(comparable(before));
+    expect(await fresh.data.runImport()).toBe('Restored 6 memories and 1 earlier version.');
+    // what a person keeps, as it was: every memory and version, tag, picture, link, feedback, setting
+    // and search entry; not how the search data is laid out (an edit moves it: nothing is lost)
+    const kept = whatAPersonKeeps(before);
+    expect(whatAPersonKeeps(await fresh.data.dump())).toEqual(kept);
+    expect(Object.keys(kept.pictures)).toHaveLength(1);
+    for (const [what, lost] of losses(before)) expect(whatAPersonKeeps(lost), `losing ${what} is seen`).not.toEqual(kept);
+    // the same backup again: nothing new, said in words, and no "Restore 0 memories" to press
+    await fresh.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
+    expect(await fresh.data.counts()).toEqual({ fresh: 0, existing: 7, repeated: 0 });
+    await expect(fresh.data.nothingNew).toHaveText('Every memory in this backup is already here: nothing new to restore.');
+    await expect(fresh.data.importButton).toHaveCount(0);
     await other.context().close();
+
+    // the older backup first, then the newer: the edited memory is brought up to date, and the
+    // store ends exactly as the direct restore did (its older text once, in its history)
+    const third = await freshPage(browser);
+    const late = await ready(third, 'keywords');
+    await late.data.open();
+    await late.data.pick([{ name: 'older.json', mimeType: 'application/json', buffer: older.bytes }]);
+    expect(await late.data.runImport()).toBe('Restored 6 memories.');
+    await late.data.pick([{ name: backup.name, mimeType: 'application/json', buffer: backup.bytes }]);
+    expect(await late.data.counts()).toEqual({ fresh: 1, existing: 6, repeated: 0 });
+    await expect(late.data.preview.getByTestId('preview-updated')).toHaveText(
+      '1 memory already here has a later version in this backup. Restoring brings it up to date; the version here stays in its history.',
+    );
+    expect(await late.data.runImport()).toBe('Restored 1 earlier version and brought 1 memory up to date; 5 were already here.');
+    expect(whatAPersonKeeps(await late.data.dump())).toEqual(kept);
+    await third.context().close();
   });
 
   test('an encrypted backup: a wrong passphrase is refused and changes nothing, the right one restores', async ({ page, browser }) => {
@@ -189,7 +255,9 @@ test.describe('your data', () => {
         if (f.format === 'text' || f.format === 'csv') await data.chooseFormat(f.label); // a new pick starts from detection
         await f.setup?.(data);
         await expect.poll(() => data.counts()).toEqual({ fresh: 0, existing: f.fresh, repeated: 0 });
-        await expect(data.importButton).toBeDisabled();
+        // nothing new: no "Import 0 memories" to press, the preview says so
+        await expect(data.nothingNew).toHaveText('Everything you picked is already here: nothing new to import.');
+        await expect(data.importButton).toHaveCount(0);
         await page.getByTestId('nav-memories').click();
         await expect(app.memoryCount).toHaveText(String(total));
       });

@@ -11,27 +11,15 @@ import { AppError, toEnvelope } from '../src/core/errors';
 import { MPNET_JUDGE } from '../src/embed/encoders';
 import type { Embedder, EmbedderInfo, EmbedLoadProgress } from '../src/embed/types';
 import type { EmbedInitOptions } from '../src/protocol/embed';
+import { keptJudge } from './judge-cache';
 
 type ProgressFn = (p: EmbedLoadProgress) => void;
 
 /** The judge worker's options: the encoder's (folders, threads, backend, graph optimisation); `encoder` / `fallbackEncoder` are ignored. */
 export type JudgeInitOptions = Omit<EmbedInitOptions, 'encoder' | 'fallbackEncoder' | 'entry'>;
 
-/** The judge's files, kept by this worker (a new model build gets a new name: its size is in it). */
-export const JUDGE_CACHE = `mnemograph-judge-${MPNET_JUDGE.id}-${MPNET_JUDGE.bytes}`;
-
-/** Cache first; else the network, and a good answer kept (a failure to keep, e.g. storage full, is only logged). */
-function keptFetch(cacheName: string): typeof fetch {
-  return (async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const cache = typeof caches === 'undefined' ? null : await caches.open(cacheName).catch(() => null);
-    const hit = await cache?.match(url).catch(() => undefined);
-    if (hit) return hit;
-    const res = await fetch(input, init);
-    if (res.ok && cache) void cache.put(url, res.clone()).catch((e: unknown) => console.warn('judge worker: could not keep', url, e));
-    return res;
-  }) as typeof fetch;
-}
+// The judge's files are kept by this worker in Cache Storage named by their content (the build's
+// files.json; workers/judge-cache.ts): a rebuilt model is fetched again.
 
 let judge: Embedder | undefined;
 let loading: Promise<EmbedderInfo> | undefined;
@@ -41,7 +29,9 @@ async function load(opts: JudgeInitOptions, report: ProgressFn): Promise<Embedde
   const base = import.meta.env.BASE_URL ?? '/';
   const { loadTransformersEncoder } = await import('./embed-transformers');
   // one WASM thread unless told: it works in the background beside the encoder on a shared CPU
-  judge = await loadTransformersEncoder(MPNET_JUDGE, { wasmThreads: 1, ...opts }, base, report, keptFetch(JUDGE_CACHE));
+  const folder = MPNET_JUDGE.folder ?? MPNET_JUDGE.id;
+  const kept = await keptJudge({ id: MPNET_JUDGE.id, folder, folderUrl: `${opts.modelsUrl ?? `${base}models/`}${folder}/`, caches: typeof caches === 'undefined' ? null : caches });
+  judge = await loadTransformersEncoder(MPNET_JUDGE, { wasmThreads: 1, ...opts }, base, report, kept.fetch);
   return judge.info();
 }
 

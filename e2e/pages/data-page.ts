@@ -38,6 +38,8 @@ export class DataPage {
   readonly quarantine: Locator;
   readonly preview: Locator;
   readonly problems: Locator;
+  /** The preview's words when nothing picked is new (no action is offered then). */
+  readonly nothingNew: Locator;
   readonly importButton: Locator;
   readonly progress: Locator;
   readonly cancel: Locator;
@@ -65,7 +67,9 @@ export class DataPage {
     this.quarantine = page.getByRole('checkbox', { name: /mark imported memories as unsure/ });
     this.preview = page.getByTestId('import-preview');
     this.problems = page.getByTestId('preview-problems');
-    this.importButton = page.getByRole('button', { name: /^(Import \d+ memor(y|ies)|Restore \d+ memor(y|ies).*)$/ });
+    this.nothingNew = page.getByTestId('preview-nothing-new');
+    // "Import 3 memories", "Restore 6 memories and 1 earlier version", "Restore 1 earlier version and bring 1 memory up to date", "Bring 2 memories up to date"
+    this.importButton = page.getByRole('button', { name: /^(Import \d+ memor(y|ies)|Restore \d+ .+|Bring \d+ memor(y|ies) up to date)$/ });
     this.progress = page.getByRole('progressbar', { name: 'Import progress' });
     this.cancel = page.getByRole('button', { name: 'Cancel' });
     this.outcome = page.getByTestId('import-outcome');
@@ -152,21 +156,24 @@ export class DataPage {
         r.onsuccess = () => resolve(r.result);
         r.onerror = () => reject(r.error);
       });
-      const plain = (v: unknown): unknown => {
+      // a picture's Blob as its bytes and type (it has no own fields: as an object it would read {})
+      const plain = async (v: unknown): Promise<unknown> => {
+        if (v instanceof Blob) return { blob: v.type, bytes: Array.from(new Uint8Array(await v.arrayBuffer())) };
         if (v instanceof ArrayBuffer) return Array.from(new Uint8Array(v));
         if (ArrayBuffer.isView(v)) return Array.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-        if (Array.isArray(v)) return v.map(plain);
-        if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+        if (Array.isArray(v)) return Promise.all(v.map(plain));
+        if (v && typeof v === 'object') return Object.fromEntries(await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await plain(x)])));
         return v;
       };
       const out: Record<string, unknown[]> = {};
       for (const name of Array.from(db.objectStoreNames)) {
         if (derived.includes(name)) continue;
-        out[name] = await new Promise<unknown[]>((resolve, reject) => {
+        const rows = await new Promise<unknown[]>((resolve, reject) => {
           const r = db.transaction(name, 'readonly').objectStore(name).getAll();
-          r.onsuccess = () => resolve((r.result as unknown[]).map(plain));
+          r.onsuccess = () => resolve(r.result as unknown[]);
           r.onerror = () => reject(r.error);
         });
+        out[name] = (await plain(rows)) as unknown[];
       }
       db.close();
       return out;

@@ -4,7 +4,7 @@
 import { liveQuery, type Observable } from 'dexie';
 import type { MemoryId } from '../core/types';
 import type { MnemographDb } from './db';
-import { addFeatureRows, allFeatureRows, featureTables } from './feature-blocks';
+import { addFeatureRows, allFeatureRows, deleteFeatures, featureTables, putFeatureRows } from './feature-blocks';
 import { getSetting } from './repo';
 import { textKey } from '../core/text-key';
 import type { ImageRow } from './images';
@@ -80,6 +80,48 @@ export async function writeImportBatch(db: MnemographDb, batch: ImportBatch): Pr
         if (rows.length) await db.feedback.bulkPut(rows);
       }
       return fresh;
+    });
+  } catch (e) {
+    throw db.fail(e);
+  }
+}
+
+/** A backup's newer copy of a memory already stored (its row, its search data when reused, its pictures). */
+export interface NewerCopy {
+  memory: MemoryRow;
+  /** The copy's vector rows; null = keep the stored ones (the caller featurized nothing). */
+  vectors: VectorRow[] | null;
+  images: ImageRow[];
+}
+
+/**
+ * Brings memories already stored up to a backup's newer copy, in ONE transaction: a stored row is
+ * replaced only when it is still a live current memory changed before the copy (checked inside
+ * the transaction: an edit made meanwhile wins). Its search data and pictures come with it; the
+ * stored content is not kept here: the caller replaces only a row whose content the backup holds
+ * as an earlier version (src/services/restore.ts `newerCopies`). Returns the rows written.
+ */
+export async function replaceWithNewer(db: MnemographDb, copies: readonly NewerCopy[]): Promise<MemoryRow[]> {
+  try {
+    if (copies.length === 0) return [];
+    return await db.transaction('rw', [db.memories, ...featureTables(db), db.images], async () => {
+      const here = await db.memories.bulkGet(copies.map((c) => c.memory.id));
+      const take = copies.filter((c, i) => {
+        const h = here[i];
+        return !!h && h.supersededBy === undefined && h.deletedAt === null && h.updatedAt < c.memory.updatedAt;
+      });
+      if (take.length === 0) return [];
+      const rows = take.map((c) => withV6Fields(c.memory, textKey));
+      await db.memories.bulkPut(rows);
+      const vectors = take.flatMap((c) => c.vectors ?? []);
+      const replaced = take.filter((c) => c.vectors !== null).map((c) => c.memory.id);
+      if (replaced.length) {
+        await deleteFeatures(db, replaced);
+        await putFeatureRows(db, vectors);
+      }
+      const images = take.flatMap((c) => c.images);
+      if (images.length) await db.images.bulkPut(images);
+      return rows;
     });
   } catch (e) {
     throw db.fail(e);

@@ -61,7 +61,7 @@ describe('backup round trip', () => {
 
     const { s, embedder } = await startServices({ sessionId: 'session-b' });
     const preview = await s.previewImport({ files: [file] });
-    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: 3 }); // all three memories' vectors are current
+    expect(preview).toMatchObject({ format: 'backup', total: 3, fresh: 3, existing: 0, repeated: 0, problems: [], vectorsReused: 2 }); // all three memories' vectors are current; the one in the trash is not counted (it is not searched)
     expect(preview.backupParts).toEqual({ earlier: 0, trashed: 1 }); // "An old note for the trash"
     expect(preview.samples.map((x) => x.text)).toEqual(['Walked the dog along the river', 'Sourdough starter needs feeding twice a day']); // not the trashed one
     const progress: number[] = [];
@@ -92,6 +92,76 @@ describe('backup round trip', () => {
     expect(preview.samples.map((x) => x.text).sort()).toEqual(['Sourdough starter needs feeding twice a day', 'Walked the dog along the canal']);
     // the restore counts them as the lists do ("Restored 2 memories, 1 earlier version and 1 in the trash"), not as 4 memories
     expect(await s.runImport(preview.planId)).toMatchObject({ written: 4, kinds: { current: 2, earlier: 1, trashed: 1 } });
+  });
+
+  it('a newer backup over an older restore brings the edited memory up to date, its older text kept once in its history', async () => {
+    let now = T0;
+    const first = await startServices({ sessionId: 'session-a', now: () => now });
+    const a = await first.s.addMemory({ text: 'Walked the dog along the river' });
+    await first.s.addMemory({ text: 'Sourdough starter needs feeding twice a day' });
+    const older = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'older.json');
+    now = T0 + DAY;
+    await first.s.updateMemory(a.id, { text: 'Walked the dog along the river, then coffee' });
+    const newer = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'newer.json');
+    const want = await contents(first.s.db);
+
+    const { s, embedder } = await startServices({ sessionId: 'session-b', now: () => T0 + 2 * DAY });
+    await s.runImport((await s.previewImport({ files: [older] })).planId);
+    const again = await s.previewImport({ files: [older] });
+    expect(again.backupParts).toEqual({ earlier: 0, trashed: 0 }); // the same backup: nothing changed in it
+    const preview = await s.previewImport({ files: [newer] });
+    // the dog walk: here it is the older text, which the newer backup holds as its earlier version
+    expect(preview).toMatchObject({ total: 3, fresh: 1, existing: 2, backupParts: { earlier: 1, trashed: 0, updated: 1 } });
+    const calls = embedder.calls.length;
+    const out = await s.runImport(preview.planId);
+    expect(out).toMatchObject({ written: 1, skipped: 1, updated: 1, kinds: { current: 0, earlier: 1, trashed: 0 } });
+    expect(embedder.calls.length).toBe(calls); // its search data reused, nothing embedded
+    // exactly the first database: the edit, one earlier version, the same search data
+    const got = await contents(s.db);
+    expect(got.memories).toEqual(want.memories);
+    expect(got.vectors).toEqual(want.vectors);
+    const hits = await s.search('coffee');
+    expect(hits.map((h) => h.memory.id)).toContain(a.id);
+    expect((await s.previewImport({ files: [newer] })).backupParts).toEqual({ earlier: 0, trashed: 0 }); // nothing left to do
+  });
+
+  it('an edit made here between the preview and the restore wins (checked inside the write)', async () => {
+    let now = T0;
+    const first = await startServices({ sessionId: 'session-a', now: () => now });
+    const a = await first.s.addMemory({ text: 'Walked the dog along the river' });
+    const older = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'older.json');
+    now = T0 + DAY;
+    await first.s.updateMemory(a.id, { text: 'Walked the dog along the river, then coffee' });
+    const newer = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'newer.json');
+
+    const { s } = await startServices({ sessionId: 'session-b', now: () => T0 + 2 * DAY });
+    await s.runImport((await s.previewImport({ files: [older] })).planId);
+    const preview = await s.previewImport({ files: [newer] });
+    expect(preview.backupParts?.updated).toBe(1);
+    await s.updateMemory(a.id, { text: 'Walked the dog along the river at night' });
+    const out = await s.runImport(preview.planId);
+    expect(out.updated ?? 0).toBe(0);
+    expect((await s.db.memories.get(a.id))!.text).toBe('Walked the dog along the river at night');
+  });
+
+  it('copies that went apart: the one here is kept, and the preview says the backup changed it', async () => {
+    let now = T0;
+    const first = await startServices({ sessionId: 'session-a', now: () => now });
+    const a = await first.s.addMemory({ text: 'Walked the dog along the river' });
+    const older = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'older.json');
+    now = T0 + DAY;
+    await first.s.updateMemory(a.id, { text: 'Walked the dog along the river, then coffee' });
+    const newer = await fileOf((await first.s.exportBackup({ vectors: true })).blob, 'newer.json');
+
+    let here = T0 + DAY / 2;
+    const { s } = await startServices({ sessionId: 'session-b', now: () => here });
+    await s.runImport((await s.previewImport({ files: [older] })).planId);
+    await s.updateMemory(a.id, { text: 'Walked the dog along the river in the rain' }); // edited here, before the backup's edit
+    here = T0 + 2 * DAY;
+    const preview = await s.previewImport({ files: [newer] });
+    expect(preview.backupParts).toEqual({ earlier: 1, trashed: 0, changed: 1 });
+    await s.runImport(preview.planId);
+    expect((await s.db.memories.get(a.id))!.text).toBe('Walked the dog along the river in the rain');
   });
 
   it('recomputes the vectors of another encoder, and a backup without vectors, from the text (live memories only)', async () => {

@@ -10,13 +10,14 @@ import { uuidv7 } from '../core/ids';
 import type { MemoryId } from '../core/types';
 import type { ValidMemoryInput } from '../core/validate';
 import { storedIds, storedImportKeys, writeImportBatch } from '../db/transfer';
+import { bulkGetMemories } from '../db/repo';
 import type { LinkRow, MemoryRow } from '../db/schema';
 import { batches, planImport, type ImportLink, type ImportProblem, type PlannedItem } from '../io';
 import type { ImportParser } from '../protocol/io';
 import type { EngineClient } from '../bridge/engine-bridge';
 import type { ServiceContext } from './context';
 import { newMemoryRow } from './ingest';
-import { createRestore, type BackupPlan } from './restore';
+import { createRestore, reusedCurrent, type BackupPlan } from './restore';
 import type { Session } from './session';
 import type { StoredFeatures } from './stored-features';
 import type { EngineSync } from './sync';
@@ -192,7 +193,7 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
       if (parsed.format === 'backup') {
         if (!parsed.backup) return { planId, format: 'backup', total: 0, fresh: 0, existing: 0, repeated: 0, problems, samples: [], needsPassphrase: parsed.needsPassphrase };
         const there = await storedIds(db, parsed.backup.memories.map((m) => m.id));
-        const plan = restore.plan(parsed.backup, there);
+        const plan = restore.plan(parsed.backup, there, there.size ? await bulkGetMemories(db, [...there]) : []);
         plans.set(planId, plan);
         return {
           planId,
@@ -204,10 +205,12 @@ export function createImport(ctx: ServiceContext, deps: ImportDeps) {
           problems,
           // the current memories first: an earlier version or one in the trash is not what a person looks for here
           samples: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt === null).slice(0, SAMPLES).map(sampleOf),
-          vectorsReused: plan.vectorsReused,
+          vectorsReused: reusedCurrent(plan),
           backupParts: {
             earlier: plan.memories.filter((m) => m.supersededBy !== undefined).length,
             trashed: plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt !== null).length,
+            ...(plan.updates.length ? { updated: plan.updates.length } : {}),
+            ...(plan.changedKept ? { changed: plan.changedKept } : {}),
           },
         };
       }

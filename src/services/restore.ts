@@ -5,7 +5,7 @@
 // every import; the engine and the other tabs follow each batch.
 
 import type { Memory, MemoryId, SpaceId } from '../core/types';
-import { putSettings, storedIds, writeImportBatch } from '../db/transfer';
+import { putSettings, replaceWithNewer, storedIds, writeImportBatch } from '../db/transfer';
 import type { LinkRow, VectorRow } from '../db/schema';
 import { batches, reusableVectors, type BackupItems, type FeedbackRecord, type ImageRecord, type SettingRecord, type VectorRecord } from '../io';
 import type { ImageRow } from '../db/images';
@@ -35,6 +35,10 @@ export interface BackupPlan {
   /** E4 positions within each memory's session, for the memories that are featurized again. */
   positions: Map<MemoryId, number>;
   skippedAtPreview: number;
+  /** Memories already here that the backup holds a later version of, the copy here among its earlier versions: brought up to date (newerCopies). */
+  updates: Memory[];
+  /** Memories already here that the backup changed otherwise: kept as they are here. */
+  changedKept: number;
 }
 
 const toRow = (v: VectorRecord): VectorRow => ({ memoryId: v.memoryId, space: v.space, dim: v.dim, dtype: v.dtype, model: v.model, data: v.data });
@@ -51,18 +55,59 @@ const toImageRow = (i: ImageRecord): ImageRow => ({
   thumb: new Blob([i.thumb], { type: i.thumbMime }),
 });
 
+/**
+ * The preview's "search data of N memories is reused": the current memories among those whose
+ * stored vectors are all reused (an earlier version or one in the trash is not searched, and the
+ * preview counts them apart: "6 memories and 1 earlier version").
+ */
+export function reusedCurrent(plan: BackupPlan): number {
+  return plan.memories.filter((m) => m.supersededBy === undefined && m.deletedAt === null && complete(plan.reuse.get(m.id))).length;
+}
+
+/** The content a person sees of a memory (what an edit changes). */
+const sameContent = (a: Memory, b: Memory): boolean =>
+  a.text === b.text &&
+  a.importance === b.importance &&
+  a.source === b.source &&
+  a.createdAt === b.createdAt &&
+  JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
+  JSON.stringify(a.media ?? []) === JSON.stringify(b.media ?? []);
+
+/**
+ * The backup's memories that are already here (by id) but were changed later in the backup than
+ * here (a newer backup restored over an older one, or an edit made on another device). `update`:
+ * those whose copy here the backup holds as an earlier version of the same memory (so the copy
+ * here stays, as history, and nothing is lost): the restore brings them up to date. `kept`: the
+ * others (the two copies went apart, or one is in the trash): the restore keeps the copy here and
+ * the preview says so.
+ */
+export function newerCopies(backup: readonly Memory[], here: readonly (Memory | undefined)[]): { update: Memory[]; kept: number } {
+  const byId = new Map(here.flatMap((m) => (m ? [[m.id, m] as const] : [])));
+  const earlier = new Map<MemoryId, Memory[]>();
+  for (const m of backup) if (m.supersededBy !== undefined) earlier.set(m.supersededBy, [...(earlier.get(m.supersededBy) ?? []), m]);
+  const update: Memory[] = [];
+  let kept = 0;
+  for (const b of backup) {
+    const h = byId.get(b.id);
+    if (!h || b.updatedAt <= h.updatedAt) continue;
+    const live = b.supersededBy === undefined && h.supersededBy === undefined && b.deletedAt === null && h.deletedAt === null;
+    if (live && (earlier.get(b.id) ?? []).some((v) => sameContent(v, h))) update.push(b);
+    else kept++;
+  }
+  return { update, kept };
+}
+
+/**
+ * A memory's reused rows are enough when they hold E1 and E2 of the current producers (the
+ * backfill's own test, staleOf); otherwise every space is featurized afresh from its text.
+ */
+const complete = (rows: VectorRecord[] | undefined): boolean => !!rows && rows.some((r) => r.space === PRIMARY_SPACE) && rows.some((r) => r.space === 'E2');
+
 export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { engine: EngineClient; stored: StoredFeatures; sync: EngineSync }) {
   const { db } = ctx;
 
   /** The producer this app runs for a space: the encoder's id for E1 / E5 / E10, the featurizers' for the rest. */
   const producer = (space: SpaceId): string => (isEncoderSpace(space) ? stored.producers().encoder : stored.producers().lexical);
-
-  /**
-   * A memory's reused rows are enough when they hold E1 and E2 of the current producers (the
-   * backfill's own test, staleOf); otherwise every space is featurized afresh from its text.
-   */
-  const complete = (rows: VectorRecord[] | undefined): boolean =>
-    !!rows && rows.some((r) => r.space === PRIMARY_SPACE) && rows.some((r) => r.space === 'E2');
 
   async function settingsToEngine(keys: Set<string>): Promise<void> {
     if (keys.has(SETTING_KEYS.similarity)) {
@@ -75,11 +120,48 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
     }
   }
 
+  /**
+   * The memories already here that the backup holds a later version of (plan.updates): their rows,
+   * search data (reused, or featurized afresh) and pictures replaced in one transaction, after
+   * every batch (their earlier versions, the copies here, are written by then); the engine follows.
+   */
+  async function bringUpToDate(plan: BackupPlan, signal?: AbortSignal): Promise<number> {
+    const need = plan.updates.filter((m) => !complete(plan.reuse.get(m.id)));
+    const got = need.length
+      ? await stored.featurizeAll(
+          need.map((m) => ({ text: m.text, createdAt: m.createdAt, sessionPosition: plan.positions.get(m.id) ?? 0, media: m.media })),
+          { signal },
+        )
+      : [];
+    const fresh = new Map(need.map((m, i) => [m.id, got[i]!]));
+    const written = await replaceWithNewer(
+      db,
+      plan.updates.map((m) => {
+        const f = fresh.get(m.id);
+        return { memory: m, vectors: f ? stored.rowsOf(m.id, f) : (plan.reuse.get(m.id) ?? []).map(toRow), images: (plan.images.get(m.id) ?? []).map(toImageRow) };
+      }),
+    );
+    const docs: EngineDoc[] = written.map((m) => {
+      const f = fresh.get(m.id);
+      if (f) return stored.freshDoc(m, f);
+      const features: SerializedFeatures = {};
+      for (const v of plan.reuse.get(m.id) ?? []) if (v.dtype === 'space') features[v.space] = v.data.slice(0);
+      return toIndexDoc(m, features);
+    });
+    if (written.length) await sync.index(
+      written.map((m) => m.id),
+      () => engine.upsertMany(docs),
+    );
+    return written.length;
+  }
+
   return {
     /** What restoring `items` would write, given the ids already stored. */
-    plan(items: BackupItems, there: Set<MemoryId>): BackupPlan {
+    plan(items: BackupItems, there: Set<MemoryId>, here: readonly (Memory | undefined)[] = []): BackupPlan {
       const memories = items.memories.filter((m) => !there.has(m.id));
-      const wanted = new Set(memories.map((m) => m.id));
+      const newer = newerCopies(items.memories, here);
+      // the vectors and pictures of the memories brought up to date come too
+      const wanted = new Set([...memories, ...newer.update].map((m) => m.id));
       const { reuse } = reusableVectors(
         items.vectors.filter((v) => wanted.has(v.memoryId)),
         producer,
@@ -102,6 +184,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         vectorsReused: memories.filter((m) => complete(byMemory.get(m.id))).length,
         positions: sessionPositions(items.memories),
         skippedAtPreview: items.memories.length - memories.length,
+        updates: newer.update,
+        changedKept: newer.kept,
       };
     },
 
@@ -184,6 +268,8 @@ export function createRestore(ctx: ServiceContext, { engine, stored, sync }: { e
         await following;
       }
       if (linksOf.has(-1)) await writeImportBatch(db, { memories: [], vectors: [], links: linksOf.get(-1) });
+      if (plan.updates.length && !opts.signal?.aborted) out.updated = await bringUpToDate(plan, opts.signal);
+      if (out.updated) out.skipped -= out.updated;
       await putSettings(db, plan.settings);
       await settingsToEngine(new Set(plan.settings.map((s) => s.key)));
       return out;

@@ -352,7 +352,14 @@ export interface ImportPreview {
   /** Backup: memories whose stored vectors all match the current encoder and featurizers (not recomputed). */
   vectorsReused?: number;
   /** Backup: of the rows `fresh` counts, the earlier versions (history) and the memories in the trash, so a person can tell them from their current memories. */
-  backupParts?: { earlier: number; trashed: number };
+  backupParts?: {
+    earlier: number;
+    trashed: number;
+    /** Of the memories already here, those the backup holds a later version of and the copy here as its earlier version: brought up to date. */
+    updated?: number;
+    /** Of the memories already here, those changed otherwise in the backup (the copies went apart): the restore keeps the copy here (said in the preview). */
+    changed?: number;
+  };
 }
 
 export interface ImportOutcome {
@@ -362,6 +369,8 @@ export interface ImportOutcome {
   cancelled: boolean;
   /** A restored backup's written rows by what a person calls them (written = their sum): the memories in their list, earlier versions, the trash. */
   kinds?: { current: number; earlier: number; trashed: number };
+  /** A restored backup: memories already here brought up to the backup's later version (not in `written` nor `skipped`). */
+  updated?: number;
 }
 
 export interface RunImportOptions {

@@ -17,6 +17,8 @@ export function ModelStatus() {
   let label: string;
   let pct: number | null = null;
   let bytes: string | null = null;
+  /** When the model failed: the whole sentence (why, and that keyword search works), under Details. */
+  let failure: string | null = null;
   switch (p.phase) {
     case 'fetching-model': {
       const words = modelLoadWords(p, meta);
@@ -30,9 +32,13 @@ export function ModelStatus() {
     case 'ready':
       label = 'Model ready';
       break;
-    default:
-      // what happened in plain words; the worker's own text one click away
-      label = modelUnavailableText(modelFailureKind(p.message ?? ''));
+    default: {
+      // short words in the header's row (it kept two or three rows with the whole sentence); what
+      // happened and what still works in plain words under Details, the worker's own text after it
+      const kind = modelFailureKind(p.message ?? '');
+      label = kind === 'storage-full' ? "Couldn't keep the model" : "Couldn't load the model";
+      failure = modelUnavailableText(kind);
+    }
   }
   // the default could not be loaded and the fallback runs: say why in plain words (the details on hover)
   const note = p.phase === 'ready' && p.message && p.encoder !== DEFAULT_ENCODER_ID ? p.message : null;
@@ -40,7 +46,8 @@ export function ModelStatus() {
     <div className={`model-status model-status--${p.phase}`} data-testid="model-status" data-phase={p.phase} role="status" aria-live="polite">
       <span className="model-status__dot" aria-hidden="true" />
       <span className="model-status__label">{label}</span>
-      {meta && p.phase !== 'error' && (
+      {/* while fetching, the model's name is under details with the figures: the header keeps one row */}
+      {meta && p.phase !== 'error' && p.phase !== 'fetching-model' && (
         <span
           className="badge badge--plain"
           data-testid="model-encoder"
@@ -60,21 +67,35 @@ export function ModelStatus() {
           (the better model couldn't be loaded: {modelFailureReason(modelFailureKind(note))})
         </span>
       )}
-      {p.phase === 'error' && p.message && (
+      {failure && (
         <details className="details model-status__details">
-          <summary>Details</summary>
-          <p data-testid="model-error-detail">{p.message}</p>
+          {/* on a phone "No model" stands for the label here (shell.css): one tap to the sentence */}
+          <summary>
+            <span className="model-status__more">Details</span>
+            <span className="model-status__short">No model</span>
+          </summary>
+          <p data-testid="model-error-words">
+            {failure}
+            {p.message && (
+              <span className="model-status__why" data-testid="model-error-detail">
+                {p.message}
+              </span>
+            )}
+          </p>
         </details>
       )}
       {bytes && (
         <details className="details model-status__details">
-          <summary>details</summary>
-          <p data-testid="model-load-bytes">{bytes}</p>
+          {/* the phone's header shows "Loading…" here in place of the label (shell.css): one tap to the figures */}
+          <summary>
+            <span className="model-status__more">details</span>
+            <span className="model-status__short">Loading…</span>
+          </summary>
+          <p data-testid="model-load-bytes">{meta ? `${meta.label}: ${bytes}` : bytes}</p>
         </details>
       )}
-      {pct !== null && (
-        <progress className="model-status__bar" max={100} value={pct} aria-label="Model download progress" />
-      )}
+      {/* a thin line along the status's lower edge: it takes no room in the header's row */}
+      {pct !== null && <progress className="model-status__bar" max={100} value={pct} aria-label="Model download progress" />}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { toastError } from '../app/report';
 import { isAborted } from '../../core/errors';
 import { useKeep } from '../memories/keep-store';
 import { MemoryThumb } from '../memories/pictures';
+import { formatDay } from '../memories/MemoryDialog';
 import { useEngineWarm } from '../app/use-engine-load';
 
 const DEBOUNCE_MS = 200;
@@ -116,6 +117,11 @@ export function SearchPanel({ enabled }: { enabled: boolean }) {
   );
 }
 
+/** "Earlier text of a memory you changed on November 25, 2026." */
+export function earlierWords(supersededAt: number | undefined): string {
+  return `Earlier text of a memory you changed${supersededAt !== undefined ? ` on ${formatDay(supersededAt)}` : ''}.`;
+}
+
 function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
   const { why, score } = r.hit;
   const total = Math.max(why.lexical + why.semantic, 1e-9);
@@ -143,6 +149,12 @@ function ResultItem({ r, rank }: { r: SearchResultView; rank: number }) {
           Open
         </button>
       </div>
+      {/* an earlier version matches too (the memory's history is searched): said, so it is not taken for a second memory */}
+      {r.memory.supersededBy !== undefined && (
+        <p className="result__earlier" data-testid="result-earlier">
+          {earlierWords(r.memory.supersededAt)}
+        </p>
+      )}
       <div className="why" aria-label={r.explanation}>
         <div className="why__split">
           <span className="why__key">

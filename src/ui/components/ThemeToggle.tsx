@@ -50,8 +50,9 @@ export function ThemeToggle() {
       data-testid="theme-toggle"
       onClick={() => setTheme(NEXT[theme])}
       aria-label={`Theme: ${LABEL[theme]}${theme === 'system' ? ` (${effective})` : ''}. Switch to ${LABEL[NEXT[theme]]}`}
+      title={`Theme: ${LABEL[theme]}. Switch to ${LABEL[NEXT[theme]]}`}
     >
-      <span aria-hidden="true">{effective === 'dark' ? '☾' : '☀'}</span> {LABEL[theme]}
+      <span aria-hidden="true">{effective === 'dark' ? '☾' : '☀'}</span> <span className="theme-toggle__text">{LABEL[theme]}</span>
     </button>
   );
 }

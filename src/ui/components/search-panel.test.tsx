@@ -85,6 +85,25 @@ describe('SearchPanel and the engine start', () => {
   });
 });
 
+describe('SearchPanel and earlier versions', () => {
+  afterEach(cleanup);
+
+  it('an earlier version among the results says it is the earlier text of a changed memory; a current one says nothing', async () => {
+    h.state.stage = 'warm';
+    const old = hit('v1', 'Signed the lease for the flat on Elm Street');
+    Object.assign(old.memory, { supersededBy: 'm1', supersededAt: Date.UTC(2026, 10, 25, 12) });
+    h.state.answer = [hit('m1', 'Signed the lease for the flat on Oak Avenue'), old];
+    render(<SearchPanel enabled />);
+    fireEvent.change(screen.getByTestId('search-input'), { target: { value: 'lease' } });
+    await waitFor(() => expect(screen.getAllByTestId('search-result')).toHaveLength(2));
+    const [current, earlier] = screen.getAllByTestId('search-result');
+    expect(current!.querySelector('[data-testid="result-earlier"]')).toBeNull();
+    expect(earlier!.querySelector('[data-testid="result-earlier"]')!.textContent).toBe(
+      `Earlier text of a memory you changed on ${new Date(Date.UTC(2026, 10, 25, 12)).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })}.`,
+    );
+  });
+});
+
 describe('SearchPanel and pictures', () => {
   afterEach(() => {
     cleanup();

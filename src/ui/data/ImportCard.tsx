@@ -21,8 +21,14 @@ function importLabel(p: ImportPreview): string {
   if (p.format !== 'backup') return `Import ${p.fresh} ${p.fresh === 1 ? 'memory' : 'memories'}`;
   const earlier = p.backupParts?.earlier ?? 0;
   const trashed = p.backupParts?.trashed ?? 0;
-  return `Restore ${kindsWords({ current: p.fresh - earlier - trashed, earlier, trashed })}`;
+  const updated = p.backupParts?.updated ?? 0;
+  const upToDate = `bring ${updated} ${updated === 1 ? 'memory' : 'memories'} up to date`;
+  if (p.fresh === 0) return upToDate[0]!.toUpperCase() + upToDate.slice(1);
+  return `Restore ${kindsWords({ current: p.fresh - earlier - trashed, earlier, trashed })}${updated ? ` and ${upToDate}` : ''}`;
 }
+
+/** Something to do: new rows, or memories a backup brings up to date. */
+const hasWork = (p: ImportPreview): boolean => p.fresh > 0 || (p.backupParts?.updated ?? 0) > 0;
 
 /** Bring memories in: pick files or a folder, check the preview, import with progress and cancel. */
 export function ImportCard() {
@@ -99,7 +105,7 @@ export function ImportCard() {
     setProgress({ written: 0, total: preview.fresh });
     try {
       const out = await dataApi().runImport(preview.planId, { signal: ctl.signal, onProgress: setProgress });
-      setOutcome(outcomeWords(out.written, out.skipped, out.cancelled, out.kinds));
+      setOutcome(outcomeWords(out.written, out.skipped, out.cancelled, out.kinds, out.updated));
       setPreview(null);
       setPhase('done');
     } catch (e) {
@@ -199,9 +205,10 @@ export function ImportCard() {
         </form>
       )}
       {preview && !preview.needsPassphrase && phase !== 'importing' && <ImportPreviewPanel preview={preview} />}
-      {preview && !preview.needsPassphrase && phase === 'ready' && (
+      {/* nothing new: no "Restore 0 memories" to press; the preview says so in words (ImportPreviewPanel) */}
+      {preview && !preview.needsPassphrase && phase === 'ready' && hasWork(preview) && (
         <div className="actions">
-          <button type="button" className="btn btn--primary" disabled={preview.fresh === 0} onClick={() => void runImport()}>
+          <button type="button" className="btn btn--primary" onClick={() => void runImport()}>
             {importLabel(preview)}
           </button>
         </div>

@@ -14,6 +14,21 @@ export function partsOf(parts: ImportPreview['backupParts']): string {
   return ` Of the new ones, ${said.join(' and ')}.`;
 }
 
+/**
+ * Memories already here that the backup holds a later change of: a restore keeps the copy here,
+ * so the person learns before restoring that those changes stay in the file.
+ */
+export function changedWords(n: number): string {
+  const one = n === 1;
+  return `${n.toLocaleString('en')} ${one ? 'memory' : 'memories'} already here ${one ? 'was' : 'were'} changed later in this backup. Restoring keeps ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'} here: the backup's newer ${one ? 'version is' : 'versions are'} not brought back.`;
+}
+
+/** Memories already here that the backup holds a later version of, the copy here as its history: brought up to date. */
+export function updatedWords(n: number): string {
+  const one = n === 1;
+  return `${n.toLocaleString('en')} ${one ? 'memory' : 'memories'} already here ${one ? 'has' : 'have'} a later version in this backup. Restoring brings ${one ? 'it' : 'them'} up to date; the version here stays in ${one ? 'its' : 'their'} history.`;
+}
+
 /** What an import would do: counts, the first few memories, and each problem with where it is. */
 export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
   const skipped = preview.problems.filter((p) => p.severity === 'skipped').length;
@@ -46,9 +61,22 @@ export function ImportPreviewPanel({ preview }: { preview: ImportPreview }) {
         {preview.vectorsReused === 1 ? ' The search data of 1 memory is reused, so it is ready at once.' : ''}
         {preview.vectorsReused && preview.vectorsReused > 1 ? ` The search data of ${preview.vectorsReused} memories is reused, so they are ready at once.` : ''}
       </p>
-      {preview.fresh === 0 && preview.existing > 0 && (
+      {(preview.backupParts?.updated ?? 0) > 0 && (
+        <p className="note" data-testid="preview-updated">
+          {updatedWords(preview.backupParts!.updated!)}
+        </p>
+      )}
+      {(preview.backupParts?.changed ?? 0) > 0 && (
+        <p className="note" data-testid="preview-changed">
+          {changedWords(preview.backupParts!.changed!)}
+        </p>
+      )}
+      {preview.fresh === 0 && preview.existing > 0 && !preview.backupParts?.updated && (
+        // in place of the action: a run would add nothing, so none is offered (ImportCard)
         <p className="note" role="status" data-testid="preview-nothing-new">
-          Everything you picked is already here: nothing new to import.
+          {preview.format === 'backup'
+            ? 'Every memory in this backup is already here: nothing new to restore.'
+            : 'Everything you picked is already here: nothing new to import.'}
         </p>
       )}
       {preview.samples.length > 0 && (

@@ -9,7 +9,7 @@ import { createSampleDataApi } from '../../testing/data-api';
 import { ImportCard } from './ImportCard';
 import { BackupCard } from './BackupCard';
 import { BackupBanner } from './BackupBanner';
-import { ImportPreviewPanel } from './ImportPreviewPanel';
+import { changedWords, ImportPreviewPanel } from './ImportPreviewPanel';
 import { outcomeWords } from './files';
 import { useUi } from '../../state/ui-store';
 import { AppError } from '../../core/errors';
@@ -71,6 +71,67 @@ describe('ImportCard', () => {
     await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
     await user.click(await screen.findByRole('button', { name: 'Restore 4 memories and 1 earlier version' }));
     expect((await screen.findByTestId('import-outcome')).textContent).toBe('Restored 4 memories and 1 earlier version.');
+  });
+
+  it('a backup holding nothing new says so and offers no "Restore 0 memories"', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({ ...(await preview(req, signal)), total: 3, fresh: 0, existing: 3, repeated: 0, samples: [] }));
+    const run = vi.spyOn(api, 'runImport');
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    expect((await screen.findByTestId('preview-nothing-new')).textContent).toBe('Every memory in this backup is already here: nothing new to restore.');
+    expect(screen.queryByRole('button', { name: /^(Import|Restore)/ })).toBeNull();
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('a backup holding later versions of memories here offers to bring them up to date and says so after', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({
+      ...(await preview(req, signal)),
+      total: 3,
+      fresh: 1,
+      existing: 2,
+      samples: [],
+      backupParts: { earlier: 1, trashed: 0, updated: 1 },
+    }));
+    vi.spyOn(api, 'runImport').mockResolvedValue({ written: 1, skipped: 1, batches: 1, cancelled: false, kinds: { current: 0, earlier: 1, trashed: 0 }, updated: 1 });
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    expect((await screen.findByTestId('preview-updated')).textContent).toBe(
+      '1 memory already here has a later version in this backup. Restoring brings it up to date; the version here stays in its history.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Restore 1 earlier version and bring 1 memory up to date' }));
+    expect((await screen.findByTestId('import-outcome')).textContent).toBe('Restored 1 earlier version and brought 1 memory up to date; 1 was already here.');
+  });
+
+  it('only later versions to bring up to date: the action says just that, and no "nothing new"', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({
+      ...(await preview(req, signal)),
+      total: 2,
+      fresh: 0,
+      existing: 2,
+      samples: [],
+      backupParts: { earlier: 0, trashed: 0, updated: 2 },
+    }));
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('mnemograph-backup.json', '{}'));
+    expect(await screen.findByRole('button', { name: 'Bring 2 memories up to date' })).toBeTruthy();
+    expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
+    expect(outcomeWords(0, 0, false, { current: 0, earlier: 0, trashed: 0 }, 2)).toBe('Brought 2 memories up to date.');
+  });
+
+  it('files holding nothing new say so and offer no "Import 0 memories"', async () => {
+    const user = userEvent.setup();
+    const preview = api.previewImport.bind(api);
+    vi.spyOn(api, 'previewImport').mockImplementation(async (req, signal) => ({ ...(await preview(req, signal)), total: 2, fresh: 0, existing: 2, repeated: 0, samples: [] }));
+    render(<ImportCard />);
+    await user.upload(screen.getByTestId('import-files'), file('notes.txt', 'a\nb\n'));
+    expect((await screen.findByTestId('preview-nothing-new')).textContent).toBe('Everything you picked is already here: nothing new to import.');
+    expect(screen.queryByRole('button', { name: /^(Import|Restore)/ })).toBeNull();
   });
 
   it('shows progress and stops on Cancel', async () => {
@@ -156,10 +217,18 @@ describe('ImportPreviewPanel', () => {
 
   it('says plainly when everything picked is already here', () => {
     const { unmount } = render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6 }} />);
-    expect(screen.getByRole('status').textContent).toBe('Everything you picked is already here: nothing new to import.');
+    expect(screen.getByRole('status').textContent).toBe('Every memory in this backup is already here: nothing new to restore.');
     unmount();
     render(<ImportPreviewPanel preview={{ ...preview, fresh: 1, existing: 5 }} />);
     expect(screen.queryByTestId('preview-nothing-new')).toBeNull();
+  });
+
+  it('warns when memories already here were changed later in the backup (the restore keeps the copy here)', () => {
+    render(<ImportPreviewPanel preview={{ ...preview, fresh: 0, existing: 6, backupParts: { earlier: 0, trashed: 0, changed: 2 } }} />);
+    expect(screen.getByTestId('preview-changed').textContent).toBe(
+      "2 memories already here were changed later in this backup. Restoring keeps them as they are here: the backup's newer versions are not brought back.",
+    );
+    expect(changedWords(1)).toBe("1 memory already here was changed later in this backup. Restoring keeps it as it is here: the backup's newer version is not brought back.");
   });
 
   it('says nothing more when every row is a current memory', () => {
@@ -256,6 +325,10 @@ describe('outcomeWords', () => {
   it('counts a restored backup as its lists do: an earlier version is not one more memory', () => {
     expect(outcomeWords(5, 0, false, { current: 4, earlier: 1, trashed: 0 })).toBe('Restored 4 memories and 1 earlier version.');
     expect(outcomeWords(3, 0, false, { current: 3, earlier: 0, trashed: 0 })).toBe('Restored 3 memories.');
+    // only history came back (a newer backup over an older restore): no "0 memories and"
+    expect(outcomeWords(1, 2, false, { current: 0, earlier: 1, trashed: 0 })).toBe('Restored 1 earlier version; 2 were already here.');
+    expect(outcomeWords(2, 0, false, { current: 0, earlier: 1, trashed: 1 })).toBe('Restored 1 earlier version and 1 in the trash.');
+    expect(outcomeWords(0, 0, false, { current: 0, earlier: 0, trashed: 0 })).toBe('Restored 0 memories.');
     expect(outcomeWords(7, 2, false, { current: 1, earlier: 4, trashed: 2 })).toBe('Restored 1 memory, 4 earlier versions and 2 in the trash; 2 were already here.');
     expect(outcomeWords(2, 0, true, { current: 1, earlier: 1, trashed: 0 })).toBe('Stopped: 1 memory and 1 earlier version restored before you cancelled.');
   });

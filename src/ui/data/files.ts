@@ -42,10 +42,11 @@ export const FORMAT_LABELS = {
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** Memory rows in the words of the lists: "4 memories, 1 earlier version and 2 in the trash". */
+/** Memory rows in the words of the lists: "4 memories, 1 earlier version and 2 in the trash"; a count of 0 memories is left out beside the rest. */
 export function kindsWords(kinds: { current: number; earlier: number; trashed: number }): string {
   const { current, earlier, trashed } = kinds;
-  const parts = [plural(current, 'memory', 'memories')];
+  // "1 earlier version", not "0 memories and 1 earlier version"; "0 memories" only when nothing else
+  const parts = current || (!earlier && !trashed) ? [plural(current, 'memory', 'memories')] : [];
   if (earlier) parts.push(plural(earlier, 'earlier version', 'earlier versions'));
   if (trashed) parts.push(`${trashed.toLocaleString('en')} in the trash`);
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
@@ -55,10 +56,13 @@ export function kindsWords(kinds: { current: number; earlier: number; trashed: n
  * "Imported 120 memories; 3 were already here." A restored backup (`kinds` given) counts as its
  * lists do: "Restored 4 memories and 1 earlier version." (an earlier version is history, not a memory).
  */
-export function outcomeWords(written: number, skipped: number, cancelled: boolean, kinds?: { current: number; earlier: number; trashed: number }): string {
+export function outcomeWords(written: number, skipped: number, cancelled: boolean, kinds?: { current: number; earlier: number; trashed: number }, updated = 0): string {
   const what = kinds ? kindsWords(kinds) : plural(written, 'memory', 'memories');
   const verb = kinds ? 'restored' : 'imported';
-  const head = cancelled ? `Stopped: ${what} ${verb} before you cancelled` : `${kinds ? 'Restored' : 'Imported'} ${what}`;
+  // a restore that brought memories up to the backup's later version: "…and brought 1 memory up to date"
+  const upToDate = updated ? `brought ${plural(updated, 'memory', 'memories')} up to date` : '';
+  const done = written === 0 && upToDate ? upToDate[0]!.toUpperCase() + upToDate.slice(1) : `${kinds ? 'Restored' : 'Imported'} ${what}${upToDate ? ` and ${upToDate}` : ''}`;
+  const head = cancelled ? `Stopped: ${what} ${verb} before you cancelled` : done;
   const tail = skipped > 0 ? `; ${skipped.toLocaleString('en')} ${skipped === 1 ? 'was' : 'were'} already here.` : '.';
   return head + tail;
 }

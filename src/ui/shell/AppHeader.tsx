@@ -69,6 +69,7 @@ export function AppHeader() {
           className="btn btn--ghost header-btn"
           data-testid="open-palette"
           aria-label={`Command palette (${mod}+K)`}
+          title={`Command palette (${mod}+K)`} // its name on hover when only the icon shows (below 1280 px)
           aria-keyshortcuts={isMac() ? 'Meta+K' : 'Control+K'}
           onClick={() => set({ paletteOpen: true, menuOpen: false })}
         >
@@ -84,6 +85,7 @@ export function AppHeader() {
           className="btn btn--ghost header-btn"
           data-testid="open-settings"
           aria-label="Settings"
+          title="Settings"
           onClick={() => set({ settingsOpen: true, menuOpen: false })}
         >
           <span aria-hidden="true" className="header-btn__icon">
