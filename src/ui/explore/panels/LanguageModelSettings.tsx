@@ -75,16 +75,6 @@ export function LanguageModelSettings() {
         <input type="checkbox" data-testid="language-model-enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
         <span>Use a language model running on this computer</span>
       </label>
-      <label className="mg-check">
-        <input
-          type="checkbox"
-          data-testid="language-model-deep-reader"
-          checked={enabled && deepReader}
-          disabled={!enabled}
-          onChange={(e) => setDeepReader(e.target.checked)}
-        />
-        <span>Let the language model on this computer read deeper searches</span>
-      </label>
       <div className="mg-field">
         <label htmlFor={`${id}-url`}>Address</label>
         <input
@@ -121,6 +111,16 @@ export function LanguageModelSettings() {
           onChange={(e) => setApiKey(e.target.value)}
         />
       </div>
+      <label className="mg-check">
+        <input
+          type="checkbox"
+          data-testid="language-model-deep-reader"
+          checked={enabled && deepReader}
+          disabled={!enabled}
+          onChange={(e) => setDeepReader(e.target.checked)}
+        />
+        <span>Let the language model on this computer read deeper searches</span>
+      </label>
       <div className="actions">
         <button type="button" className="btn btn--primary" data-testid="language-model-save" onClick={save}>
           Save language model
