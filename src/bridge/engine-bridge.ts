@@ -9,6 +9,7 @@ import type { EngineApi } from '../../workers/engine.worker';
 import { AppError as Failure } from '../core/errors';
 import type { EngineDoc, EngineJudgeSource, EngineModelSource, EngineLoadProgress, EngineRecallOutcome, EngineRecallQuery, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
 import type { RecallOptionsInput } from '../core/recall';
+import { DEEP_SEARCH_DEFAULTS } from '../core/deep';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
 export type * from '../protocol/engine';
@@ -206,7 +207,9 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     },
     recall(q, o, signal, judge, model) {
       const requestId = nextRequestId++;
-      const ms = baseTimeout + Math.ceil(q.text.length / 100);
+      // a reader the services hand in (the judge, the language model) may take deep search's whole time limit on top
+      const reading = judge || model ? (typeof o?.deepSearch?.timeoutMs === 'number' ? o.deepSearch.timeoutMs : DEEP_SEARCH_DEFAULTS.timeoutMs) : 0;
+      const ms = baseTimeout + Math.ceil(q.text.length / 100) + reading;
       // query features are small (a few KB) and the caller reuses them (divergence): copied
       return life.call((r) => r.recall(q, o ?? {}, requestId, judge ? Comlink.proxy(judge) : undefined, model ? Comlink.proxy(model) : undefined), {
         signal,
