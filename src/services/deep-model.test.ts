@@ -131,10 +131,17 @@ describe('deep search with the language model on this computer', () => {
     await setup();
     const plain = await services().recall(Q, { topK: 2 });
     await useModel(true);
-    reply = () => ({ ...chat('[]'), delayMs: 1_500 });
-    const got = await services().recall(Q, { topK: 2, deepSearch: { mode: 'active', threshold: 1, timeoutMs: 100 } });
-    expect(got.deepSearch?.status).toBe('timeout');
-    expect(got.results.map((r) => r.memory.id)).toEqual(plain.results.map((r) => r.memory.id));
+    reply = () => ({ ...chat('[]'), delayMs: 2_400 });
+    const timedOut = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const got = await services().recall(Q, { topK: 2, deepSearch: { mode: 'active', threshold: 1, timeoutMs: 100 } });
+      expect(got.deepSearch?.status).toBe('timeout');
+      expect(got.results.map((r) => r.memory.id)).toEqual(plain.results.map((r) => r.memory.id));
+      // the services' own call gives up 2 s after deep search's limit, and says which limit it missed
+      await vi.waitFor(() => expect(timedOut.mock.calls.some((c) => String(c[2]).includes("longer than deeper search's time limit (1 s)"))).toBe(true), { timeout: 4_000 });
+    } finally {
+      timedOut.mockRestore();
+    }
     // one escalation used (the timed out one), a failing model falls back within the same one
     reply = () => ({ status: 429, body: '{}' });
     const n = prompts.length;

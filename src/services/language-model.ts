@@ -118,7 +118,11 @@ export function createLanguageModel(db: MnemographDb, opts: ModelTransformerOpti
           const scores = await reader.read({ text: query, features: {} }, pool.map((c) => ({ ...c, createdAt: 0 })), { signal });
           return { scores, ms: Math.round(performance.now() - t0) };
         } catch (e) {
-          if (!isAborted(e) && !signal?.aborted) logError(toAppError(e), 'deeper search read without the language model this time');
+          const err = toAppError(e);
+          // past deep search's own limit the engine has already shown the first results: say so, not the call's longer limit
+          if (err.code === 'TIMEOUT')
+            logError(new AppError('TIMEOUT', `The language model on this computer took longer than deeper search's time limit (${Math.max(1, Math.round(timeoutMs / 1000))} s); your first results were shown.`));
+          else if (!isAborted(e) && !signal?.aborted) logError(err, 'deeper search read without the language model this time');
           return null;
         }
       };
