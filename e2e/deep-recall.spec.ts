@@ -3,7 +3,10 @@
 // log, a 1 ms time limit returns the first results, an unsure recall adds what it finds with how,
 // the sixth escalation of a session is held back, the dashboard counts them) and looking again;
 // the settings refuse a language model on another machine; the CSP lets the page reach loopback
-// model servers and nothing else.
+// model servers and nothing else; a language model on this computer (a local OpenAI-compatible
+// server the test starts) reads a deeper search and the memory it adds says its reason.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './fixtures/axe';
 import { AppPage } from './pages/app-page';
@@ -105,11 +108,46 @@ test('deeper search: watch only, a time limit, what it adds and how, the limit p
   await page.screenshot({ path: `${SHOTS}/explore-dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
 
-  // escalations 4 and 5 run; the sixth in this session is held back, in plain words, with the first results
-  for (let i = 0; i < 2; i++) {
+  // the language model on this computer reads deeper searches (escalation 4): a local server
+  // speaking the chat API scores the pool's later notes higher (the earlier ones are the first
+  // results), each with a reason naming its first words; the memory it adds says the reason
+  const model = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', 'content-type, authorization');
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const prompt = (JSON.parse(body) as { messages: { content: string }[] }).messages[1].content;
+      const notes = [...prompt.matchAll(/^\[(\d+)\] (.*)$/gm)];
+      const ranking = notes.map(([, n, text]) => ({ n: Number(n), score: Number(n) / notes.length, reason: `it mentions "${text.split(' ').slice(0, 3).join(' ')}"` }));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: JSON.stringify(ranking) } }] }));
+    });
+  });
+  await new Promise<void>((r) => model.listen(0, '127.0.0.1', r));
+  try {
+    await explore.openSettings();
+    await explore.saveLanguageModel(`http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, 'tiny', true);
+    await expect(explore.languageModel.getByRole('status')).toContainText('and it reads deeper searches');
+    await explore.languageModel.screenshot({ path: `${SHOTS}/model-reader-settings.png` });
+    const t0 = Date.now();
+    await page.getByTestId('settings-close').click();
     await explore.recall(Q);
     await expect(explore.deepNote).toHaveAttribute('data-status', 'merged');
+    await expect(explore.deepNote).toContainText('with the language model on this computer');
+    const read = explore.results.filter({ has: page.getByTestId('explore-result-found') }).first();
+    await expect(read.getByTestId('explore-result-found')).toContainText(/the language model on this computer: it mentions ".+"/);
+    console.log(`[deep-recall] the model's escalation, recall to its reason shown: ${Date.now() - t0} ms`);
+    await page.screenshot({ path: `${SHOTS}/model-reader-light.png` });
+  } finally {
+    await new Promise<void>((r) => model.close(() => r()));
   }
+
+  // escalation 5 runs (the model's server is gone: deeper search reads without it); the sixth in
+  // this session is held back, in plain words, with the first results
+  await explore.recall(Q);
+  await expect(explore.deepNote).toHaveAttribute('data-status', 'merged');
+  await expect(explore.deepNote).not.toContainText('language model');
   await explore.recall(Q);
   await expect(explore.deepNote).toHaveAttribute('data-status', 'rate-limited');
   await expect(explore.deepNote).toContainText('Deeper search has reached its limit for this session');

@@ -19,6 +19,7 @@ import {
   type EngineDoc,
   type EngineFeedbackEvent,
   type EngineJudgeSource,
+  type EngineModelSource,
   type EngineLoadOptions,
   type EngineLoadProgress,
   type EngineRecallQuery,
@@ -441,15 +442,16 @@ export function createEngineApi(core: EngineCore = new EngineCore()) {
         const { decayTauDays: _tau, now: _now, ...hybridOpts } = opts;
         if (core.stats().loaded) core.hybrid.prepareLexical(text, hybridOpts);
       },
-      // judge: careful ranking's judge for deep search (a Comlink proxy from the services), released after the recall
-      recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number, judge?: EngineJudgeSource) => {
+      // judge, model: careful ranking's judge and the language model for deep search (Comlink proxies from the services), released after the recall
+      recall: async (q: EngineRecallQuery, opts: RecallOptionsInput, requestId?: number, judge?: EngineJudgeSource, model?: EngineModelSource) => {
         const warmBefore = core.warm;
         try {
-          const out = await core.recall(q, opts, requestId, judge);
+          const out = await core.recall(q, opts, requestId, judge, model);
           void sleep(AFTER_FIRST_QUERY_MS).then(queried);
           return warmBefore ? out : { ...out, partial: true };
         } finally {
           releaseJudge(judge);
+          releaseJudge(model);
         }
       },
       divergence: (q: EngineDivergenceQuery) => core.divergence(q),

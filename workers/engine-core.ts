@@ -26,7 +26,7 @@ import {
 } from '../src/core/recall';
 import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeatures, type SerializedFeatures, type SimilarityConfig, type SpaceFeatures } from '../src/core/spaces';
 import type { MemoryId, ScoredHit } from '../src/core/types';
-import type { EngineDivergenceOutcome, EngineDivergenceQuery, EngineDoc, EngineFeedbackEvent, EngineFeedbackOutcome, EngineJudgeSource, EngineLoadOptions, EngineRecallOutcome, EngineRecallQuery, EngineSearchOptions, EngineStats } from '../src/protocol/engine';
+import type { EngineDivergenceOutcome, EngineDivergenceQuery, EngineDoc, EngineFeedbackEvent, EngineFeedbackOutcome, EngineJudgeSource, EngineLoadOptions, EngineModelSource, EngineRecallOutcome, EngineRecallQuery, EngineSearchOptions, EngineStats } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
 import { memoryCommunities } from './communities';
 import { escalate } from './engine-deep';
@@ -230,9 +230,9 @@ export class EngineCore {
    * divergence from the recent window, the evaluator's status, and the labels of the chain
    * members and recent memories that are not results (one message instead of four plus a read
    * per memory). `options` go over the stored defaults; invalid ones reject with INVALID_OPTION
-   * naming the option. Cancellable like search(). `judge`: careful ranking's, for deep search's reader (engine-deep.ts).
+   * naming the option. Cancellable like search(). `judge`: careful ranking's, `model`: the language model's, for deep search's reader (engine-deep.ts).
    */
-  async recall(q: EngineRecallQuery, options: RecallOptionsInput = {}, requestId?: number, judge?: EngineJudgeSource): Promise<EngineRecallOutcome> {
+  async recall(q: EngineRecallQuery, options: RecallOptionsInput = {}, requestId?: number, judge?: EngineJudgeSource, model?: EngineModelSource): Promise<EngineRecallOutcome> {
     if (await this.cancelledWhileYielding(requestId)) throw new AppError('ABORTED');
     const hybrid = this.require();
     const input = withEncoderMinCosine({ ...this.recallDefaults, ...options }, this.encoder);
@@ -247,7 +247,7 @@ export class EngineCore {
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: q.tokens?.query };
     // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default; never in a refinement or a repeat, which keep the first pass's report)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
-    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence, ...(judge ? { judge, weightSet: input.deepSearch?.weight !== undefined } : {}) }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence, ...(judge ? { judge, weightSet: input.deepSearch?.weight !== undefined } : {}), ...(model ? { model } : {}) }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls += repeated(q) ? 0 : 1;

@@ -9,6 +9,10 @@
 // the reader asks it for the query's and the pool's judge vectors once the query escalates, and
 // reads with the JudgeReader at JUDGE_DEEP_SETTINGS (docs/ARCHITECTURE.md, "Deep search with the
 // judge"); any judge failure, or no query vector, and it reads as the offline reader did.
+// With the language model on this computer (`state.model`, handed in by the services when the
+// person let it read deeper searches) the reader sends it the pool once the query escalates and
+// takes its scores, each reason said as the model's ("Deep search with the language model"); a
+// failure or an empty answer and it reads as it would have without the model.
 
 import * as Comlink from 'comlink';
 import {
@@ -30,7 +34,7 @@ import type { HybridIndex } from '../src/core/hybrid';
 import { annotate, type PipelineContext, type PipelineQuery, type PipelineResult } from '../src/core/pipeline';
 import type { RecallOptions } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
-import type { EngineDeepReport, EngineJudgeSource } from '../src/protocol/engine';
+import { MODEL_REASON_PREFIX, type EngineDeepReport, type EngineJudgeSource, type EngineModelSource } from '../src/protocol/engine';
 
 const offline = new OfflineReader();
 const timers = { setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: never) => clearTimeout(h) };
@@ -52,8 +56,8 @@ const reader: Reader = {
   },
 };
 
-/** Lets go of the services' judge function after a recall (a Comlink proxy holds a channel open; a plain function has nothing to release). */
-export function releaseJudge(judge: EngineJudgeSource | undefined): void {
+/** Lets go of the services' judge (or model) function after a recall (a Comlink proxy holds a channel open; a plain function has nothing to release). */
+export function releaseJudge(judge: EngineJudgeSource | EngineModelSource | undefined): void {
   const release = (judge as unknown as { [Comlink.releaseProxy]?: () => void } | undefined)?.[Comlink.releaseProxy];
   if (typeof release === 'function') release();
 }
@@ -98,6 +102,39 @@ function judgeAwareReader(source: EngineJudgeSource, used: { value?: JudgeUse })
   };
 }
 
+/** What the language model read in one escalation: the members it scored, the pool's size, its round trip. */
+interface ModelUse {
+  read: number;
+  of: number;
+  ms: number;
+}
+
+/**
+ * The reader with the language model on this computer: ONE call to the services with the pool's
+ * ids and texts (already trimmed to the token budget; inside deep search's timeout, after its rate
+ * limit), the model's scores with each reason prefixed as the model's. A null answer, a failure or
+ * no score: `fallback` reads instead (the judge's reader or the offline one), in the same timeout.
+ */
+function modelAwareReader(source: EngineModelSource, fallback: Reader, used: { value?: ModelUse }): Reader {
+  return {
+    kind: 'model',
+    async read(q, pool, ctx) {
+      if (ctx?.signal?.aborted) return [];
+      let got: Awaited<ReturnType<EngineModelSource>> = null;
+      try {
+        got = pool.length ? await source(pool.map((c) => ({ id: c.id, text: c.text }))) : null;
+      } catch (e) {
+        console.debug('[mnemograph] deep search reads without the language model this time', e);
+      }
+      if (ctx?.signal?.aborted) return [];
+      const scores = got?.scores ?? [];
+      if (scores.length === 0) return fallback.read(q, pool, ctx);
+      used.value = { read: scores.length, of: pool.length, ms: Math.round(got!.ms) };
+      return scores.map((s) => ({ id: s.id, score: s.score, reasons: (Array.isArray(s.reasons) ? s.reasons : []).filter((x) => typeof x === 'string').map((x) => `${MODEL_REASON_PREFIX}${x}`) }));
+    },
+  };
+}
+
 /**
  * The options deep search merges with: the judge reader's merge weight (JUDGE_DEEP_SETTINGS) once
  * the judge has read, unless the person chose a weight. deepSearch reads `weight` only when it
@@ -120,6 +157,8 @@ export interface EscalationState {
   judge?: EngineJudgeSource;
   /** The recall's options named deepSearch.weight: the judge reader's merge weight does not replace it. */
   weightSet?: boolean;
+  /** The language model on this computer (the services' EngineModelSource), when the person let it read deeper searches. */
+  model?: EngineModelSource;
 }
 
 function poolDocs(hybrid: HybridIndex, meta: EscalationState['meta']): PoolDoc[] {
@@ -144,6 +183,8 @@ export async function escalate(
   const ds = o.deepSearch;
   if (ds.mode === 'off') return { results, report: null };
   const used: { value?: JudgeUse } = {};
+  const usedModel: { value?: ModelUse } = {};
+  const offlineOrJudge = state.judge ? judgeAwareReader(state.judge, used) : reader;
   const hybrid = ctx.hybrid;
   const primary = results.filter((r) => r.mode === 'standard');
   const candidateOf = (id: MemoryId): ReaderCandidate | undefined => {
@@ -159,7 +200,7 @@ export async function escalate(
     // the primary ranking's scope: the status gate and, for a point-in-time read, asOf
     scope: { includeArchived: o.includeArchived, includeQuarantined: o.includeQuarantined, ...(o.asOf !== null ? { asOf: o.asOf } : {}) },
     candidateOf,
-    reader: state.judge ? judgeAwareReader(state.judge, used) : reader,
+    reader: state.model ? modelAwareReader(state.model, offlineOrJudge, usedModel) : offlineOrJudge,
     limiter: state.limiter,
     sessionId,
     isConstraint: (id) => hybrid.doc(id)?.tags.includes(CONSTRAINT_TAG) === true,
@@ -168,8 +209,10 @@ export async function escalate(
   });
   const r = out.report;
   const j = used.value;
-  // a plain copy (the options' weight getter stays behind); the judge's figures when it read
-  const report: EngineDeepReport | null = r.status === 'off' || r.status === 'confident' ? null : { ...r, mode: ds.mode, ...(j ? { judge: { read: j.read, of: j.of, ms: j.ms } } : {}) };
+  const m = usedModel.value;
+  // a plain copy (the options' weight getter stays behind); the judge's or the model's figures when it read
+  const report: EngineDeepReport | null =
+    r.status === 'off' || r.status === 'confident' ? null : { ...r, mode: ds.mode, ...(j ? { judge: { read: j.read, of: j.of, ms: j.ms } } : {}), ...(m ? { model: m } : {}) };
   if (r.status !== 'merged') return { results, report };
   const byId = new Map(results.map((x) => [x.id, x]));
   const viaOf = new Map(r.pool.map((p) => [p.id, p.via]));

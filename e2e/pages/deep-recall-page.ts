@@ -96,13 +96,14 @@ export class DeepRecallPage extends ExplorePage {
     await expect(this.settingsDialog).toBeVisible();
   }
 
-  /** Fills and saves the language model section (the settings dialog open; the section is under Advanced). */
-  async saveLanguageModel(baseUrl: string, model: string): Promise<void> {
+  /** Fills and saves the language model section (the settings dialog open; the section is under Advanced); `readsDeep` ticks "read deeper searches". */
+  async saveLanguageModel(baseUrl: string, model: string, readsDeep = false): Promise<void> {
     if (!(await this.languageModel.isVisible())) await this.settingsDialog.getByTestId('settings-advanced').locator('> summary').click();
     await expect(this.languageModel).toBeVisible();
     await this.languageModel.getByRole('checkbox', { name: 'Use a language model running on this computer' }).check();
     await this.languageModel.getByLabel('Address').fill(baseUrl);
     await this.languageModel.getByLabel('Model name').fill(model);
+    if (readsDeep) await this.languageModel.getByRole('checkbox', { name: 'Let the language model on this computer read deeper searches' }).check();
     await this.languageModel.getByTestId('language-model-save').click();
   }
 }

@@ -7,8 +7,9 @@ import * as Comlink from 'comlink';
 import type { AppError } from '../core/errors';
 import type { EngineApi } from '../../workers/engine.worker';
 import { AppError as Failure } from '../core/errors';
-import type { EngineDoc, EngineJudgeSource, EngineLoadProgress, EngineRecallOutcome, EngineRecallQuery, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
+import type { EngineDoc, EngineJudgeSource, EngineModelSource, EngineLoadProgress, EngineRecallOutcome, EngineRecallQuery, EngineSnapshot, SerializedFeatures } from '../protocol/engine';
 import type { RecallOptionsInput } from '../core/recall';
+import { DEEP_SEARCH_DEFAULTS } from '../core/deep';
 import { handleFromWorker, WorkerLifecycle, type WorkerHandle } from './worker-lifecycle';
 
 export type * from '../protocol/engine';
@@ -29,9 +30,10 @@ export type EngineClient = Omit<EngineApi, 'load' | 'loadFromStore' | 'whenWarm'
   /**
    * The ranking pipeline over a featurized query (its buffers are copied, not transferred).
    * `judge`: careful ranking's judge for deep search's reader, called by the engine only when the
-   * query escalates (sent as a Comlink proxy; absent = the offline reader).
+   * query escalates (sent as a Comlink proxy; absent = the offline reader). `model`: the language
+   * model on this computer as deep search's reader, likewise (absent = the judge's or the offline reader).
    */
-  recall(q: EngineRecallQuery, o?: RecallOptionsInput, signal?: AbortSignal, judge?: EngineJudgeSource): Promise<EngineRecallOutcome>;
+  recall(q: EngineRecallQuery, o?: RecallOptionsInput, signal?: AbortSignal, judge?: EngineJudgeSource, model?: EngineModelSource): Promise<EngineRecallOutcome>;
   /** Starts (and loads) the engine now rather than on first use. */
   start(): Promise<void>;
   /** Refills the running engine from `source` (e.g. the encoder turned out other than the one it was filled for). */
@@ -203,11 +205,13 @@ export function createEngineBridge(opts: EngineBridgeOptions): EngineClient {
     async prepareSearch(text, o) {
       await life.call((r) => r.prepareSearch(text, o));
     },
-    recall(q, o, signal, judge) {
+    recall(q, o, signal, judge, model) {
       const requestId = nextRequestId++;
-      const ms = baseTimeout + Math.ceil(q.text.length / 100);
+      // a reader the services hand in (the judge, the language model) may take deep search's whole time limit on top
+      const reading = judge || model ? (typeof o?.deepSearch?.timeoutMs === 'number' ? o.deepSearch.timeoutMs : DEEP_SEARCH_DEFAULTS.timeoutMs) : 0;
+      const ms = baseTimeout + Math.ceil(q.text.length / 100) + reading;
       // query features are small (a few KB) and the caller reuses them (divergence): copied
-      return life.call((r) => r.recall(q, o ?? {}, requestId, judge ? Comlink.proxy(judge) : undefined), {
+      return life.call((r) => r.recall(q, o ?? {}, requestId, judge ? Comlink.proxy(judge) : undefined, model ? Comlink.proxy(model) : undefined), {
         signal,
         timeoutMs: ms,
         onAbort: (r) => cancelInWorker(r, requestId),

@@ -163,8 +163,32 @@ export interface EngineJudgeVectors {
   queryMs: number;
 }
 
-/** The escalation's report, and when the judge read the pool: how many of its members it had vectors for, and its cost. */
-export type EngineDeepReport = DeepReportView & { judge?: { read: number; of: number; ms: number } };
+/**
+ * The language model on this computer as deep search's reader (docs/ARCHITECTURE.md, "Deep search
+ * with the language model"): the services hand the engine this function (a Comlink proxy) when the
+ * person configured a model and let it read deeper searches; the engine calls it only when a query
+ * escalates, inside the escalation's timeout, once, with the pool trimmed to the token budget (ids
+ * and texts). The services send them to the model and answer with its parsed scores (reasons as
+ * the model wrote them), or null when it failed (429, unreachable, unreadable; the services log
+ * why): then the engine reads as it would without the model (the judge's or the offline reader).
+ */
+export type EngineModelSource = (pool: { id: MemoryId; text: string }[]) => Promise<EngineModelScores | null>;
+
+export interface EngineModelScores {
+  scores: { id: MemoryId; score: number; reasons: string[] }[];
+  /** The model's round trip, as the services measured it. */
+  ms: number;
+}
+
+/** How a reason the language model gave is shown on a deep hit (the model's words follow). */
+export const MODEL_REASON_PREFIX = 'the language model on this computer: ';
+
+/**
+ * The escalation's report; when the judge read the pool: how many of its members it had vectors
+ * for, and its cost; when the language model read it: how many members it scored of the pool, and
+ * its round trip.
+ */
+export type EngineDeepReport = DeepReportView & { judge?: { read: number; of: number; ms: number }; model?: { read: number; of: number; ms: number } };
 
 /** Everything one recall shows, in one message (results, divergence, evaluator status, labels). */
 export interface EngineRecallOutcome {

@@ -81,7 +81,7 @@ describe('deep recall through the services', () => {
     expect(calls.length).toBe(0);
     await expect(s.saveLanguageModel({ enabled: true, baseUrl: 'http://10.1.2.3:11434/v1', model: 'm' })).rejects.toThrow(/"10.1.2.3" is another machine/);
     expect((await s.languageModel()).enabled).toBe(false);
-    expect(await s.saveLanguageModel({ enabled: true, baseUrl: `${base}/`, model: 'llama3.2', apiKey: 'secret' })).toEqual({ enabled: true, baseUrl: base, model: 'llama3.2', hasKey: true });
+    expect(await s.saveLanguageModel({ enabled: true, baseUrl: `${base}/`, model: 'llama3.2', apiKey: 'secret' })).toEqual({ enabled: true, baseUrl: base, model: 'llama3.2', hasKey: true, deepReader: false });
     const got = await s.recall('what was the meal', { topK: 3, multiQuery: 3, hyde: true });
     expect(calls.map((c) => c.slice(0, 18))).toEqual(['Write 2 different ', 'Write a short note']);
     expect(got.results.map((r) => r.memory.id)).toContain(m2.id);

@@ -1,7 +1,7 @@
 // The model reader (seed 003 C): the person's language model on this computer reads the question
 // and the numbered pool and ranks it (src/core/deep/model-answer.ts parses the answer, loose or
-// partial). Same endpoint rules, timeout and errors as the model transformer. Not yet used by
-// recall: the engine's escalation runs the offline reader (issue 11 leaves the wiring open).
+// partial). Same endpoint rules, timeout and errors as the model transformer. Recall uses it through
+// language-model.ts's deepModelReader, which the engine calls on escalation (workers/engine-deep.ts).
 
 import { AppError } from '../core/errors';
 import { parseReaderAnswer, readerPrompt, type Reader } from '../core/deep';

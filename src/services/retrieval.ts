@@ -83,7 +83,7 @@ interface RetrievalDeps {
   session: Session;
   divergence: ReturnType<typeof createDivergence>;
   feedback: Pick<Feedback, 'noteReturned'>;
-  languageModel: Pick<LanguageModel, 'modelTransformer'>;
+  languageModel: Pick<LanguageModel, 'modelTransformer'> & Partial<Pick<LanguageModel, 'deepModelReader'>>;
   deep: Pick<DeepRecall, 'prepare' | 'after'>;
   /** Told after each encoder change (the active encoder's `subscribe`): the kept query vectors and features are dropped. */
   onEncoderChange?: (fn: () => void) => () => void;
@@ -231,7 +231,9 @@ export function createRetrieval(ctx: ServiceContext, { engine, stored, session, 
       const remembered = refine && !keywordsOnly ? lateMemo.get(memoKey) : undefined;
       // deep search reads with careful ranking's judge when it is on and ready (paid only if the query escalates)
       const judgeSource = !refine && resolved.deepSearch.mode !== 'off' ? careful?.deepJudge?.(q.text, signal) : undefined;
-      const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal, judgeSource);
+      // and with the language model on this computer when the person let it read deeper searches (no call unless it escalates)
+      const modelSource = !refine && resolved.deepSearch.mode !== 'off' ? await languageModel.deepModelReader?.(q.text, resolved.deepSearch.timeoutMs, signal) : undefined;
+      const first = remembered ? null : await engine.recall(engineQuery, prepared.asked, signal, judgeSource, ...(modelSource ? [modelSource] : []));
       const candidates = remembered?.ids ?? first?.lateCandidates;
       if (!refine && candidates) {
         lateMemo.delete(memoKey);

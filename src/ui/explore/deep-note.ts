@@ -7,8 +7,9 @@ import type { EngineDeepReport, EngineIterativeReport } from '../../protocol/eng
 export function deepSearchWords(r: EngineDeepReport | undefined, added: number): string | null {
   if (!r) return null;
   const n = r.pool.filter((p) => p.primaryRank === null).length;
-  // read by careful ranking's judge (workers/engine-deep.ts): said so
-  const read = r.judge ? `${n} more ${n === 1 ? 'memory' : 'memories'} with careful ranking` : `${n} more ${n === 1 ? 'memory' : 'memories'}`;
+  // read by the language model on this computer or careful ranking's judge (workers/engine-deep.ts): said so
+  const more = `${n} more ${n === 1 ? 'memory' : 'memories'}`;
+  const read = r.model ? `${more} with the language model on this computer` : r.judge ? `${more} with careful ranking` : more;
   switch (r.status) {
     case 'merged':
       return added > 0
@@ -40,6 +41,7 @@ export function deepSearchFigures(r: EngineDeepReport): string[] {
       `pool ${r.pool.length} (${r.pool.filter((p) => p.primaryRank !== null).length} first results; nearby in time ${ways.temporal}, shared name ${ways.entity}, same group ${ways.community}${ways.meaning ? `, close in meaning ${ways.meaning}` : ''}${ways.rule ? `, rules ${ways.rule}` : ''}); trimmed to the token budget ${r.trimmed}`,
       `reader scores ${r.scores.length} · expand ${Math.round(r.timings.expandMs)} ms · read ${Math.round(r.timings.readMs)} ms · total ${Math.round(r.timings.totalMs)} ms`,
     );
+  if (r.model) out.push(`read by the language model on this computer: it scored ${r.model.read} of ${r.model.of} memories · ${r.model.ms} ms`);
   if (r.judge) out.push(`read with careful ranking's judge: ${r.judge.read} of ${r.judge.of} memories had its vector · ${r.judge.ms} ms`);
   if (r.error) out.push(`error: ${r.error}`);
   return out;

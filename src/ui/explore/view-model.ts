@@ -8,6 +8,7 @@ import type { MemoryId } from '../../core/types';
 import { happenedAt, isClose } from '../app/format';
 import { foundWords, WAY_SHORT } from '../../core/deep';
 import type { FoundBy } from '../graph';
+import { MODEL_REASON_PREFIX } from '../../protocol/engine';
 
 /** A result deeper search or iterative search added: how (plain words) and the figures behind it. */
 export interface FoundRow extends FoundBy {
@@ -17,6 +18,10 @@ export interface FoundRow extends FoundBy {
 
 /** The judge's cosine from which a deep hit is called "close in meaning, by careful ranking" (MPNet: related texts ~0.3 and up). */
 export const JUDGE_CLOSE = 0.3;
+/** The language model's score from which a deep hit it read counts as close (what it calls a good match; deep search's hit score, adaptive.ts). */
+export const MODEL_CLOSE = 0.5;
+/** A deep hit the language model on this computer read (its reasons carry the model's prefix). */
+const modelRead = (d: RecallView['result']['deep']): boolean => d?.reasons.some((r) => r.startsWith(MODEL_REASON_PREFIX)) === true;
 
 /**
  * How a result was added, or undefined for one the first search found. Deeper search: a memory
@@ -29,8 +34,14 @@ export function foundOf(v: RecallView): FoundRow | undefined {
     const figures = `reader score ${d.readerScore.toFixed(2)}${judged}${d.reasons.length ? ` · ${d.reasons.join('; ')}` : ''} · placed by ${d.source === 'constraint' ? 'the constraint rule' : d.source === 'deep' ? "the reader's score" : 'its first score'}`;
     // a way with a seed draws an edge from it; one found from the question itself (meaning) or a rule has none
     const seeded = d.via.find((w) => w.strategy !== 'meaning' && w.strategy !== 'rule');
-    // read by careful ranking's judge (workers/engine-deep.ts): said in words, its cosine under details
-    const how = d.judge === undefined ? foundWords(d.via) : `${foundWords(d.via)}; ${d.judge >= JUDGE_CLOSE ? 'close in meaning, by careful ranking' : 'read by careful ranking'}`;
+    // read by careful ranking's judge (workers/engine-deep.ts): said in words, its cosine under details;
+    // read by the language model on this computer: its first reason, in its words
+    const said = d.reasons.find((r) => r.startsWith(MODEL_REASON_PREFIX));
+    const how = said
+      ? `${foundWords(d.via)}; ${said}`
+      : d.judge === undefined
+        ? foundWords(d.via)
+        : `${foundWords(d.via)}; ${d.judge >= JUDGE_CLOSE ? 'close in meaning, by careful ranking' : 'read by careful ranking'}`;
     return { by: 'deep', how, short: WAY_SHORT[(seeded ?? d.via[0]).strategy], ...(seeded ? { seed: seeded.seed } : {}), figures };
   }
   const it = v.result.iterative;
@@ -97,8 +108,13 @@ export function resultRows(views: readonly RecallView[]): ResultRow[] {
     title: labelOf(v.memory.text, 140),
     tags: v.memory.tags,
     relevantSpaces: relevantSpacesOf(v),
-    // a deep hit careful ranking's judge reads as close in meaning is close (its words say so)
-    close: v.result.mode === 'standard' && (closeBy(v.result.why) || relevantSpacesOf(v).length > 0 || (v.result.deep?.judge ?? 0) >= JUDGE_CLOSE),
+    // a deep hit careful ranking's judge reads as close in meaning, or the language model scores as a good match, is close (its words say so)
+    close:
+      v.result.mode === 'standard' &&
+      (closeBy(v.result.why) ||
+        relevantSpacesOf(v).length > 0 ||
+        (v.result.deep?.judge ?? 0) >= JUDGE_CLOSE ||
+        (modelRead(v.result.deep) && v.result.deep!.readerScore >= MODEL_CLOSE)),
     when: happenedAt(v.memory),
     ...withFound(v),
     ...(v.memory.supersededBy ? { earlier: true as const } : {}),

@@ -1,7 +1,8 @@
 // Settings: "Use a language model running on this computer" (issue 11). Off by default; the
 // address must be this computer (localhost, 127.0.0.1): anything else is refused with the
 // reason, before anything is stored or sent. The key is stored on this device only (never in
-// backups) and never shown again.
+// backups) and never shown again. "Let it read deeper searches" (off by default) makes it deep
+// search's reader (docs/ARCHITECTURE.md, "Deep search with the language model").
 import { useEffect, useId, useState } from 'react';
 import { services } from '../../../services';
 import type { LanguageModelSetting } from '../../../services/language-model';
@@ -14,6 +15,7 @@ export function LanguageModelSettings() {
   const [baseUrl, setBaseUrl] = useState('');
   const [model, setModel] = useState('');
   const [apiKey, setApiKey] = useState('');
+  const [deepReader, setDeepReader] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -27,6 +29,7 @@ export function LanguageModelSettings() {
         setEnabled(s.enabled);
         setBaseUrl(s.baseUrl);
         setModel(s.model);
+        setDeepReader(s.deepReader);
       })
       .catch((e: unknown) => live && setError(errorMessage(e)));
     return () => {
@@ -38,11 +41,14 @@ export function LanguageModelSettings() {
     setError(null);
     setNotice(null);
     try {
-      const s = await services().saveLanguageModel({ enabled, baseUrl, model, ...(apiKey ? { apiKey } : {}) });
+      const s = await services().saveLanguageModel({ enabled, baseUrl, model, deepReader, ...(apiKey ? { apiKey } : {}) });
       setLoaded(s);
       setBaseUrl(s.baseUrl);
+      setDeepReader(s.deepReader);
       setApiKey('');
-      setNotice(s.enabled ? `Recall can now ask ${s.model} at ${s.baseUrl}.` : 'The language model is off.');
+      setNotice(
+        s.enabled ? `Recall can now ask ${s.model} at ${s.baseUrl}${s.deepReader ? ', and it reads deeper searches' : ''}.` : 'The language model is off.',
+      );
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -51,7 +57,7 @@ export function LanguageModelSettings() {
   const forgetKey = async () => {
     setError(null);
     try {
-      setLoaded(await services().saveLanguageModel({ enabled, baseUrl, model, apiKey: '' }));
+      setLoaded(await services().saveLanguageModel({ enabled, baseUrl, model, deepReader, apiKey: '' }));
       setNotice('The key was removed from this device.');
     } catch (e) {
       setError(errorMessage(e));
@@ -62,7 +68,8 @@ export function LanguageModelSettings() {
     <div className="mg-x" data-testid="language-model-settings">
       <p className="field__hint">
         Off unless you turn it on. Only a model running on this computer can be used (for example Ollama), so your memories never leave this
-        device. It helps only when you ask for reworded searches or a sketched answer in the recall options.
+        device. It helps only when you ask for reworded searches or a sketched answer in the recall options, or when you let it read deeper
+        searches.
       </p>
       <label className="mg-check">
         <input type="checkbox" data-testid="language-model-enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
@@ -104,6 +111,16 @@ export function LanguageModelSettings() {
           onChange={(e) => setApiKey(e.target.value)}
         />
       </div>
+      <label className="mg-check">
+        <input
+          type="checkbox"
+          data-testid="language-model-deep-reader"
+          checked={enabled && deepReader}
+          disabled={!enabled}
+          onChange={(e) => setDeepReader(e.target.checked)}
+        />
+        <span>Let the language model on this computer read deeper searches</span>
+      </label>
       <div className="actions">
         <button type="button" className="btn btn--primary" data-testid="language-model-save" onClick={save}>
           Save language model
@@ -129,7 +146,10 @@ export function LanguageModelSettings() {
         <p className="mg-muted">
           Any server speaking the OpenAI chat API (POST /v1/chat/completions) on localhost or 127.0.0.1: Ollama (http://localhost:11434/v1),
           llama.cpp server (http://localhost:8080/v1), LM Studio (http://localhost:1234/v1). Calls time out after 10 s; recall then uses your
-          memories alone and says so.
+          memories alone and says so. Reading deeper searches: when your first results look unsure, the model is sent the question and up to
+          50 nearby memories (about 8,000 tokens at most), once per deeper search; its reasons show on the memories it adds. If it is busy or
+          answers something unreadable, deeper search reads without it; if it is slower than deeper search's time limit, you get your first
+          results.
         </p>
       </details>
     </div>
