@@ -161,15 +161,18 @@ export interface EscalationState {
   model?: EngineModelSource;
 }
 
-function poolDocs(hybrid: HybridIndex, meta: EscalationState['meta']): PoolDoc[] {
-  const out: PoolDoc[] = [];
+/** Every memory as expansion reads it, and the constraint memories (the `rule` strategy: each in scope is read). */
+function poolSource(hybrid: HybridIndex, meta: EscalationState['meta']): { docs: PoolDoc[]; constraints: MemoryId[] } {
+  const docs: PoolDoc[] = [];
+  const constraints: MemoryId[] = [];
   for (const id of hybrid.ids()) {
     const d = hybrid.doc(id);
     const m = meta.get(id);
     if (!d) continue;
-    out.push({ id, sessionId: m?.sessionId ?? '', createdAt: m?.createdAt ?? d.createdAt, status: d.status, deletedAt: d.deletedAt ?? null, validFrom: d.validFrom, validTo: d.validTo });
+    docs.push({ id, sessionId: m?.sessionId ?? '', createdAt: m?.createdAt ?? d.createdAt, status: d.status, deletedAt: d.deletedAt ?? null, validFrom: d.validFrom, validTo: d.validTo });
+    if (d.tags.includes(CONSTRAINT_TAG)) constraints.push(id);
   }
-  return out;
+  return { docs, constraints };
 }
 
 export async function escalate(
@@ -196,7 +199,7 @@ export async function escalate(
     primary,
     topK: o.topK,
     options: state.judge ? judgedOptions(ds, used, state.weightSet === true) : ds,
-    source: { docs: poolDocs(hybrid, state.meta), entities: ctx.entities, communityOf: (id) => state.communities()?.get(id) },
+    source: { ...poolSource(hybrid, state.meta), entities: ctx.entities, communityOf: (id) => state.communities()?.get(id) },
     // the primary ranking's scope: the status gate and, for a point-in-time read, asOf
     scope: { includeArchived: o.includeArchived, includeQuarantined: o.includeQuarantined, ...(o.asOf !== null ? { asOf: o.asOf } : {}) },
     candidateOf,

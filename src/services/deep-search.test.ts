@@ -56,6 +56,19 @@ describe('deep search through the services', () => {
     expect(statuses).toEqual(['merged', 'merged', 'merged', 'merged', 'rate-limited']);
   });
 
+  it('every constraint memory in scope is read, found as a rule whatever the results (the engine passes them to the pool)', async () => {
+    const { s } = await seeded();
+    const rule = await s.addMemory({ text: 'Always carry water on long walks.', tags: ['constraint'] });
+    await s.addMemory({ text: 'Always carry water on long walks, said the old guide.' }); // the same words, no rule
+    // a weak query (nothing close), so the trigger's confidence stays below 1
+    const got = await s.recall('a quiet garden', { topK: 1, deepSearch: { mode: 'shadow', threshold: 1 } });
+    expect(got.deepSearch?.status).toBe('shadow');
+    const rules = got.deepSearch?.pool.filter((p) => p.via.some((v) => v.strategy === 'rule')).map((p) => p.id).sort();
+    const both = (await s.recall('Fridays water', { topK: 10 })).results.filter((r) => r.memory.tags.includes('constraint')).map((r) => r.memory.id).sort();
+    expect(both).toContain(rule.id);
+    expect(rules).toEqual(both);
+  });
+
   it('bad deepSearch options are refused with the field named', async () => {
     const { s } = await seeded();
     await expect(s.recall('x', { deepSearch: { mode: 'always' as never } })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('deepSearch.mode') });
