@@ -1,0 +1,303 @@
+// Deep search's Louvain communities computed in the background (issue 11), never by a query.
+//
+// `communityJob` is the computation of workers/communities.ts's `memoryCommunities` cut into small
+// steps (a generator: each `next()` is a few milliseconds of work, the driver runs steps for its
+// budget, then lets queued messages run). Up to `exactMax` memories it builds the very same graph
+// (the same nodes, edges and insertion order, the same seeded Louvain), so the communities are
+// the direct computation's. Above, the nearest-neighbour edges come from a bounded search instead of
+// the n x n scan: random-hyperplane codes (`tables` codes of `bits` bits), each table's rows sorted by
+// code and every row compared with the next `window` rows in that order (both ends keep the pair if
+// it is among their k best), then one neighbours-of-neighbours round (NN-descent's step). About
+// tables x (bits + window) + k x k dot products per row: linear in n. Louvain itself
+// (graphology-communities-louvain) is one call, the job's one step that cannot be cut (see
+// docs/ARCHITECTURE.md for its measured cost).
+//
+// `BackgroundCommunities` drives it: `reset()` (a start) and `changed()` (a write) restart the job
+// `debounceMs` after the last of them; the communities ready stay readable across writes until new
+// ones replace them. A memory written since has no community until then (the escalation's
+// community strategy just does not reach it), and a deleted one keeps its stale entry, which is
+// harmless: the escalation only looks up memories in its pool, which are in scope. A write while
+// the job runs abandons it (the rows it read moved); the job restarts after the debounce.
+
+import Graph from 'graphology';
+import louvain from 'graphology-communities-louvain';
+import type { EntityLookup } from '../src/core/entities';
+import { seededUniform } from '../src/core/features';
+import { rowDot, type NeighbourMatrix } from '../src/core/recall';
+import type { MemoryId } from '../src/core/types';
+import { exactBest, link, type CommunityOptions } from './communities';
+
+export interface CommunityJobOptions extends CommunityOptions {
+  /** Up to this many memories the neighbour edges are exact (the direct computation's): default 3000. */
+  exactMax?: number;
+  /** Approximate neighbours: hyperplane tables (default 6), bits per code (default 12), rows compared after each row in a table's order (default 8). */
+  tables?: number;
+  bits?: number;
+  window?: number;
+}
+
+/** Counters of a job (the benchmark and the tests read them). */
+export interface CommunityJobStats {
+  rows: number;
+  exact: boolean;
+  dots: number;
+  steps: number;
+  edges: number;
+  louvainMs: number;
+}
+
+/** An entity graph still being filled (engine-warm.ts's lazyEntities): filled in steps, not by the first read. */
+type Fillable = EntityLookup & { fillFor?: (budgetMs: number) => boolean };
+
+/**
+ * The communities of `matrix`'s memories (and of every memory the entity graph links to them), in
+ * steps: yields between pieces of a few milliseconds, returns the map. `stats` is filled as it runs.
+ */
+export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | undefined, opts: CommunityJobOptions = {}, stats: CommunityJobStats = newStats()): Generator<void, Map<MemoryId, number>> {
+  const k = opts.k ?? 5;
+  const minCos = opts.minCosine ?? 0.5;
+  const n = matrix.ids.length;
+  stats.rows = n;
+  stats.exact = n <= (opts.exactMax ?? 3000);
+  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  for (const id of matrix.ids) g.addNode(id);
+  if (stats.exact) {
+    for (let r = 0; r < n; r++) {
+      for (const [s, c] of exactBest(matrix, r, k, minCos)) link(g, matrix.ids[r], matrix.ids[c], s);
+      stats.dots += n - 1;
+      if (r % 8 === 7) yield;
+    }
+  } else {
+    const lists = yield* approximateBest(matrix, k, minCos, opts, stats);
+    for (let r = 0; r < n; r++) {
+      for (let j = 0; j < k && lists.row[r * k + j] >= 0; j++) link(g, matrix.ids[r], matrix.ids[lists.row[r * k + j]], lists.cos[r * k + j]);
+      if (r % 512 === 511) yield;
+    }
+  }
+  if (entities) {
+    while (entities.fillFor && !entities.fillFor(4)) yield;
+    yield* entityEdgesInSteps(g, entities, opts);
+  }
+  stats.edges = g.size;
+  const out = new Map<MemoryId, number>();
+  if (g.size === 0) {
+    g.nodes().forEach((id, i) => out.set(id, i));
+    return out;
+  }
+  yield;
+  const t0 = performance.now();
+  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: seededUniform(opts.seed ?? 42) });
+  stats.louvainMs = performance.now() - t0;
+  yield;
+  for (const [id, c] of Object.entries(mapping)) out.set(id, c);
+  return out;
+}
+
+export const newStats = (): CommunityJobStats => ({ rows: 0, exact: true, dots: 0, steps: 0, edges: 0, louvainMs: 0 });
+
+/** communities.ts's addEntityEdges, the same edges in the same order, yielding every 256 memories. */
+function* entityEdgesInSteps(g: Graph, entities: EntityLookup, opts: CommunityOptions): Generator<void> {
+  const maxMembers = opts.maxEntityMembers ?? 20;
+  const seen = new Set<number>();
+  const nodes = g.nodes();
+  for (let i = 0; i < nodes.length; i++) {
+    for (const e of entities.entitiesOf(nodes[i])) {
+      if (seen.has(e)) continue;
+      seen.add(e);
+      const members = entities.membersOf(e);
+      if (members.length < 2 || members.length > maxMembers) continue;
+      const w = 1 / (members.length - 1);
+      for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) link(g, members[a], members[b], w);
+    }
+    if (i % 256 === 255) yield;
+  }
+}
+
+/** Each row's k best neighbours found by the bounded search (header): rows n x k, -1 = none; cos the cosines; sorted cosine desc, row asc. */
+function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: number, opts: CommunityJobOptions, stats: CommunityJobStats): Generator<void, { row: Int32Array; cos: Float32Array }> {
+  const n = matrix.ids.length;
+  const dim = matrix.dim;
+  const tables = opts.tables ?? 6;
+  const bits = Math.min(opts.bits ?? 12, 20);
+  const window = opts.window ?? 8;
+  const row = new Int32Array(n * k).fill(-1);
+  const cos = new Float32Array(n * k);
+  /** Offers c as a neighbour of r (kept when among r's k best and not there yet). */
+  const offer = (r: number, c: number, s: number): void => {
+    if (s < minCos || r === c) return;
+    const b = r * k;
+    const last = b + k - 1;
+    if (row[last] >= 0 && (s < cos[last] || (s === cos[last] && c > row[last]))) return;
+    for (let j = b; j <= last && row[j] >= 0; j++) if (row[j] === c) return;
+    let j = last;
+    while (j > b && (row[j - 1] < 0 || s > cos[j - 1] || (s === cos[j - 1] && c < row[j - 1]))) {
+      row[j] = row[j - 1];
+      cos[j] = cos[j - 1];
+      j--;
+    }
+    row[j] = c;
+    cos[j] = s;
+  };
+  const data = matrix.data;
+  const dot = (a: number, b: number): number => {
+    stats.dots++;
+    return rowDot(matrix, b, data.subarray(a * dim, (a + 1) * dim));
+  };
+  // the hyperplanes (seeded normal directions, Box-Muller)
+  const rand = seededUniform((opts.seed ?? 42) + 1);
+  const planes = new Float32Array(tables * bits * dim);
+  for (let i = 0; i < planes.length; i++) planes[i] = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const planeRows = { ids: [], dim, data: planes, indexOf: new Map(), scope: new Int32Array(0) } as unknown as NeighbourMatrix;
+  const codes = new Uint32Array(tables * n);
+  for (let r = 0; r < n; r++) {
+    const q = data.subarray(r * dim, (r + 1) * dim);
+    for (let t = 0; t < tables; t++) {
+      let code = 0;
+      for (let b = 0; b < bits; b++) code = code * 2 + (rowDot(planeRows, t * bits + b, q) > 0 ? 1 : 0);
+      codes[t * n + r] = code;
+    }
+    stats.dots += tables * bits;
+    if (r % 64 === 63) yield;
+  }
+  for (let t = 0; t < tables; t++) {
+    // the rows in code order (ties by row): code x n + row, sorted as numbers
+    const order = new Float64Array(n);
+    for (let r = 0; r < n; r++) order[r] = codes[t * n + r] * n + r;
+    order.sort();
+    yield;
+    const rows = new Int32Array(n);
+    for (let p = 0; p < n; p++) rows[p] = order[p] % n;
+    for (let p = 0; p < n; p++) {
+      const a = rows[p];
+      for (let d = 1; d <= window && p + d < n; d++) {
+        const b = rows[p + d];
+        const s = dot(a, b);
+        offer(a, b, s);
+        offer(b, a, s);
+      }
+      if (p % 64 === 63) yield;
+    }
+  }
+  // one neighbours-of-neighbours round: r meets the neighbours of its neighbours
+  for (let r = 0; r < n; r++) {
+    for (let i = 0; i < k; i++) {
+      const u = row[r * k + i];
+      if (u < 0) break;
+      for (let j = 0; j < k; j++) {
+        const v = row[u * k + j];
+        if (v < 0) break;
+        if (v === r || listed(row, r, k, v)) continue;
+        const s = dot(r, v);
+        offer(r, v, s);
+        offer(v, r, s);
+      }
+    }
+    if (r % 64 === 63) yield;
+  }
+  return { row, cos };
+}
+
+const listed = (row: Int32Array, r: number, k: number, v: number): boolean => {
+  for (let j = r * k; j < r * k + k; j++) if (row[j] === v) return true;
+  return false;
+};
+
+export interface BackgroundOptions extends CommunityJobOptions {
+  /** Quiet time after the last start or write before the job (re)starts (default 3000 ms). */
+  debounceMs?: number;
+  /** Work per step (default 8 ms): a query waits at most about this long (plus one piece) behind the job. */
+  budgetMs?: number;
+  /** Above this many memories no communities are computed (default 250,000: the graph's memory, see ARCHITECTURE). */
+  maxMemories?: number;
+  /** Timers (the tests' fake clock): run `f` after `ms`, return a cancel. */
+  timer?: (f: () => void, ms: number) => () => void;
+  now?: () => number;
+}
+
+export type CommunityState = 'idle' | 'waiting' | 'computing';
+
+const realTimer = (f: () => void, ms: number): (() => void) => {
+  const t = setTimeout(f, ms);
+  return () => clearTimeout(t);
+};
+
+/** The engine's communities: computed in the background after a start and after writes (header). */
+export class BackgroundCommunities {
+  /** The communities ready (kept across writes until the next ones are), or null before the first. */
+  ready: Map<MemoryId, number> | null = null;
+  /** The last job's counters, finished or running. */
+  stats: CommunityJobStats = newStats();
+  /** Jobs completed. */
+  computed = 0;
+  private job: Generator<void, Map<MemoryId, number>> | null = null;
+  private cancelTimer: (() => void) | null = null;
+  private readonly timer: (f: () => void, ms: number) => () => void;
+  private readonly now: () => number;
+
+  constructor(
+    /** The memories now: null when the engine holds none (not loaded). */
+    private readonly source: () => { matrix: NeighbourMatrix; entities?: EntityLookup } | null,
+    private readonly opts: BackgroundOptions = {},
+  ) {
+    this.timer = opts.timer ?? realTimer;
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  get state(): CommunityState {
+    return this.job ? 'computing' : this.cancelTimer ? 'waiting' : 'idle';
+  }
+
+  /** A new start (a load): the old communities are another collection's, dropped; the job waits for the start to settle. */
+  reset(): void {
+    this.ready = null;
+    this.changed();
+  }
+
+  /** A write: the communities ready stay; a running job is abandoned; the job (re)starts after the debounce. */
+  changed(): void {
+    this.job = null;
+    this.cancelTimer?.();
+    this.cancelTimer = this.timer(() => this.begin(), this.opts.debounceMs ?? 3000);
+  }
+
+  /** Stops everything (the engine is replaced). */
+  stop(): void {
+    this.job = null;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+  }
+
+  private begin(): void {
+    this.cancelTimer = null;
+    const src = this.source();
+    if (!src || src.matrix.ids.length > (this.opts.maxMemories ?? 250_000)) {
+      this.ready = null; // none rather than another size's (the escalation leaves the strategy out)
+      return;
+    }
+    this.stats = newStats();
+    const job = communityJob(src.matrix, src.entities, this.opts, this.stats);
+    this.job = job;
+    this.step(job);
+  }
+
+  private step(job: Generator<void, Map<MemoryId, number>>): void {
+    if (this.job !== job) return; // abandoned by a write or a stop
+    const t0 = this.now();
+    const budget = this.opts.budgetMs ?? 8;
+    this.stats.steps++;
+    for (;;) {
+      const r = job.next();
+      if (r.done) {
+        this.job = null;
+        this.ready = r.value;
+        this.computed++;
+        return;
+      }
+      if (this.now() - t0 >= budget) break;
+    }
+    this.cancelTimer = this.timer(() => {
+      this.cancelTimer = null;
+      this.step(job);
+    }, 0);
+  }
+}
