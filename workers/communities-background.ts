@@ -1,16 +1,17 @@
 // Deep search's Louvain communities computed in the background (issue 11), never by a query.
 //
 // `communityJob` is the computation of workers/communities.ts's `memoryCommunities` cut into small
-// steps (a generator: each `next()` is a few milliseconds of work, the driver runs steps for its
-// budget, then lets queued messages run). Up to `exactMax` memories it builds the very same graph
-// (the same nodes, edges and insertion order, the same seeded Louvain), so the communities are
-// the direct computation's. Above, the nearest-neighbour edges come from a bounded search instead of
-// the n x n scan: random-hyperplane codes (`tables` codes of `bits` bits), each table's rows sorted by
-// code and every row compared with the next `window` rows in that order (both ends keep the pair if
-// it is among their k best), then one neighbours-of-neighbours round (NN-descent's step). About
-// tables x (bits + window) + k x k dot products per row: linear in n. Louvain itself
-// (graphology-communities-louvain) is one call, the job's one step that cannot be cut (see
-// docs/ARCHITECTURE.md for its measured cost).
+// steps (a generator: each `next()` is a few milliseconds of work; the driver runs steps for its
+// budget, then lets queued messages run). Up to `exactMax` memories its nearest-neighbour edges are
+// the direct computation's (each row's k best by a scan of all n, in steps of one row); above, they
+// come from a bounded search instead of the n x n scan: random-hyperplane codes (`tables` codes of
+// `bits` bits), each table's rows sorted by code and every row compared with the next `window` rows
+// in that order (both ends keep the pair if it is among their k best), then one
+// neighbours-of-neighbours round (NN-descent's step): about tables x (bits + window) + k x k dot
+// products per row, linear in n. The entity edges are the direct computation's. Louvain runs in
+// steps too (louvain-steps.ts: graphology-communities-louvain is one call, ~0.8 s at 10,000
+// memories); on clear structure it finds the direct computation's communities (tested), elsewhere
+// partitions of the same quality that may differ (NMI against it in scripts/bench/communities.ts).
 //
 // `BackgroundCommunities` drives it: `reset()` (a start) and `changed()` (a write) restart the job
 // `debounceMs` after the last of them; the communities ready stay readable across writes until new
@@ -19,13 +20,12 @@
 // harmless: the escalation only looks up memories in its pool, which are in scope. A write while
 // the job runs abandons it (the rows it read moved); the job restarts after the debounce.
 
-import Graph from 'graphology';
-import louvain from 'graphology-communities-louvain';
 import type { EntityLookup } from '../src/core/entities';
 import { seededUniform } from '../src/core/features';
 import { rowDot, type NeighbourMatrix } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
-import { exactBest, link, type CommunityOptions } from './communities';
+import { exactBest, type CommunityOptions } from './communities';
+import { csrOf, louvainSteps } from './louvain-steps';
 
 export interface CommunityJobOptions extends CommunityOptions {
   /** Up to this many memories the neighbour edges are exact (the direct computation's): default 3000. */
@@ -43,6 +43,7 @@ export interface CommunityJobStats {
   dots: number;
   steps: number;
   edges: number;
+  /** Louvain's time from its first step to its last (wall: with the pauses between steps when driven). */
   louvainMs: number;
 }
 
@@ -59,62 +60,73 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
   const n = matrix.ids.length;
   stats.rows = n;
   stats.exact = n <= (opts.exactMax ?? 3000);
-  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
-  for (const id of matrix.ids) g.addNode(id);
+  // the graph: node i's neighbours and summed weights (both directions), as communities.ts's link adds them
+  const ids: MemoryId[] = [...matrix.ids];
+  const index = new Map<MemoryId, number>(ids.map((id, i) => [id, i]));
+  const rows: Map<number, number>[] = ids.map(() => new Map());
+  const nodeOf = (id: MemoryId): number => {
+    let i = index.get(id);
+    if (i === undefined) {
+      index.set(id, (i = ids.length));
+      ids.push(id);
+      rows.push(new Map());
+    }
+    return i;
+  };
+  const link = (a: number, b: number, w: number): void => {
+    if (a === b) return;
+    rows[a].set(b, (rows[a].get(b) ?? 0) + w);
+    rows[b].set(a, (rows[b].get(a) ?? 0) + w);
+  };
   if (stats.exact) {
     for (let r = 0; r < n; r++) {
-      for (const [s, c] of exactBest(matrix, r, k, minCos)) link(g, matrix.ids[r], matrix.ids[c], s);
+      for (const [s, c] of exactBest(matrix, r, k, minCos)) link(r, c, s);
       stats.dots += n - 1;
-      if (r % 8 === 7) yield;
+      yield;
     }
   } else {
     const lists = yield* approximateBest(matrix, k, minCos, opts, stats);
     for (let r = 0; r < n; r++) {
-      for (let j = 0; j < k && lists.row[r * k + j] >= 0; j++) link(g, matrix.ids[r], matrix.ids[lists.row[r * k + j]], lists.cos[r * k + j]);
+      for (let j = 0; j < k && lists.row[r * k + j] >= 0; j++) link(r, lists.row[r * k + j], lists.cos[r * k + j]);
       if (r % 512 === 511) yield;
     }
   }
   if (entities) {
     while (entities.fillFor && !entities.fillFor(4)) yield;
-    yield* entityEdgesInSteps(g, entities, opts);
+    // communities.ts's addEntityEdges: the members of each entity of the graph's memories pairwise (not a hub)
+    const maxMembers = opts.maxEntityMembers ?? 20;
+    const seen = new Set<number>();
+    for (let i = 0; i < ids.length; i++) {
+      for (const e of entities.entitiesOf(ids[i])) {
+        if (seen.has(e)) continue;
+        seen.add(e);
+        const members = entities.membersOf(e);
+        if (members.length < 2 || members.length > maxMembers) continue;
+        const w = 1 / (members.length - 1);
+        const at = members.map(nodeOf);
+        for (let a = 0; a < at.length; a++) for (let b = a + 1; b < at.length; b++) link(at[a], at[b], w);
+      }
+      if (i % 256 === 255) yield;
+    }
   }
-  stats.edges = g.size;
-  const out = new Map<MemoryId, number>();
-  if (g.size === 0) {
-    g.nodes().forEach((id, i) => out.set(id, i));
-    return out;
-  }
+  for (const r of rows) stats.edges += r.size;
+  stats.edges /= 2;
+  yield;
+  const graph = csrOf(rows);
+  rows.length = 0; // the CSR holds the graph now
   yield;
   const t0 = performance.now();
-  const mapping = louvain(g, { getEdgeWeight: 'weight', rng: seededUniform(opts.seed ?? 42) });
+  const comm = yield* louvainSteps(graph, seededUniform(opts.seed ?? 42));
   stats.louvainMs = performance.now() - t0;
-  yield;
-  for (const [id, c] of Object.entries(mapping)) out.set(id, c);
+  const out = new Map<MemoryId, number>();
+  for (let i = 0; i < ids.length; i++) out.set(ids[i], comm[i]);
   return out;
 }
 
 export const newStats = (): CommunityJobStats => ({ rows: 0, exact: true, dots: 0, steps: 0, edges: 0, louvainMs: 0 });
 
-/** communities.ts's addEntityEdges, the same edges in the same order, yielding every 256 memories. */
-function* entityEdgesInSteps(g: Graph, entities: EntityLookup, opts: CommunityOptions): Generator<void> {
-  const maxMembers = opts.maxEntityMembers ?? 20;
-  const seen = new Set<number>();
-  const nodes = g.nodes();
-  for (let i = 0; i < nodes.length; i++) {
-    for (const e of entities.entitiesOf(nodes[i])) {
-      if (seen.has(e)) continue;
-      seen.add(e);
-      const members = entities.membersOf(e);
-      if (members.length < 2 || members.length > maxMembers) continue;
-      const w = 1 / (members.length - 1);
-      for (let a = 0; a < members.length; a++) for (let b = a + 1; b < members.length; b++) link(g, members[a], members[b], w);
-    }
-    if (i % 256 === 255) yield;
-  }
-}
-
 /** Each row's k best neighbours found by the bounded search (header): rows n x k, -1 = none; cos the cosines; sorted cosine desc, row asc. */
-function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: number, opts: CommunityJobOptions, stats: CommunityJobStats): Generator<void, { row: Int32Array; cos: Float32Array }> {
+export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: number, opts: CommunityJobOptions, stats: CommunityJobStats): Generator<void, { row: Int32Array; cos: Float32Array }> {
   const n = matrix.ids.length;
   const dim = matrix.dim;
   const tables = opts.tables ?? 6;
@@ -195,6 +207,15 @@ function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: number, op
     if (r % 64 === 63) yield;
   }
   return { row, cos };
+}
+
+/** approximateBest run to completion (the benchmark's and the tests' direct call). */
+export function approximateNeighbours(matrix: NeighbourMatrix, opts: CommunityJobOptions = {}, stats: CommunityJobStats = newStats()): { row: Int32Array; cos: Float32Array } {
+  const job = approximateBest(matrix, opts.k ?? 5, opts.minCosine ?? 0.5, opts, stats);
+  for (;;) {
+    const r = job.next();
+    if (r.done) return r.value;
+  }
 }
 
 const listed = (row: Int32Array, r: number, k: number, v: number): boolean => {
