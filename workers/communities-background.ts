@@ -25,7 +25,7 @@ import { seededUniform } from '../src/core/features';
 import { rowDot, type NeighbourMatrix } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
 import { exactBest, type CommunityOptions } from './communities';
-import { csrOf, louvainSteps } from './louvain-steps';
+import { csrOf, EdgeList, louvainSteps } from './louvain-steps';
 
 export interface CommunityJobOptions extends CommunityOptions {
   /** Up to this many memories the neighbour edges are exact (the direct computation's): default 3000. */
@@ -45,6 +45,8 @@ export interface CommunityJobStats {
   edges: number;
   /** Louvain's time from its first step to its last (wall: with the pauses between steps when driven). */
   louvainMs: number;
+  /** The part running: 'codes' | 'windows' | 'refine' | 'edges' | 'entities' | 'graph' | 'louvain' | 'done'. */
+  phase: string;
 }
 
 /** An entity graph still being filled (engine-warm.ts's lazyEntities): filled in steps, not by the first read. */
@@ -60,24 +62,17 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
   const n = matrix.ids.length;
   stats.rows = n;
   stats.exact = n <= (opts.exactMax ?? 3000);
-  // the graph: node i's neighbours and summed weights (both directions), as communities.ts's link adds them
+  // the graph: every edge once, summed when pushed again (communities.ts's link)
   const ids: MemoryId[] = [...matrix.ids];
-  const index = new Map<MemoryId, number>(ids.map((id, i) => [id, i]));
-  const rows: Map<number, number>[] = ids.map(() => new Map());
+  const extra = new Map<MemoryId, number>(); // memories without a vector that an entity links in
+  const edges = new EdgeList();
   const nodeOf = (id: MemoryId): number => {
-    let i = index.get(id);
-    if (i === undefined) {
-      index.set(id, (i = ids.length));
-      ids.push(id);
-      rows.push(new Map());
-    }
+    let i = matrix.indexOf.get(id) ?? extra.get(id);
+    if (i === undefined) extra.set(id, (i = ids.push(id) - 1));
     return i;
   };
-  const link = (a: number, b: number, w: number): void => {
-    if (a === b) return;
-    rows[a].set(b, (rows[a].get(b) ?? 0) + w);
-    rows[b].set(a, (rows[b].get(a) ?? 0) + w);
-  };
+  const link = (a: number, b: number, w: number): void => edges.push(a, b, w);
+  stats.phase = 'edges';
   if (stats.exact) {
     for (let r = 0; r < n; r++) {
       for (const [s, c] of exactBest(matrix, r, k, minCos)) link(r, c, s);
@@ -86,12 +81,14 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
     }
   } else {
     const lists = yield* approximateBest(matrix, k, minCos, opts, stats);
+    stats.phase = 'edges';
     for (let r = 0; r < n; r++) {
       for (let j = 0; j < k && lists.row[r * k + j] >= 0; j++) link(r, lists.row[r * k + j], lists.cos[r * k + j]);
       if (r % 512 === 511) yield;
     }
   }
   if (entities) {
+    stats.phase = 'entities';
     while (entities.fillFor && !entities.fillFor(4)) yield;
     // communities.ts's addEntityEdges: the members of each entity of the graph's memories pairwise (not a hub)
     const maxMembers = opts.maxEntityMembers ?? 20;
@@ -106,24 +103,28 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
         const at = members.map(nodeOf);
         for (let a = 0; a < at.length; a++) for (let b = a + 1; b < at.length; b++) link(at[a], at[b], w);
       }
-      if (i % 256 === 255) yield;
+      if (i % 32 === 31) yield;
     }
   }
-  for (const r of rows) stats.edges += r.size;
-  stats.edges /= 2;
+  stats.phase = 'graph';
   yield;
-  const graph = csrOf(rows);
-  rows.length = 0; // the CSR holds the graph now
+  const graph = yield* csrOf(ids.length, edges);
+  stats.edges = graph.offsets[graph.n] / 2;
   yield;
+  stats.phase = 'louvain';
   const t0 = performance.now();
   const comm = yield* louvainSteps(graph, seededUniform(opts.seed ?? 42));
   stats.louvainMs = performance.now() - t0;
+  stats.phase = 'done';
   const out = new Map<MemoryId, number>();
-  for (let i = 0; i < ids.length; i++) out.set(ids[i], comm[i]);
+  for (let i = 0; i < ids.length; i++) {
+    out.set(ids[i], comm[i]);
+    if (i % 8192 === 8191) yield;
+  }
   return out;
 }
 
-export const newStats = (): CommunityJobStats => ({ rows: 0, exact: true, dots: 0, steps: 0, edges: 0, louvainMs: 0 });
+export const newStats = (): CommunityJobStats => ({ rows: 0, exact: true, dots: 0, steps: 0, edges: 0, louvainMs: 0, phase: '' });
 
 /** Each row's k best neighbours found by the bounded search (header): rows n x k, -1 = none; cos the cosines; sorted cosine desc, row asc. */
 export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: number, opts: CommunityJobOptions, stats: CommunityJobStats): Generator<void, { row: Int32Array; cos: Float32Array }> {
@@ -160,6 +161,7 @@ export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: num
   const planes = new Float32Array(tables * bits * dim);
   for (let i = 0; i < planes.length; i++) planes[i] = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   const planeRows = { ids: [], dim, data: planes, indexOf: new Map(), scope: new Int32Array(0) } as unknown as NeighbourMatrix;
+  stats.phase = 'codes';
   const codes = new Uint32Array(tables * n);
   for (let r = 0; r < n; r++) {
     const q = data.subarray(r * dim, (r + 1) * dim);
@@ -171,6 +173,7 @@ export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: num
     stats.dots += tables * bits;
     if (r % 64 === 63) yield;
   }
+  stats.phase = 'windows';
   for (let t = 0; t < tables; t++) {
     // the rows in code order (ties by row): code x n + row, sorted as numbers
     const order = new Float64Array(n);
@@ -190,6 +193,7 @@ export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: num
       if (p % 64 === 63) yield;
     }
   }
+  stats.phase = 'refine';
   // one neighbours-of-neighbours round: r meets the neighbours of its neighbours
   for (let r = 0; r < n; r++) {
     for (let i = 0; i < k; i++) {
