@@ -8,10 +8,13 @@
 // `bits` bits), each table's rows sorted by code and every row compared with the next `window` rows
 // in that order (both ends keep the pair if it is among their k best), then one
 // neighbours-of-neighbours round (NN-descent's step): about tables x (bits + window) + k x k dot
-// products per row, linear in n. The entity edges are the direct computation's. Louvain runs in
-// steps too (louvain-steps.ts: graphology-communities-louvain is one call, ~0.8 s at 10,000
-// memories); on clear structure it finds the direct computation's communities (tested), elsewhere
-// partitions of the same quality that may differ (NMI against it in scripts/bench/communities.ts).
+// products per row, linear in n. The entity edges are the direct computation's. Louvain: up to
+// `oneCallMax` nodes (1000) graphology-communities-louvain over the direct computation's very graph,
+// in one call of a few milliseconds, so the communities are exactly the direct computation's (and
+// the LoCoMo evaluation's, which calls it); above, in steps (louvain-steps.ts: graphology's one call
+// is ~0.8 s at 10,000 memories), the same method, whose partitions on clear structure are the direct
+// computation's (tested) and elsewhere of the same kind but not identical (NMI against it in
+// scripts/bench/communities.ts).
 //
 // `BackgroundCommunities` drives it: `reset()` (a start) and `changed()` (a write) restart the job
 // `debounceMs` after the last of them; the communities ready stay readable across writes until new
@@ -20,16 +23,20 @@
 // harmless: the escalation only looks up memories in its pool, which are in scope. A write while
 // the job runs abandons it (the rows it read moved); the job restarts after the debounce.
 
+import Graph from 'graphology';
+import louvain from 'graphology-communities-louvain';
 import type { EntityLookup } from '../src/core/entities';
 import { seededUniform } from '../src/core/features';
 import { rowDot, type NeighbourMatrix } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
-import { exactBest, type CommunityOptions } from './communities';
+import { exactBest, link, type CommunityOptions } from './communities';
 import { csrOf, EdgeList, louvainSteps } from './louvain-steps';
 
 export interface CommunityJobOptions extends CommunityOptions {
   /** Up to this many memories the neighbour edges are exact (the direct computation's): default 3000. */
   exactMax?: number;
+  /** Up to this many nodes graphology's Louvain runs in one call (default 1000: ~6 ms at 300, ~130 ms at 3000); above, louvain-steps.ts. */
+  oneCallMax?: number;
   /** Approximate neighbours: hyperplane tables (default 6), bits per code (default 12), rows compared after each row in a table's order (default 8). */
   tables?: number;
   bits?: number;
@@ -93,7 +100,8 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
     // communities.ts's addEntityEdges: the members of each entity of the graph's memories pairwise (not a hub)
     const maxMembers = opts.maxEntityMembers ?? 20;
     const seen = new Set<number>();
-    for (let i = 0; i < ids.length; i++) {
+    const linked = ids.length; // the direct computation's nodes() then: not the memories an entity adds meanwhile
+    for (let i = 0; i < linked; i++) {
       for (const e of entities.entitiesOf(ids[i])) {
         if (seen.has(e)) continue;
         seen.add(e);
@@ -106,13 +114,26 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
       if (i % 32 === 31) yield;
     }
   }
+  stats.phase = 'louvain';
+  const t0 = performance.now();
+  if (ids.length <= (opts.oneCallMax ?? 1000)) {
+    // small: graphology's Louvain in one call (a few ms) over the direct computation's very graph
+    // (its edges replayed in the order they were linked): the direct computation's communities
+    const direct = replayed(matrix.ids, edges, ids);
+    stats.edges = direct.size;
+    const out = new Map<MemoryId, number>();
+    if (direct.size === 0) direct.nodes().forEach((id, i) => out.set(id, i));
+    else for (const [id, c] of Object.entries(louvain(direct, { getEdgeWeight: 'weight', rng: seededUniform(opts.seed ?? 42) }))) out.set(id, c);
+    stats.louvainMs = performance.now() - t0;
+    stats.phase = 'done';
+    return out;
+  }
   stats.phase = 'graph';
   yield;
   const graph = yield* csrOf(ids.length, edges);
   stats.edges = graph.offsets[graph.n] / 2;
   yield;
   stats.phase = 'louvain';
-  const t0 = performance.now();
   const comm = yield* louvainSteps(graph, seededUniform(opts.seed ?? 42));
   stats.louvainMs = performance.now() - t0;
   stats.phase = 'done';
@@ -122,6 +143,14 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
     if (i % 8192 === 8191) yield;
   }
   return out;
+}
+
+/** The graphology graph memoryCommunities builds: the matrix's nodes, then every edge linked in order. */
+function replayed(rows: readonly MemoryId[], edges: EdgeList, ids: readonly MemoryId[]): Graph {
+  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  for (const id of rows) g.addNode(id);
+  for (let e = 0; e < edges.size; e++) link(g, ids[edges.a[e]], ids[edges.b[e]], edges.w[e]);
+  return g;
 }
 
 export const newStats = (): CommunityJobStats => ({ rows: 0, exact: true, dots: 0, steps: 0, edges: 0, louvainMs: 0, phase: '' });
