@@ -80,7 +80,7 @@ export function* csrOf(n: number, edges: EdgeList, self?: Float64Array): Generat
     if (i % (PIECE * 16) === PIECE * 16 - 1) yield;
   }
   offsets[n] = write;
-  return { n, offsets, targets: targets.slice(0, write), weights: weights.slice(0, write), self: self ?? new Float64Array(n) };
+  return { n, offsets, targets: targets.subarray(0, write), weights: weights.subarray(0, write), self: self ?? new Float64Array(n) }; // views, not copies: a large allocation brings a full collection forward
 }
 
 const PIECE = 512;
