@@ -77,6 +77,7 @@ interface Run {
   /** The longest step's CPU time (the process's: with GC helper threads) and the steps over 50 ms of CPU. */
   maxCpuMs: number;
   over50cpu: number;
+  longCpu: string[];
   communities: Map<string, number>;
   /** The parts (before -> after) of the steps over 50 ms. */
   longPhases: string[];
@@ -95,6 +96,7 @@ function background(c: { matrix: NeighbourMatrix; entities: EntityGraph }, opts:
   let over50 = 0;
   let maxCpu = 0;
   let over50cpu = 0;
+  const longCpu: string[] = [];
   const longPhases = new Set<string>();
   while (queue.length) {
     const f = queue.shift()!;
@@ -105,7 +107,10 @@ function background(c: { matrix: NeighbourMatrix; entities: EntityGraph }, opts:
     const ms = performance.now() - t0;
     const stepCpu = cpu() - s0;
     maxCpu = Math.max(maxCpu, stepCpu);
-    if (stepCpu > 50) over50cpu++;
+    if (stepCpu > 50) {
+      over50cpu++;
+      longCpu.push(`${phase}->${bg.stats.phase} ${stepCpu.toFixed(0)} ms`);
+    }
     steps++;
     maxStep = Math.max(maxStep, ms);
     if (ms > 50) {
@@ -116,7 +121,7 @@ function background(c: { matrix: NeighbourMatrix; entities: EntityGraph }, opts:
   }
   const cpuMs = cpu() - c0;
   if (measureHeap) peak = Math.max(peak, heap() - h0);
-  return { cpuMs, steps, maxStepMs: maxStep, over50, louvainMs: bg.stats.louvainMs, dotsPerRow: bg.stats.dots / c.matrix.ids.length, peakBytes: peak, exact: bg.stats.exact, maxCpuMs: maxCpu, over50cpu, communities: bg.ready!, longPhases: [...longPhases] };
+  return { cpuMs, steps, maxStepMs: maxStep, over50, louvainMs: bg.stats.louvainMs, dotsPerRow: bg.stats.dots / c.matrix.ids.length, peakBytes: peak, exact: bg.stats.exact, maxCpuMs: maxCpu, over50cpu, longCpu, communities: bg.ready!, longPhases: [...longPhases] };
 }
 
 /** Normalised mutual information of two partitions of the same ids. */
@@ -191,7 +196,7 @@ function main(): void {
     const c = corpus(n);
     gc?.();
     const r = background(c, {}, true);
-    console.log(`at ${n}: ${r.exact ? 'exact' : 'bounded'} job CPU ${(r.cpuMs / 1000).toFixed(1)} s in ${r.steps} steps (${(r.cpuMs / r.steps).toFixed(1)} ms CPU per step), longest step ${r.maxCpuMs.toFixed(0)} ms CPU (${r.over50cpu} over 50 ms CPU), ${r.maxStepMs.toFixed(0)} ms wall (${r.over50} over 50 ms wall: [${r.longPhases.join(', ')}]); louvain ${r.louvainMs.toFixed(0)} ms wall from its first step to its last; ${r.dotsPerRow.toFixed(0)} dots/memory; heap peak +${mb(r.peakBytes)}${gc ? '' : ' (no --expose-gc: rough)'}; ${new Set(r.communities.values()).size} communities; load ${load()}`);
+    console.log(`at ${n}: ${r.exact ? 'exact' : 'bounded'} job CPU ${(r.cpuMs / 1000).toFixed(1)} s in ${r.steps} steps (${(r.cpuMs / r.steps).toFixed(1)} ms CPU per step), longest step ${r.maxCpuMs.toFixed(0)} ms CPU (${r.over50cpu} over 50 ms CPU: [${r.longCpu.join(', ')}]), ${r.maxStepMs.toFixed(0)} ms wall (${r.over50} over 50 ms wall: [${r.longPhases.join(', ')}]); louvain ${r.louvainMs.toFixed(0)} ms wall from its first step to its last; ${r.dotsPerRow.toFixed(0)} dots/memory; heap peak +${mb(r.peakBytes)}${gc ? '' : ' (no --expose-gc: rough)'}; ${new Set(r.communities.values()).size} communities; load ${load()}`);
   }
 }
 
