@@ -9,7 +9,7 @@
 // in that order (both ends keep the pair if it is among their k best), then one
 // neighbours-of-neighbours round (NN-descent's step): about tables x (bits + window) + k x k dot
 // products per row, linear in n. The entity edges are the direct computation's. Louvain: up to
-// `oneCallMax` nodes (1000) graphology-communities-louvain over the direct computation's very graph,
+// `oneCallMax` nodes (700) graphology-communities-louvain over the direct computation's very graph,
 // in one call of a few milliseconds, so the communities are exactly the direct computation's (and
 // the LoCoMo evaluation's, which calls it); above, in steps (louvain-steps.ts: graphology's one call
 // is ~0.8 s at 10,000 memories), the same method, whose partitions on clear structure are the direct
@@ -35,7 +35,7 @@ import { csrOf, EdgeList, louvainSteps } from './louvain-steps';
 export interface CommunityJobOptions extends CommunityOptions {
   /** Up to this many memories the neighbour edges are exact (the direct computation's): default 3000. */
   exactMax?: number;
-  /** Up to this many nodes graphology's Louvain runs in one call (default 1000: ~6 ms at 300, ~130 ms at 3000); above, louvain-steps.ts. */
+  /** Up to this many nodes graphology's Louvain runs in one call (default 700, LoCoMo's largest conversations: ~20 ms at 1,000 and ~130 ms at 3,000 at load 4-13); above, louvain-steps.ts. */
   oneCallMax?: number;
   /** Approximate neighbours: hyperplane tables (default 6), bits per code (default 12), rows compared after each row in a table's order (default 8). */
   tables?: number;
@@ -116,7 +116,7 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
   }
   stats.phase = 'louvain';
   const t0 = performance.now();
-  if (ids.length <= (opts.oneCallMax ?? 1000)) {
+  if (ids.length <= (opts.oneCallMax ?? 700)) {
     // small: graphology's Louvain in one call (a few ms) over the direct computation's very graph
     // (its edges replayed in the order they were linked): the direct computation's communities
     const direct = replayed(matrix.ids, edges, ids);

@@ -28,7 +28,7 @@ const arg = (name: string, dflt: string): string => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const baseN = Number(arg('base-n', '3000'));
-const sizes = arg('n', '10000,100000').split(',').filter(Boolean).map(Number);
+const sizes = (arg('n', '10000,100000') ?? '').split(',').filter(Boolean).map(Number);
 const rounds = Number(arg('rounds', '3'));
 const dim = Number(arg('dim', '384'));
 const gc = (globalThis as { gc?: () => void }).gc;
