@@ -27,7 +27,7 @@ import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import type { EntityLookup } from '../src/core/entities';
 import { seededUniform } from '../src/core/features';
-import { rowDot, type NeighbourMatrix } from '../src/core/recall';
+import type { NeighbourMatrix } from '../src/core/recall';
 import type { MemoryId } from '../src/core/types';
 import { exactBest, link, type CommunityOptions } from './communities';
 import { csrOf, EdgeList, louvainSteps } from './louvain-steps';
@@ -181,22 +181,31 @@ export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: num
     cos[j] = s;
   };
   const data = matrix.data;
+  // rowDot's sum, in its order, over offsets: no view allocated per pair (12 million at 100k: collections)
   const dot = (a: number, b: number): number => {
     stats.dots++;
-    return rowDot(matrix, b, data.subarray(a * dim, (a + 1) * dim));
+    const pa = a * dim;
+    const pb = b * dim;
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += data[pb + j] * data[pa + j];
+    return s;
   };
   // the hyperplanes (seeded normal directions, Box-Muller)
   const rand = seededUniform((opts.seed ?? 42) + 1);
   const planes = new Float32Array(tables * bits * dim);
   for (let i = 0; i < planes.length; i++) planes[i] = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-  const planeRows = { ids: [], dim, data: planes, indexOf: new Map(), scope: new Int32Array(0) } as unknown as NeighbourMatrix;
   stats.phase = 'codes';
   const codes = new Uint32Array(tables * n);
   for (let r = 0; r < n; r++) {
-    const q = data.subarray(r * dim, (r + 1) * dim);
+    const pr = r * dim;
     for (let t = 0; t < tables; t++) {
       let code = 0;
-      for (let b = 0; b < bits; b++) code = code * 2 + (rowDot(planeRows, t * bits + b, q) > 0 ? 1 : 0);
+      for (let b = 0; b < bits; b++) {
+        const pp = (t * bits + b) * dim;
+        let s = 0;
+        for (let j = 0; j < dim; j++) s += planes[pp + j] * data[pr + j];
+        code = code * 2 + (s > 0 ? 1 : 0);
+      }
       codes[t * n + r] = code;
     }
     stats.dots += tables * bits;
