@@ -1,7 +1,7 @@
 // Louvain (Blondel et al. 2008) in steps, for the background communities (communities-background.ts):
 // graphology-communities-louvain runs in one call (measured: ~130 ms at 3,000 memories, ~0.8 s at
 // 10,000, scripts/bench/communities.ts), longer than a query may wait behind it. The same method,
-// as a generator that yields every 512 nodes: local moving (nodes in a seeded random order, each to
+// as a generator that yields every ~32,768 edges visited (a few ms): local moving (nodes in a seeded random order, each to
 // the neighbouring community of the largest modularity gain, resolution 1, ties kept where they
 // are), passes until none moves, then the communities become the nodes of the next level (their
 // inner weight a self-loop), until a level moves nothing. The graph is CSR: both directions of
@@ -40,13 +40,14 @@ export class EdgeList {
   }
 }
 
-/** The CSR graph of `n` nodes and `edges` (both directions, duplicates merged, weights summed), in steps of ~PIECE x 64 edges. */
+/** The CSR graph of `n` nodes and `edges` (both directions, duplicates merged, weights summed), in steps of ~WORK edges. */
 export function* csrOf(n: number, edges: EdgeList, self?: Float64Array): Generator<void, CsrGraph> {
   const offsets = new Int32Array(n + 1);
   const { a, b, w, size } = edges;
   for (let e = 0; e < size; e++) {
     offsets[a[e] + 1]++;
     offsets[b[e] + 1]++;
+    if (e % WORK === WORK - 1) yield;
   }
   for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
   yield;
@@ -58,14 +59,20 @@ export function* csrOf(n: number, edges: EdgeList, self?: Float64Array): Generat
     weights[fill[a[e]]++] = w[e];
     targets[fill[b[e]]] = a[e];
     weights[fill[b[e]]++] = w[e];
-    if (e % (PIECE * 64) === PIECE * 64 - 1) yield;
+    if (e % WORK === WORK - 1) yield;
   }
   // duplicates merged in place (the write cursor never passes the read one)
   const stamp = new Int32Array(n);
   const at = new Int32Array(n);
   let write = 0;
+  let work = 0;
   for (let i = 0; i < n; i++) {
     const start = offsets[i];
+    work += offsets[i + 1] - start + 1;
+    if (work > WORK) {
+      work = 0;
+      yield;
+    }
     offsets[i] = write;
     for (let e = start; e < offsets[i + 1]; e++) {
       const t = targets[e];
@@ -77,17 +84,17 @@ export function* csrOf(n: number, edges: EdgeList, self?: Float64Array): Generat
         weights[write++] = weights[e];
       }
     }
-    if (i % (PIECE * 16) === PIECE * 16 - 1) yield;
   }
   offsets[n] = write;
   return { n, offsets, targets: targets.subarray(0, write), weights: weights.subarray(0, write), self: self ?? new Float64Array(n) }; // views, not copies: a large allocation brings a full collection forward
 }
 
-const PIECE = 512;
+/** Edges (or nodes) visited between two yields: ~1-5 ms. */
+const WORK = 32768;
 const MAX_PASSES = 32;
 const MAX_LEVELS = 32;
 
-/** Each node's community, numbered 0.. in order of first appearance; yields between pieces of ~PIECE nodes. */
+/** Each node's community, numbered 0.. in order of first appearance; yields between pieces of ~WORK edges visited. */
 export function* louvainSteps(graph: CsrGraph, rand: () => number): Generator<void, Int32Array> {
   const n0 = graph.n;
   const assignment = new Int32Array(n0);
@@ -97,11 +104,17 @@ export function* louvainSteps(graph: CsrGraph, rand: () => number): Generator<vo
     const { n, offsets, targets, weights, self } = g;
     const k = new Float64Array(n);
     let m2 = 0;
+    let work = 0;
     for (let i = 0; i < n; i++) {
       let s = self[i];
       for (let e = offsets[i]; e < offsets[i + 1]; e++) s += weights[e];
       k[i] = s;
       m2 += s;
+      work += offsets[i + 1] - offsets[i] + 1;
+      if (work > WORK) {
+        work = 0;
+        yield;
+      }
     }
     if (m2 === 0) break;
     yield;
@@ -148,7 +161,11 @@ export function* louvainSteps(graph: CsrGraph, rand: () => number): Generator<vo
           moves++;
         }
         for (let t = 0; t < nt; t++) toComm[touched[t]] = 0;
-        if (idx % PIECE === PIECE - 1) yield;
+        work += offsets[i + 1] - offsets[i] + nt + 1;
+        if (work > WORK) {
+          work = 0;
+          yield;
+        }
       }
       if (moves === 0) break;
       movedAny = true;
@@ -171,7 +188,11 @@ export function* louvainSteps(graph: CsrGraph, rand: () => number): Generator<vo
         if (a === b) nextSelf[a] += weights[e];
         else if (a < b) edges.push(a, b, weights[e]); // each edge once (its other direction has a > b)
       }
-      if (i % PIECE === PIECE - 1) yield;
+      work += offsets[i + 1] - offsets[i] + 1;
+      if (work > WORK) {
+        work = 0;
+        yield;
+      }
     }
     g = yield* csrOf(count, edges, nextSelf);
   }
