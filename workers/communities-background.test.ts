@@ -169,6 +169,21 @@ describe('BackgroundCommunities', () => {
     expect(d.bg.computed).toBe(1);
   });
 
+  it('a vector written behind its back (the live matrix\'s version moved) abandons the job too', () => {
+    const m = { ...clustered(4, 12), version: 0 };
+    const d = driver(() => m, { budgetMs: 0 });
+    d.bg.reset();
+    d.tick();
+    d.tick();
+    m.version = 1;
+    d.tick(); // the next step sees it: no more steps, a restart after the debounce
+    expect(d.bg.state).toBe('waiting');
+    expect(d.timers.map((t) => t.ms)).toEqual([3000]);
+    d.drain();
+    expect(d.bg.computed).toBe(1);
+    expect(d.bg.ready?.size).toBe(48);
+  });
+
   it('above maxMemories: none (the strategy is left out), and a start drops another collection\'s', () => {
     let m = clustered(4, 12);
     const d = driver(() => m, { maxMemories: 48 });

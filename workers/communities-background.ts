@@ -21,7 +21,9 @@
 // ones replace them. A memory written since has no community until then (the escalation's
 // community strategy just does not reach it), and a deleted one keeps its stale entry, which is
 // harmless: the escalation only looks up memories in its pool, which are in scope. A write while
-// the job runs abandons it (the rows it read moved); the job restarts after the debounce.
+// the job runs abandons it (the rows it read moved), as does any change of the live matrix's version
+// between two steps (a vector written by a path that did not call `changed`); the job restarts after
+// the debounce.
 
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
@@ -293,6 +295,8 @@ export class BackgroundCommunities {
   /** Jobs completed. */
   computed = 0;
   private job: Generator<void, Map<MemoryId, number>> | null = null;
+  /** The running job's matrix and its version then (a live matrix counts its writes). */
+  private rows: { matrix: NeighbourMatrix; version: number | undefined } | null = null;
   private cancelTimer: (() => void) | null = null;
   private readonly timer: (f: () => void, ms: number) => () => void;
   private readonly now: () => number;
@@ -340,11 +344,13 @@ export class BackgroundCommunities {
     this.stats = newStats();
     const job = communityJob(src.matrix, src.entities, this.opts, this.stats);
     this.job = job;
+    this.rows = { matrix: src.matrix, version: src.matrix.version };
     this.step(job);
   }
 
   private step(job: Generator<void, Map<MemoryId, number>>): void {
     if (this.job !== job) return; // abandoned by a write or a stop
+    if (this.rows && this.rows.matrix.version !== this.rows.version) return this.changed(); // a vector written by a path that did not say so: its rows moved
     const t0 = this.now();
     const budget = this.opts.budgetMs ?? 8;
     this.stats.steps++;

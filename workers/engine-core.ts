@@ -147,6 +147,7 @@ export class EngineCore {
     const index = this.require();
     for (const { id, features } of list) index.setVector(id, deserializeFeatures(features).E1 ?? null);
     this.matrix = null;
+    this.communities.changed();
   }
 
   /** A staged start (engine-api.ts): the stored features of memories indexed by their words, attached without tokenising again. */
