@@ -211,7 +211,7 @@ export function* approximateBest(matrix: NeighbourMatrix, k: number, minCos: num
       codes[t * n + r] = code;
     }
     stats.dots += tables * bits;
-    if (r % 64 === 63) yield;
+    if (r % 8 === 7) yield; // 8 rows: ~0.3 ms optimised, but the first pieces run before the code is (~60 ms for 64 rows at 100k)
   }
   stats.phase = 'windows';
   for (let t = 0; t < tables; t++) {

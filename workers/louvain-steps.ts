@@ -197,11 +197,11 @@ export function* louvainSteps(graph: CsrGraph, rand: () => number): Generator<vo
     g = yield* csrOf(count, edges, nextSelf);
   }
   // numbered in order of first appearance over the original nodes
-  const ren = new Map<number, number>();
+  const ren = new Int32Array(n0).fill(-1);
+  let next = 0;
   for (let o = 0; o < n0; o++) {
-    let c = ren.get(assignment[o]);
-    if (c === undefined) ren.set(assignment[o], (c = ren.size));
-    assignment[o] = c;
+    if (ren[assignment[o]] < 0) ren[assignment[o]] = next++;
+    assignment[o] = ren[assignment[o]];
   }
   return assignment;
 }
