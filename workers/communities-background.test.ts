@@ -223,9 +223,12 @@ describe('the engine', () => {
       await vi.advanceTimersByTimeAsync(100);
       return p;
     };
+    expect(core.communities.state).toBe('idle'); // nothing computed until a query has deep search on
+    await core.recall(query, { topK: 2 });
+    expect(core.communities.state).toBe('idle');
     const before = await recall(query);
     expect(before.deepSearch?.status).toBeDefined();
-    expect(core.communities.state).toBe('waiting'); // the escalation did not start or wait for them
+    expect(core.communities.state).toBe('waiting'); // started by the query (deep search on), after the debounce: the escalation did not wait
     expect(core.communities.ready).toBeNull();
     expect(before.deepSearch!.pool.some((p) => p.via.some((v) => v.strategy === 'community'))).toBe(false);
     vi.runAllTimers();

@@ -17,7 +17,9 @@
 // scripts/bench/communities.ts).
 //
 // `BackgroundCommunities` drives it: `reset()` (a start) and `changed()` (a write) restart the job
-// `debounceMs` after the last of them; the communities ready stay readable across writes until new
+// `debounceMs` after the last of them, once deep search is on (the engine's first query with
+// `deepSearch.mode` other than off says `want()`; 12-15 s of CPU at 100,000 memories is not spent
+// for an engine whose queries never escalate); the communities ready stay readable across writes until new
 // ones replace them. A memory written since has no community until then (the escalation's
 // community strategy just does not reach it), and a deleted one keeps its stale entry, which is
 // harmless: the escalation only looks up memories in its pool, which are in scope. A write while
@@ -274,6 +276,8 @@ export interface BackgroundOptions extends CommunityJobOptions {
   budgetMs?: number;
   /** Above this many memories no communities are computed (default 250,000: the graph's memory, see ARCHITECTURE). */
   maxMemories?: number;
+  /** Computed only once `want()` was called (the engine: a query with deep search on); default false. */
+  lazy?: boolean;
   /** Timers (the tests' fake clock): run `f` after `ms`, return a cancel. */
   timer?: (f: () => void, ms: number) => () => void;
   now?: () => number;
@@ -300,6 +304,8 @@ export class BackgroundCommunities {
   private cancelTimer: (() => void) | null = null;
   private readonly timer: (f: () => void, ms: number) => () => void;
   private readonly now: () => number;
+  /** Not `lazy`, or deep search asked for (`want`): nothing is computed for an engine whose queries never escalate. */
+  private wanted: boolean;
 
   constructor(
     /** The memories now: null when the engine holds none (not loaded). */
@@ -308,6 +314,7 @@ export class BackgroundCommunities {
   ) {
     this.timer = opts.timer ?? realTimer;
     this.now = opts.now ?? (() => performance.now());
+    this.wanted = !opts.lazy;
   }
 
   get state(): CommunityState {
@@ -320,11 +327,19 @@ export class BackgroundCommunities {
     this.changed();
   }
 
-  /** A write: the communities ready stay; a running job is abandoned; the job (re)starts after the debounce. */
+  /** A write: the communities ready stay; a running job is abandoned; the job (re)starts after the debounce (when wanted). */
   changed(): void {
     this.job = null;
     this.cancelTimer?.();
-    this.cancelTimer = this.timer(() => this.begin(), this.opts.debounceMs ?? 3000);
+    this.cancelTimer = null;
+    if (this.wanted) this.cancelTimer = this.timer(() => this.begin(), this.opts.debounceMs ?? 3000);
+  }
+
+  /** Deep search is on (`lazy`): from now on computed after starts and writes; the first time, after the debounce. */
+  want(): void {
+    if (this.wanted) return;
+    this.wanted = true;
+    if (!this.job && !this.cancelTimer) this.changed();
   }
 
   /** Stops everything (the engine is replaced). */

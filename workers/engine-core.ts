@@ -48,7 +48,7 @@ export class EngineCore {
   private get meta(): Map<MemoryId, Meta> { return this.metas.map; } // prettier-ignore
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed in the background after a start and after writes (communities-background.ts), kept across writes until the next are ready. */
-  readonly communities = new BackgroundCommunities(() => (this.index ? { matrix: (this.matrix ??= liveMatrix(this.index.vectors, (id) => this.meta.get(id)?.sessionId || undefined)), entities: this.entities } : null));
+  readonly communities = new BackgroundCommunities(() => (this.index ? { matrix: (this.matrix ??= liveMatrix(this.index.vectors, (id) => this.meta.get(id)?.sessionId || undefined)), entities: this.entities } : null), { lazy: true });
   private sessions: SessionOrder | null = null; // session neighbours (the session-context stage), built on demand, kept in step with writes
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
@@ -239,6 +239,7 @@ export class EngineCore {
     const hybrid = this.require();
     const input = withEncoderMinCosine({ ...this.recallDefaults, ...options }, this.encoder);
     const o = resolveRecallOptions(input);
+    if (o.deepSearch.mode !== 'off') this.communities.want(); // deep search on: its communities kept ready from now on
     const t0 = performance.now();
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
