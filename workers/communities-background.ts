@@ -37,7 +37,7 @@ import { exactBest, link, type CommunityOptions } from './communities';
 import { csrOf, EdgeList, louvainSteps } from './louvain-steps';
 
 export interface CommunityJobOptions extends CommunityOptions {
-  /** Up to this many memories the neighbour edges are exact (the direct computation's): default 3000. */
+  /** Up to this many memories the neighbour edges are exact (the direct computation's): default 1000 (0.7 s of CPU there; 6.4 s at 3,000 against 0.4-0.5 s bounded, NMI 0.967, docs/benchmarks.md). */
   exactMax?: number;
   /** Up to this many nodes graphology's Louvain runs in one call (default 700, LoCoMo's largest conversations: ~20 ms at 1,000 and ~130 ms at 3,000 at load 4-13); above, louvain-steps.ts. */
   oneCallMax?: number;
@@ -72,7 +72,7 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
   const minCos = opts.minCosine ?? 0.5;
   const n = matrix.ids.length;
   stats.rows = n;
-  stats.exact = n <= (opts.exactMax ?? 3000);
+  stats.exact = n <= (opts.exactMax ?? 1000);
   // the graph: every edge once, summed when pushed again (communities.ts's link)
   const ids: MemoryId[] = [...matrix.ids];
   const extra = new Map<MemoryId, number>(); // memories without a vector that an entity links in
