@@ -10,7 +10,7 @@
 // neighbours-of-neighbours round (NN-descent's step): about tables x (bits + window) + k x k dot
 // products per row, linear in n. The entity edges are the direct computation's. Louvain: up to
 // `oneCallMax` nodes (700) graphology-communities-louvain over the direct computation's very graph,
-// in one call of a few milliseconds, so the communities are exactly the direct computation's (and
+// in one call (~10-40 ms at 700 nodes under load), so the communities are exactly the direct computation's (and
 // the LoCoMo evaluation's, which calls it); above, in steps (louvain-steps.ts: graphology's one call
 // is ~0.8 s at 10,000 memories), the same method, whose partitions on clear structure are the direct
 // computation's (tested) and elsewhere of the same kind but not identical (NMI against it in
@@ -121,7 +121,7 @@ export function* communityJob(matrix: NeighbourMatrix, entities: Fillable | unde
   stats.phase = 'louvain';
   const t0 = performance.now();
   if (ids.length <= (opts.oneCallMax ?? 700)) {
-    // small: graphology's Louvain in one call (a few ms) over the direct computation's very graph
+    // small: graphology's Louvain in one call over the direct computation's very graph
     // (its edges replayed in the order they were linked): the direct computation's communities
     const direct = replayed(matrix.ids, edges, ids);
     stats.edges = direct.size;
