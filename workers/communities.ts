@@ -3,8 +3,9 @@
 // cosine) and an edge between memories sharing a canonical entity that is not a hub (weight
 // 1 / members - 1 split across the entity's pairs, at most `maxEntityMembers` members).
 // graphology-communities-louvain, with a seeded generator so the communities are deterministic.
-// Cost: n x n dot products for the neighbours; the engine computes it on the first escalation and
-// keeps it until the memories change.
+// Cost: n x n dot products for the neighbours. This is the direct computation, all at once (tests,
+// benches); the engine computes the same communities in the background, in steps, with bounded
+// neighbour edges above a size (workers/communities-background.ts).
 
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
@@ -37,7 +38,7 @@ export function memoryCommunities(matrix: NeighbourMatrix, entities?: EntityLook
 }
 
 /** Adds `w` to the weight of the edge a-b (made, with its nodes, if missing). */
-function link(g: Graph, a: MemoryId, b: MemoryId, w: number): void {
+export function link(g: Graph, a: MemoryId, b: MemoryId, w: number): void {
   if (a === b) return;
   if (!g.hasNode(a)) g.addNode(a);
   if (!g.hasNode(b)) g.addNode(b);
@@ -49,21 +50,24 @@ function link(g: Graph, a: MemoryId, b: MemoryId, w: number): void {
 export function addNeighbourEdges(g: Graph, matrix: NeighbourMatrix, opts: CommunityOptions = {}): void {
   const k = opts.k ?? 5;
   const minCos = opts.minCosine ?? 0.5;
+  for (let r = 0; r < matrix.ids.length; r++) for (const [s, c] of exactBest(matrix, r, k, minCos)) link(g, matrix.ids[r], matrix.ids[c], s);
+}
+
+/** Row r's k best other rows with cosine >= minCos, by a scan of all n: [cosine, row], cosine desc, row asc. */
+export function exactBest(matrix: NeighbourMatrix, r: number, k: number, minCos: number): [number, number][] {
   const n = matrix.ids.length;
-  for (let r = 0; r < n; r++) {
-    const q = matrix.data.subarray(r * matrix.dim, (r + 1) * matrix.dim);
-    const best: [number, number][] = [];
-    for (let c = 0; c < n; c++) {
-      if (c === r) continue;
-      const s = rowDot(matrix, c, q);
-      if (s < minCos) continue;
-      if (best.length < k) best.push([s, c]);
-      else if (s > best[best.length - 1][0]) best[best.length - 1] = [s, c];
-      else continue;
-      best.sort((x, y) => y[0] - x[0] || x[1] - y[1]);
-    }
-    for (const [s, c] of best) link(g, matrix.ids[r], matrix.ids[c], s);
+  const q = matrix.data.subarray(r * matrix.dim, (r + 1) * matrix.dim);
+  const best: [number, number][] = [];
+  for (let c = 0; c < n; c++) {
+    if (c === r) continue;
+    const s = rowDot(matrix, c, q);
+    if (s < minCos) continue;
+    if (best.length < k) best.push([s, c]);
+    else if (s > best[best.length - 1][0]) best[best.length - 1] = [s, c];
+    else continue;
+    best.sort((x, y) => y[0] - x[0] || x[1] - y[1]);
   }
+  return best;
 }
 
 /** The entity edges: the members of each entity of the graph's memories pairwise (not a hub). Read through EntityLookup (the engine's graphology graph). */

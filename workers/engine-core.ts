@@ -28,7 +28,7 @@ import { assertValidSimilarityConfig, DEFAULT_SIMILARITY_CONFIG, deserializeFeat
 import type { MemoryId, ScoredHit } from '../src/core/types';
 import type { EngineDivergenceOutcome, EngineDivergenceQuery, EngineDoc, EngineFeedbackEvent, EngineFeedbackOutcome, EngineJudgeSource, EngineLoadOptions, EngineModelSource, EngineRecallOutcome, EngineRecallQuery, EngineSearchOptions, EngineStats } from '../src/protocol/engine';
 import { firstLine } from '../src/protocol/engine';
-import { memoryCommunities } from './communities';
+import { BackgroundCommunities } from './communities-background';
 import { escalate } from './engine-deep';
 import { iterate } from './engine-iterative';
 import { recentDivergence } from './engine-divergence';
@@ -39,8 +39,6 @@ import { LaterMap, type Meta, type MetaColumns } from './engine-meta';
 /** Lets queued messages (a cancel sent after this search) run before the search does its work. */
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
-/** Above this many memories deep search skips its community strategy (see communitiesOf). */
-const COMMUNITY_MAX_MEMORIES = 3000;
 
 export class EngineCore {
   private index: HybridIndex | null = null;
@@ -49,8 +47,8 @@ export class EngineCore {
   private readonly metas = new LaterMap<MemoryId, Meta>(); // a snapshot's meta is filled in on first use (engine-meta.ts)
   private get meta(): Map<MemoryId, Meta> { return this.metas.map; } // prettier-ignore
   private matrix: NeighbourMatrix | null = null;
-  /** Louvain communities for deep search, computed on the first escalation, dropped with the matrix. */
-  private communities: Map<MemoryId, number> | null = null;
+  /** Louvain communities for deep search, computed in the background after a start and after writes (communities-background.ts), kept across writes until the next are ready. */
+  readonly communities = new BackgroundCommunities(() => (this.index ? { matrix: (this.matrix ??= liveMatrix(this.index.vectors, (id) => this.meta.get(id)?.sessionId || undefined)), entities: this.entities } : null), { lazy: true });
   private sessions: SessionOrder | null = null; // session neighbours (the session-context stage), built on demand, kept in step with writes
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
@@ -96,8 +94,8 @@ export class EngineCore {
     this.spaces = spaces;
     this.entities = entities;
     this.metas.reset(meta);
-    this.matrix = null;
-    this.communities = this.sessions = null;
+    this.matrix = this.sessions = null;
+    this.communities.reset();
     this.similarity = similarity;
     this.recallDefaults = recallDefaults;
     this.encoder = opts.encoder;
@@ -124,7 +122,7 @@ export class EngineCore {
 
   upsert(doc: EngineDoc): void {
     this.put(this.require(), this.spaces, this.meta, doc);
-    this.communities = null; // the matrix follows the store's writes (liveMatrix); the session order this one:
+    this.communities.changed(); // the matrix follows the store's writes (liveMatrix); the session order this one:
     this.sessions?.set(doc.id, doc.sessionId ?? '', doc.createdAt);
   }
 
@@ -138,7 +136,8 @@ export class EngineCore {
       probe.upsert({ ...d, vector: e1 ?? null, text: '', tags: [] } satisfies IndexDoc);
     }
     for (const d of docs) this.put(index, this.spaces, this.meta, d);
-    this.communities = this.sessions = null; // a batch (an import): the session order rebuilt once, when next read
+    this.sessions = null; // a batch (an import): the session order rebuilt once, when next read
+    this.communities.changed();
   }
 
   remove = (id: MemoryId): void => this.removeMany([id]);
@@ -148,6 +147,7 @@ export class EngineCore {
     const index = this.require();
     for (const { id, features } of list) index.setVector(id, deserializeFeatures(features).E1 ?? null);
     this.matrix = null;
+    this.communities.changed();
   }
 
   /** A staged start (engine-api.ts): the stored features of memories indexed by their words, attached without tokenising again. */
@@ -161,7 +161,8 @@ export class EngineCore {
       if (Object.keys(f).length > 0) this.spaces.upsert(id, f);
       this.entities.setFromFeatures(id, f);
     }
-    this.matrix = this.communities = null;
+    this.matrix = null;
+    this.communities.changed();
   }
 
   /** The hybrid index itself, for the keyword snapshot (workers/engine-lexical.ts): it packs the words and adopts them into it. */
@@ -170,13 +171,14 @@ export class EngineCore {
   setMeta(docs: readonly { id: MemoryId; createdAt: number; sessionId?: string }[] | MetaColumns): void {
     if (!Array.isArray(docs)) this.metas.later((m) => (docs as MetaColumns).ids.forEach((id, i) => m.set(id, (docs as MetaColumns).at(i))));
     else for (const d of docs as readonly { id: MemoryId; createdAt: number; sessionId?: string }[]) this.meta.set(d.id, { createdAt: d.createdAt, sessionId: d.sessionId ?? '' });
-    this.matrix = this.communities = this.sessions = null;
+    this.matrix = this.sessions = null;
+    this.communities.changed();
   }
   sessionOf = (id: MemoryId): string => this.meta.get(id)?.sessionId ?? '';
 
   /** The space index and the entity graph: workers/engine-warm.ts packs them into the engine snapshot and adopts unpacked ones. */
   get built(): { spaces: SpaceIndex; entities: EntityGraph } { return { spaces: this.spaces, entities: this.entities }; } // prettier-ignore
-  adoptBuilt(b: { spaces: SpaceIndex; entities: EntityGraph }): void { [this.spaces, this.entities, this.matrix, this.communities, this.sessions] = [b.spaces, b.entities, null, null, null]; } // prettier-ignore
+  adoptBuilt(b: { spaces: SpaceIndex; entities: EntityGraph }): void { [this.spaces, this.entities, this.matrix, this.sessions] = [b.spaces, b.entities, null, null]; this.communities.changed(); } // prettier-ignore
   /** After a staged start has attached everything: the space index's columns without growth slack. */
   settle = (): void => this.spaces.trim();
 
@@ -190,7 +192,7 @@ export class EngineCore {
       this.meta.delete(id);
       this.sessions?.remove(id);
     }
-    this.communities = null;
+    this.communities.changed();
   }
 
   /** Returns true when `requestId` was cancelled while this call yielded (the caller stops). */
@@ -237,6 +239,7 @@ export class EngineCore {
     const hybrid = this.require();
     const input = withEncoderMinCosine({ ...this.recallDefaults, ...options }, this.encoder);
     const o = resolveRecallOptions(input);
+    if (o.deepSearch.mode !== 'off') this.communities.want(); // deep search on: its communities kept ready from now on
     const t0 = performance.now();
     const features = deserializeFeatures(q.features ?? {});
     const lateral = o.lateralMode && this.evaluator.enabled && o.lateralMaxResults > 0;
@@ -247,7 +250,7 @@ export class EngineCore {
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: q.tokens?.query };
     // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default; never in a refinement or a repeat, which keep the first pass's report)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
-    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communitiesOf(), confidence: calibrationFor(this.encoder).confidence, ...(judge ? { judge, weightSet: input.deepSearch?.weight !== undefined } : {}), ...(model ? { model } : {}) }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communities.ready ?? undefined, confidence: calibrationFor(this.encoder).confidence, ...(judge ? { judge, weightSet: input.deepSearch?.weight !== undefined } : {}), ...(model ? { model } : {}) }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls += repeated(q) ? 0 : 1;
@@ -278,18 +281,6 @@ export class EngineCore {
       ...(deep.report ? { deepSearch: deep.report } : {}),
       ...(iter.report ? { iterative: iter.report } : {}), ...late({ deepSearch: deep.report ?? undefined, iterative: iter.report ?? undefined }), // + lateCandidates: the services may refine
     };
-  }
-
-  /**
-   * Louvain communities for deep search. The nearest-neighbour edges cost n x n dot products, so above
-   * COMMUNITY_MAX_MEMORIES the community strategy is left out rather than stall the worker. */
-  private communitiesOf(): Map<MemoryId, number> | undefined {
-    if (this.communities) return this.communities;
-    const hybrid = this.require();
-    if (hybrid.size > COMMUNITY_MAX_MEMORIES) return undefined;
-    this.matrix ??= liveMatrix(hybrid.vectors, (id) => this.meta.get(id)?.sessionId || undefined);
-    this.communities = memoryCommunities(this.matrix, this.entities);
-    return this.communities;
   }
 
   /** `now`: the clock of lateral recency and decay (the services pass theirs: the test seam). */

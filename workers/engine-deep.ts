@@ -1,8 +1,8 @@
 // Deep search escalation in the engine worker (seed 003), after the primary ranking: the pure
 // core (src/core/deep) over the engine's state. The pool's documents come from the hybrid index
 // (status, tombstone, validity) and the engine's meta (session, time); entity neighbours from the
-// EntityGraph; communities from Louvain (workers/communities.ts), computed on the first escalation
-// and kept until the memories change. The offline reader reads the stored features. Shadow mode
+// EntityGraph; communities from Louvain, computed in the background (workers/communities-background.ts)
+// and read as they are when a query escalates (never waited for). The offline reader reads the stored features. Shadow mode
 // returns the primary results untouched with the report (the services log it); active mode
 // returns the merge, each result the reader read carrying `deep`.
 // With careful ranking's judge (`state.judge`, handed in by the services when it is on and ready)
