@@ -62,8 +62,11 @@ test.describe('main screen', () => {
     await expect(app.source).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByTestId('capture-happened')).toBeFocused(); // "when did this happen": its day, month and year are stops of their own
+    const rule = page.getByRole('checkbox', { name: 'A rule to keep in mind' });
+    for (let i = 0; i < 4 && !(await rule.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(rule).toBeFocused(); // the date's day, month and year, then "A rule to keep in mind"
+    await page.keyboard.press('Tab');
     const importance = page.getByTestId('capture-importance');
-    for (let i = 0; i < 4 && !(await importance.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
     await expect(importance).toBeFocused();
     await page.keyboard.press('ArrowRight'); // 0.5 -> 0.55
     await expect(page.getByTestId('capture-importance-value')).toHaveText('0.55');
