@@ -184,6 +184,23 @@ describe('BackgroundCommunities', () => {
     expect(d.bg.ready?.size).toBe(48);
   });
 
+  it('an escalation with none ready: computed at once up to directMax (the pending job dropped), never above; ready ones are read as they are', () => {
+    const m = clustered(4, 12); // 48 memories
+    const big = driver(() => m, { directMax: 47 });
+    big.bg.reset(); // a start: the job waits for its debounce
+    expect(big.bg.forEscalation()).toBeNull(); // above directMax: no waiting, no computing
+    expect(big.bg.state).toBe('waiting');
+    expect(big.bg.computed).toBe(0);
+    const small = driver(() => m, { directMax: 48 });
+    small.bg.reset();
+    const got = small.bg.forEscalation()!;
+    expect(groups(got)).toEqual(groups(memoryCommunities(m)));
+    expect([small.bg.state, small.bg.computed, small.timers.length]).toEqual(['idle', 1, 0]);
+    small.bg.changed(); // a write: kept, and read as it is (no second computation)
+    expect(small.bg.forEscalation()).toBe(got);
+    expect(small.bg.computed).toBe(1);
+  });
+
   it('above maxMemories: none (the strategy is left out), and a start drops another collection\'s', () => {
     let m = clustered(4, 12);
     const d = driver(() => m, { maxMemories: 48 });
@@ -204,7 +221,7 @@ describe('BackgroundCommunities', () => {
 describe('the engine', () => {
   afterEach(() => void vi.useRealTimers());
 
-  it('an escalation reads the communities ready and never computes them; a write keeps them', async () => {
+  it('an escalation in a small store computes the communities at once; after that they follow writes in the background and are kept meanwhile', async () => {
     vi.useFakeTimers();
     const texts: [string, string, number[]][] = [
       ['a', 'garden shed roof leaks', [1, 0]],
@@ -228,9 +245,10 @@ describe('the engine', () => {
     expect(core.communities.state).toBe('idle');
     const before = await recall(query);
     expect(before.deepSearch?.status).toBeDefined();
-    expect(core.communities.state).toBe('waiting'); // started by the query (deep search on), after the debounce: the escalation did not wait
-    expect(core.communities.ready).toBeNull();
-    expect(before.deepSearch!.pool.some((p) => p.via.some((v) => v.strategy === 'community'))).toBe(false);
+    // none ready and 5 memories (at most directMax): computed by the escalation itself, the pending job dropped
+    expect(core.communities.state).toBe('idle');
+    expect(groups(core.communities.ready!)).toEqual([['a', 'b', 'c'], ['x', 'y']]);
+    expect(before.deepSearch!.pool.find((p) => p.id === 'c')?.via).toEqual([{ strategy: 'community', seed: 'a', detail: `community ${core.communities.ready!.get('a')}` }]);
     vi.runAllTimers();
     const ready = core.communities.ready!;
     expect(groups(ready)).toEqual([['a', 'b', 'c'], ['x', 'y']]);

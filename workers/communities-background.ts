@@ -278,6 +278,8 @@ export interface BackgroundOptions extends CommunityJobOptions {
   maxMemories?: number;
   /** Computed only once `want()` was called (the engine: a query with deep search on); default false. */
   lazy?: boolean;
+  /** None ready at an escalation: computed at once up to this many memories (default 700; `forEscalation`). */
+  directMax?: number;
   /** Timers (the tests' fake clock): run `f` after `ms`, return a cancel. */
   timer?: (f: () => void, ms: number) => () => void;
   now?: () => number;
@@ -340,6 +342,15 @@ export class BackgroundCommunities {
     if (this.wanted) return;
     this.wanted = true;
     if (!this.job && !this.cancelTimer) this.changed();
+  }
+
+  /** What an escalation reads: the ready ones (never waited for); none ready and at most `directMax` memories: computed now and kept (exact edges, graphology's Louvain, as the eval; the pending job dropped); else null. */
+  forEscalation(): Map<MemoryId, number> | null {
+    const src = this.ready ? null : this.source();
+    if (!src || src.matrix.ids.length > (this.opts.directMax ?? 700)) return this.ready;
+    this.stop();
+    const job = communityJob(src.matrix, src.entities, this.opts, (this.stats = newStats()));
+    for (let r = job.next(); ; r = job.next()) if (r.done) return ((this.computed += 1), (this.ready = r.value));
   }
 
   /** Stops everything (the engine is replaced). */

@@ -49,6 +49,11 @@ export class EngineCore {
   private matrix: NeighbourMatrix | null = null;
   /** Louvain communities for deep search, computed in the background after a start and after writes (communities-background.ts), kept across writes until the next are ready. */
   readonly communities = new BackgroundCommunities(() => (this.index ? { matrix: (this.matrix ??= liveMatrix(this.index.vectors, (id) => this.meta.get(id)?.sessionId || undefined)), entities: this.entities } : null), { lazy: true });
+  /** What one escalation reads: asked at its first community lookup (after the trigger), then the same map for the rest of it. */
+  private escalationCommunities(): () => Map<MemoryId, number> | undefined {
+    let got: Map<MemoryId, number> | null | undefined;
+    return () => (got === undefined ? (got = this.communities.forEscalation()) : got) ?? undefined;
+  }
   private sessions: SessionOrder | null = null; // session neighbours (the session-context stage), built on demand, kept in step with writes
   private readonly deepLimiter = new SessionRateLimiter(5);
   private feedbackEvents: FeedbackEvent[] = [];
@@ -250,7 +255,7 @@ export class EngineCore {
     const pq = { text: q.text, features, variants: q.variants, hyde: q.hyde, tokens: q.tokens?.query };
     // seed 001 iterative search (off by default), then seed 003 deep search escalation (off by default; never in a refinement or a repeat, which keep the first pass's report)
     const iter = await iterate(ctx, pq, input, o, runPipeline(ctx, pq, input), q.reformulations ?? [], () => requestId !== undefined && this.cancelledIds.has(requestId));
-    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: () => this.communities.ready ?? undefined, confidence: calibrationFor(this.encoder).confidence, ...(judge ? { judge, weightSet: input.deepSearch?.weight !== undefined } : {}), ...(model ? { model } : {}) }, q.sessionId ?? '');
+    const deep = await escalate(ctx, pq, iter.results, repeated(q) ? { ...o, deepSearch: { ...o.deepSearch, mode: 'off' } } : o, { limiter: this.deepLimiter, meta: this.meta, communities: this.escalationCommunities(), confidence: calibrationFor(this.encoder).confidence, ...(judge ? { judge, weightSet: input.deepSearch?.weight !== undefined } : {}), ...(model ? { model } : {}) }, q.sessionId ?? '');
     const results = deep.results;
     this.lastRecallMs = performance.now() - t0;
     this.recalls += repeated(q) ? 0 : 1;
