@@ -3,40 +3,13 @@
 // reads at JUDGE_DEEP_SETTINGS (merge weight 0.7: the best reader score merges to 0.7, not 0.5);
 // without them (absent, null, a failure, no member vector) the answer is today's, byte for byte.
 import { describe, expect, it } from 'vitest';
-import { serializeSpace } from '../src/core/spaces';
 import type { RecallOptionsInput } from '../src/core/recall';
 import type { EngineJudgeSource, EngineJudgeVectors, EngineRecallOutcome } from '../src/protocol/engine';
-import { engineDoc } from '../src/testing/engine';
-import { EngineCore } from './engine-core';
+import { deepActive as active, deepEngine as fresh, deepJudged as judged, deepQuery as query } from '../src/testing/deep-engine';
 
-// one session of six turns a minute apart; the query is nearest 'a' and 'b' (the top 2), 'x' is
-// their temporal neighbour (one and two turns after 'b'), which only the judge finds close
-const texts: [string, string, number[]][] = [
-  ['a', 'garden shed roof leaks', [1, 0]],
-  ['b', 'garden hose is cracked', [0.9, 0.1]],
-  ['x', 'bought tomato seedlings', [0, 1]],
-  ['y', 'car needs new tyres', [0.1, 0.9]],
-  ['z', 'dentist on tuesday', [0.2, 0.8]],
-  ['w', 'phone bill paid', [0.3, 0.7]],
-];
-const docs = texts.map(([id, text, v], i) => ({ ...engineDoc(id, text, v), createdAt: 1_000 + i * 60_000, validFrom: 1_000 + i * 60_000, sessionId: 's1' }));
-const query = { text: 'garden', features: { E1: serializeSpace('E1', Float32Array.of(1, 0)) }, sessionId: 'tab' };
-const judged: EngineJudgeVectors = {
-  query: Float32Array.of(1, 0),
-  // the judge: 'x' at cosine 1 with the query, the others at 0
-  vectors: Object.fromEntries(texts.map(([id]) => [id, id === 'x' ? Float32Array.of(1, 0) : Float32Array.of(0, 1)])),
-  queryMs: 0,
-};
-
-const active = (more: RecallOptionsInput['deepSearch'] = {}): RecallOptionsInput => ({ topK: 2, deepSearch: { mode: 'active', threshold: 1, ...more } });
 
 async function recall(options: RecallOptionsInput, judge?: EngineJudgeSource, core = fresh()): Promise<EngineRecallOutcome> {
   return core.recall(query, options, undefined, judge);
-}
-function fresh(): EngineCore {
-  const core = new EngineCore();
-  core.load(docs, { dim: 2 });
-  return core;
 }
 /** A judge that answers `with` and counts its calls (the pool's ids each time). */
 function judge(answer: () => Promise<EngineJudgeVectors | null>) {

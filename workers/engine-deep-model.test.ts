@@ -4,36 +4,12 @@
 // and the reader it stands in front of reads instead (careful ranking's judge when handed one,
 // else the offline reader: byte-identical to today).
 import { describe, expect, it } from 'vitest';
-import { serializeSpace } from '../src/core/spaces';
 import type { RecallOptionsInput } from '../src/core/recall';
-import type { EngineJudgeSource, EngineJudgeVectors, EngineModelScores, EngineModelSource, EngineRecallOutcome } from '../src/protocol/engine';
-import { engineDoc } from '../src/testing/engine';
-import { EngineCore } from './engine-core';
+import type { EngineJudgeSource, EngineModelScores, EngineModelSource, EngineRecallOutcome } from '../src/protocol/engine';
+import { deepActive as active, deepEngine as fresh, deepJudged as judged, deepQuery as query } from '../src/testing/deep-engine';
 
-// as engine-deep-judge.test.ts: 'a' and 'b' the top 2, 'x' their temporal neighbour
-const texts: [string, string, number[]][] = [
-  ['a', 'garden shed roof leaks', [1, 0]],
-  ['b', 'garden hose is cracked', [0.9, 0.1]],
-  ['x', 'bought tomato seedlings', [0, 1]],
-  ['y', 'car needs new tyres', [0.1, 0.9]],
-  ['z', 'dentist on tuesday', [0.2, 0.8]],
-  ['w', 'phone bill paid', [0.3, 0.7]],
-];
-const docs = texts.map(([id, text, v], i) => ({ ...engineDoc(id, text, v), createdAt: 1_000 + i * 60_000, validFrom: 1_000 + i * 60_000, sessionId: 's1' }));
-const query = { text: 'garden', features: { E1: serializeSpace('E1', Float32Array.of(1, 0)) }, sessionId: 'tab' };
-const judged: EngineJudgeVectors = {
-  query: Float32Array.of(1, 0),
-  vectors: Object.fromEntries(texts.map(([id]) => [id, id === 'x' ? Float32Array.of(1, 0) : Float32Array.of(0, 1)])),
-  queryMs: 0,
-};
-const active = (more: RecallOptionsInput['deepSearch'] = {}): RecallOptionsInput => ({ topK: 2, deepSearch: { mode: 'active', threshold: 1, ...more } });
 const ranked: EngineModelScores = { scores: [{ id: 'x', score: 0.8, reasons: ['seedlings go in the garden'] }, { id: 'y', score: 0.2, reasons: [] }], ms: 12 };
 
-function fresh(): EngineCore {
-  const core = new EngineCore();
-  core.load(docs, { dim: 2 });
-  return core;
-}
 const recall = (o: RecallOptionsInput, judge?: EngineJudgeSource, model?: EngineModelSource, core = fresh()): Promise<EngineRecallOutcome> => core.recall(query, o, undefined, judge, model);
 function model(answer: () => Promise<EngineModelScores | null>) {
   const calls: { id: string; text: string }[][] = [];

@@ -2,11 +2,11 @@
 // results card says the pool was read with careful ranking, and the judge's figures.
 import { describe, expect, it } from 'vitest';
 import type { RecallView } from '../../services';
-import type { DeepReportView } from '../../core/deep';
+import { mergedReport, turnAfter } from '../../testing/deep-report';
 import { deepSearchFigures, deepSearchWords } from './deep-note';
 import { foundOf, JUDGE_CLOSE, nothingClose, resultRows } from './view-model';
 
-const via = [{ strategy: 'temporal' as const, seed: 's', detail: '1 turn after' }];
+const via = turnAfter;
 function view(judge?: number): RecallView {
   return {
     memory: { id: 'd', text: 'memory d', tags: [], importance: 0.5, createdAt: 0, updatedAt: 0, status: 'active' } as unknown as RecallView['memory'],
@@ -36,20 +36,7 @@ describe('deep hits read by careful ranking', () => {
   });
 
   it("the results card: read with careful ranking, and the judge's figures under details", () => {
-    const r = {
-      status: 'merged',
-      mode: 'active',
-      confidence: { value: 0.2, top: 0.5, gap: 0.2, count: 1, spread: 0 },
-      threshold: 0.3,
-      primaryIds: ['s'],
-      pool: [
-        { id: 's', primaryRank: 0, via: [] },
-        { id: 'd', primaryRank: null, via },
-      ],
-      trimmed: 0,
-      scores: [],
-      timings: { expandMs: 1, readMs: 2, totalMs: 3 },
-    } as DeepReportView;
+    const r = mergedReport();
     const judged = { ...r, judge: { read: 2, of: 2, ms: 412 } };
     expect(deepSearchWords(judged, 1)).toBe('Your first results looked unsure, so deeper search read 1 more memory with careful ranking and added 1.');
     expect(deepSearchWords(r, 1)).toBe('Your first results looked unsure, so deeper search read 1 more memory and added 1.');

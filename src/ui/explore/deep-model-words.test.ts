@@ -3,11 +3,11 @@
 // the language model, and its figures under details.
 import { describe, expect, it } from 'vitest';
 import type { RecallView } from '../../services';
-import type { DeepReportView } from '../../core/deep';
+import { mergedReport, turnAfter } from '../../testing/deep-report';
 import { deepSearchFigures, deepSearchWords } from './deep-note';
 import { foundOf, MODEL_CLOSE, nothingClose, resultRows } from './view-model';
 
-const via = [{ strategy: 'temporal' as const, seed: 's', detail: '1 turn after' }];
+const via = turnAfter;
 const REASON = 'the language model on this computer: seedlings go in the garden';
 function view(readerScore: number, reasons = [REASON]): RecallView {
   return {
@@ -41,20 +41,7 @@ describe('deep hits read by the language model on this computer', () => {
   });
 
   it("the results card: read with the language model, and the model's figures under details", () => {
-    const r = {
-      status: 'merged',
-      mode: 'active',
-      confidence: { value: 0.2, top: 0.5, gap: 0.2, count: 1, spread: 0 },
-      threshold: 0.3,
-      primaryIds: ['s'],
-      pool: [
-        { id: 's', primaryRank: 0, via: [] },
-        { id: 'd', primaryRank: null, via },
-      ],
-      trimmed: 0,
-      scores: [],
-      timings: { expandMs: 1, readMs: 2, totalMs: 3 },
-    } as DeepReportView;
+    const r = mergedReport();
     const read = { ...r, model: { read: 1, of: 2, ms: 840 } };
     expect(deepSearchWords(read, 1)).toBe('Your first results looked unsure, so deeper search read 1 more memory with the language model on this computer and added 1.');
     expect(deepSearchFigures(read).at(-1)).toBe('read by the language model on this computer: it scored 1 of 2 memories · 840 ms');
